@@ -1,0 +1,59 @@
+"""One error type for the whole product (DESIGN.md: one error type, mapped once).
+
+`AAAFError` carries a machine-readable `code` from document 004 §6.4 (plus the codes
+SCORING.md adds), a human message that names the problem, and `details`.  The API maps
+it to the §6.4 JSON body and HTTP status; the CLI maps it to an exit code (2 for bad
+input, 1 for anything else).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# code -> (HTTP status, CLI exit code)
+ERROR_CODES: dict[str, tuple[int, int]] = {
+    "INVALID_REQUEST": (400, 2),
+    "INVALID_EVENT_TYPE": (400, 2),
+    "UNAUTHORIZED": (401, 1),
+    "FORBIDDEN": (403, 1),
+    "NOT_FOUND": (404, 2),
+    "CONFLICT": (409, 2),
+    "ASSESSMENT_IN_PROGRESS": (409, 1),
+    "APPEAL_NOT_ALLOWED": (422, 2),
+    "INSUFFICIENT_EVIDENCE": (422, 2),
+    "WEIGHT_SUM_INVALID": (422, 2),
+    "BADGE_HELD": (409, 2),
+    "VERIFICATION_FAILED": (422, 1),
+    "RATE_LIMITED": (429, 1),
+    "INTERNAL_ERROR": (500, 1),
+}
+
+
+class AAAFError(Exception):
+    """An error with a §6.4 code, a message naming the problem, and details."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details: dict[str, Any] = dict(details or {})
+
+    @property
+    def http_status(self) -> int:
+        return ERROR_CODES[self.code][0]
+
+    @property
+    def exit_code(self) -> int:
+        return ERROR_CODES[self.code][1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The §6.4 error body."""
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            body["details"] = self.details
+        return {"error": body}
+
+    def __repr__(self) -> str:
+        return f"AAAFError({self.code!r}, {self.message!r}, {self.details!r})"

@@ -1,0 +1,1 @@
+"""Statistics written for AAAF: bootstrap, agreement, power, Hotelling T², verdicts (pure)."""
