@@ -47,8 +47,10 @@ def check_weights(weights: Mapping[str, float], expected: Sequence[str] | None =
         raise AAAFError(
             "WEIGHT_SUM_INVALID",
             f"Invalid dimension weights: {problem}.",
-            {"sum": math.fsum(float(v) for v in weights.values() if isinstance(v, int | float)),
-             "weights": dict(weights)},
+            {
+                "sum": math.fsum(float(v) for v in weights.values() if isinstance(v, int | float)),
+                "weights": dict(weights),
+            },
         )
     return {k: float(v) for k, v in weights.items()}
 
@@ -120,7 +122,9 @@ class CompositeResult:
         }
 
 
-def renormalised_weights(scores: Mapping[str, float | None], weights: Mapping[str, float]) -> dict[str, float]:
+def renormalised_weights(
+    scores: Mapping[str, float | None], weights: Mapping[str, float]
+) -> dict[str, float]:
     """Weights renormalised to sum to 1 over the covered (non-null) dimensions.
 
     A covered dimension whose weight is 0 stays in with weight 0.  When every covered

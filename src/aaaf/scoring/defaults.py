@@ -120,10 +120,21 @@ STANDARDS_ALIGNMENT: Mapping[str, tuple[str, str]] = {
     "tool_proficiency": ("NIST AI Agent Standards Initiative", "Agent-tool interaction security/identity"),
     "autonomy_level": ("ISO/IEC 22989:2022", "Human-in/on/over-the-loop definitions"),
     "learning_rate": ("ISO/IEC 25059:2023", "Adaptability, continuous learning quality"),
-    "delegation_capability": ("NIST AI Agent Standards Initiative", "Agent-to-agent communication, authorization"),
-    "orchestration_skills": ("NIST AI Agent Standards Initiative + IEEE P2894", "Multi-agent coordination, interoperability levels"),
+    "delegation_capability": (
+        "NIST AI Agent Standards Initiative",
+        "Agent-to-agent communication, authorization",
+    ),
+    "orchestration_skills": (
+        "NIST AI Agent Standards Initiative + IEEE P2894",
+        "Multi-agent coordination, interoperability levels",
+    ),
 }
-BADGE_STANDARDS: tuple[str, ...] = ("NIST AI 100-1", "ISO/IEC 42001:2023", "ISO/IEC 25059:2023", "ISO/IEC 22989:2022")
+BADGE_STANDARDS: tuple[str, ...] = (
+    "NIST AI 100-1",
+    "ISO/IEC 42001:2023",
+    "ISO/IEC 25059:2023",
+    "ISO/IEC 22989:2022",
+)
 
 
 @dataclass(frozen=True)
@@ -157,9 +168,13 @@ class AAAFConfig:
     def with_overrides(self, **changes: Any) -> AAAFConfig:
         """A copy with user overrides applied; weights are checked (WEIGHT_SUM_INVALID)."""
         if "performance_weights" in changes:
-            changes["performance_weights"] = check_weights(changes["performance_weights"], PERFORMANCE_DIMENSIONS)
+            changes["performance_weights"] = check_weights(
+                changes["performance_weights"], PERFORMANCE_DIMENSIONS
+            )
         if "capability_weights" in changes:
-            changes["capability_weights"] = check_weights(changes["capability_weights"], CAPABILITY_DIMENSIONS)
+            changes["capability_weights"] = check_weights(
+                changes["capability_weights"], CAPABILITY_DIMENSIONS
+            )
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

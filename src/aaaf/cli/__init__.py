@@ -1,0 +1,1 @@
+"""The `aaaf` command line (Typer + Rich): a thin shell over services."""
