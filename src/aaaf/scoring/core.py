@@ -75,6 +75,18 @@ class DimensionResult:
     reason: str | None = None
     event_ids: tuple[str, ...] = ()
 
+    @classmethod
+    def from_dict(cls, name: str, data: Mapping[str, Any]) -> DimensionResult:
+        """Rebuild a result from its ``to_dict`` form (floats round-trip exactly through JSON)."""
+        return cls(
+            name=name,
+            score=data.get("score"),
+            sample_size=int(data.get("sample_size", 0)),
+            evidence_count=int(data.get("evidence_count", 0)),
+            details=dict(data.get("details", {})),
+            reason=data.get("reason"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "score": self.score,
@@ -154,7 +166,7 @@ def composite(
 
 def truncate(value: float, digits: int = 2) -> float:
     """Truncate toward zero for display, so a shown score never sits in a higher tier."""
-    factor = 10**digits
+    factor = float(10**digits)
     # the small epsilon guards against 0.29 being stored as 0.28999999999999998
     return math.floor(value * factor + 1e-9) / factor
 

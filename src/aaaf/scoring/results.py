@@ -26,6 +26,19 @@ class AxisResult:
     dimensions: Mapping[str, DimensionResult]
     composite: CompositeResult
 
+    @classmethod
+    def from_dict(cls, axis: str, data: Mapping[str, Any]) -> AxisResult:
+        """Rebuild an axis from its stored ``to_dict`` form (used by appeals)."""
+        dims = {name: DimensionResult.from_dict(name, d) for name, d in data["dimensions"].items()}
+        comp = CompositeResult(
+            score=data.get("composite_score"),
+            tier=data.get("tier"),
+            covered=int(data.get("covered", 0)),
+            total=int(data.get("total", len(dims))),
+            weights_used=dict(data.get("weights_used", {})),
+        )
+        return cls(axis=axis, dimensions=dims, composite=comp)
+
     def to_dict(self) -> dict[str, Any]:
         out = self.composite.to_dict()
         out["dimensions"] = {name: dim.to_dict() for name, dim in self.dimensions.items()}
@@ -48,6 +61,24 @@ class AAAFResult:
     capability: AxisResult | None
     evidence_summary: Mapping[str, Any] = field(default_factory=dict)
     event_ids: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AAAFResult:
+        """Rebuild a result from ``to_dict`` output (the assessment's stored ``result``)."""
+
+        def parse(ts: str) -> datetime:
+            return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+
+        perf = data.get("performance")
+        cap = data.get("capability")
+        return cls(
+            assessment_type=data.get("type", "passive_only"),
+            window_start=parse(data["window_start"]),
+            window_end=parse(data["window_end"]),
+            performance=AxisResult.from_dict("performance", perf) if perf else None,
+            capability=AxisResult.from_dict("capability", cap) if cap else None,
+            evidence_summary=dict(data.get("evidence_summary", {})),
+        )
 
     def axis(self, name: str) -> AxisResult | None:
         return self.performance if name == "performance" else self.capability
