@@ -1,0 +1,36 @@
+"""Process settings, read from ``AAAF_*`` environment variables (DESIGN.md 'Configuration').
+
+Only what a process needs to start lives here: where the database, Redis, the model
+judge and the issuer key are, and the public base URL badges link to.  Scoring defaults
+live in :mod:`aaaf.scoring.defaults` and org overrides in the database.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """One settings object; every field can be set as ``AAAF_<FIELD_NAME>``.
+
+    ``issuer_key_path`` None means "beside the SQLite database file" (the badges package
+    resolves it); ``redis_url`` None means in-memory rate limits.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="AAAF_", extra="ignore")
+
+    database_url: str = "sqlite:///./aaaf.db"
+    redis_url: str | None = None
+    judge_base_url: str | None = None
+    judge_model: str | None = None
+    judge_api_key: str | None = None
+    issuer_key_path: str | None = None
+    public_base_url: str = "http://localhost:8000"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once (``get_settings.cache_clear()`` re-reads them)."""
+    return Settings()
