@@ -1,0 +1,150 @@
+"""`make bench`: ingest and assess a synthetic fleet, next to plain-SQLite baselines measured in
+the same run, plus the bootstrap benchmark.  Writes benchmarks/results.json and prints it.
+
+Figures (issue 3 §11): collect_events_per_s vs raw_insert_events_per_s (a plain
+sqlite3.executemany of the same rows), assess_all_s vs raw_scan_s (a plain SELECT of the same
+rows with their JSON decoded), peak_rss_mib.  Nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synthetic import write_fleet  # noqa: E402
+
+from aaaf.evidence.collectors.task_logs import read_jsonl  # noqa: E402
+from aaaf.services.assess import assess_all  # noqa: E402
+from aaaf.services.collect import collect  # noqa: E402
+from aaaf.store import open_store  # noqa: E402
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def raw_insert(path: Path, db_path: Path) -> tuple[float, int]:
+    """The baseline: the same rows, parsed from the same file, in a plain sqlite3.executemany."""
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        "CREATE TABLE events (id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, type TEXT NOT NULL, task_id TEXT,"
+        " timestamp TEXT NOT NULL, data TEXT NOT NULL, idempotency_key TEXT, created_at TEXT NOT NULL)"
+    )
+    conn.execute("CREATE INDEX ix_agent_ts ON events(agent_id, timestamp)")
+    conn.execute("CREATE UNIQUE INDEX ux_key ON events(agent_id, idempotency_key)")
+    agents: dict[str, str] = {}
+    created = datetime.now(UTC).isoformat()
+    start = time.perf_counter()
+    rows = []
+    count = 0
+    with path.open("rb") as handle:
+        for line in handle:
+            event = orjson.loads(line)
+            agent = agents.setdefault(event["agent"], str(uuid.uuid4()))
+            rows.append((str(uuid.uuid4()), agent, event["type"], event["data"].get("task_id"), event["timestamp"],
+                         orjson.dumps(event["data"]).decode(), event.get("id"), created))
+            if len(rows) >= 5000:
+                conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+                conn.commit()
+                count += len(rows)
+                rows.clear()
+    if rows:
+        conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+        conn.commit()
+        count += len(rows)
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return elapsed, count
+
+
+def raw_scan(db_path: Path) -> tuple[float, int]:
+    """The baseline for assess --all: SELECT the stored rows and decode their JSON."""
+    conn = sqlite3.connect(db_path)
+    start = time.perf_counter()
+    count = 0
+    for _agent, _type, _task, _ts, data in conn.execute(
+        "SELECT agent_id, type, task_id, timestamp, data FROM events ORDER BY agent_id, timestamp"
+    ):
+        orjson.loads(data)
+        count += 1
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return elapsed, count
+
+
+def core_bench(agents: int, events_per_agent: int, workdir: Path) -> dict[str, float | int]:
+    log_path = workdir / "fleet.jsonl"
+    events = write_fleet(log_path, agents, events_per_agent, NOW)
+
+    raw_s, raw_count = raw_insert(log_path, workdir / "raw.db")
+    store = open_store("sqlite:///" + str(workdir / "aaaf.db"))
+    org = store.scope(store.default_organization().id)
+    start = time.perf_counter()
+    report = collect(org, read_jsonl(log_path), now=NOW, enroll=True)
+    collect_s = time.perf_counter() - start
+    assert report.rejected == 0, report.to_dict(max_errors=5)
+
+    scan_s, _ = raw_scan(workdir / "aaaf.db")
+    start = time.perf_counter()
+    outcomes = assess_all(org, now=NOW)
+    assess_s = time.perf_counter() - start
+    store.close()
+    assessed = sum(1 for o in outcomes if o.assessment is not None)
+    return {
+        "events": events,
+        "agents": agents,
+        "agents_assessed": assessed,
+        "cpus": os.cpu_count() or 1,
+        "collect_s": round(collect_s, 3),
+        "collect_events_per_s": round(report.accepted / collect_s),
+        "raw_insert_events_per_s": round(raw_count / raw_s),
+        "collect_vs_raw_insert": round((report.accepted / collect_s) / (raw_count / raw_s), 3),
+        "assess_all_s": round(assess_s, 3),
+        "raw_scan_s": round(scan_s, 3),
+        "assess_vs_raw_scan": round(assess_s / scan_s, 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--agents", type=int, default=1000)
+    parser.add_argument("--events-per-agent", type=int, default=1000)
+    parser.add_argument("--skip-bootstrap", action="store_true")
+    args = parser.parse_args()
+    results: dict[str, object] = {}
+    with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
+        results.update(core_bench(args.agents, args.events_per_agent, Path(tmp)))
+    results["peak_rss_mib"] = round(peak_rss_mib(), 1)
+    results["targets"] = {
+        "collect_vs_raw_insert >= 0.30": results["collect_vs_raw_insert"] >= 0.30,  # type: ignore[operator]
+        "assess_vs_raw_scan <= 3": results["assess_vs_raw_scan"] <= 3,  # type: ignore[operator]
+        "peak_rss_mib <= 1024": results["peak_rss_mib"] <= 1024,  # type: ignore[operator]
+    }
+    if not args.skip_bootstrap:
+        try:
+            import bench_bootstrap
+        except ImportError:
+            results["bootstrap"] = "not available"
+        else:
+            results["bootstrap"] = bench_bootstrap.run()
+    out = Path(__file__).resolve().parent / "results.json"
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

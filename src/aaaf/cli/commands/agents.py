@@ -1,0 +1,97 @@
+"""`aaaf enroll` and `aaaf agents`."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
+from aaaf.scoring.core import display
+
+
+def register(app: typer.Typer) -> None:
+    app.command("enroll")(enroll)
+    app.command("agents")(agents)
+
+
+@handle_errors
+def enroll(
+    name: Annotated[str, typer.Argument(help="The agent's unique name in the organization.")],
+    domains: Annotated[str, typer.Option("--domains", help="Claimed domains, comma-separated.")] = "",
+    tools: Annotated[str, typer.Option("--tools", help="Tools the agent has, comma-separated.")] = "",
+    description: Annotated[str | None, typer.Option("--description", help="What the agent does.")] = None,
+    metadata: Annotated[
+        str | None, typer.Option("--metadata", help="Extra metadata as a JSON object.")
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Register an agent for assessment (document 004 §5.1 step 1)."""
+    meta = None
+    if metadata:
+        try:
+            meta = json.loads(metadata)
+        except json.JSONDecodeError as error:
+            raise typer.BadParameter(f"--metadata is not JSON: {error}") from error
+    with open_session(db) as session:
+        agent = session.org.enroll_agent(
+            name,
+            claimed_domains=split_csv(domains),
+            tools=split_csv(tools),
+            description=description,
+            metadata=meta,
+        )
+        if as_json:
+            print_json(agent.to_dict())
+        else:
+            console.print(f"enrolled [bold]{agent.name}[/] ({agent.id})")
+
+
+@handle_errors
+def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List the organization's agents with their latest assessment."""
+    with open_session(db) as session:
+        rows = []
+        for agent in session.org.agents():
+            latest = session.org.latest_completed_assessment(agent.id)
+            rows.append((agent, latest))
+        if as_json:
+            print_json(
+                [
+                    {
+                        **agent.to_dict(),
+                        "latest_assessment": None
+                        if latest is None
+                        else {
+                            "id": str(latest.id),
+                            "performance_composite": latest.performance_composite,
+                            "performance_tier": latest.performance_tier,
+                            "capability_composite": latest.capability_composite,
+                            "capability_tier": latest.capability_tier,
+                        },
+                    }
+                    for agent, latest in rows
+                ]
+            )
+            return
+        table = Table(title=f"Agents of {session.organization.name}")
+        for column in ("agent", "domains", "tools", "status", "performance", "capability", "assessed"):
+            table.add_column(column)
+        for agent, latest in rows:
+            table.add_row(
+                agent.name,
+                ", ".join(agent.claimed_domains),
+                ", ".join(agent.tools),
+                agent.status,
+                "—"
+                if latest is None
+                else f"{display(latest.performance_composite)} {latest.performance_tier or ''}",
+                "—"
+                if latest is None
+                else f"{display(latest.capability_composite)} {latest.capability_tier or ''}",
+                "never" if latest is None else latest.completed_at.strftime("%Y-%m-%d %H:%M"),
+            )
+        console.print(table)

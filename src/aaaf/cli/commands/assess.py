@@ -1,0 +1,186 @@
+"""`aaaf assess` and `aaaf assessments`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from aaaf.cli.commands.collect import parse_when
+from aaaf.cli.context import (
+    DbOption,
+    JsonOption,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    open_session,
+    print_json,
+)
+from aaaf.errors import AAAFError
+from aaaf.scoring.core import display
+from aaaf.services import assess as assess_service
+
+
+class AssessmentType(StrEnum):
+    full = "full"
+    passive_only = "passive_only"
+    single_dimension = "single_dimension"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("assess")(assess)
+    app.command("assessments")(assessments)
+
+
+@handle_errors
+def assess(
+    name: Annotated[str | None, typer.Argument(help="The agent to assess.")] = None,
+    all_agents: Annotated[
+        bool, typer.Option("--all", help="Assess every agent of the organization.")
+    ] = False,
+    due: Annotated[
+        bool, typer.Option("--due", help="Assess every agent whose re-assessment is due.")
+    ] = False,
+    assessment_type: Annotated[AssessmentType, typer.Option("--type")] = AssessmentType.passive_only,
+    dimension: Annotated[
+        str | None, typer.Option("--dimension", help="With --type single_dimension.")
+    ] = None,
+    window_end: Annotated[str | None, typer.Option("--window-end", help="RFC 3339; default now.")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Score agents on the 5 Performance and 7 Capability dimensions (document 004 §3)."""
+    now = datetime.now(UTC)
+    end = parse_when(window_end, "--window-end")
+    if sum([name is not None, all_agents, due]) != 1:
+        raise AAAFError("INVALID_REQUEST", "give exactly one of NAME, --all or --due")
+    options: dict[str, Any] = {
+        "assessment_type": assessment_type.value,
+        "dimension": dimension,
+        "window_end": end,
+    }
+    with open_session(db) as session:
+        if name is not None:
+            try:
+                record = assess_service.assess_agent(session.org, name, now=now, **options)
+            except AAAFError as error:
+                fail(error, as_json=as_json)
+            if as_json:
+                print_json(assess_service.assessment_json(record))
+            else:
+                _print_assessment(record, name)
+            return
+        outcomes = (assess_service.assess_due if due else assess_service.assess_all)(
+            session.org, now=now, **options
+        )
+    if as_json:
+        print_json([outcome.to_dict() for outcome in outcomes])
+    else:
+        _print_fleet(outcomes, due=due)
+    if any(outcome.error is not None for outcome in outcomes):
+        raise typer.Exit(max(outcome.error.exit_code for outcome in outcomes if outcome.error is not None))
+
+
+def _print_assessment(record: Any, name: str) -> None:
+    result = record.result
+    console.print(f"[bold]{name}[/] assessment {record.id}")
+    for axis in ("performance", "capability"):
+        data = result.get(axis)
+        if not data:
+            continue
+        table = Table(
+            title=f"{axis.capitalize()}: {display(data['composite_score'])} {data['tier'] or ''} "
+            f"({data['covered']}/{data['total']} dimensions)"
+        )
+        for column in ("dimension", "score", "sample size", "evidence", "note"):
+            table.add_column(column)
+        for dim_name, dim in data["dimensions"].items():
+            table.add_row(
+                dim_name,
+                display(dim["score"]),
+                str(dim["sample_size"]),
+                str(dim["evidence_count"]),
+                dim.get("reason") or "",
+            )
+        console.print(table)
+    if record.anomalous:
+        console.print(
+            "[yellow]anomalous:[/] a composite moved by more than the calibration threshold; "
+            "the badge is held for review (aaaf review approve|reject)."
+        )
+    console.print(f"valid until {record.valid_until:%Y-%m-%d}")
+
+
+def _print_fleet(outcomes: list[Any], *, due: bool) -> None:
+    if not outcomes:
+        console.print("no agent is due for re-assessment" if due else "no agents enrolled")
+        return
+    table = Table(title="Assessments")
+    for column in ("agent", "performance", "tier", "capability", "tier ", "note"):
+        table.add_column(column)
+    for outcome in outcomes:
+        if outcome.error is not None:
+            details = outcome.error.details
+            note = outcome.error.message
+            if outcome.error.code == "INSUFFICIENT_EVIDENCE":
+                note = (
+                    f"insufficient evidence: {details.get('axis')} has {details.get('current_count')} "
+                    f"of {details.get('required_count')} tasks"
+                )
+            table.add_row(outcome.agent.name, "—", "—", "—", "—", note)
+            continue
+        record = outcome.assessment
+        table.add_row(
+            outcome.agent.name,
+            display(record.performance_composite),
+            record.performance_tier or "—",
+            display(record.capability_composite),
+            record.capability_tier or "—",
+            "anomalous: held for review" if record.anomalous else "",
+        )
+    console.print(table)
+    failed = sum(1 for o in outcomes if o.error is not None)
+    if failed:
+        err_console.print(f"{failed} of {len(outcomes)} agent(s) could not be assessed")
+
+
+@handle_errors
+def assessments(
+    name: Annotated[str, typer.Argument(help="The agent.")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """An agent's assessments, newest first, with appeals on record."""
+    with open_session(db) as session:
+        agent = session.org.get_agent(name)
+        records = session.org.assessments(agent.id)
+        appeals = {r.id: session.org.appeals(r.id) for r in records}
+    if as_json:
+        print_json(
+            [
+                {**assess_service.assessment_json(r), "appeals": [a.to_dict() for a in appeals[r.id]]}
+                for r in records
+            ]
+        )
+        return
+    table = Table(title=f"Assessments of {agent.name}")
+    for column in ("id", "type", "status", "window end", "performance", "capability", "review", "appeals"):
+        table.add_column(column)
+    for record in records:
+        window_end = record.window_end.strftime("%Y-%m-%d")
+        table.add_row(
+            str(record.id),
+            record.type,
+            record.status,
+            window_end,
+            f"{display(record.performance_composite)} {record.performance_tier or ''}",
+            f"{display(record.capability_composite)} {record.capability_tier or ''}",
+            record.review_state,
+            "; ".join(f"{a.id} {a.status} ({', '.join(a.dimensions_challenged)})" for a in appeals[record.id])
+            or "",
+        )
+    console.print(table)

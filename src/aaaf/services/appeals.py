@@ -1,0 +1,176 @@
+"""Appeals (document 004 §5.4, SCORING.md §2.4).
+
+Filed only within 14 days of the assessment's completion, naming at least one assessed
+dimension, with a justification and at least one counter-evidence item naming a task of the
+assessment.  Resolving ``accepted`` re-scores only the challenged dimensions without the
+counter-evidenced tasks' evidence, recomputes composites and tiers, and keeps every other
+dimension byte-identical; the appeal and its outcome stay on the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.results import AAAFResult
+from aaaf.services.assess import composites, dimension_rows
+
+
+def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
+    """A JSON list of ``{"task_id", "claim"}`` items (or one such object, or JSON Lines)."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as error:
+            raise AAAFError("INVALID_REQUEST", f"{path}: counter evidence is not JSON: {error}") from error
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise AAAFError(
+            "INVALID_REQUEST", f"{path}: counter evidence must be a list of objects with task_id and claim"
+        )
+    return data
+
+
+def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
+    """The window tasks of an assessment (what counter evidence may name)."""
+    summary = assessment.evidence_summary or {}
+    if "task_ids" in summary:
+        return set(summary["task_ids"])
+    config = org.config()
+    result = aaaf_scheme.assess(
+        org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
+    )
+    return set(result.evidence_summary.get("task_ids", []))
+
+
+def assessed_dimensions(assessment: Any) -> set[str]:
+    result = assessment.result or {}
+    names: set[str] = set()
+    for axis in ("performance", "capability"):
+        if result.get(axis):
+            names.update(result[axis]["dimensions"].keys())
+    return names
+
+
+def file_appeal(
+    org: Any,
+    assessment_id: str,
+    *,
+    dimensions: Sequence[str],
+    justification: str,
+    counter_evidence: Sequence[dict[str, Any]],
+    now: datetime,
+) -> Any:
+    assessment = org.get_assessment(assessment_id)
+    config = org.config()
+
+    def refuse(message: str, **details: Any) -> AAAFError:
+        return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
+
+    if assessment.status != "completed" or assessment.completed_at is None:
+        raise refuse(
+            f"assessment {assessment.id} is {assessment.status}; only a completed assessment can be appealed"
+        )
+    deadline = assessment.completed_at + timedelta(days=config.appeal_window_days)
+    if now > deadline:
+        raise refuse(
+            f"the appeal window closed on {deadline.isoformat()} ({config.appeal_window_days} days after completion)",
+            deadline=deadline.isoformat(),
+        )
+    if not dimensions:
+        raise refuse("an appeal must name at least one challenged dimension")
+    assessed = assessed_dimensions(assessment)
+    not_assessed = [d for d in dimensions if d not in assessed]
+    if not_assessed:
+        raise refuse(
+            f"dimension(s) not assessed in {assessment.id}: {', '.join(not_assessed)}",
+            assessed=sorted(assessed),
+        )
+    if not justification or not justification.strip():
+        raise refuse("an appeal must carry a justification")
+    if not counter_evidence:
+        raise refuse(
+            "an appeal must carry at least one counter-evidence item naming a task of the assessment"
+        )
+    tasks = assessment_task_ids(org, assessment)
+    for index, item in enumerate(counter_evidence):
+        task_id = item.get("task_id")
+        if not isinstance(task_id, str) or not task_id:
+            raise refuse(f"counter_evidence[{index}] does not name a task_id")
+        if task_id not in tasks:
+            raise refuse(
+                f"counter_evidence[{index}] names task {task_id!r}, which is not a task of this assessment"
+            )
+    return org.file_appeal(
+        assessment.id,
+        dimensions=list(dict.fromkeys(dimensions)),
+        justification=justification.strip(),
+        counter_evidence=list(counter_evidence),
+        filed_at=now,
+    )
+
+
+def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
+    if decision not in ("accepted", "rejected"):
+        raise AAAFError("INVALID_REQUEST", f"decision must be accepted or rejected, got {decision!r}")
+    appeal = org.get_appeal(appeal_id)
+    if appeal.status in ("accepted", "rejected"):
+        raise AAAFError(
+            "CONFLICT", f"appeal {appeal.id} is already {appeal.status}", {"appeal_id": str(appeal.id)}
+        )
+    assessment = org.get_assessment(appeal.assessment_id)
+    if decision == "rejected":
+        return org.resolve_appeal(
+            appeal.id,
+            status="rejected",
+            reviewer_notes=notes,
+            resolution={"rescored": False},
+            resolved_at=now,
+        )
+    previous = AAAFResult.from_dict(assessment.result)
+    excluded = frozenset(item["task_id"] for item in appeal.counter_evidence)
+    rescored = aaaf_scheme.rescore_after_appeal(
+        previous,
+        org.events(assessment.agent_id),
+        org.config(),
+        assessment.window_end,
+        list(appeal.dimensions_challenged),
+        excluded,
+    )
+    changes: dict[str, Any] = {}
+    for axis in ("performance", "capability"):
+        before, after = previous.axis(axis), rescored.axis(axis)
+        if before is None or after is None:
+            continue
+        for name in appeal.dimensions_challenged:
+            if name in after.dimensions:
+                changes[name] = {
+                    "before": before.dimensions[name].score,
+                    "after": after.dimensions[name].score,
+                }
+        changes[f"{axis}_composite"] = {"before": before.composite.score, "after": after.composite.score}
+        changes[f"{axis}_tier"] = {"before": before.composite.tier, "after": after.composite.tier}
+    result_dict = rescored.to_dict()
+    for key in ("calibration",):
+        if key in assessment.result:
+            result_dict[key] = assessment.result[key]
+    result_dict["appeals"] = [*assessment.result.get("appeals", []), str(appeal.id)]
+    org.replace_dimension_scores(
+        assessment.id,
+        rows=dimension_rows(rescored),
+        result=result_dict,
+        **composites(rescored),
+    )
+    resolution = {"rescored": True, "excluded_tasks": sorted(excluded), "changes": changes}
+    return org.resolve_appeal(
+        appeal.id, status="accepted", reviewer_notes=notes, resolution=resolution, resolved_at=now
+    )

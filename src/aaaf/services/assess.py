@@ -1,0 +1,273 @@
+"""Assessment: load an agent's evidence, call the pure AAAF scheme, apply the calibration check
+and validity (SCORING.md §2.4), and store the record.
+
+The clock is the caller's (``now``); the engine never reads it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
+from aaaf.scoring.defaults import AXES
+from aaaf.scoring.records import EventRecord
+from aaaf.scoring.results import AAAFResult
+
+log = logging.getLogger(__name__)
+
+ASSESSMENT_TYPES = ("full", "passive_only", "single_dimension")
+
+
+@dataclass
+class AssessOutcome:
+    """One agent's outcome in a batch: an assessment, or the error that stopped it."""
+
+    agent: Any
+    assessment: Any | None = None
+    error: AAAFError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"agent": self.agent.name}
+        if self.assessment is not None:
+            out["assessment"] = assessment_json(self.assessment)
+        if self.error is not None:
+            out.update(self.error.to_dict())
+        return out
+
+
+def _check_type(assessment_type: str, dimension: str | None) -> None:
+    if assessment_type not in ASSESSMENT_TYPES:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"unknown assessment type {assessment_type!r}; expected one of {', '.join(ASSESSMENT_TYPES)}",
+            {"field": "type"},
+        )
+    if assessment_type == "single_dimension":
+        known = [d for dims in AXES.values() for d in dims]
+        if dimension is None:
+            raise AAAFError(
+                "INVALID_REQUEST", "a single_dimension assessment needs --dimension", {"field": "dimension"}
+            )
+        if dimension not in known:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"unknown dimension {dimension!r}; expected one of {', '.join(known)}",
+                {"field": "dimension"},
+            )
+    elif dimension is not None:
+        raise AAAFError(
+            "INVALID_REQUEST", "--dimension goes with --type single_dimension", {"field": "dimension"}
+        )
+
+
+def dimension_rows(
+    result: AAAFResult,
+) -> list[tuple[str, str, float | None, int, int, dict[str, Any], str | None]]:
+    rows = []
+    for axis_name in ("performance", "capability"):
+        axis = result.axis(axis_name)
+        if axis is None:
+            continue
+        for name, dim in axis.dimensions.items():
+            reason = None if dim.score is not None else (dim.reason or "no valid evidence")
+            rows.append(
+                (axis_name, name, dim.score, dim.sample_size, dim.evidence_count, dict(dim.details), reason)
+            )
+    return rows
+
+
+def composites(result: AAAFResult) -> dict[str, Any]:
+    perf, cap = result.performance, result.capability
+    return {
+        "performance_composite": perf.composite.score if perf else None,
+        "performance_tier": perf.composite.tier if perf else None,
+        "capability_composite": cap.composite.score if cap else None,
+        "capability_tier": cap.composite.tier if cap else None,
+    }
+
+
+def _previous_composites(previous: Any) -> dict[str, float | None] | None:
+    if previous is None:
+        return None
+    return {"performance": previous.performance_composite, "capability": previous.capability_composite}
+
+
+def assess_with_events(
+    org: Any,
+    agent: Any,
+    events: Sequence[EventRecord],
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    dimension: str | None = None,
+    window_end: datetime | None = None,
+    config: Any = None,
+) -> Any:
+    """Score one agent from already-loaded events and store the assessment (completed or failed)."""
+    _check_type(assessment_type, dimension)
+    config = config or org.config()
+    end = window_end or now
+    start = end - timedelta(days=config.window_days)
+    previous = org.latest_completed_assessment(agent.id)
+    record = org.create_assessment(
+        agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
+    )
+    try:
+        result = aaaf_scheme.assess(events, config, end, assessment_type=assessment_type, dimension=dimension)
+    except AAAFError as error:
+        org.fail_assessment(record.id, error=error.to_dict()["error"], completed_at=now)
+        raise
+    except Exception as error:
+        org.fail_assessment(
+            record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, completed_at=now
+        )
+        raise
+    values = composites(result)
+    current = {"performance": values["performance_composite"], "capability": values["capability_composite"]}
+    # The calibration check compares full assessments only: a single dimension has no composite.
+    calibration = calibration_check(
+        _previous_composites(previous) if assessment_type != "single_dimension" else None,
+        current,
+        config.calibration_threshold,
+    )
+    result_dict = result.to_dict()
+    result_dict["calibration"] = {
+        "anomalous": calibration.anomalous,
+        "deltas": calibration.deltas,
+        "previous_assessment_id": str(previous.id) if previous else None,
+    }
+    org.complete_assessment(
+        record.id,
+        result=result_dict,
+        dimension_rows=dimension_rows(result),
+        evidence_summary=dict(result.evidence_summary),
+        valid_until=valid_until(now, config),
+        completed_at=now,
+        anomalous=calibration.anomalous,
+        review_state="pending_review" if calibration.anomalous else "not_required",
+        **values,
+    )
+    if calibration.anomalous:
+        log.warning(
+            "assessment %s of %s is anomalous (%s): badge held for review",
+            record.id,
+            agent.name,
+            calibration.deltas,
+        )
+    return org.get_assessment(record.id)
+
+
+def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> Any:
+    agent = org.get_agent(agent_ref)
+    return assess_with_events(org, agent, org.events(agent.id), now=now, **options)
+
+
+def assess_many(org: Any, agents: Iterable[Any], *, now: datetime, **options: Any) -> list[AssessOutcome]:
+    """Assess each agent; one agent's insufficient evidence does not stop the rest."""
+    agents = list(agents)
+    events_by_agent = org.events_for_agents([a.id for a in agents])
+    config = org.config()
+    outcomes = []
+    for agent in agents:
+        try:
+            assessment = assess_with_events(
+                org, agent, events_by_agent.get(agent.id, []), now=now, config=config, **options
+            )
+            outcomes.append(AssessOutcome(agent=agent, assessment=assessment))
+        except AAAFError as error:
+            outcomes.append(AssessOutcome(agent=agent, error=error))
+    return outcomes
+
+
+def assess_all(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:
+    return assess_many(org, org.agents(), now=now, **options)
+
+
+def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int:
+    """Distinct tasks with an accepted/partial task_completed after ``since`` (the §2.4 trigger)."""
+    tasks = {
+        e.task_id
+        for e in events
+        if e.type == "task_completed"
+        and e.timestamp > since
+        and e.data.get("completion_status") in ("accepted", "partial")
+    }
+    return len(tasks)
+
+
+def due_agents(org: Any, *, now: datetime) -> list[tuple[Any, str]]:
+    """Agents whose re-assessment is due (SCORING.md §2.4), with the reason."""
+    config = org.config()
+    due = []
+    for agent in org.agents():
+        previous = org.latest_completed_assessment(agent.id)
+        if previous is None:
+            is_due, reason = reassessment_due(
+                now=now, valid_until=None, completed_tasks_since_last=0, config=config
+            )
+        else:
+            since = completed_tasks_since(
+                org.events(agent.id, types=["task_completed"]), previous.completed_at
+            )
+            is_due, reason = reassessment_due(
+                now=now, valid_until=previous.valid_until, completed_tasks_since_last=since, config=config
+            )
+        if is_due:
+            due.append((agent, reason))
+    return due
+
+
+def assess_due(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:
+    due = due_agents(org, now=now)
+    return assess_many(org, [agent for agent, _ in due], now=now, **options)
+
+
+def assessment_json(assessment: Any) -> dict[str, Any]:
+    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}), plus
+    ``covered``/``total`` per composite and the SCORING.md §0 traceability fields."""
+    result = assessment.result or {}
+    out: dict[str, Any] = {
+        "id": str(assessment.id),
+        "agent_id": str(assessment.agent_id),
+        "type": assessment.type,
+        "status": assessment.status,
+    }
+    if assessment.dimension:
+        out["dimension"] = assessment.dimension
+    for axis in ("performance", "capability"):
+        data = result.get(axis)
+        out[axis] = (
+            None
+            if data is None
+            else {
+                "composite_score": data.get("composite_score"),
+                "tier": data.get("tier"),
+                "covered": data.get("covered"),
+                "total": data.get("total"),
+                "dimensions": data.get("dimensions", {}),
+            }
+        )
+    base = f"/api/v1/badges/{assessment.id}"
+    out["badge_urls"] = {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
+    out["window_start"] = result.get("window_start")
+    out["window_end"] = result.get("window_end")
+    out["anomalous"] = bool(getattr(assessment, "anomalous", False))
+    out["review_state"] = getattr(assessment, "review_state", "not_required")
+    out["valid_until"] = _iso(assessment.valid_until)
+    out["created_at"] = _iso(assessment.created_at)
+    out["completed_at"] = _iso(assessment.completed_at)
+    if getattr(assessment, "error", None):
+        out["error"] = assessment.error
+    return out
+
+
+def _iso(ts: datetime | None) -> str | None:
+    from aaaf.scoring.results import iso
+
+    return iso(ts) if ts is not None else None
