@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
+from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
 
 
@@ -19,7 +21,7 @@ def register(app: typer.Typer) -> None:
 
 @handle_errors
 def enroll(
-    name: Annotated[str, typer.Argument(help="The agent's unique name in the organization.")],
+    name: Annotated[str | None, typer.Argument(help="The agent's unique name in the organization.")] = None,
     domains: Annotated[str, typer.Option("--domains", help="Claimed domains, comma-separated.")] = "",
     tools: Annotated[str, typer.Option("--tools", help="Tools the agent has, comma-separated.")] = "",
     description: Annotated[str | None, typer.Option("--description", help="What the agent does.")] = None,
@@ -30,6 +32,12 @@ def enroll(
     as_json: JsonOption = False,
 ) -> None:
     """Register an agent for assessment (document 004 §5.1 step 1)."""
+    if (name is None) == (from_file is None):
+        raise AAAFError("INVALID_REQUEST", "give either NAME or --file")
+    if from_file is not None:
+        _enroll_many(from_file, db, as_json)
+        return
+    assert name is not None
     meta = None
     if metadata:
         try:
@@ -48,6 +56,37 @@ def enroll(
             print_json(agent.to_dict())
         else:
             console.print(f"enrolled [bold]{agent.name}[/] ({agent.id})")
+
+
+def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise AAAFError("INVALID_REQUEST", f"{path}: not JSON: {error}") from error
+    if not isinstance(entries, list):
+        raise AAAFError("INVALID_REQUEST", f"{path}: expected a JSON list of agents")
+    enrolled, existing = [], []
+    with open_session(db) as session:
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                raise AAAFError("INVALID_REQUEST", f"{path}: item {index} has no string `name`")
+            if session.org.find_agent(entry["name"]) is not None:
+                existing.append(entry["name"])
+                continue
+            agent = session.org.enroll_agent(
+                entry["name"],
+                claimed_domains=list(entry.get("domains", entry.get("claimed_domains", []))),
+                tools=list(entry.get("tools", [])),
+                description=entry.get("description"),
+                metadata=entry.get("metadata"),
+            )
+            enrolled.append(agent.name)
+    if as_json:
+        print_json({"enrolled": enrolled, "already_enrolled": existing})
+    else:
+        console.print(
+            f"enrolled {len(enrolled)} agent(s)" + (f"; {len(existing)} already enrolled" if existing else "")
+        )
 
 
 @handle_errors
