@@ -28,6 +28,12 @@ def enroll(
     metadata: Annotated[
         str | None, typer.Option("--metadata", help="Extra metadata as a JSON object.")
     ] = None,
+    from_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", help="Enroll many: a JSON list of {name, domains, tools, description, metadata}."
+        ),
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
