@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `make demo`: a realistic sample fleet on the embedded default (one SQLite file), end to end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+AAAF=.venv/bin/aaaf
+NOW=2026-11-20T12:00:00Z
+OUT=out
+export AAAF_DATABASE_URL="sqlite:///$PWD/$OUT/aaaf.db"
+export AAAF_ISSUER_KEY_PATH="$PWD/$OUT/aaaf-issuer.key"
+
+rm -rf "$OUT"
+mkdir -p "$OUT/reports" "$OUT/badges"
+start=$(date +%s)
+
+echo "== generating the sample fleet (deterministic)"
+$PY -m aaaf.demo.fleet --output "$OUT/fleet.jsonl" --agents-file "$OUT/agents.json" --now "$NOW"
+$PY -m aaaf.demo.trust --fleet "$OUT/agents.json" --output "$OUT/trust_evals.jsonl" --now "$NOW"
+$PY -m aaaf.demo.workflow --output "$OUT/workflow_runs.jsonl" --now "$NOW"
+$PY -m aaaf.demo.evals --output "$OUT/evals" --now "$NOW"
+
+echo "== enroll, collect"
+$AAAF enroll --file "$OUT/agents.json"
+$AAAF collect --source task_logs "$OUT/fleet.jsonl" "$OUT/trust_evals.jsonl"
+$AAAF collect --source task_logs "$OUT/workflow_runs.jsonl" --enroll
+
+echo "== assess every agent (agents with too little evidence are reported, not fatal)"
+$AAAF assess --all --window-end "$NOW" || test $? -eq 2
+
+echo "== reports and badges"
+$AAAF report --all --output "$OUT/reports"
+$AAAF report --summary --output "$OUT/summary.md"
+$AAAF badge --all --format svg,png,json,jwt,md --output "$OUT/badges"
+
+echo "== trust scores"
+$AAAF trust --all
+
+echo "== workflow weights"
+$AAAF workflow weights
+
+echo "== A/B comparison of two eval runs"
+$AAAF compare "$OUT/evals/control.json" "$OUT/evals/treatment.json" --html "$OUT/compare.html" --fail-on none || true
+
+echo "== the fleet"
+$AAAF agents
+first_png=$(ls "$OUT"/badges/*.png | head -n 1)
+$AAAF verify "$first_png"
+echo "done in $(( $(date +%s) - start ))s: reports in $OUT/reports, badges in $OUT/badges, summary $OUT/summary.md, comparison $OUT/compare.html"
