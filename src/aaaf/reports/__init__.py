@@ -1,0 +1,1 @@
+"""Human-readable reports: per-agent Markdown, fleet summary, comparison HTML."""
