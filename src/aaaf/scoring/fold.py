@@ -1,0 +1,611 @@
+"""Folding evidence events into task records (SCORING.md §1).
+
+One pass over an agent's events groups them by ``task_id`` and applies the task rules:
+
+* the counting ``task_completed`` of a task is the one with the latest timestamp, whatever
+  its status; at equal timestamps the one whose canonical JSON (keys sorted, no spaces)
+  sorts last, so that the result never depends on the order of the log;
+* 'granular wins', decided per task and per kind: a task with a ``task_assigned`` takes
+  domain, complexity and autonomy only from it; a task with any ``tool_invoked`` event
+  ignores its ``tools_used``; a task with any ``delegation_decision`` event ignores its
+  embedded ``delegation_decisions``.  The rich ``task_completed`` of document 004 §6.2
+  otherwise counts exactly as the equivalent granular events, never twice;
+* ``memory_operation`` (an AAAF extension: ``{task_id, operation: "search" | "write"}``)
+  marks the checklist items ``memory_search_performed`` / ``memory_written`` passed, OR-ed
+  with the self-reported ``review_checklist``.
+
+Evidence without a ``task_id`` cannot belong to a task; it is kept apart
+(:class:`UnattachedEvidence`) and counts in a window by its own timestamp (SCORING.md §2.1).
+``eval_result`` and ``workflow_run`` events belong to other schemes and are ignored.
+
+Records are already validated by the shell; the fold does not re-validate, it only reads
+defensively where a field is optional.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aaaf.scoring.defaults import ERROR_SEVERITY_WEIGHTS
+from aaaf.scoring.records import EventRecord
+
+COMPLETED_STATUSES: frozenset[str] = frozenset({"accepted", "partial"})
+"""SCORING.md §2.2: a task is *completed* when accepted or partial."""
+
+MEMORY_OPERATION_ITEMS: Mapping[str, str] = {
+    "search": "memory_search_performed",
+    "write": "memory_written",
+}
+"""Which checklist item a ``memory_operation`` marks passed, by its ``operation``."""
+
+DEFAULT_ERROR_SEVERITY = "major"
+"""SCORING.md §2.2: an error given without severity counts as major."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUsage:
+    """One tool's use within one task (or by one unattached ``tool_invoked`` event).
+
+    ``failures`` = invocations − successes; ``recovered`` counts only recoveries from a
+    failed invocation (SCORING.md §1), so it never exceeds ``failures``.
+    """
+
+    tool: str
+    invocations: int
+    successes: int
+    failures: int
+    recovered: int
+    unnecessary: int
+    event_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DelegationDecision:
+    """A ``delegation_decision`` event or an embedded ``delegation_decisions`` entry."""
+
+    decision: str | None
+    delegate_to: str | None
+    ground_truth: str | None
+    optimal_delegate: str | None
+    event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class DelegationOutcome:
+    """A ``delegation_outcome`` event: how delegated work ended."""
+
+    outcome: str | None
+    revision_needed: bool
+    event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrchestrationResult:
+    """An ``orchestration_result`` event with its graded scores (SCORING.md §2.3)."""
+
+    failures_injected: float
+    failures_recovered: float
+    workflow_design_score: float | None
+    communication_clarity_score: float | None
+    synthesis_quality_score: float | None
+    event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Everything the AAAF formulas read about one task, after the §1 rules.
+
+    ``placed_at`` is the timestamp that places the task in a window (its counting
+    completion, else its assignment; SCORING.md §2.1); ``None`` when the task is known
+    only from evidence that cannot place it (e.g. a lone ``tool_invoked``).
+    """
+
+    task_id: str
+    domain: str | None
+    complexity_level: int | None
+    autonomy_level: int | None
+    assigned_at: datetime | None
+    completed_at: datetime | None
+    completion_status: str | None
+    credit: float
+    milestone_fraction: float | None
+    milestones_passed: int
+    milestones_total: int
+    time_to_complete_seconds: float | None
+    revision_count: int
+    revision_events: int
+    revised: bool
+    error_count: int
+    weighted_errors: float
+    checklist: Mapping[str, bool] | None
+    tools: tuple[ToolUsage, ...]
+    tools_from_events: bool
+    delegation_decisions: tuple[DelegationDecision, ...]
+    decisions_from_events: bool
+    delegation_outcomes: tuple[DelegationOutcome, ...]
+    orchestration_results: tuple[OrchestrationResult, ...]
+    assigned_event_id: str | None
+    completion_event_id: str | None
+    attribute_event_id: str | None
+    revision_event_ids: tuple[str, ...]
+    memory_event_ids: tuple[str, ...]
+    plan_event_ids: tuple[str, ...]
+    superseded_completion_ids: tuple[str, ...]
+
+    @property
+    def placed_at(self) -> datetime | None:
+        return self.completed_at if self.completed_at is not None else self.assigned_at
+
+    @property
+    def completed(self) -> bool:
+        """Accepted or partial (SCORING.md §2.2)."""
+        return self.completion_status in COMPLETED_STATUSES
+
+    @property
+    def tool_event_ids(self) -> tuple[str, ...]:
+        return (
+            tuple(i for usage in self.tools for i in usage.event_ids)
+            if self.tools_from_events
+            else ((self.completion_event_id,) if self.tools and self.completion_event_id else ())
+        )
+
+    @property
+    def decision_event_ids(self) -> tuple[str, ...]:
+        ids = {d.event_id for d in self.delegation_decisions}
+        return tuple(sorted(ids))
+
+    def event_ids(self) -> tuple[str, ...]:
+        """Every event id that this task's record uses (superseded completions excluded)."""
+        ids: set[str] = set()
+        for single in (self.assigned_event_id, self.completion_event_id):
+            if single is not None:
+                ids.add(single)
+        ids.update(self.revision_event_ids)
+        ids.update(self.memory_event_ids)
+        ids.update(self.plan_event_ids)
+        ids.update(self.tool_event_ids)
+        ids.update(self.decision_event_ids)
+        ids.update(o.event_id for o in self.delegation_outcomes)
+        ids.update(o.event_id for o in self.orchestration_results)
+        return tuple(sorted(ids))
+
+
+@dataclass(frozen=True, slots=True)
+class TimedEvidence:
+    """An unattached piece of evidence and the timestamp that places it in a window."""
+
+    timestamp: datetime
+    item: ToolUsage | DelegationDecision | DelegationOutcome | OrchestrationResult
+
+
+@dataclass(frozen=True, slots=True)
+class UnattachedEvidence:
+    """Evidence without a ``task_id``; it counts by its own timestamp (SCORING.md §2.1)."""
+
+    tools: tuple[TimedEvidence, ...] = ()
+    delegation_decisions: tuple[TimedEvidence, ...] = ()
+    delegation_outcomes: tuple[TimedEvidence, ...] = ()
+    orchestration_results: tuple[TimedEvidence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedEvidence:
+    """The result of folding: tasks by id, unattached evidence, and each event's type."""
+
+    tasks: Mapping[str, Task]
+    unattached: UnattachedEvidence
+    event_types: Mapping[str, str] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def canonical_json(event: EventRecord) -> str:
+    """The event's canonical JSON (keys sorted, no spaces), the §1 tie-break key.
+
+    It is the canonical event form of SCORING.md §1 without the store's own id (which is
+    not evidence): agent, the client key as ``id`` when given, type, the UTC timestamp
+    and the data.
+    """
+    body: dict[str, Any] = {
+        "agent": event.agent,
+        "type": event.type,
+        "timestamp": event.timestamp.astimezone(UTC).isoformat(),
+        "data": event.data,
+    }
+    if event.key is not None:
+        body["id"] = event.key
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _later(candidate: EventRecord, current: EventRecord | None) -> bool:
+    """Whether ``candidate`` beats ``current`` under the §1 'latest wins' rule."""
+    if current is None:
+        return True
+    if candidate.timestamp != current.timestamp:
+        return candidate.timestamp > current.timestamp
+    cand_key, cur_key = canonical_json(candidate), canonical_json(current)
+    if cand_key != cur_key:
+        return cand_key > cur_key
+    # identical evidence: either may count; the store id keeps the choice deterministic
+    return candidate.id > current.id
+
+
+def parse_timestamp(value: Any) -> datetime | None:
+    """An RFC 3339 string or a datetime as an aware datetime (naive is taken as UTC)."""
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    else:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _optional_float(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    return None
+
+
+def _optional_int(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _count(value: Any) -> int:
+    number = _optional_int(value)
+    return number if number is not None and number > 0 else 0
+
+
+def _optional_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def severity_weight(severity: Any) -> float:
+    """Weight of one error (critical 3, major 1, minor 0.5; none or unknown → major)."""
+    if isinstance(severity, str) and severity in ERROR_SEVERITY_WEIGHTS:
+        return ERROR_SEVERITY_WEIGHTS[severity]
+    return ERROR_SEVERITY_WEIGHTS[DEFAULT_ERROR_SEVERITY]
+
+
+def _error_severity(error: Any) -> Any:
+    if isinstance(error, Mapping):
+        return error.get("severity")
+    return None
+
+
+def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, int]:
+    """(credit, milestone_fraction, milestones passed, milestones total) of a completion.
+
+    SCORING.md §2.2: accepted → 1; partial → passed / all milestones when a non-empty
+    ``milestones`` checklist is given, else ``milestone_fraction``, else 0; anything else 0.
+    """
+    status = data.get("completion_status")
+    fraction = _optional_float(data.get("milestone_fraction"))
+    milestones = data.get("milestones")
+    passed = total = 0
+    if isinstance(milestones, Sequence) and not isinstance(milestones, str):
+        for milestone in milestones:
+            total += 1
+            if isinstance(milestone, Mapping) and milestone.get("passed") is True:
+                passed += 1
+    if status == "accepted":
+        return 1.0, fraction, passed, total
+    if status == "partial":
+        if total > 0:
+            return passed / total, fraction, passed, total
+        if fraction is not None:
+            return min(1.0, max(0.0, fraction)), fraction, passed, total
+    return 0.0, fraction, passed, total
+
+
+def _embedded_tools(entries: Any) -> list[ToolUsage]:
+    """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0)."""
+    merged: dict[str, list[int]] = {}
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        return []
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            continue
+        tool = _optional_str(entry.get("tool"))
+        if tool is None:
+            continue
+        invocations = _count(entry.get("invocations"))
+        successes = min(_count(entry.get("successes")), invocations)
+        failures = invocations - successes
+        recovered = min(_count(entry.get("recovered")), failures)
+        unnecessary = min(_count(entry.get("unnecessary")), invocations)
+        sums = merged.setdefault(tool, [0, 0, 0, 0, 0])
+        sums[0] += invocations
+        sums[1] += successes
+        sums[2] += failures
+        sums[3] += recovered
+        sums[4] += unnecessary
+    return [ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ()) for tool, s in sorted(merged.items())]
+
+
+def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
+    """``tool_invoked`` events (one invocation each) summed per tool.
+
+    ``error_recovered`` counts only on a failed invocation (SCORING.md §1).  Written as one
+    flat loop: it is the hottest path of the fold.
+    """
+    per_tool: dict[str, list[Any]] = {}
+    for event in events:
+        data = event.data
+        tool = data.get("tool")
+        if not isinstance(tool, str):
+            continue
+        sums = per_tool.get(tool)
+        if sums is None:
+            sums = per_tool[tool] = [0, 0, 0, 0, []]
+        sums[0] += 1
+        if data.get("success") is True:
+            sums[1] += 1
+        elif data.get("error_recovered") is True:
+            sums[2] += 1
+        if data.get("unnecessary") is True:
+            sums[3] += 1
+        sums[4].append(event.id)
+    return tuple(
+        ToolUsage(tool, s[0], s[1], s[0] - s[1], s[2], s[3], tuple(sorted(s[4])))
+        for tool, s in sorted(per_tool.items())
+    )
+
+
+def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
+    return DelegationDecision(
+        decision=_optional_str(data.get("decision")),
+        delegate_to=_optional_str(data.get("delegate_to")),
+        ground_truth=_optional_str(data.get("ground_truth")),
+        optimal_delegate=_optional_str(data.get("optimal_delegate")),
+        event_id=event_id,
+    )
+
+
+def _outcome(event: EventRecord) -> DelegationOutcome:
+    return DelegationOutcome(
+        outcome=_optional_str(event.data.get("outcome")),
+        revision_needed=event.data.get("revision_needed") is True,
+        event_id=event.id,
+    )
+
+
+def _orchestration(event: EventRecord) -> OrchestrationResult:
+    data = event.data
+    return OrchestrationResult(
+        failures_injected=_optional_float(data.get("failures_injected")) or 0.0,
+        failures_recovered=_optional_float(data.get("failures_recovered")) or 0.0,
+        workflow_design_score=_optional_float(data.get("workflow_design_score")),
+        communication_clarity_score=_optional_float(data.get("communication_clarity_score")),
+        synthesis_quality_score=_optional_float(data.get("synthesis_quality_score")),
+        event_id=event.id,
+    )
+
+
+def _sort_key(item: TimedEvidence) -> tuple[datetime, str]:
+    payload = item.item
+    ident = payload.event_ids[0] if isinstance(payload, ToolUsage) else payload.event_id
+    return item.timestamp, ident
+
+
+# --------------------------------------------------------------------------- folding
+
+
+class _TaskEvents:
+    """The raw events of one task, gathered in the single pass (mutable, private)."""
+
+    __slots__ = (
+        "assigned",
+        "completion",
+        "decisions",
+        "invocations",
+        "memory",
+        "orchestration",
+        "outcomes",
+        "plans",
+        "revisions",
+        "superseded",
+    )
+
+    def __init__(self) -> None:
+        self.assigned: EventRecord | None = None
+        self.completion: EventRecord | None = None
+        self.superseded: list[str] = []
+        self.revisions: list[EventRecord] = []
+        self.invocations: list[EventRecord] = []
+        self.decisions: list[EventRecord] = []
+        self.outcomes: list[EventRecord] = []
+        self.orchestration: list[EventRecord] = []
+        self.plans: list[str] = []
+        self.memory: list[EventRecord] = []
+
+
+def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:
+    """Fold an agent's events into tasks and unattached evidence (SCORING.md §1)."""
+    grouped: dict[str, _TaskEvents] = {}
+    event_types: dict[str, str] = {}
+    loose_tools: list[TimedEvidence] = []
+    loose_decisions: list[TimedEvidence] = []
+    loose_outcomes: list[TimedEvidence] = []
+    loose_orchestration: list[TimedEvidence] = []
+
+    for event in events:
+        kind = event.type
+        task_id = event.task_id
+        if task_id is None:
+            value = event.data.get("task_id")
+            task_id = value if isinstance(value, str) else None
+        if task_id is None:
+            if kind == "tool_invoked":
+                for usage in _invocation_counts((event,)):
+                    loose_tools.append(TimedEvidence(event.timestamp, usage))
+                    event_types[event.id] = kind
+            elif kind == "delegation_decision":
+                loose_decisions.append(TimedEvidence(event.timestamp, _decision(event.data, event.id)))
+                event_types[event.id] = kind
+            elif kind == "delegation_outcome":
+                loose_outcomes.append(TimedEvidence(event.timestamp, _outcome(event)))
+                event_types[event.id] = kind
+            elif kind == "orchestration_result":
+                loose_orchestration.append(TimedEvidence(event.timestamp, _orchestration(event)))
+                event_types[event.id] = kind
+            continue
+        bucket = grouped.get(task_id)
+        if bucket is None:
+            bucket = grouped[task_id] = _TaskEvents()
+        if kind == "tool_invoked":
+            bucket.invocations.append(event)
+        elif kind == "task_completed":
+            if _later(event, bucket.completion):
+                if bucket.completion is not None:
+                    bucket.superseded.append(bucket.completion.id)
+                bucket.completion = event
+            else:
+                bucket.superseded.append(event.id)
+        elif kind == "task_assigned":
+            if _later(event, bucket.assigned):
+                bucket.assigned = event
+        elif kind == "task_revised":
+            bucket.revisions.append(event)
+        elif kind == "delegation_decision":
+            bucket.decisions.append(event)
+        elif kind == "delegation_outcome":
+            bucket.outcomes.append(event)
+        elif kind == "orchestration_result":
+            bucket.orchestration.append(event)
+        elif kind == "orchestration_plan":
+            bucket.plans.append(event.id)
+        elif kind == "memory_operation":
+            bucket.memory.append(event)
+        else:
+            continue  # eval_result, workflow_run: other schemes
+        event_types[event.id] = kind
+
+    tasks = {task_id: _build_task(task_id, bucket) for task_id, bucket in grouped.items()}
+    unattached = UnattachedEvidence(
+        tools=tuple(sorted(loose_tools, key=_sort_key)),
+        delegation_decisions=tuple(sorted(loose_decisions, key=_sort_key)),
+        delegation_outcomes=tuple(sorted(loose_outcomes, key=_sort_key)),
+        orchestration_results=tuple(sorted(loose_orchestration, key=_sort_key)),
+    )
+    return FoldedEvidence(tasks, unattached, event_types)
+
+
+def fold_tasks(events: Sequence[EventRecord]) -> dict[str, Task]:
+    """The tasks of an agent's events, by ``task_id`` (SCORING.md §1)."""
+    return dict(fold_evidence(events).tasks)
+
+
+def _build_task(task_id: str, raw: _TaskEvents) -> Task:
+    completion = raw.completion
+    done: Mapping[str, Any] = completion.data if completion is not None else {}
+    assigned = raw.assigned
+
+    # granular wins: a task_assigned is the only source of domain, complexity, autonomy
+    attributes: Mapping[str, Any]
+    attribute_event_id: str | None
+    assigned_at: datetime | None
+    if assigned is not None:
+        attributes, attribute_event_id = assigned.data, assigned.id
+        assigned_at = parse_timestamp(assigned.data.get("assigned_at")) or assigned.timestamp
+    else:
+        attributes = done
+        attribute_event_id = completion.id if completion is not None else None
+        assigned_at = completion.timestamp if completion is not None else None
+    domain = _optional_str(attributes.get("domain"))
+    complexity = _optional_int(attributes.get("complexity_level"))
+    autonomy = _optional_int(attributes.get("autonomy_level"))
+
+    credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
+
+    revision_count = _count(done.get("revision_count"))
+    errors = done.get("errors")
+    error_list: Sequence[Any] = errors if isinstance(errors, Sequence) and not isinstance(errors, str) else ()
+    weighted = [severity_weight(_error_severity(error)) for error in error_list]
+    weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in raw.revisions)
+    error_count = len(weighted)
+    weighted_errors = sum(sorted(weighted))  # sorted: independent of the log's order
+
+    checklist: dict[str, bool] | None = None
+    review = done.get("review_checklist")
+    if isinstance(review, Mapping):
+        checklist = {str(name): value is True for name, value in review.items()}
+    if raw.memory:
+        if checklist is None:
+            checklist = {}
+        for op in raw.memory:
+            item = MEMORY_OPERATION_ITEMS.get(_optional_str(op.data.get("operation")) or "")
+            if item is not None:
+                checklist[item] = True
+
+    if raw.invocations:
+        tools = _invocation_counts(raw.invocations)
+        tools_from_events = True
+    else:
+        tools = tuple(_embedded_tools(done.get("tools_used")))
+        tools_from_events = False
+
+    if raw.decisions:
+        decisions = tuple(sorted((_decision(e.data, e.id) for e in raw.decisions), key=lambda d: d.event_id))
+        decisions_from_events = True
+    else:
+        embedded = done.get("delegation_decisions")
+        decisions = ()
+        if completion is not None and isinstance(embedded, Sequence) and not isinstance(embedded, str):
+            decisions = tuple(
+                _decision(entry, completion.id) for entry in embedded if isinstance(entry, Mapping)
+            )
+        decisions_from_events = False
+
+    time_to_complete = _optional_float(done.get("time_to_complete_seconds"))
+    return Task(
+        task_id=task_id,
+        domain=domain,
+        complexity_level=complexity,
+        autonomy_level=autonomy,
+        assigned_at=assigned_at,
+        completed_at=completion.timestamp if completion is not None else None,
+        completion_status=_optional_str(done.get("completion_status")),
+        credit=credit,
+        milestone_fraction=fraction,
+        milestones_passed=milestones_passed,
+        milestones_total=milestones_total,
+        time_to_complete_seconds=time_to_complete,
+        revision_count=revision_count,
+        revision_events=len(raw.revisions),
+        revised=revision_count > 0 or bool(raw.revisions),
+        error_count=error_count,
+        weighted_errors=weighted_errors,
+        checklist=checklist,
+        tools=tools,
+        tools_from_events=tools_from_events,
+        delegation_decisions=decisions,
+        decisions_from_events=decisions_from_events,
+        delegation_outcomes=tuple(sorted((_outcome(e) for e in raw.outcomes), key=lambda o: o.event_id)),
+        orchestration_results=tuple(
+            sorted((_orchestration(e) for e in raw.orchestration), key=lambda o: o.event_id)
+        ),
+        assigned_event_id=assigned.id if assigned is not None else None,
+        completion_event_id=completion.id if completion is not None else None,
+        attribute_event_id=attribute_event_id,
+        revision_event_ids=tuple(sorted(e.id for e in raw.revisions)),
+        memory_event_ids=tuple(sorted(e.id for e in raw.memory)),
+        plan_event_ids=tuple(sorted(raw.plans)),
+        superseded_completion_ids=tuple(sorted(raw.superseded)),
+    )
