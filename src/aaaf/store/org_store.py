@@ -2,22 +2,42 @@
 
 A row of another organization is indistinguishable from a missing one (``NOT_FOUND``),
 so a tenant can neither read nor probe another's agents, assessments or badges.
+Everything returned is a frozen dataclass of :mod:`aaaf.store.records`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
-from collections.abc import Mapping, Sequence
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, NamedTuple, Protocol
 
+from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
+from aaaf.store import tables as t
+from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.org_config import (
+    COLUMN_FIELDS,
+    EXTRA_FIELDS,
+    WEIGHT_FIELDS,
+    build_config,
+    extra_to_json,
+    normalise_changes,
+    recency_weights_to_json,
+)
 from aaaf.store.records import (
     Agent,
     Appeal,
     Assessment,
     Badge,
+    DimensionScore,
     Organization,
     ScoreHistoryEntry,
     StressTest,
@@ -27,6 +47,11 @@ from aaaf.store.records import (
 )
 
 AgentRef = uuid.UUID | str
+
+# add_events writes in chunks of this many rows: big enough to amortise a statement,
+# small enough to keep the bound parameters of one statement well below driver limits.
+EVENT_CHUNK_SIZE = 5_000
+_STATUS_INDEX_ATTEMPTS = 5
 
 
 class EventLike(Protocol):
@@ -64,41 +89,385 @@ class DimensionRow(NamedTuple):
     reason: str | None = None
 
 
-class OrgStore:
-    """Everything one organization owns; obtained from ``Store.scope(org_id)``."""
+def now_utc() -> datetime:
+    return datetime.now(UTC)
 
-    organization_id: uuid.UUID
+
+def as_uuid(value: uuid.UUID | str | None) -> uuid.UUID | None:
+    """A UUID from a UUID or its text, None when the text is not one (then nothing matches)."""
+    if value is None or isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def not_found(kind: str, ref: object) -> AAAFError:
+    return AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
+
+
+def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"Invalid {field} {value!r}; expected one of {', '.join(allowed)}.",
+            {"field": field, "value": value, "allowed": list(allowed)},
+        )
+
+
+def _dimension_order(axis: str, dimension: str) -> tuple[int, int, str]:
+    """Performance before capability, each in its document order (SCORING.md §2.2, §2.3)."""
+    axis_rank = t.AXES.index(axis) if axis in t.AXES else len(t.AXES)
+    names = AXIS_DIMENSIONS.get(axis, ())
+    dimension_rank = names.index(dimension) if dimension in names else len(names)
+    return axis_rank, dimension_rank, dimension
+
+
+# row -> record ---------------------------------------------------------------------------
+
+
+def organization_from_row(row: Row[Any]) -> Organization:
+    return Organization(
+        id=row.id,
+        name=row.name,
+        api_key_hash=row.api_key_hash,
+        domain_taxonomy=tuple(row.domain_taxonomy),
+        status=row.status,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _agent_from_row(row: Row[Any]) -> Agent:
+    return Agent(
+        id=row.id,
+        organization_id=row.organization_id,
+        name=row.name,
+        claimed_domains=tuple(row.claimed_domains),
+        tools=tuple(row.tools),
+        description=row.description,
+        metadata=dict(row.metadata),
+        status=row.status,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _dimension_from_row(row: Row[Any]) -> DimensionScore:
+    return DimensionScore(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        axis=row.axis,
+        dimension=row.dimension,
+        score=row.score,
+        sample_size=row.sample_size,
+        evidence_count=row.evidence_count,
+        details=dict(row.details),
+        reason=row.reason,
+        created_at=row.created_at,
+    )
+
+
+def _appeal_from_row(row: Row[Any]) -> Appeal:
+    return Appeal(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        dimensions_challenged=tuple(row.dimensions_challenged),
+        justification=row.justification,
+        counter_evidence=tuple(dict(item) for item in row.counter_evidence),
+        status=row.status,
+        reviewer_notes=row.reviewer_notes,
+        resolution=None if row.resolution is None else dict(row.resolution),
+        filed_at=row.filed_at,
+        resolved_at=row.resolved_at,
+    )
+
+
+def _assessment_from_row(
+    row: Row[Any], dimensions: Sequence[DimensionScore] = (), appeals: Sequence[Appeal] = ()
+) -> Assessment:
+    return Assessment(
+        id=row.id,
+        agent_id=row.agent_id,
+        agent_name=row.agent_name,
+        organization_id=row.organization_id,
+        type=row.type,
+        status=row.status,
+        dimension=row.dimension,
+        window_start=row.window_start,
+        window_end=row.window_end,
+        performance_composite=row.performance_composite,
+        performance_tier=row.performance_tier,
+        capability_composite=row.capability_composite,
+        capability_tier=row.capability_tier,
+        evidence_summary=row.evidence_summary,
+        result=row.result,
+        error=row.error,
+        anomalous=bool(row.anomalous),
+        review_state=row.review_state,
+        valid_until=row.valid_until,
+        created_at=row.created_at,
+        completed_at=row.completed_at,
+        dimensions=tuple(sorted(dimensions, key=lambda d: _dimension_order(d.axis, d.dimension))),
+        appeals=tuple(appeals),
+    )
+
+
+def badge_from_row(row: Row[Any]) -> Badge:
+    return Badge(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        agent_id=row.agent_id,
+        organization_id=row.organization_id,
+        status_index=row.status_index,
+        svg_url=row.svg_url,
+        png_url=row.png_url,
+        json_data=dict(row.json_data),
+        credential_jwt=row.credential_jwt,
+        issued_at=row.issued_at,
+        valid_until=row.valid_until,
+        revoked=bool(row.revoked),
+        revoked_at=row.revoked_at,
+        revoke_reason=row.revoke_reason,
+    )
+
+
+def _history_from_row(row: Row[Any]) -> ScoreHistoryEntry:
+    return ScoreHistoryEntry(
+        id=row.id,
+        organization_id=row.organization_id,
+        agent_id=row.agent_id,
+        scheme=row.scheme,
+        score=row.score,
+        tier=row.tier,
+        details=dict(row.details),
+        was_anomalous=bool(row.was_anomalous),
+        committed=bool(row.committed),
+        reviewed_by=row.reviewed_by,
+        reviewed_at=row.reviewed_at,
+        review_decision=row.review_decision,
+        computed_at=row.computed_at,
+        at=row.at,
+    )
+
+
+def _override_from_row(row: Row[Any]) -> TrustOverride:
+    return TrustOverride(
+        id=row.id,
+        organization_id=row.organization_id,
+        weights=dict(row.weights),
+        set_by=row.set_by,
+        set_at=row.set_at,
+        active=bool(row.active),
+    )
+
+
+def _webhook_from_row(row: Row[Any]) -> Webhook:
+    return Webhook(
+        id=row.id,
+        organization_id=row.organization_id,
+        url=row.url,
+        event_types=tuple(row.event_types),
+        secret=row.secret,
+        secret_hash=row.secret_hash,
+        active=bool(row.active),
+        created_at=row.created_at,
+    )
+
+
+def stress_test_from_row(row: Row[Any]) -> StressTest:
+    return StressTest(
+        id=row.id,
+        organization_id=row.organization_id,
+        dimension=row.dimension,
+        complexity_level=row.complexity_level,
+        domain=row.domain,
+        task_definition=dict(row.task_definition),
+        expected_outcome=None if row.expected_outcome is None else dict(row.expected_outcome),
+        created_at=row.created_at,
+    )
+
+
+def _stress_result_from_row(row: Row[Any]) -> StressTestResult:
+    return StressTestResult(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        stress_test_id=row.stress_test_id,
+        agent_id=row.agent_id,
+        outcome=row.outcome,
+        score=row.score,
+        details=dict(row.details),
+        executed_at=row.executed_at,
+    )
+
+
+def _dimension_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, ...]) -> dict[str, Any]:
+    dim = row if isinstance(row, DimensionRow) else DimensionRow(*row)
+    _check_one_of("axis", dim.axis, t.AXES)
+    return {
+        "assessment_id": assessment_id,
+        "axis": dim.axis,
+        "dimension": dim.dimension,
+        "score": None if dim.score is None else float(dim.score),
+        "sample_size": int(dim.sample_size),
+        "evidence_count": int(dim.evidence_count),
+        "details": dict(dim.details),
+        "reason": dim.reason,
+    }
+
+
+def write_org_config(
+    connection: Connection, organization_id: uuid.UUID, current: AAAFConfig, changes: Mapping[str, Any]
+) -> AAAFConfig:
+    """Validate ``changes`` against ``current`` and store them (inside the caller's transaction)."""
+    normalised = normalise_changes(changes)
+    updated = current.with_overrides(**normalised)  # WEIGHT_SUM_INVALID
+    config_row = connection.execute(
+        select(t.org_configs.c.id, t.org_configs.c.extra).where(
+            t.org_configs.c.organization_id == organization_id
+        )
+    ).one()
+    stamp = now_utc()
+    values: dict[str, Any] = {}
+    for field, column in COLUMN_FIELDS.items():
+        if field in normalised:
+            values[column] = getattr(updated, field)
+    if "recency_weights" in normalised:
+        values["recency_weights"] = recency_weights_to_json(updated.recency_weights)
+    extra_changes = {
+        key: extra_to_json(key, getattr(updated, key)) for key in EXTRA_FIELDS if key in normalised
+    }
+    if extra_changes:
+        values["extra"] = {**(config_row.extra or {}), **extra_changes}
+    values["updated_at"] = stamp
+    connection.execute(update(t.org_configs).where(t.org_configs.c.id == config_row.id).values(**values))
+    for field, axis in WEIGHT_FIELDS.items():
+        if field in normalised:
+            _replace_weights(connection, config_row.id, axis, getattr(updated, field), stamp)
+    if "taxonomy" in normalised:
+        connection.execute(
+            update(t.organizations)
+            .where(t.organizations.c.id == organization_id)
+            .values(domain_taxonomy=list(updated.taxonomy), updated_at=stamp)
+        )
+    return updated
+
+
+def _replace_weights(
+    connection: Connection, config_id: uuid.UUID, axis: str, weights: Mapping[str, float], stamp: datetime
+) -> None:
+    table = t.dimension_weight_configs
+    connection.execute(delete(table).where(table.c.org_config_id == config_id, table.c.axis == axis))
+    connection.execute(
+        insert(table),
+        [
+            {
+                "id": uuid.uuid4(),
+                "org_config_id": config_id,
+                "axis": axis,
+                "dimension": dimension,
+                "weight": float(weight),
+                "created_at": stamp,
+            }
+            for dimension, weight in weights.items()
+        ],
+    )
+
+
+def read_org_config(connection: Connection, organization_id: uuid.UUID) -> AAAFConfig:
+    config_row = (
+        connection.execute(select(t.org_configs).where(t.org_configs.c.organization_id == organization_id))
+        .mappings()
+        .one()
+    )
+    weights = connection.execute(
+        select(
+            t.dimension_weight_configs.c.axis,
+            t.dimension_weight_configs.c.dimension,
+            t.dimension_weight_configs.c.weight,
+        ).where(t.dimension_weight_configs.c.org_config_id == config_row["id"])
+    ).all()
+    taxonomy = connection.execute(
+        select(t.organizations.c.domain_taxonomy).where(t.organizations.c.id == organization_id)
+    ).scalar_one()
+    return build_config(
+        dict(config_row), [(row.axis, row.dimension, row.weight) for row in weights], taxonomy
+    )
+
+
+class OrgStore:
+    """Everything one organization owns; obtained from ``Store.scope(org_id)``.
+
+    Cheap to create (it holds the engine and the organization's id); every method runs
+    in its own transaction.
+    """
+
+    def __init__(self, engine: Engine, organization_id: uuid.UUID) -> None:
+        self._engine = engine
+        self.organization_id = organization_id
+
+    def __repr__(self) -> str:
+        return f"OrgStore(organization_id={self.organization_id})"
 
     def organization(self) -> Organization:
         """This organization."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = connection.execute(
+                select(t.organizations).where(t.organizations.c.id == self.organization_id)
+            ).one_or_none()
+        if row is None:
+            raise not_found("Organization", self.organization_id)
+        return organization_from_row(row)
 
     # configuration (document 004 §6.2 Configuration, SCORING.md *(config)* items) -------
     def config(self) -> AAAFConfig:
         """The org's scoring configuration: stored values over the defaults."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            return read_org_config(connection, self.organization_id)
 
     def config_dict(self) -> dict[str, Any]:
         """``config().to_dict()`` (the API's ``GET .../config``)."""
-        raise NotImplementedError
+        return self.config().to_dict()
 
     def update_config(self, **changes: Any) -> AAAFConfig:
         """Change config values; keys are ``AAAFConfig`` field names or their ``to_dict`` names.
 
         Validated through ``AAAFConfig.with_overrides`` (weights: ``WEIGHT_SUM_INVALID``);
-        an unknown key or an invalid value is ``INVALID_REQUEST``.
+        an unknown key or an invalid value is ``INVALID_REQUEST``.  Nothing is stored
+        unless every change is valid.
         """
-        raise NotImplementedError
+        with write_transaction(self._engine) as connection:
+            current = read_org_config(connection, self.organization_id)
+            return write_org_config(connection, self.organization_id, current, changes)
 
     def set_weights(self, axis: str, weights: Mapping[str, float]) -> AAAFConfig:
         """Replace one axis's weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
-        raise NotImplementedError
+        _check_one_of("axis", axis, t.AXES)
+        return self.update_config(**{f"{axis}_weights": dict(weights)})
 
     def set_taxonomy(self, domains: Sequence[str]) -> AAAFConfig:
         """Replace the domain taxonomy (SCORING.md §2.3 domain_breadth)."""
-        raise NotImplementedError
+        return self.update_config(taxonomy=list(domains))
 
     # agents ------------------------------------------------------------------------------
+    def _agent_row(self, connection: Connection, name_or_id: AgentRef) -> Row[Any] | None:
+        by_org = t.agents.c.organization_id == self.organization_id
+        agent_id = as_uuid(name_or_id)
+        if agent_id is not None:
+            row = connection.execute(select(t.agents).where(by_org, t.agents.c.id == agent_id)).one_or_none()
+            if row is not None:
+                return row
+        return connection.execute(
+            select(t.agents).where(by_org, t.agents.c.name == str(name_or_id))
+        ).one_or_none()
+
+    def _require_agent(self, connection: Connection, name_or_id: AgentRef) -> Row[Any]:
+        row = self._agent_row(connection, name_or_id)
+        if row is None:
+            raise not_found("Agent", name_or_id)
+        return row
+
     def enroll_agent(
         self,
         name: str,
@@ -109,19 +478,57 @@ class OrgStore:
         metadata: Mapping[str, Any] | None = None,
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
-        raise NotImplementedError
+        if not isinstance(name, str) or not name.strip():
+            raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+        stamp = now_utc()
+        agent_id = uuid.uuid4()
+        try:
+            with write_transaction(self._engine) as connection:
+                if self._agent_row(connection, name) is not None:
+                    raise self._name_taken(name)
+                connection.execute(
+                    insert(t.agents).values(
+                        id=agent_id,
+                        organization_id=self.organization_id,
+                        name=name,
+                        claimed_domains=list(claimed_domains),
+                        tools=list(tools),
+                        description=description,
+                        metadata=dict(metadata or {}),
+                        status="enrolled",
+                        created_at=stamp,
+                        updated_at=stamp,
+                    )
+                )
+        except IntegrityError as error:  # a concurrent enrolment of the same name
+            raise self._name_taken(name) from error
+        return self.get_agent(agent_id)
+
+    @staticmethod
+    def _name_taken(name: str) -> AAAFError:
+        return AAAFError("CONFLICT", f"An agent named {name!r} is already enrolled.", {"name": name})
 
     def get_agent(self, name_or_id: AgentRef) -> Agent:
         """The agent by id or name, or ``NOT_FOUND`` naming what was asked for."""
-        raise NotImplementedError
+        agent = self.find_agent(name_or_id)
+        if agent is None:
+            raise not_found("Agent", name_or_id)
+        return agent
 
     def find_agent(self, name_or_id: AgentRef) -> Agent | None:
         """The agent by id or name, or None."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = self._agent_row(connection, name_or_id)
+        return None if row is None else _agent_from_row(row)
 
     def agents(self, *, status: str | None = None) -> list[Agent]:
         """The organization's agents ordered by name."""
-        raise NotImplementedError
+        query = select(t.agents).where(t.agents.c.organization_id == self.organization_id)
+        if status is not None:
+            query = query.where(t.agents.c.status == status)
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(query.order_by(t.agents.c.name)).all()
+        return [_agent_from_row(row) for row in rows]
 
     def update_agent(
         self,
@@ -134,21 +541,145 @@ class OrgStore:
         metadata: Mapping[str, Any] | None = None,
     ) -> Agent:
         """Change the given fields (None leaves a field as it is); a taken name is ``CONFLICT``."""
-        raise NotImplementedError
+        values: dict[str, Any] = {}
+        if name is not None:
+            if not name.strip():
+                raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+            values["name"] = name
+        if claimed_domains is not None:
+            values["claimed_domains"] = list(claimed_domains)
+        if tools is not None:
+            values["tools"] = list(tools)
+        if description is not None:
+            values["description"] = description
+        if metadata is not None:
+            values["metadata"] = dict(metadata)
+        try:
+            with write_transaction(self._engine) as connection:
+                row = self._require_agent(connection, name_or_id)
+                if name is not None and name != row.name and self._agent_row(connection, name) is not None:
+                    raise self._name_taken(name)
+                if values:
+                    values["updated_at"] = now_utc()
+                    connection.execute(update(t.agents).where(t.agents.c.id == row.id).values(**values))
+        except IntegrityError as error:
+            raise self._name_taken(str(name)) from error
+        return self.get_agent(row.id)
 
     def set_agent_status(self, name_or_id: AgentRef, status: str) -> Agent:
         """enrolled | active | suspended | archived (document 004 §7.2)."""
-        raise NotImplementedError
+        _check_one_of("status", status, t.AGENT_STATUSES)
+        with write_transaction(self._engine) as connection:
+            row = self._require_agent(connection, name_or_id)
+            connection.execute(
+                update(t.agents).where(t.agents.c.id == row.id).values(status=status, updated_at=now_utc())
+            )
+        return self.get_agent(row.id)
 
     # events -------------------------------------------------------------------------------
+    def _own_agent_ids(self, connection: Connection, agent_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        wanted = list(set(agent_ids))
+        found: set[uuid.UUID] = set()
+        for start in range(0, len(wanted), 1000):
+            found.update(
+                connection.execute(
+                    select(t.agents.c.id).where(
+                        t.agents.c.organization_id == self.organization_id,
+                        t.agents.c.id.in_(wanted[start : start + 1000]),
+                    )
+                ).scalars()
+            )
+        return found
+
     def add_events(self, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[bool]:
         """Store validated events in one transaction; idempotent by (agent, key).
 
         Returns, per item, True when it was newly stored, False when its key was already
         stored for that agent (or came earlier in the same batch) — SCORING.md §1.
         An agent id not of this organization is ``NOT_FOUND`` and nothing is stored.
+
+        Speed matters here (``make bench``: a million events): rows go through Core
+        ``insert()`` executemany in chunks of ``EVENT_CHUNK_SIZE`` with no ORM objects.
+        Keyless events cannot collide and are inserted plainly; keyed events use
+        ``INSERT .. ON CONFLICT (agent_id, idempotency_key) DO NOTHING RETURNING id``, so
+        which ones were new is known without a per-row SELECT, also under concurrent
+        writers.  Duplicates inside the batch are dropped before the database sees them.
         """
-        raise NotImplementedError
+        if not items:
+            return []
+        stored = [False] * len(items)
+        seen_keys: set[tuple[uuid.UUID, str]] = set()
+        events = t.events
+        dialect_insert = postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
+        keyed_insert = (
+            dialect_insert(events)
+            .on_conflict_do_nothing(index_elements=[events.c.agent_id, events.c.idempotency_key])
+            .returning(events.c.id)
+        )
+        plain_insert = insert(events)
+        with write_transaction(self._engine) as connection:
+            requested = {agent_id for agent_id, _ in items}
+            missing = requested - self._own_agent_ids(connection, requested)
+            if missing:
+                raise not_found("Agent", sorted(str(agent_id) for agent_id in missing)[0])
+            for start in range(0, len(items), EVENT_CHUNK_SIZE):
+                keyless_rows: list[dict[str, Any]] = []
+                keyed_rows: list[dict[str, Any]] = []
+                keyed_positions: list[tuple[uuid.UUID, int]] = []
+                for position in range(start, min(start + EVENT_CHUNK_SIZE, len(items))):
+                    agent_id, event = items[position]
+                    key = event.key
+                    event_id = uuid.uuid4()
+                    row = {
+                        "id": event_id,
+                        "agent_id": agent_id,
+                        "type": event.type,
+                        "task_id": event.task_id,
+                        "idempotency_key": key,
+                        "timestamp": event.timestamp,
+                        "data": event.data,
+                    }
+                    if key is None:
+                        keyless_rows.append(row)
+                        stored[position] = True
+                        continue
+                    if (agent_id, key) in seen_keys:
+                        continue
+                    seen_keys.add((agent_id, key))
+                    keyed_rows.append(row)
+                    keyed_positions.append((event_id, position))
+                if keyless_rows:
+                    connection.execute(plain_insert, keyless_rows)
+                if keyed_rows:
+                    inserted = set(connection.execute(keyed_insert, keyed_rows).scalars())
+                    for new_id, position in keyed_positions:
+                        stored[position] = new_id in inserted
+        return stored
+
+    def _event_query(
+        self,
+        agent_ids: Sequence[uuid.UUID],
+        types: Sequence[str] | None,
+        since: datetime | None,
+        until: datetime | None,
+    ) -> Any:
+        events = t.events
+        query = select(
+            events.c.agent_id,
+            events.c.id,
+            events.c.type,
+            events.c.timestamp,
+            events.c.data,
+            events.c.task_id,
+            events.c.idempotency_key,
+        ).where(events.c.agent_id.in_(agent_ids))
+        if types is not None:
+            query = query.where(events.c.type.in_(list(types)))
+        if since is not None:
+            query = query.where(events.c.timestamp >= since)
+        if until is not None:
+            query = query.where(events.c.timestamp <= until)
+        return query
 
     def events(
         self,
@@ -158,8 +689,28 @@ class OrgStore:
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> list[EventRecord]:
-        """The agent's events ordered by timestamp; ``since``/``until`` inclusive."""
-        raise NotImplementedError
+        """The agent's events ordered by (timestamp, id); ``since``/``until`` inclusive.
+
+        ``NOT_FOUND`` when the agent is not this organization's.
+        """
+        with read_connection(self._engine) as connection:
+            row = self._require_agent(connection, agent_id)
+            query = self._event_query([row.id], types, since, until).order_by(
+                t.events.c.timestamp, t.events.c.id
+            )
+            agent_text = str(row.id)
+            return [
+                EventRecord(
+                    id=str(event_id),
+                    agent=agent_text,
+                    type=event_type,
+                    timestamp=timestamp,
+                    data=data,
+                    task_id=task_id,
+                    key=key,
+                )
+                for _, event_id, event_type, timestamp, data, task_id, key in connection.execute(query)
+            ]
 
     def events_for_agents(
         self,
@@ -169,18 +720,99 @@ class OrgStore:
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> dict[uuid.UUID, list[EventRecord]]:
-        """Events of several agents in one streamed query (``assess --all``)."""
-        raise NotImplementedError
+        """Events of several agents in one streamed query (``assess --all``).
+
+        Every requested agent of this organization has an entry (possibly empty); ids of
+        other organizations' agents are ``NOT_FOUND``.
+        """
+        wanted = list(dict.fromkeys(agent_ids))
+        out: dict[uuid.UUID, list[EventRecord]] = {}
+        if not wanted:
+            return out
+        with read_connection(self._engine) as connection:
+            own = self._own_agent_ids(connection, wanted)
+            missing = [agent_id for agent_id in wanted if agent_id not in own]
+            if missing:
+                raise not_found("Agent", missing[0])
+            out = {agent_id: [] for agent_id in wanted}
+            agent_texts = {agent_id: str(agent_id) for agent_id in wanted}
+            query = self._event_query(wanted, types, since, until).order_by(
+                t.events.c.agent_id, t.events.c.timestamp, t.events.c.id
+            )
+            result = connection.execution_options(yield_per=EVENT_CHUNK_SIZE).execute(query)
+            for agent_id, event_id, event_type, timestamp, data, task_id, key in result:
+                out[agent_id].append(
+                    EventRecord(
+                        id=str(event_id),
+                        agent=agent_texts[agent_id],
+                        type=event_type,
+                        timestamp=timestamp,
+                        data=data,
+                        task_id=task_id,
+                        key=key,
+                    )
+                )
+        return out
 
     def count_events(self, agent_id: uuid.UUID, *, types: Sequence[str] | None = None) -> int:
         """How many events the agent has (of the given types)."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = self._require_agent(connection, agent_id)
+            query = select(func.count()).select_from(t.events).where(t.events.c.agent_id == row.id)
+            if types is not None:
+                query = query.where(t.events.c.type.in_(list(types)))
+            return int(connection.execute(query).scalar_one())
 
     def delete_events_before(self, cutoff: datetime) -> int:
-        """Drop events older than ``cutoff`` (document 004 §7.3 retention); returns the count."""
-        raise NotImplementedError
+        """Drop this organization's events older than ``cutoff`` (document 004 §7.3 retention)."""
+        own_agents = select(t.agents.c.id).where(t.agents.c.organization_id == self.organization_id)
+        with write_transaction(self._engine) as connection:
+            result = connection.execute(
+                delete(t.events).where(t.events.c.agent_id.in_(own_agents), t.events.c.timestamp < cutoff)
+            )
+            return int(result.rowcount)
 
     # assessments ----------------------------------------------------------------------------
+    def _assessment_query(self) -> Any:
+        return (
+            select(
+                t.assessments,
+                t.agents.c.name.label("agent_name"),
+                t.agents.c.organization_id.label("organization_id"),
+            )
+            .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+            .where(t.agents.c.organization_id == self.organization_id)
+        )
+
+    def _assessment_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any]:
+        wanted = as_uuid(assessment_id)
+        row = None
+        if wanted is not None:
+            row = connection.execute(
+                self._assessment_query().where(t.assessments.c.id == wanted)
+            ).one_or_none()
+        if row is None:
+            raise not_found("Assessment", assessment_id)
+        return row
+
+    def _load_assessment(self, connection: Connection, assessment_id: uuid.UUID | str) -> Assessment:
+        row = self._assessment_row(connection, assessment_id)
+        dimensions = [
+            _dimension_from_row(dim)
+            for dim in connection.execute(
+                select(t.dimension_scores).where(t.dimension_scores.c.assessment_id == row.id)
+            )
+        ]
+        appeals = [
+            _appeal_from_row(appeal)
+            for appeal in connection.execute(
+                select(t.appeals)
+                .where(t.appeals.c.assessment_id == row.id)
+                .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+            )
+        ]
+        return _assessment_from_row(row, dimensions, appeals)
+
     def create_assessment(
         self,
         agent_id: uuid.UUID,
@@ -193,10 +825,62 @@ class OrgStore:
     ) -> Assessment:
         """Start an assessment (status ``in_progress``).
 
-        ``ASSESSMENT_IN_PROGRESS`` if the agent already has one running (enforced by a
-        partial unique index, so concurrent starts cannot both succeed).
+        ``ASSESSMENT_IN_PROGRESS`` (document 004 §6.4) if the agent already has one
+        running — enforced by a partial unique index, so two concurrent starts cannot
+        both succeed.  A ``single_dimension`` assessment names its dimension.
         """
-        raise NotImplementedError
+        _check_one_of("type", type, t.ASSESSMENT_TYPES)
+        if type == "single_dimension" and not dimension:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                "A single_dimension assessment must name its dimension.",
+                {"field": "dimension"},
+            )
+        assessment_id = uuid.uuid4()
+        try:
+            with write_transaction(self._engine) as connection:
+                agent = self._require_agent(connection, agent_id)
+                running = connection.execute(
+                    select(t.assessments.c.id).where(
+                        t.assessments.c.agent_id == agent.id, t.assessments.c.status == "in_progress"
+                    )
+                ).scalar_one_or_none()
+                if running is not None:
+                    raise self._in_progress(agent.name, running)
+                connection.execute(
+                    insert(t.assessments).values(
+                        id=assessment_id,
+                        agent_id=agent.id,
+                        type=type,
+                        status="in_progress",
+                        dimension=dimension,
+                        window_start=window_start,
+                        window_end=window_end,
+                        anomalous=False,
+                        review_state="not_required",
+                        created_at=created_at or now_utc(),
+                    )
+                )
+        except IntegrityError as error:
+            raise self._in_progress(str(agent_id), None) from error
+        return self.get_assessment(assessment_id)
+
+    @staticmethod
+    def _in_progress(agent: str, running: uuid.UUID | None) -> AAAFError:
+        details: dict[str, Any] = {"agent": agent}
+        if running is not None:
+            details["assessment_id"] = str(running)
+        return AAAFError(
+            "ASSESSMENT_IN_PROGRESS", f"An assessment is already running for agent {agent}.", details
+        )
+
+    def _require_status(self, row: Row[Any], allowed: Sequence[str], action: str) -> None:
+        if row.status not in allowed:
+            raise AAAFError(
+                "CONFLICT",
+                f"Cannot {action} assessment {row.id}: it is {row.status}.",
+                {"assessment_id": str(row.id), "status": row.status},
+            )
 
     def complete_assessment(
         self,
@@ -214,30 +898,93 @@ class OrgStore:
         anomalous: bool = False,
         review_state: str = "not_required",
     ) -> Assessment:
-        """Record a finished assessment and its dimension rows in one transaction."""
-        raise NotImplementedError
+        """Record a finished assessment and its dimension rows in one transaction.
+
+        Only an ``in_progress`` (or ``pending``) assessment can complete (else ``CONFLICT``).
+        """
+        _check_one_of("review_state", review_state, t.REVIEW_STATES)
+        with write_transaction(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("pending", "in_progress"), "complete")
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(
+                    status="completed",
+                    result=dict(result),
+                    performance_composite=performance_composite,
+                    performance_tier=performance_tier,
+                    capability_composite=capability_composite,
+                    capability_tier=capability_tier,
+                    evidence_summary=dict(evidence_summary),
+                    valid_until=valid_until,
+                    completed_at=completed_at,
+                    anomalous=anomalous,
+                    review_state=review_state,
+                )
+            )
+            rows = [
+                {"id": uuid.uuid4(), **_dimension_values(row.id, dim), "created_at": completed_at}
+                for dim in dimension_rows
+            ]
+            if rows:
+                connection.execute(insert(t.dimension_scores), rows)
+            return self._load_assessment(connection, row.id)
 
     def fail_assessment(
         self, assessment_id: uuid.UUID, error: Mapping[str, Any], completed_at: datetime
     ) -> Assessment:
         """Record why an assessment could not complete (e.g. ``INSUFFICIENT_EVIDENCE``)."""
-        raise NotImplementedError
+        with write_transaction(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("pending", "in_progress"), "fail")
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(status="failed", error=dict(error), completed_at=completed_at)
+            )
+            return self._load_assessment(connection, row.id)
 
     def get_assessment(self, assessment_id: uuid.UUID | str) -> Assessment:
         """The assessment with its dimensions and appeals, or ``NOT_FOUND``."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            return self._load_assessment(connection, assessment_id)
 
     def assessments(self, agent_id: uuid.UUID | None = None, status: str | None = None) -> list[Assessment]:
         """Assessments newest first (without dimensions/appeals; use get_assessment)."""
-        raise NotImplementedError
+        query = self._assessment_query()
+        with read_connection(self._engine) as connection:
+            if agent_id is not None:
+                agent = self._require_agent(connection, agent_id)
+                query = query.where(t.assessments.c.agent_id == agent.id)
+            if status is not None:
+                query = query.where(t.assessments.c.status == status)
+            rows = connection.execute(
+                query.order_by(t.assessments.c.created_at.desc(), t.assessments.c.id.desc())
+            ).all()
+        return [_assessment_from_row(row) for row in rows]
 
     def latest_completed_assessment(self, agent_id: uuid.UUID) -> Assessment | None:
-        """The agent's most recently completed assessment (calibration baseline, §2.4)."""
-        raise NotImplementedError
+        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4)."""
+        with read_connection(self._engine) as connection:
+            agent = self._require_agent(connection, agent_id)
+            latest = connection.execute(
+                self._assessment_query()
+                .where(t.assessments.c.agent_id == agent.id, t.assessments.c.status == "completed")
+                .order_by(t.assessments.c.completed_at.desc(), t.assessments.c.created_at.desc())
+                .limit(1)
+            ).one_or_none()
+            return None if latest is None else self._load_assessment(connection, latest.id)
 
     def set_review_state(self, assessment_id: uuid.UUID, state: str) -> Assessment:
         """not_required | pending_review | approved | rejected (SCORING.md §2.4, §6)."""
-        raise NotImplementedError
+        _check_one_of("review_state", state, t.REVIEW_STATES)
+        with write_transaction(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            connection.execute(
+                update(t.assessments).where(t.assessments.c.id == row.id).values(review_state=state)
+            )
+            return self._load_assessment(connection, row.id)
 
     def replace_dimension_scores(
         self,
@@ -252,10 +999,45 @@ class OrgStore:
     ) -> Assessment:
         """Rewrite the given dimensions, composites, tiers and result in one transaction.
 
-        For an accepted appeal (SCORING.md §2.4): only the rows named in ``rows`` change;
-        every other dimension row is left untouched, byte for byte.
+        For an accepted appeal (SCORING.md §2.4): only the rows named in ``rows`` change
+        (matched by axis and dimension, inserted if absent); every other dimension row
+        is left untouched, byte for byte.  Only a completed assessment can be re-scored.
         """
-        raise NotImplementedError
+        with write_transaction(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("completed",), "re-score")
+            scores = t.dimension_scores
+            for dim in rows:
+                values = _dimension_values(row.id, dim)
+                changed = connection.execute(
+                    update(scores)
+                    .where(
+                        scores.c.assessment_id == row.id,
+                        scores.c.axis == values["axis"],
+                        scores.c.dimension == values["dimension"],
+                    )
+                    .values(
+                        score=values["score"],
+                        sample_size=values["sample_size"],
+                        evidence_count=values["evidence_count"],
+                        details=values["details"],
+                        reason=values["reason"],
+                    )
+                )
+                if changed.rowcount == 0:
+                    connection.execute(insert(scores).values(id=uuid.uuid4(), created_at=now_utc(), **values))
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(
+                    performance_composite=performance_composite,
+                    performance_tier=performance_tier,
+                    capability_composite=capability_composite,
+                    capability_tier=capability_tier,
+                    result=dict(result),
+                )
+            )
+            return self._load_assessment(connection, row.id)
 
     # appeals ------------------------------------------------------------------------------
     def file_appeal(
@@ -268,14 +1050,52 @@ class OrgStore:
         filed_at: datetime,
     ) -> Appeal:
         """Record an appeal (status ``filed``); the rules of §2.4 are the service's job."""
-        raise NotImplementedError
+        appeal_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            connection.execute(
+                insert(t.appeals).values(
+                    id=appeal_id,
+                    assessment_id=row.id,
+                    dimensions_challenged=list(dimensions),
+                    justification=justification,
+                    counter_evidence=[dict(item) for item in counter_evidence],
+                    status="filed",
+                    filed_at=filed_at,
+                )
+            )
+        return self.get_appeal(appeal_id)
+
+    def _appeal_row(self, connection: Connection, appeal_id: uuid.UUID | str) -> Row[Any]:
+        wanted = as_uuid(appeal_id)
+        row = None
+        if wanted is not None:
+            row = connection.execute(
+                select(t.appeals)
+                .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
+                .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+                .where(t.appeals.c.id == wanted, t.agents.c.organization_id == self.organization_id)
+            ).one_or_none()
+        if row is None:
+            raise not_found("Appeal", appeal_id)
+        return row
 
     def get_appeal(self, appeal_id: uuid.UUID | str) -> Appeal:
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            return _appeal_from_row(self._appeal_row(connection, appeal_id))
 
     def appeals(self, assessment_id: uuid.UUID) -> list[Appeal]:
         """Appeals of one assessment, oldest first."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            return [
+                _appeal_from_row(appeal)
+                for appeal in connection.execute(
+                    select(t.appeals)
+                    .where(t.appeals.c.assessment_id == row.id)
+                    .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+                )
+            ]
 
     def resolve_appeal(
         self,
@@ -287,9 +1107,38 @@ class OrgStore:
         resolved_at: datetime | None,
     ) -> Appeal:
         """Move an appeal to under_review, accepted or rejected; a decided appeal is ``CONFLICT``."""
-        raise NotImplementedError
+        _check_one_of("status", status, ("under_review", "accepted", "rejected"))
+        with write_transaction(self._engine) as connection:
+            row = self._appeal_row(connection, appeal_id)
+            if row.status in ("accepted", "rejected"):
+                raise AAAFError(
+                    "CONFLICT",
+                    f"Appeal {row.id} was already {row.status}.",
+                    {"appeal_id": str(row.id), "status": row.status},
+                )
+            connection.execute(
+                update(t.appeals)
+                .where(t.appeals.c.id == row.id)
+                .values(
+                    status=status,
+                    reviewer_notes=reviewer_notes,
+                    resolution=None if resolution is None else dict(resolution),
+                    resolved_at=resolved_at,
+                )
+            )
+            return _appeal_from_row(self._appeal_row(connection, row.id))
 
     # badges -------------------------------------------------------------------------------
+    def _badge_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any] | None:
+        wanted = as_uuid(assessment_id)
+        if wanted is None:
+            return None
+        return connection.execute(
+            select(t.badges).where(
+                t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id
+            )
+        ).one_or_none()
+
     def upsert_badge(
         self,
         assessment_id: uuid.UUID,
@@ -302,19 +1151,96 @@ class OrgStore:
         png_url: str | None = None,
         credential_jwt: str | None = None,
     ) -> Badge:
-        """Issue or re-issue the assessment's badge; the first issue allocates a status index."""
-        raise NotImplementedError
+        """Issue or re-issue the assessment's badge.
+
+        The first issue allocates the organization's next free ``status_index`` (its bit
+        in the Bitstring status list, never reused); a re-issue (e.g. after an accepted
+        appeal) keeps the index and a revocation.  Concurrent first issues that pick the
+        same index retry inside a savepoint.
+        """
+        values = {
+            "json_data": dict(json_data),
+            "valid_until": valid_until,
+            "issued_at": issued_at,
+            "svg_url": svg_url,
+            "png_url": png_url,
+            "credential_jwt": credential_jwt,
+        }
+        with write_transaction(self._engine) as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            if as_uuid(agent_id) != assessment.agent_id:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"Assessment {assessment.id} is not of agent {agent_id}.",
+                    {"assessment_id": str(assessment.id), "agent_id": str(agent_id)},
+                )
+            existing = self._badge_row(connection, assessment.id)
+            if existing is not None:
+                connection.execute(update(t.badges).where(t.badges.c.id == existing.id).values(**values))
+            else:
+                self._insert_badge(connection, assessment.id, assessment.agent_id, values)
+            row = self._badge_row(connection, assessment.id)
+            assert row is not None
+            return badge_from_row(row)
+
+    def _insert_badge(
+        self, connection: Connection, assessment_id: uuid.UUID, agent_id: uuid.UUID, values: dict[str, Any]
+    ) -> None:
+        for attempt in range(_STATUS_INDEX_ATTEMPTS):
+            next_index = connection.execute(
+                select(func.coalesce(func.max(t.badges.c.status_index) + 1, 0)).where(
+                    t.badges.c.organization_id == self.organization_id
+                )
+            ).scalar_one()
+            try:
+                with connection.begin_nested():
+                    connection.execute(
+                        insert(t.badges).values(
+                            id=uuid.uuid4(),
+                            assessment_id=assessment_id,
+                            agent_id=agent_id,
+                            organization_id=self.organization_id,
+                            status_index=int(next_index),
+                            revoked=False,
+                            **values,
+                        )
+                    )
+                return
+            except IntegrityError:
+                if attempt == _STATUS_INDEX_ATTEMPTS - 1:
+                    raise
 
     def get_badge(self, assessment_id: uuid.UUID | str) -> Badge:
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = self._badge_row(connection, assessment_id)
+        if row is None:
+            raise not_found("Badge", assessment_id)
+        return badge_from_row(row)
 
     def badges(self, *, agent_id: uuid.UUID | None = None) -> list[Badge]:
         """Badges ordered by status index."""
-        raise NotImplementedError
+        query = select(t.badges).where(t.badges.c.organization_id == self.organization_id)
+        if agent_id is not None:
+            query = query.where(t.badges.c.agent_id == agent_id)
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(query.order_by(t.badges.c.status_index)).all()
+        return [badge_from_row(row) for row in rows]
 
     def revoke_badge(self, assessment_id: uuid.UUID, *, reason: str, at: datetime) -> Badge:
         """Mark a badge revoked (kept, never deleted); revoking twice keeps the first record."""
-        raise NotImplementedError
+        with write_transaction(self._engine) as connection:
+            row = self._badge_row(connection, assessment_id)
+            if row is None:
+                raise not_found("Badge", assessment_id)
+            if not row.revoked:
+                connection.execute(
+                    update(t.badges)
+                    .where(t.badges.c.id == row.id)
+                    .values(revoked=True, revoked_at=at, revoke_reason=reason)
+                )
+                row = self._badge_row(connection, row.assessment_id)
+                assert row is not None
+            return badge_from_row(row)
 
     # score history and trust override (SCORING.md §3) --------------------------------------
     def append_score_history(
@@ -330,45 +1256,206 @@ class OrgStore:
         computed_at: datetime,
         at: datetime,
     ) -> ScoreHistoryEntry:
-        raise NotImplementedError
+        """Append one computed score (SCORING.md §3 'History')."""
+        entry_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            agent = self._require_agent(connection, agent_id)
+            connection.execute(
+                insert(t.score_history).values(
+                    id=entry_id,
+                    organization_id=self.organization_id,
+                    agent_id=agent.id,
+                    scheme=scheme,
+                    score=None if score is None else float(score),
+                    tier=tier,
+                    details=dict(details),
+                    was_anomalous=was_anomalous,
+                    committed=committed,
+                    computed_at=computed_at,
+                    at=at,
+                )
+            )
+            return self._history_entry(connection, entry_id)
+
+    def _history_entry(self, connection: Connection, history_id: uuid.UUID | str) -> ScoreHistoryEntry:
+        wanted = as_uuid(history_id)
+        row = None
+        if wanted is not None:
+            row = connection.execute(
+                select(t.score_history).where(
+                    t.score_history.c.id == wanted, t.score_history.c.organization_id == self.organization_id
+                )
+            ).one_or_none()
+        if row is None:
+            raise not_found("Score history entry", history_id)
+        return _history_from_row(row)
+
+    def _history_query(self, agent_id: uuid.UUID, scheme: str) -> Any:
+        history = t.score_history
+        return select(history).where(
+            history.c.organization_id == self.organization_id,
+            history.c.agent_id == agent_id,
+            history.c.scheme == scheme,
+        )
 
     def score_history(self, agent_id: uuid.UUID, scheme: str) -> list[ScoreHistoryEntry]:
-        """Oldest first."""
-        raise NotImplementedError
+        """Oldest first (by computation time)."""
+        history = t.score_history
+        with read_connection(self._engine) as connection:
+            agent = self._require_agent(connection, agent_id)
+            rows = connection.execute(
+                self._history_query(agent.id, scheme).order_by(
+                    history.c.computed_at, history.c.at, history.c.id
+                )
+            ).all()
+        return [_history_from_row(row) for row in rows]
 
     def last_committed_score(self, agent_id: uuid.UUID, scheme: str) -> ScoreHistoryEntry | None:
-        raise NotImplementedError
+        """The canonical score: the latest committed entry (SCORING.md §3)."""
+        history = t.score_history
+        with read_connection(self._engine) as connection:
+            agent = self._require_agent(connection, agent_id)
+            row = connection.execute(
+                self._history_query(agent.id, scheme)
+                .where(history.c.committed.is_(True))
+                .order_by(history.c.computed_at.desc(), history.c.at.desc(), history.c.id.desc())
+                .limit(1)
+            ).one_or_none()
+        return None if row is None else _history_from_row(row)
 
     def review_score(
         self, history_id: uuid.UUID, *, approve: bool, reviewer: str, at: datetime
     ) -> ScoreHistoryEntry:
-        """Approve (commit) or reject an anomalous score; anything else is ``CONFLICT``."""
-        raise NotImplementedError
+        """Approve (commit) or reject an anomalous, unreviewed score; anything else is ``CONFLICT``."""
+        with write_transaction(self._engine) as connection:
+            entry = self._history_entry(connection, history_id)
+            if not entry.was_anomalous or entry.review_decision is not None:
+                raise AAAFError(
+                    "CONFLICT",
+                    f"Score {entry.id} is not awaiting review.",
+                    {"history_id": str(entry.id), "review_decision": entry.review_decision},
+                )
+            connection.execute(
+                update(t.score_history)
+                .where(t.score_history.c.id == entry.id)
+                .values(
+                    committed=approve,
+                    reviewed_by=reviewer,
+                    reviewed_at=at,
+                    review_decision="approved" if approve else "rejected",
+                )
+            )
+            return self._history_entry(connection, entry.id)
 
     def set_trust_override(
         self, weights: Mapping[str, Any], *, set_by: str | None, set_at: datetime
     ) -> TrustOverride:
-        """Store the override as given (not validated, SCORING.md §3); replaces the active one."""
-        raise NotImplementedError
+        """Store the override as given — not validated (SCORING.md §3: the pure engine
+        rejects an invalid one when applying it) — replacing the active one."""
+        override_id = uuid.uuid4()
+        overrides = t.trust_weight_overrides
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                update(overrides)
+                .where(overrides.c.organization_id == self.organization_id, overrides.c.active.is_(True))
+                .values(active=False)
+            )
+            connection.execute(
+                insert(overrides).values(
+                    id=override_id,
+                    organization_id=self.organization_id,
+                    weights=dict(weights),
+                    set_by=set_by,
+                    set_at=set_at,
+                    active=True,
+                )
+            )
+            row = connection.execute(select(overrides).where(overrides.c.id == override_id)).one()
+        return _override_from_row(row)
 
     def trust_override(self) -> TrustOverride | None:
-        raise NotImplementedError
+        """The active override, if any."""
+        overrides = t.trust_weight_overrides
+        with read_connection(self._engine) as connection:
+            row = connection.execute(
+                select(overrides)
+                .where(overrides.c.organization_id == self.organization_id, overrides.c.active.is_(True))
+                .order_by(overrides.c.set_at.desc())
+                .limit(1)
+            ).one_or_none()
+        return None if row is None else _override_from_row(row)
 
     def clear_trust_override(self) -> None:
-        raise NotImplementedError
+        """Go back to the base weights (earlier overrides stay on record, inactive)."""
+        overrides = t.trust_weight_overrides
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                update(overrides)
+                .where(overrides.c.organization_id == self.organization_id, overrides.c.active.is_(True))
+                .values(active=False)
+            )
 
     # webhooks (document 004 §6.3) ----------------------------------------------------------
     def create_webhook(self, url: str, event_types: Sequence[str], *, secret: str) -> Webhook:
-        raise NotImplementedError
+        """Subscribe ``url`` to ``event_types`` (document 004 §6.3), signed with ``secret``."""
+        if not url or not event_types or not secret:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                "A webhook needs a URL, at least one event type and a signing secret.",
+                {"fields": ["url", "event_types", "secret"]},
+            )
+        webhook_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                insert(t.webhooks).values(
+                    id=webhook_id,
+                    organization_id=self.organization_id,
+                    url=url,
+                    event_types=list(event_types),
+                    secret=secret,
+                    secret_hash=hashlib.sha256(secret.encode()).hexdigest(),
+                    active=True,
+                    created_at=now_utc(),
+                )
+            )
+        return self.get_webhook(webhook_id)
 
     def webhooks(self, *, event_type: str | None = None, active_only: bool = False) -> list[Webhook]:
-        raise NotImplementedError
+        """Subscriptions, oldest first; ``event_type`` keeps those subscribed to it."""
+        query = select(t.webhooks).where(t.webhooks.c.organization_id == self.organization_id)
+        if active_only:
+            query = query.where(t.webhooks.c.active.is_(True))
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(query.order_by(t.webhooks.c.created_at, t.webhooks.c.id)).all()
+        found = [_webhook_from_row(row) for row in rows]
+        if event_type is not None:
+            found = [hook for hook in found if event_type in hook.event_types]
+        return found
 
     def get_webhook(self, webhook_id: uuid.UUID | str) -> Webhook:
-        raise NotImplementedError
+        wanted = as_uuid(webhook_id)
+        row = None
+        if wanted is not None:
+            with read_connection(self._engine) as connection:
+                row = connection.execute(
+                    select(t.webhooks).where(
+                        t.webhooks.c.id == wanted, t.webhooks.c.organization_id == self.organization_id
+                    )
+                ).one_or_none()
+        if row is None:
+            raise not_found("Webhook", webhook_id)
+        return _webhook_from_row(row)
 
     def delete_webhook(self, webhook_id: uuid.UUID | str) -> None:
-        raise NotImplementedError
+        wanted = as_uuid(webhook_id)
+        with write_transaction(self._engine) as connection:
+            result = connection.execute(
+                delete(t.webhooks).where(
+                    t.webhooks.c.id == wanted, t.webhooks.c.organization_id == self.organization_id
+                )
+            )
+        if wanted is None or result.rowcount == 0:
+            raise not_found("Webhook", webhook_id)
 
     # stress tests (document 004 §5.3) ------------------------------------------------------
     def create_stress_test(
@@ -380,17 +1467,82 @@ class OrgStore:
         domain: str | None = None,
         expected_outcome: Mapping[str, Any] | None = None,
     ) -> StressTest:
-        raise NotImplementedError
+        """An organization's own stress test definition (document 004 §5.2 step 4)."""
+        stress_test_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                insert(t.stress_tests).values(
+                    id=stress_test_id,
+                    organization_id=self.organization_id,
+                    dimension=dimension,
+                    complexity_level=complexity_level,
+                    domain=domain,
+                    task_definition=dict(task_definition),
+                    expected_outcome=None if expected_outcome is None else dict(expected_outcome),
+                    created_at=now_utc(),
+                )
+            )
+        return self.get_stress_test(stress_test_id)
+
+    def _visible_stress_tests(self) -> Any:
+        owner = t.stress_tests.c.organization_id
+        return select(t.stress_tests).where((owner == self.organization_id) | owner.is_(None))
 
     def stress_tests(self, *, dimension: str | None = None) -> list[StressTest]:
-        """The org's own definitions and the system defaults."""
-        raise NotImplementedError
+        """The org's own definitions and the system defaults, oldest first."""
+        query = self._visible_stress_tests()
+        if dimension is not None:
+            query = query.where(t.stress_tests.c.dimension == dimension)
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(query.order_by(t.stress_tests.c.created_at, t.stress_tests.c.id)).all()
+        return [stress_test_from_row(row) for row in rows]
+
+    def _stress_test_row(self, connection: Connection, stress_test_id: uuid.UUID | str) -> Row[Any]:
+        wanted = as_uuid(stress_test_id)
+        row = None
+        if wanted is not None:
+            row = connection.execute(
+                self._visible_stress_tests().where(t.stress_tests.c.id == wanted)
+            ).one_or_none()
+        if row is None:
+            raise not_found("Stress test", stress_test_id)
+        return row
 
     def get_stress_test(self, stress_test_id: uuid.UUID | str) -> StressTest:
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            return stress_test_from_row(self._stress_test_row(connection, stress_test_id))
 
     def delete_stress_test(self, stress_test_id: uuid.UUID | str) -> None:
-        raise NotImplementedError
+        """Delete one of the org's own definitions (system defaults are not its to delete:
+        ``NOT_FOUND``); one with recorded results is ``CONFLICT`` (results are kept, §7.3)."""
+        wanted = as_uuid(stress_test_id)
+        try:
+            with write_transaction(self._engine) as connection:
+                has_results = connection.execute(
+                    select(func.count())
+                    .select_from(t.stress_test_results)
+                    .where(t.stress_test_results.c.stress_test_id == wanted)
+                ).scalar_one()
+                if has_results:
+                    raise AAAFError(
+                        "CONFLICT",
+                        f"Stress test {stress_test_id} has recorded results and cannot be deleted.",
+                        {"stress_test_id": str(stress_test_id)},
+                    )
+                result = connection.execute(
+                    delete(t.stress_tests).where(
+                        t.stress_tests.c.id == wanted,
+                        t.stress_tests.c.organization_id == self.organization_id,
+                    )
+                )
+        except IntegrityError as error:
+            raise AAAFError(
+                "CONFLICT",
+                f"Stress test {stress_test_id} has recorded results and cannot be deleted.",
+                {"stress_test_id": str(stress_test_id)},
+            ) from error
+        if wanted is None or result.rowcount == 0:
+            raise not_found("Stress test", stress_test_id)
 
     def record_stress_test_result(
         self,
@@ -402,7 +1554,37 @@ class OrgStore:
         details: Mapping[str, Any],
         executed_at: datetime,
     ) -> StressTestResult:
-        raise NotImplementedError
+        """One executed stress test of an assessment; the agent is the assessment's."""
+        _check_one_of("outcome", outcome, t.STRESS_TEST_OUTCOMES)
+        result_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            stress_test = self._stress_test_row(connection, stress_test_id)
+            connection.execute(
+                insert(t.stress_test_results).values(
+                    id=result_id,
+                    assessment_id=assessment.id,
+                    stress_test_id=stress_test.id,
+                    agent_id=assessment.agent_id,
+                    outcome=outcome,
+                    score=None if score is None else float(score),
+                    details=dict(details),
+                    executed_at=executed_at,
+                )
+            )
+            row = connection.execute(
+                select(t.stress_test_results).where(t.stress_test_results.c.id == result_id)
+            ).one()
+        return _stress_result_from_row(row)
 
     def stress_test_results(self, assessment_id: uuid.UUID) -> list[StressTestResult]:
-        raise NotImplementedError
+        """Results of one assessment, in execution order."""
+        results = t.stress_test_results
+        with read_connection(self._engine) as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            rows = connection.execute(
+                select(results)
+                .where(results.c.assessment_id == assessment.id)
+                .order_by(results.c.executed_at, results.c.id)
+            ).all()
+        return [_stress_result_from_row(row) for row in rows]

@@ -9,11 +9,30 @@ returns a :class:`Store`.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
-from aaaf.store.org_store import OrgStore
-from aaaf.store.records import Badge, Organization
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import DEFAULT_TAXONOMY, AAAFConfig
+from aaaf.store import tables as t
+from aaaf.store.engine import build_engine, read_connection, write_transaction
+from aaaf.store.migrate import upgrade_to_head
+from aaaf.store.org_store import (
+    OrgStore,
+    as_uuid,
+    badge_from_row,
+    not_found,
+    now_utc,
+    organization_from_row,
+    stress_test_from_row,
+    write_org_config,
+)
+from aaaf.store.records import Badge, Organization, StressTest
 
 DEFAULT_ORGANIZATION_NAME = "default"
 # A fixed id makes creating the default organization race-free on both dialects:
@@ -28,21 +47,29 @@ class Store:
     the engine on exit.
     """
 
-    def __init__(self, engine: Any) -> None:
-        raise NotImplementedError
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for job queues and maintenance; repositories are the API)."""
+        return self._engine
 
     @property
     def url(self) -> str:
         """The database URL (password hidden)."""
-        raise NotImplementedError
+        return self._engine.url.render_as_string(hide_password=True)
 
     @property
     def dialect(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
-        raise NotImplementedError
+        return self._engine.dialect.name
 
     def close(self) -> None:
-        raise NotImplementedError
+        self._engine.dispose()
 
     def __enter__(self) -> Store:
         return self
@@ -56,36 +83,104 @@ class Store:
     def default_organization(self) -> Organization:
         """The CLI's organization "default", created with its config row on first use.
 
-        Idempotent and safe under concurrent first use (fixed id, insert-or-ignore).
+        Idempotent and safe under concurrent first use: every caller inserts the same
+        fixed id with ``ON CONFLICT DO NOTHING``, then reads it.
         """
-        raise NotImplementedError
+        dialect_insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+        stamp = now_utc()
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                dialect_insert(t.organizations)
+                .values(
+                    id=DEFAULT_ORGANIZATION_ID,
+                    name=DEFAULT_ORGANIZATION_NAME,
+                    api_key_hash=None,
+                    domain_taxonomy=list(DEFAULT_TAXONOMY),
+                    status="active",
+                    created_at=stamp,
+                    updated_at=stamp,
+                )
+                .on_conflict_do_nothing(index_elements=[t.organizations.c.id])
+            )
+            connection.execute(
+                dialect_insert(t.org_configs)
+                .values(**_default_config_row(DEFAULT_ORGANIZATION_ID, stamp))
+                .on_conflict_do_nothing(index_elements=[t.org_configs.c.organization_id])
+            )
+            row = connection.execute(
+                select(t.organizations).where(t.organizations.c.id == DEFAULT_ORGANIZATION_ID)
+            ).one()
+        return organization_from_row(row)
 
     def create_organization(
         self,
         name: str,
         *,
         api_key_hash: str | None = None,
-        taxonomy: list[str] | tuple[str, ...] | None = None,
-        config: dict[str, Any] | None = None,
+        taxonomy: Sequence[str] | None = None,
+        config: Mapping[str, Any] | None = None,
     ) -> Organization:
         """A new organization with its ``org_configs`` row (document 004 §5.2 step 1).
 
         ``config`` takes the keys of :meth:`OrgStore.update_config` (weights are checked:
-        ``WEIGHT_SUM_INVALID``); a duplicate ``api_key_hash`` is ``CONFLICT``.
+        ``WEIGHT_SUM_INVALID``) and is stored in the same transaction, so an invalid one
+        creates nothing; a duplicate ``api_key_hash`` is ``CONFLICT``.
         """
-        raise NotImplementedError
+        if not isinstance(name, str) or not name.strip():
+            raise AAAFError("INVALID_REQUEST", "An organization needs a non-empty name.", {"field": "name"})
+        changes = dict(config or {})
+        if taxonomy is not None:
+            changes["taxonomy"] = list(taxonomy)
+        org_id = uuid.uuid4()
+        stamp = now_utc()
+        try:
+            with write_transaction(self._engine) as connection:
+                connection.execute(
+                    insert(t.organizations).values(
+                        id=org_id,
+                        name=name,
+                        api_key_hash=api_key_hash,
+                        domain_taxonomy=list(DEFAULT_TAXONOMY),
+                        status="active",
+                        created_at=stamp,
+                        updated_at=stamp,
+                    )
+                )
+                connection.execute(insert(t.org_configs).values(**_default_config_row(org_id, stamp)))
+                if changes:
+                    write_org_config(connection, org_id, AAAFConfig(), changes)
+        except IntegrityError as error:
+            raise AAAFError("CONFLICT", "An organization with this API key already exists.", {}) from error
+        return self.get_organization(org_id)
 
     def get_organization(self, org_id: uuid.UUID | str) -> Organization:
         """The organization, or ``NOT_FOUND``."""
-        raise NotImplementedError
+        wanted = as_uuid(org_id)
+        row = None
+        if wanted is not None:
+            with read_connection(self._engine) as connection:
+                row = connection.execute(
+                    select(t.organizations).where(t.organizations.c.id == wanted)
+                ).one_or_none()
+        if row is None:
+            raise not_found("Organization", org_id)
+        return organization_from_row(row)
 
     def organizations(self) -> list[Organization]:
         """Every organization, oldest first."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(
+                select(t.organizations).order_by(t.organizations.c.created_at, t.organizations.c.id)
+            ).all()
+        return [organization_from_row(row) for row in rows]
 
     def organization_by_api_key_hash(self, api_key_hash: str) -> Organization | None:
         """The organization whose API key hashes to ``api_key_hash`` (API authentication)."""
-        raise NotImplementedError
+        with read_connection(self._engine) as connection:
+            row = connection.execute(
+                select(t.organizations).where(t.organizations.c.api_key_hash == api_key_hash)
+            ).one_or_none()
+        return None if row is None else organization_from_row(row)
 
     def update_organization(
         self,
@@ -96,20 +191,103 @@ class Store:
         api_key_hash: str | None = None,
     ) -> Organization:
         """Rename, (un)suspend or re-key an organization (document 004 §6.2 PATCH)."""
-        raise NotImplementedError
+        values: dict[str, Any] = {}
+        if name is not None:
+            if not name.strip():
+                raise AAAFError(
+                    "INVALID_REQUEST", "An organization needs a non-empty name.", {"field": "name"}
+                )
+            values["name"] = name
+        if status is not None:
+            if status not in t.ORGANIZATION_STATUSES:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"Invalid status {status!r}; expected one of {', '.join(t.ORGANIZATION_STATUSES)}.",
+                    {"field": "status", "value": status},
+                )
+            values["status"] = status
+        if api_key_hash is not None:
+            values["api_key_hash"] = api_key_hash
+        organization = self.get_organization(org_id)
+        if values:
+            values["updated_at"] = now_utc()
+            try:
+                with write_transaction(self._engine) as connection:
+                    connection.execute(
+                        update(t.organizations)
+                        .where(t.organizations.c.id == organization.id)
+                        .values(**values)
+                    )
+            except IntegrityError as error:
+                raise AAAFError(
+                    "CONFLICT", "An organization with this API key already exists.", {}
+                ) from error
+        return self.get_organization(organization.id)
 
     def scope(self, org_id: uuid.UUID | str) -> OrgStore:
         """Repositories filtered by one organization (``NOT_FOUND`` if it does not exist)."""
-        raise NotImplementedError
+        return OrgStore(self._engine, self.get_organization(org_id).id)
 
-    # public, unscoped look-ups ---------------------------------------------------------
+    # system-wide -----------------------------------------------------------------------
+    def add_system_stress_test(
+        self,
+        dimension: str,
+        *,
+        task_definition: Mapping[str, Any],
+        complexity_level: int | None = None,
+        domain: str | None = None,
+        expected_outcome: Mapping[str, Any] | None = None,
+    ) -> StressTest:
+        """A stress test of the standard library (document 004 §5.3), visible to every org."""
+        stress_test_id = uuid.uuid4()
+        with write_transaction(self._engine) as connection:
+            connection.execute(
+                insert(t.stress_tests).values(
+                    id=stress_test_id,
+                    organization_id=None,
+                    dimension=dimension,
+                    complexity_level=complexity_level,
+                    domain=domain,
+                    task_definition=dict(task_definition),
+                    expected_outcome=None if expected_outcome is None else dict(expected_outcome),
+                    created_at=now_utc(),
+                )
+            )
+            row = connection.execute(
+                select(t.stress_tests).where(t.stress_tests.c.id == stress_test_id)
+            ).one()
+        return stress_test_from_row(row)
+
     def find_badge(self, assessment_id: uuid.UUID | str) -> Badge | None:
         """A badge by its assessment id in any organization.
 
         Badge verification is public (document 004 §6.2 ``/badges/{id}/verify``): the
         verifier does not know the organization.
         """
-        raise NotImplementedError
+        wanted = as_uuid(assessment_id)
+        if wanted is None:
+            return None
+        with read_connection(self._engine) as connection:
+            row = connection.execute(select(t.badges).where(t.badges.c.assessment_id == wanted)).one_or_none()
+        return None if row is None else badge_from_row(row)
+
+
+def _default_config_row(org_id: uuid.UUID, stamp: Any) -> dict[str, Any]:
+    """An ``org_configs`` row holding document 004 §7.2's defaults (= AAAFConfig's)."""
+    defaults = AAAFConfig()
+    return {
+        "id": uuid.uuid5(org_id, "org_config"),
+        "organization_id": org_id,
+        "assessment_window_days": defaults.window_days,
+        "validity_period_days": defaults.validity_days,
+        "min_tasks_performance": defaults.min_tasks_performance,
+        "min_tasks_capability": defaults.min_tasks_capability,
+        "recency_weights": t.DEFAULT_RECENCY_WEIGHTS_JSON,
+        "reassessment_task_threshold": defaults.reassessment_task_threshold,
+        "extra": {},
+        "created_at": stamp,
+        "updated_at": stamp,
+    }
 
 
 def open_store(url: str | None = None) -> Store:
@@ -118,4 +296,14 @@ def open_store(url: str | None = None) -> Store:
     ``None`` takes ``Settings.database_url`` (``AAAF_DATABASE_URL``).  For a SQLite file
     the parent directory is created.
     """
-    raise NotImplementedError
+    if url is None:
+        from aaaf.settings import get_settings
+
+        url = get_settings().database_url
+    engine = build_engine(url)
+    try:
+        upgrade_to_head(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine)

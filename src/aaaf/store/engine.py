@@ -1,0 +1,102 @@
+"""Building the SQLAlchemy engine for SQLite or PostgreSQL.
+
+SQLite is opened in WAL mode (readers never block the writer), with foreign keys on,
+a busy timeout (a writer waits for another instead of failing at once) and
+``synchronous=NORMAL`` (safe with WAL: a crash of the process loses nothing committed).
+Write transactions begin with ``BEGIN IMMEDIATE`` so that two processes that both read
+then write queue on the write lock instead of one failing with "database is locked"
+half-way through; read transactions stay deferred so readers never queue.  A write
+transaction is asked for with :func:`write_options`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.pool import StaticPool
+
+from aaaf.store.types import dumps_json, loads_json
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+WRITE_OPTION = "aaaf_write"
+
+
+def write_options() -> dict[str, Any]:
+    """Execution options that make a connection's transaction a write (``BEGIN IMMEDIATE``)."""
+    return {WRITE_OPTION: True}
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` URLs and route them through psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def build_engine(url: str) -> Engine:
+    """The engine for ``url`` with the per-dialect settings above; creates a SQLite file's directory."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(url)
+    return create_engine(
+        url,
+        json_serializer=dumps_json,
+        json_deserializer=loads_json,
+        pool_pre_ping=True,
+    )
+
+
+def _sqlite_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    database = parsed.database or ""
+    in_memory = database in ("", ":memory:") or parsed.query.get("mode") == "memory"
+    kwargs: dict[str, Any] = {"json_serializer": dumps_json, "json_deserializer": loads_json}
+    if in_memory:
+        # one shared connection, or every checkout would see a different empty database
+        kwargs["poolclass"] = StaticPool
+        kwargs["connect_args"] = {"check_same_thread": False}
+    else:
+        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
+        # let us issue BEGIN ourselves (pysqlite's implicit BEGIN is always deferred)
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if not in_memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for reads: one deferred transaction, rolled back at the end."""
+    with engine.connect() as connection:
+        yield connection
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed unless an exception escapes."""
+    with engine.connect() as connection:
+        connection.execution_options(**write_options())
+        with connection.begin():
+            yield connection

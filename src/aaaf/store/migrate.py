@@ -1,0 +1,80 @@
+"""Running the Alembic migrations from code: no alembic.ini is needed at run time.
+
+Migrations are the only way the schema changes (DESIGN.md).  ``upgrade_to_head`` is
+called by ``open_store``; it costs one version query when the database is already at
+head.  For developers::
+
+    python -m aaaf.store.migrate upgrade  --url sqlite:///./aaaf.db
+    python -m aaaf.store.migrate current  --url ...
+    python -m aaaf.store.migrate revision --url ... -m "add a column"   # autogenerate a draft
+"""
+
+from __future__ import annotations
+
+import argparse
+from functools import lru_cache
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine
+
+from aaaf.store.engine import build_engine, write_options
+
+MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
+
+
+def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
+    """An Alembic Config built in code, pointing at the packaged migrations."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@lru_cache(maxsize=1)
+def head_revisions() -> frozenset[str]:
+    """The head revision(s) of the packaged migrations (read once per process)."""
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def current_revisions(connection: Connection) -> frozenset[str]:
+    return frozenset(MigrationContext.configure(connection).get_current_heads())
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    """Upgrade the database to head in one write transaction (a no-op when it is there)."""
+    with engine.connect() as connection:
+        if current_revisions(connection) == head_revisions():
+            return
+        connection.rollback()
+        connection.execution_options(**write_options())
+        with connection.begin():
+            command.upgrade(alembic_config(connection), "head")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m aaaf.store.migrate", description=__doc__)
+    parser.add_argument("action", choices=("upgrade", "current", "revision"))
+    parser.add_argument("--url", required=True)
+    parser.add_argument("-m", "--message", default="schema change")
+    args = parser.parse_args(argv)
+    if args.action == "upgrade":
+        engine = build_engine(args.url)
+        try:
+            upgrade_to_head(engine)
+        finally:
+            engine.dispose()
+    elif args.action == "current":
+        command.current(alembic_config(url=args.url))
+    else:
+        command.revision(alembic_config(url=args.url), message=args.message, autogenerate=True)
+
+
+if __name__ == "__main__":
+    main()

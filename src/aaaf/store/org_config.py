@@ -1,0 +1,232 @@
+"""How an organization's scoring configuration is stored (document 004 §7.2, SCORING.md).
+
+``AAAFConfig`` (aaaf.scoring.defaults) is the one place defaults live; the database
+stores only what an organization set:
+
+* ``org_configs`` columns: window, validity, minimum tasks, recency weights (in document
+  004's ``{"0_7_days": 1.0, ...}`` form) and the re-assessment threshold;
+* ``dimension_weight_configs`` rows: one axis's weights, all dimensions at once;
+* ``organizations.domain_taxonomy``: the taxonomy;
+* ``org_configs.extra``: every other *(config)* knob (review checklist, speed baselines,
+  calibration threshold, ...), by ``AAAFConfig`` field name.
+
+Input is validated here (``INVALID_REQUEST`` naming the key) and weights through
+``AAAFConfig.with_overrides`` (``WEIGHT_SUM_INVALID``, SCORING.md §0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import AXES, AAAFConfig
+
+# AAAFConfig field -> org_configs column
+COLUMN_FIELDS: Mapping[str, str] = {
+    "window_days": "assessment_window_days",
+    "validity_days": "validity_period_days",
+    "min_tasks_performance": "min_tasks_performance",
+    "min_tasks_capability": "min_tasks_capability",
+    "reassessment_task_threshold": "reassessment_task_threshold",
+}
+WEIGHT_FIELDS: Mapping[str, str] = {"performance_weights": "performance", "capability_weights": "capability"}
+CONFIG_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AAAFConfig))
+EXTRA_FIELDS: tuple[str, ...] = tuple(
+    name
+    for name in CONFIG_FIELDS
+    if name not in COLUMN_FIELDS and name not in WEIGHT_FIELDS and name not in ("recency_weights", "taxonomy")
+)
+# the names AAAFConfig.to_dict() and document 004 §6.2 use, accepted as aliases
+ALIASES: Mapping[str, str] = {
+    "assessment_window_days": "window_days",
+    "validity_period_days": "validity_days",
+    "minimum_tasks_performance": "min_tasks_performance",
+    "minimum_tasks_capability": "min_tasks_capability",
+    "domain_taxonomy": "taxonomy",
+    "review_checklist": "checklist",
+}
+
+_POSITIVE_INTS = ("window_days", "validity_days")
+_NON_NEGATIVE_INTS = (
+    "min_tasks_performance",
+    "min_tasks_capability",
+    "reassessment_task_threshold",
+    "consistency_min_group",
+    "expiring_notice_days",
+    "appeal_window_days",
+)
+_POSITIVE_FLOATS = ("baseline_errors_per_task",)
+_NON_NEGATIVE_FLOATS = ("calibration_threshold", "future_tolerance_seconds")
+
+
+def _invalid(key: str, message: str, value: Any) -> AAAFError:
+    return AAAFError(
+        "INVALID_REQUEST",
+        f"Invalid configuration value for {key}: {message}.",
+        {"field": key, "value": value},
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
+def _string_list(key: str, value: Any, *, allow_empty: bool) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise _invalid(key, "expected a list of strings", value)
+    items = tuple(value)
+    if not all(isinstance(item, str) and item.strip() for item in items):
+        raise _invalid(key, "every entry must be a non-empty string", value)
+    if len(set(items)) != len(items):
+        raise _invalid(key, "entries must be unique", value)
+    if not items and not allow_empty:
+        raise _invalid(key, "the list must not be empty", value)
+    return items
+
+
+def recency_weights_from_json(stored: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[int, float], ...]:
+    """Recency weights from document 004's ``{"0_7_days": 1.0}`` form or ``[[7, 1.0], ...]`` pairs."""
+    pairs: list[tuple[int, float]] = []
+    if isinstance(stored, Mapping):
+        for label, weight in stored.items():
+            parts = str(label).split("_")
+            if len(parts) != 3 or parts[2] != "days" or not parts[0].isdigit() or not parts[1].isdigit():
+                raise _invalid(
+                    "recency_weights", f"key {label!r} is not of the form '<from>_<to>_days'", stored
+                )
+            pairs.append((int(parts[1]), weight))
+    else:
+        for pair in stored:
+            if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise _invalid("recency_weights", "expected [max_age_days, weight] pairs", stored)
+            max_age, weight = pair
+            if isinstance(max_age, bool) or not isinstance(max_age, int) or max_age < 0:
+                raise _invalid("recency_weights", "a max age must be a non-negative integer", stored)
+            pairs.append((max_age, weight))
+    if not pairs:
+        raise _invalid("recency_weights", "at least one age band is needed", stored)
+    for _, weight in pairs:
+        if not _is_number(weight) or not 0.0 <= weight <= 1.0:
+            raise _invalid("recency_weights", "weights must be numbers in [0, 1]", stored)
+    pairs.sort()
+    if len({age for age, _ in pairs}) != len(pairs):
+        raise _invalid("recency_weights", "age bands overlap", stored)
+    return tuple((age, float(weight)) for age, weight in pairs)
+
+
+def recency_weights_to_json(pairs: Sequence[tuple[int, float]]) -> dict[str, float]:
+    """Document 004 §7.2's stored form: bands ``<from>_<to>_days`` from 0, inclusive."""
+    out: dict[str, float] = {}
+    lower = 0
+    for max_age, weight in sorted(pairs):
+        out[f"{lower}_{max_age}_days"] = float(weight)
+        lower = max_age + 1
+    return out
+
+
+def normalise_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Config changes keyed by ``AAAFConfig`` field names, with values checked and typed."""
+    out: dict[str, Any] = {}
+    for raw_key, value in changes.items():
+        key = ALIASES.get(raw_key, raw_key)
+        if key not in CONFIG_FIELDS:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"Unknown configuration key {raw_key!r}.",
+                {"field": raw_key, "known": sorted(set(CONFIG_FIELDS) | set(ALIASES))},
+            )
+        out[key] = _normalise_value(key, value)
+    return out
+
+
+def _normalise_value(key: str, value: Any) -> Any:
+    if key in _POSITIVE_INTS or key in _NON_NEGATIVE_INTS:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _invalid(key, "expected an integer", value)
+        if value < (1 if key in _POSITIVE_INTS else 0):
+            raise _invalid(key, "out of range", value)
+        return value
+    if key in _POSITIVE_FLOATS or key in _NON_NEGATIVE_FLOATS:
+        if not _is_number(value) or value < 0 or (key in _POSITIVE_FLOATS and value == 0):
+            raise _invalid(
+                key,
+                "expected a finite non-negative number" + (", above 0" if key in _POSITIVE_FLOATS else ""),
+                value,
+            )
+        return float(value)
+    if key in WEIGHT_FIELDS:
+        if not isinstance(value, Mapping):
+            raise _invalid(key, "expected an object of dimension weights", value)
+        return dict(value)  # checked by AAAFConfig.with_overrides (WEIGHT_SUM_INVALID)
+    if key == "recency_weights":
+        return recency_weights_from_json(value)
+    if key == "taxonomy":
+        return _string_list(key, value, allow_empty=False)
+    if key == "checklist":
+        return _string_list(key, value, allow_empty=True)
+    if key == "speed_baselines":
+        if not isinstance(value, Mapping) or not value:
+            raise _invalid(key, "expected an object of complexity level -> seconds", value)
+        baselines: dict[int, float] = {}
+        for level, seconds in value.items():
+            level_text = str(level)
+            if not level_text.isdigit() or not 1 <= int(level_text) <= 5:
+                raise _invalid(key, f"complexity level {level!r} is not 1-5", value)
+            if not _is_number(seconds) or seconds <= 0:
+                raise _invalid(key, f"baseline of level {level} must be a positive number of seconds", value)
+            baselines[int(level_text)] = float(seconds)
+        return baselines
+    raise _invalid(
+        key, "this key cannot be changed", value
+    )  # pragma: no cover - every field is handled above
+
+
+def extra_to_json(key: str, value: Any) -> Any:
+    """An ``extra`` knob as stored in JSON."""
+    if key == "speed_baselines":
+        return {str(level): seconds for level, seconds in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def extra_from_json(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``extra`` knobs as ``AAAFConfig`` values (unknown keys from a newer version are ignored)."""
+    out: dict[str, Any] = {}
+    for key, value in extra.items():
+        if key not in EXTRA_FIELDS:
+            continue
+        if key == "speed_baselines":
+            out[key] = {int(level): float(seconds) for level, seconds in value.items()}
+        elif key == "checklist":
+            out[key] = tuple(value)
+        else:
+            out[key] = value
+    return out
+
+
+def build_config(
+    config_row: Mapping[str, Any],
+    weight_rows: Sequence[tuple[str, str, float]],
+    taxonomy: Sequence[str],
+) -> AAAFConfig:
+    """The organization's ``AAAFConfig``: stored values over the defaults.
+
+    Stored weights are used as stored (they were checked when written); an axis without
+    stored weights keeps the built-in table.
+    """
+    values: dict[str, Any] = {field: config_row[column] for field, column in COLUMN_FIELDS.items()}
+    values["recency_weights"] = recency_weights_from_json(config_row["recency_weights"])
+    values["taxonomy"] = tuple(taxonomy)
+    for axis_field, axis in WEIGHT_FIELDS.items():
+        stored = {dimension: weight for row_axis, dimension, weight in weight_rows if row_axis == axis}
+        if stored:
+            canonical = [name for name in AXES[axis] if name in stored]
+            values[axis_field] = {
+                name: stored[name] for name in [*canonical, *sorted(set(stored) - set(canonical))]
+            }
+    values.update(extra_from_json(config_row["extra"] or {}))
+    return AAAFConfig(**values)

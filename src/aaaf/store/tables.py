@@ -1,0 +1,354 @@
+"""The schema: document 004 §7.2 with the bends of SCORING.md §6.
+
+One set of SQLAlchemy Core tables serves SQLite and PostgreSQL (see
+:mod:`aaaf.store.types`).  The Alembic migrations in ``migrations/versions`` create
+exactly this schema; a test compares them (``compare_metadata`` finds no difference).
+
+Bends from document 004 §7.2, and why:
+
+* scores and weights are double precision, not NUMERIC: stored unrounded (SCORING.md §6);
+  ``dimension_scores.score`` is nullable (no evidence is null, never 0) with a ``reason``;
+* ``events.id`` is the store's own UUID; the client's key is ``idempotency_key``, unique
+  per (agent, key); ``events.task_id`` is text; the type CHECK admits ``eval_result``,
+  ``workflow_run`` and ``memory_operation``;
+* ``idx_events_agent_id`` is left out: ``(agent_id, type)``, ``(agent_id, timestamp)`` and
+  the ``(agent_id, idempotency_key)`` unique index all start with ``agent_id``, so a fourth
+  index on it alone would only slow down inserts.  ``(agent_id, timestamp)`` is ascending:
+  a B-tree is read in either direction;
+* assessments carry ``review_state``, ``anomalous``, ``error``, ``dimension``, ``result``;
+  at most one assessment per agent is ``in_progress`` (a partial unique index);
+* badges carry ``organization_id``, ``status_index`` (unique per organization) and
+  ``credential_jwt``; ``api_key_hash`` is nullable (the CLI's default organization has none);
+* webhooks keep the signing ``secret`` beside ``secret_hash``: HMAC signing needs it;
+* ``org_configs.extra`` holds the config knobs document 004 has no column for;
+* ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    UniqueConstraint,
+    Uuid,
+    func,
+    text,
+)
+
+from aaaf.scoring.defaults import (
+    CAPABILITY_TIERS,
+    PERFORMANCE_TIERS,
+)
+from aaaf.store.types import JSONDocument, Score, TextArray, UTCDateTime
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+# The eight types of document 004 §6.2, the two SCORING.md §1 adds, and memory_operation
+# (memory-file evidence collected by the evidence package).
+STORED_EVENT_TYPES: tuple[str, ...] = (
+    "task_assigned",
+    "task_completed",
+    "task_revised",
+    "tool_invoked",
+    "delegation_decision",
+    "delegation_outcome",
+    "orchestration_plan",
+    "orchestration_result",
+    "eval_result",
+    "workflow_run",
+    "memory_operation",
+)
+ORGANIZATION_STATUSES = ("active", "suspended", "archived")
+AGENT_STATUSES = ("enrolled", "active", "suspended", "archived")
+AXES = ("performance", "capability")
+ASSESSMENT_TYPES = ("full", "passive_only", "stress_test_only", "single_dimension")
+ASSESSMENT_STATUSES = ("pending", "in_progress", "completed", "failed")
+REVIEW_STATES = ("not_required", "pending_review", "approved", "rejected")
+APPEAL_STATUSES = ("filed", "under_review", "accepted", "rejected")
+STRESS_TEST_OUTCOMES = ("pass", "partial", "fail")
+REVIEW_DECISIONS = ("approved", "rejected")
+PERFORMANCE_TIER_NAMES = tuple(tier.name for tier in PERFORMANCE_TIERS)
+CAPABILITY_TIER_NAMES = tuple(tier.name for tier in CAPABILITY_TIERS)
+
+# recency weights in document 004 §7.2's stored form
+DEFAULT_RECENCY_WEIGHTS_JSON = {"0_7_days": 1.0, "8_14_days": 0.8, "15_30_days": 0.6}
+
+
+def one_of(column: str, values: tuple[str, ...]) -> str:
+    """SQL for a CHECK that ``column`` takes one of ``values`` (fixed literals only)."""
+    quoted = ", ".join("'" + value.replace("'", "''") + "'" for value in values)
+    return f"{column} IN ({quoted})"
+
+
+def _created_at() -> Column[object]:
+    return Column("created_at", UTCDateTime(), nullable=False, server_default=func.current_timestamp())
+
+
+def _updated_at() -> Column[object]:
+    return Column("updated_at", UTCDateTime(), nullable=False, server_default=func.current_timestamp())
+
+
+organizations = Table(
+    "organizations",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("name", Text(), nullable=False),
+    Column("api_key_hash", Text(), nullable=True, unique=True),
+    Column("domain_taxonomy", TextArray(), nullable=False),
+    Column("status", Text(), nullable=False, server_default="active"),
+    _created_at(),
+    _updated_at(),
+    CheckConstraint(one_of("status", ORGANIZATION_STATUSES), name="status"),
+)
+
+org_configs = Table(
+    "org_configs",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False, unique=True),
+    Column("assessment_window_days", Integer(), nullable=False, server_default="30"),
+    Column("validity_period_days", Integer(), nullable=False, server_default="90"),
+    Column("min_tasks_performance", Integer(), nullable=False, server_default="20"),
+    Column("min_tasks_capability", Integer(), nullable=False, server_default="30"),
+    Column("recency_weights", JSONDocument, nullable=False),
+    Column("reassessment_task_threshold", Integer(), nullable=False, server_default="50"),
+    Column("extra", JSONDocument, nullable=False),
+    _created_at(),
+    _updated_at(),
+)
+
+dimension_weight_configs = Table(
+    "dimension_weight_configs",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("org_config_id", Uuid(), ForeignKey("org_configs.id"), nullable=False),
+    Column("axis", Text(), nullable=False),
+    Column("dimension", Text(), nullable=False),
+    Column("weight", Score, nullable=False),
+    _created_at(),
+    UniqueConstraint("org_config_id", "axis", "dimension"),
+    CheckConstraint(one_of("axis", AXES), name="axis"),
+    CheckConstraint("weight >= 0 AND weight <= 1", name="weight_range"),
+)
+
+agents = Table(
+    "agents",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("name", Text(), nullable=False),
+    Column("claimed_domains", TextArray(), nullable=False),
+    Column("tools", TextArray(), nullable=False),
+    Column("description", Text(), nullable=True),
+    Column("metadata", JSONDocument, nullable=False),
+    Column("status", Text(), nullable=False, server_default="enrolled"),
+    _created_at(),
+    _updated_at(),
+    UniqueConstraint("organization_id", "name"),
+    CheckConstraint(one_of("status", AGENT_STATUSES), name="status"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("type", Text(), nullable=False),
+    Column("task_id", Text(), nullable=True),
+    Column("idempotency_key", Text(), nullable=True),
+    Column("timestamp", UTCDateTime(), nullable=False),
+    Column("data", JSONDocument, nullable=False),
+    _created_at(),
+    UniqueConstraint("agent_id", "idempotency_key"),
+    CheckConstraint(one_of("type", STORED_EVENT_TYPES), name="type"),
+    Index("idx_events_agent_type", "agent_id", "type"),
+    Index("idx_events_agent_timestamp", "agent_id", "timestamp"),
+    Index("idx_events_task_id", "task_id"),
+)
+
+assessments = Table(
+    "assessments",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("type", Text(), nullable=False),
+    Column("status", Text(), nullable=False, server_default="pending"),
+    Column("dimension", Text(), nullable=True),
+    Column("window_start", UTCDateTime(), nullable=False),
+    Column("window_end", UTCDateTime(), nullable=False),
+    Column("performance_composite", Score, nullable=True),
+    Column("performance_tier", Text(), nullable=True),
+    Column("capability_composite", Score, nullable=True),
+    Column("capability_tier", Text(), nullable=True),
+    Column("evidence_summary", JSONDocument, nullable=True),
+    Column("result", JSONDocument, nullable=True),
+    Column("error", JSONDocument, nullable=True),
+    Column("anomalous", Boolean(), nullable=False, server_default=text("false")),
+    Column("review_state", Text(), nullable=False, server_default="not_required"),
+    Column("valid_until", UTCDateTime(), nullable=True),
+    _created_at(),
+    Column("completed_at", UTCDateTime(), nullable=True),
+    CheckConstraint(one_of("type", ASSESSMENT_TYPES), name="type"),
+    CheckConstraint(one_of("status", ASSESSMENT_STATUSES), name="status"),
+    CheckConstraint(one_of("review_state", REVIEW_STATES), name="review_state"),
+    CheckConstraint(one_of("performance_tier", PERFORMANCE_TIER_NAMES), name="performance_tier"),
+    CheckConstraint(one_of("capability_tier", CAPABILITY_TIER_NAMES), name="capability_tier"),
+    Index("idx_assessments_agent_id", "agent_id"),
+    Index("idx_assessments_agent_status", "agent_id", "status"),
+    Index(
+        "uq_assessments_one_in_progress",
+        "agent_id",
+        unique=True,
+        sqlite_where=text("status = 'in_progress'"),
+        postgresql_where=text("status = 'in_progress'"),
+    ),
+)
+
+dimension_scores = Table(
+    "dimension_scores",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
+    Column("axis", Text(), nullable=False),
+    Column("dimension", Text(), nullable=False),
+    Column("score", Score, nullable=True),
+    Column("sample_size", Integer(), nullable=False),
+    Column("evidence_count", Integer(), nullable=False),
+    Column("details", JSONDocument, nullable=False),
+    Column("reason", Text(), nullable=True),
+    _created_at(),
+    UniqueConstraint("assessment_id", "axis", "dimension"),
+    CheckConstraint(one_of("axis", AXES), name="axis"),
+    CheckConstraint("score >= 0 AND score <= 1", name="score_range"),
+    Index("idx_dimension_scores_assessment", "assessment_id"),
+)
+
+badges = Table(
+    "badges",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False, unique=True),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("status_index", Integer(), nullable=False),
+    Column("svg_url", Text(), nullable=True),
+    Column("png_url", Text(), nullable=True),
+    Column("json_data", JSONDocument, nullable=False),
+    Column("credential_jwt", Text(), nullable=True),
+    Column("issued_at", UTCDateTime(), nullable=False),
+    Column("valid_until", UTCDateTime(), nullable=False),
+    Column("revoked", Boolean(), nullable=False, server_default=text("false")),
+    Column("revoked_at", UTCDateTime(), nullable=True),
+    Column("revoke_reason", Text(), nullable=True),
+    UniqueConstraint("organization_id", "status_index"),
+    CheckConstraint("status_index >= 0", name="status_index_non_negative"),
+    Index("idx_badges_agent_id", "agent_id"),
+    Index("idx_badges_valid_until", "valid_until"),
+)
+
+appeals = Table(
+    "appeals",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
+    Column("dimensions_challenged", TextArray(), nullable=False),
+    Column("justification", Text(), nullable=False),
+    Column("counter_evidence", JSONDocument, nullable=False),
+    Column("status", Text(), nullable=False, server_default="filed"),
+    Column("reviewer_notes", Text(), nullable=True),
+    Column("resolution", JSONDocument, nullable=True),
+    Column("filed_at", UTCDateTime(), nullable=False),
+    Column("resolved_at", UTCDateTime(), nullable=True),
+    CheckConstraint(one_of("status", APPEAL_STATUSES), name="status"),
+    Index("idx_appeals_assessment", "assessment_id"),
+)
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("url", Text(), nullable=False),
+    Column("event_types", TextArray(), nullable=False),
+    Column("secret", Text(), nullable=False),
+    Column("secret_hash", Text(), nullable=False),
+    Column("active", Boolean(), nullable=False, server_default=text("true")),
+    _created_at(),
+    Index("idx_webhooks_organization", "organization_id"),
+)
+
+stress_tests = Table(
+    "stress_tests",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=True),
+    Column("dimension", Text(), nullable=False),
+    Column("complexity_level", Integer(), nullable=True),
+    Column("domain", Text(), nullable=True),
+    Column("task_definition", JSONDocument, nullable=False),
+    Column("expected_outcome", JSONDocument, nullable=True),
+    _created_at(),
+)
+
+stress_test_results = Table(
+    "stress_test_results",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
+    Column("stress_test_id", Uuid(), ForeignKey("stress_tests.id"), nullable=False),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("outcome", Text(), nullable=False),
+    Column("score", Score, nullable=True),
+    Column("details", JSONDocument, nullable=False),
+    Column("executed_at", UTCDateTime(), nullable=False),
+    CheckConstraint(one_of("outcome", STRESS_TEST_OUTCOMES), name="outcome"),
+    Index("idx_stress_test_results_assessment", "assessment_id"),
+)
+
+score_history = Table(
+    "score_history",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("scheme", Text(), nullable=False),
+    Column("score", Score, nullable=True),
+    Column("tier", Text(), nullable=True),
+    Column("details", JSONDocument, nullable=False),
+    Column("was_anomalous", Boolean(), nullable=False, server_default=text("false")),
+    Column("committed", Boolean(), nullable=False, server_default=text("true")),
+    Column("reviewed_by", Text(), nullable=True),
+    Column("reviewed_at", UTCDateTime(), nullable=True),
+    Column("review_decision", Text(), nullable=True),
+    Column("computed_at", UTCDateTime(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    CheckConstraint(one_of("review_decision", REVIEW_DECISIONS), name="review_decision"),
+    Index("idx_score_history_agent_scheme", "agent_id", "scheme", "computed_at"),
+)
+
+trust_weight_overrides = Table(
+    "trust_weight_overrides",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("weights", JSONDocument, nullable=False),
+    Column("set_by", Text(), nullable=True),
+    Column("set_at", UTCDateTime(), nullable=False),
+    Column("active", Boolean(), nullable=False, server_default=text("true")),
+    Index("idx_trust_weight_overrides_organization", "organization_id", "active"),
+)
