@@ -1,0 +1,45 @@
+"""The badge as Markdown, for terminals and text-only places (document 004 §4.4).
+
+Same fields as the SVG (document 004 §4.3), scores truncated to 2 decimals
+(SCORING.md §0), null dimensions shown as '—', plus each dimension's score, which the
+300×150 picture has no room for.
+"""
+
+from __future__ import annotations
+
+from aaaf.badges.data import BadgeData
+from aaaf.scoring.core import display
+from aaaf.scoring.defaults import AXES
+
+
+def _cell(text: str) -> str:
+    """A value safe inside a Markdown table cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(data: BadgeData) -> str:
+    perf, cap = data.performance, data.capability
+    lines = [
+        f"### AAAF badge — {_cell(data.agent_name)}",
+        "",
+        f"**Organization:** {_cell(data.organization_name)}  ",
+        f"**Agent ID:** `{data.agent_id}`",
+        "",
+        "| | Performance | Capability |",
+        "|---|---|---|",
+        f"| Tier | {_cell(perf.tier or 'Not rated')} | {_cell(cap.tier or 'Not rated')} |",
+        f"| Score | {display(perf.composite_score)} | {display(cap.composite_score)} |",
+        "",
+    ]
+    for axis, dimensions in AXES.items():
+        summary = data.axis(axis)
+        lines += [f"| {axis.capitalize()} dimension | Score |", "|---|---|"]
+        lines += [f"| {name} | {display(summary.dimensions.get(name))} |" for name in dimensions]
+        lines.append("")
+    lines += [
+        f"Certified: {data.completed_at:%Y-%m-%d} · Valid until: {data.valid_until:%Y-%m-%d}  ",
+        f"Assessment ID: `{data.assessment_id}`  ",
+        f"Verify: <{data.verification_url}>",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,510 @@
+"""Offline verification of a badge: is it the issuer's, does it say what it shows, is it current?
+
+Anyone holding a badge — PNG, SVG, ``.json`` or bare JWT — and the issuer's public key
+can run these checks without the issuer's server (issue 7).  Each check has a name and,
+when it fails, a reason naming what is wrong:
+
+``format``     the file holds a credential (baked PNG/SVG, JSON with proof, JWT);
+``signature``  the JWS verifies, ``alg`` EdDSA, with one of the given issuer keys;
+``credential`` it is an OB 3.0 ``OpenBadgeCredential`` (contexts, types, issuer, subject);
+``claims``     ``iss``/``sub``/``jti``/``nbf``/``exp`` are bound to the credential, ``nbf`` not in the future;
+``document``   (``.json``) the readable document is exactly what the proof signed;
+``display``    (SVG) the drawn fields are those the signed credential gives;
+``scores``     the OB results and the document 004 §4.5 members agree, and each tier is
+               the one its composite earns (SCORING.md §0, §2.3);
+``validity``   ``validFrom`` has passed and ``validUntil`` has not (an expired badge is
+               reported ``expired: true`` — SCORING.md §2.4);
+``status``     (with a status list) the list is the issuer's, signed by the same key, and
+               the badge's bit is not set; a revoked badge reports when and why.
+
+``valid`` is true only when every check that ran passed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from xml.dom import minidom
+
+from joserfc import jws
+from joserfc.errors import JoseError
+from joserfc.jwk import OKPKey
+
+from aaaf.badges.bake import BakingError, Extracted, extract
+from aaaf.badges.credential import (
+    JWT_ALG,
+    VC2_CONTEXT,
+    credential_of_payload,
+    numeric_date,
+    result_description_id,
+    score_text,
+    split_token,
+)
+from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, utc
+from aaaf.badges.keys import PublicKey
+from aaaf.badges.status_list import bit_is_set, decode_bitstring
+from aaaf.badges.svg import render_svg
+from aaaf.scoring.core import tier_for
+from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS
+
+_OB_CONTEXT = re.compile(r"^https://purl\.imsglobal\.org/spec/ob/v3p0/context(-\d+\.\d+\.\d+)?\.json$")
+_TIERS = {"performance": PERFORMANCE_TIERS, "capability": CAPABILITY_TIERS}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    reason: str
+    skipped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "skipped": self.skipped, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class VerificationResult:
+    """The verdict and every check behind it."""
+
+    valid: bool
+    checks: tuple[Check, ...]
+    expired: bool = False
+    revoked: bool | None = None
+    revoke_reason: str | None = None
+    revoked_at: str | None = None
+    kind: str | None = None
+    kid: str | None = None
+    credential: Mapping[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def failed(self) -> list[Check]:
+        return [check for check in self.checks if not check.ok and not check.skipped]
+
+    @property
+    def reason(self) -> str:
+        """Why the badge is not valid (the first failed check), or 'valid'."""
+        failed = self.failed
+        return "valid" if not failed else f"{failed[0].name}: {failed[0].reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        subject = (self.credential or {}).get("credentialSubject", {}) if self.credential else {}
+        return {
+            "valid": self.valid,
+            "reason": self.reason,
+            "expired": self.expired,
+            "revoked": self.revoked,
+            "revoke_reason": self.revoke_reason,
+            "revoked_at": self.revoked_at,
+            "format": self.kind,
+            "kid": self.kid,
+            "credential_id": (self.credential or {}).get("id") if self.credential else None,
+            "issuer": _issuer_id((self.credential or {}).get("issuer")) if self.credential else None,
+            "subject": subject.get("id") if isinstance(subject, Mapping) else None,
+            "valid_from": (self.credential or {}).get("validFrom") if self.credential else None,
+            "valid_until": (self.credential or {}).get("validUntil") if self.credential else None,
+            "checks": [check.to_dict() for check in self.checks],
+        }
+
+
+class _Checks:
+    def __init__(self) -> None:
+        self.items: list[Check] = []
+
+    def passed(self, name: str, reason: str) -> None:
+        self.items.append(Check(name, True, reason))
+
+    def failed(self, name: str, reason: str) -> None:
+        self.items.append(Check(name, False, reason))
+
+    def skipped(self, name: str, reason: str) -> None:
+        self.items.append(Check(name, True, reason, skipped=True))
+
+
+def _issuer_id(issuer: Any) -> str | None:
+    if isinstance(issuer, str):
+        return issuer
+    if isinstance(issuer, Mapping) and isinstance(issuer.get("id"), str):
+        return str(issuer["id"])
+    return None
+
+
+def _subject(credential: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    subject = credential.get("credentialSubject")
+    if isinstance(subject, list) and subject:
+        subject = subject[0]
+    return subject if isinstance(subject, Mapping) else None
+
+
+# -- signature ---------------------------------------------------------------------------
+
+
+def verify_jws(token: str, keys: Sequence[PublicKey]) -> tuple[dict[str, Any] | None, str | None, str]:
+    """(payload, kid of the key that verified it, reason) — payload None when it does not verify."""
+    try:
+        header, _ = split_token(token)
+    except ValueError as error:
+        return None, None, f"malformed JWT: {error}"
+    alg = header.get("alg")
+    if alg != JWT_ALG:
+        return None, None, f"header alg is {alg!r}; badges are signed with {JWT_ALG} (Ed25519)"
+    if not keys:
+        return None, None, "no issuer key to verify with"
+    kid = header.get("kid")
+    named = [key for key in keys if key.kid == kid]
+    candidates = named or list(keys)
+    for key in candidates:
+        jose_key = OKPKey.import_key(key.pem())
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # RFC 9864's deprecation of the EdDSA name
+                obj = jws.deserialize_compact(token, jose_key, algorithms=[JWT_ALG])
+        except (JoseError, ValueError):
+            continue
+        try:
+            payload = json.loads(obj.payload)
+        except ValueError as error:
+            return None, key.kid, f"signed payload is not JSON: {error}"
+        if not isinstance(payload, dict):
+            return None, key.kid, "signed payload is not a JSON object"
+        return payload, key.kid, f"EdDSA signature verifies with issuer key {key.kid}"
+    known = ", ".join(key.kid for key in keys)
+    if kid is not None and not named:
+        return None, None, f"signed with key {kid}, which is not the issuer key given ({known})"
+    return None, None, f"signature does not verify with the issuer key ({known}): the credential was altered"
+
+
+# -- credential checks -------------------------------------------------------------------
+
+
+def _check_structure(credential: Mapping[str, Any]) -> str | None:
+    context = credential.get("@context")
+    if not isinstance(context, list) or len(context) < 2:
+        return "@context must list the VC 2.0 and OB 3.0 contexts"
+    if context[0] != VC2_CONTEXT:
+        return f"@context[0] must be {VC2_CONTEXT}"
+    if not isinstance(context[1], str) or not _OB_CONTEXT.match(context[1]):
+        return "@context[1] must be the OB 3.0 context"
+    types = credential.get("type")
+    types = [types] if isinstance(types, str) else types
+    if not isinstance(types, list) or "VerifiableCredential" not in types:
+        return "type must include VerifiableCredential"
+    if not {"OpenBadgeCredential", "AchievementCredential"} & {t for t in types if isinstance(t, str)}:
+        return "type must include OpenBadgeCredential"
+    if not isinstance(credential.get("id"), str):
+        return "the credential has no id"
+    if _issuer_id(credential.get("issuer")) is None:
+        return "the credential has no issuer id"
+    if not isinstance(credential.get("validFrom"), str):
+        return "the credential has no validFrom"
+    subject = _subject(credential)
+    if subject is None or not isinstance(subject.get("id"), str):
+        return "the credentialSubject has no id"
+    achievement = subject.get("achievement")
+    if not isinstance(achievement, Mapping):
+        return "the credentialSubject holds no achievement"
+    for name in ("id", "name", "description", "criteria"):
+        if name not in achievement:
+            return f"the achievement has no {name}"
+    return None
+
+
+def _check_claims(payload: Mapping[str, Any], credential: Mapping[str, Any], now: datetime) -> str | None:
+    subject = _subject(credential) or {}
+    expected = {
+        "iss": _issuer_id(credential.get("issuer")),
+        "sub": subject.get("id"),
+        "jti": credential.get("id"),
+    }
+    for claim, value in expected.items():
+        if payload.get(claim) is None:
+            return f"the JWT has no {claim} claim"
+        if payload.get(claim) != value:
+            return f"{claim} {payload.get(claim)!r} does not match the credential ({value!r})"
+    nbf = payload.get("nbf")
+    if not isinstance(nbf, int) or isinstance(nbf, bool):
+        return "the JWT has no numeric nbf claim"
+    try:
+        valid_from = parse_datetime(str(credential["validFrom"]))
+    except ValueError as error:
+        return f"validFrom is not a date-time: {error}"
+    if nbf != numeric_date(valid_from):
+        return f"nbf {nbf} does not match validFrom {credential['validFrom']}"
+    if nbf > numeric_date(now):
+        return f"nbf {nbf} is in the future"
+    valid_until = credential.get("validUntil")
+    exp = payload.get("exp")
+    if valid_until is None:
+        if exp is not None:
+            return "exp is set but the credential has no validUntil"
+        return None
+    try:
+        until = parse_datetime(str(valid_until))
+    except ValueError as error:
+        return f"validUntil is not a date-time: {error}"
+    if exp != numeric_date(until):
+        return f"exp {exp!r} does not match validUntil {valid_until}"
+    return None
+
+
+def _differences(left: Any, right: Any, path: str = "") -> list[str]:
+    """Paths where two JSON values differ (for naming what was edited)."""
+    if isinstance(left, Mapping) and isinstance(right, Mapping):
+        out: list[str] = []
+        for key in sorted(set(left) | set(right), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in left or key not in right:
+                out.append(where)
+            else:
+                out.extend(_differences(left[key], right[key], where))
+        return out
+    if isinstance(left, list) and isinstance(right, list):
+        if len(left) != len(right):
+            return [path or "(root)"]
+        out = []
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+            out.extend(_differences(a, b, f"{path}[{index}]"))
+        return out
+    same = type(left) is type(right) and left == right
+    return [] if same else [path or "(root)"]
+
+
+def _check_document(document: Mapping[str, Any], credential: Mapping[str, Any]) -> str | None:
+    readable = {k: v for k, v in document.items() if k != "proof"}
+    changed = _differences(readable, dict(credential))
+    if not changed:
+        return None
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    return f"the document differs from what its proof signed at {shown}"
+
+
+def _svg_texts(svg: bytes) -> dict[str, str]:
+    document = minidom.parseString(svg)
+    try:
+        out: dict[str, str] = {}
+        for node in document.getElementsByTagName("text"):
+            ident = node.getAttribute("id")
+            if ident:
+                out[ident] = "".join(
+                    child.data for child in node.childNodes if child.nodeType == child.TEXT_NODE
+                ).strip()
+        return out
+    finally:
+        document.unlink()
+
+
+def _check_display(svg: bytes, data: BadgeData) -> str | None:
+    expected = _svg_texts(render_svg(data).encode("utf-8"))
+    shown = _svg_texts(svg)
+    wrong = [ident for ident, text in expected.items() if shown.get(ident) != text]
+    if not wrong:
+        return None
+    first = wrong[0]
+    return (
+        f"the picture shows {shown.get(first)!r} for {first} but the signed credential says "
+        f"{expected[first]!r}" + (f" (and {len(wrong) - 1} more field(s))" if len(wrong) > 1 else "")
+    )
+
+
+def _check_scores(credential: Mapping[str, Any], data: BadgeData) -> str | None:
+    subject = _subject(credential) or {}
+    results = subject.get("result")
+    by_description: dict[str, Any] = {}
+    if isinstance(results, list):
+        for entry in results:
+            if isinstance(entry, Mapping) and isinstance(entry.get("resultDescription"), str):
+                by_description[entry["resultDescription"]] = entry.get("value")
+    for axis, dimensions in AXES.items():
+        summary = data.axis(axis)
+        composite = summary.composite_score
+        pairs: list[tuple[str, str | None]] = [
+            (f"{axis}-composite", None if composite is None else score_text(composite)),
+            (f"{axis}-tier", summary.tier),
+        ]
+        for name in dimensions:
+            score = summary.dimensions.get(name)
+            pairs.append((f"{axis}.{name}", None if score is None else score_text(score)))
+        for key, expected in pairs:
+            rid = result_description_id(data, key)
+            if rid not in by_description:
+                return f"no result for {key}"
+            if by_description[rid] != expected:
+                return f"result {key} is {by_description[rid]!r} but {axis} says {expected!r}"
+        if composite is not None:
+            earned = tier_for(composite, _TIERS[axis])
+            if summary.tier != earned:
+                return f"{axis} tier {summary.tier!r} is not the tier a composite of {composite!r} earns ({earned})"
+        elif summary.tier is not None:
+            return f"{axis} has tier {summary.tier!r} without a composite score"
+    return None
+
+
+# -- status ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatusOutcome:
+    ok: bool
+    reason: str
+    revoked: bool | None = None
+    revoke_reason: str | None = None
+    revoked_at: str | None = None
+
+
+def check_status(
+    credential: Mapping[str, Any], status_list: bytes | str, keys: Sequence[PublicKey], now: datetime
+) -> StatusOutcome:
+    """The badge's revocation bit in the (signed) status list of its issuer."""
+    entry = credential.get("credentialStatus")
+    if isinstance(entry, list):
+        entry = next(
+            (e for e in entry if isinstance(e, Mapping) and e.get("statusPurpose") == "revocation"), None
+        )
+    if not isinstance(entry, Mapping):
+        return StatusOutcome(False, "the credential has no credentialStatus to check")
+    if entry.get("type") != "BitstringStatusListEntry" or entry.get("statusPurpose") != "revocation":
+        return StatusOutcome(False, "credentialStatus is not a revocation BitstringStatusListEntry")
+    try:
+        index = int(str(entry.get("statusListIndex")))
+    except ValueError:
+        return StatusOutcome(False, f"invalid statusListIndex {entry.get('statusListIndex')!r}")
+    text = status_list.decode("utf-8").strip() if isinstance(status_list, bytes) else status_list.strip()
+    payload, _kid, why = verify_jws(text, keys)
+    if payload is None:
+        return StatusOutcome(False, f"the status list is not the issuer's: {why}")
+    if payload.get("id") != entry.get("statusListCredential"):
+        return StatusOutcome(
+            False,
+            f"the status list given is {payload.get('id')!r}, not {entry.get('statusListCredential')!r}",
+        )
+    if _issuer_id(payload.get("issuer")) != _issuer_id(credential.get("issuer")):
+        return StatusOutcome(False, "the status list was issued by someone other than the badge's issuer")
+    types = payload.get("type")
+    if not isinstance(types, list) or "BitstringStatusListCredential" not in types:
+        return StatusOutcome(False, "the status list is not a BitstringStatusListCredential")
+    valid_until = payload.get("validUntil")
+    if isinstance(valid_until, str) and parse_datetime(valid_until) < utc(now):
+        return StatusOutcome(False, f"the status list expired on {valid_until}; fetch a fresh one")
+    subject = _subject(payload) or {}
+    if subject.get("statusPurpose") != "revocation":
+        return StatusOutcome(False, "the status list is not a revocation list")
+    try:
+        bits = decode_bitstring(str(subject.get("encodedList", "")))
+        revoked = bit_is_set(bits, index)
+    except (ValueError, IndexError) as error:
+        return StatusOutcome(False, f"the status list cannot be read: {error}")
+    if not revoked:
+        return StatusOutcome(
+            True, f"not revoked (bit {index} of the list issued {payload.get('validFrom')})", False
+        )
+    note = next(
+        (
+            r
+            for r in subject.get("revocations", [])
+            if isinstance(r, Mapping) and str(r.get("statusListIndex")) == str(index)
+        ),
+        {},
+    )
+    reason = note.get("reason") if isinstance(note.get("reason"), str) else None
+    revoked_at = note.get("revokedAt") if isinstance(note.get("revokedAt"), str) else None
+    when = f" on {revoked_at}" if revoked_at else ""
+    return StatusOutcome(False, f"revoked{when}: {reason or 'no reason recorded'}", True, reason, revoked_at)
+
+
+# -- the verdict -------------------------------------------------------------------------
+
+
+def verify(
+    content: bytes | str,
+    public_keys: Sequence[PublicKey],
+    *,
+    now: datetime,
+    status_list: bytes | str | None = None,
+) -> VerificationResult:
+    """Verify a badge file's content (PNG/SVG/JSON/JWT bytes, or a JWT string)."""
+    checks = _Checks()
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        extracted: Extracted = extract(raw)
+    except (BakingError, UnicodeDecodeError) as error:
+        checks.failed("format", str(error))
+        return VerificationResult(False, tuple(checks.items))
+    checks.passed("format", f"{extracted.kind} file carrying a compact VC-JWT")
+
+    payload, kid, why = verify_jws(extracted.token, public_keys)
+    if payload is None:
+        checks.failed("signature", why)
+        return VerificationResult(False, tuple(checks.items), kind=extracted.kind)
+    checks.passed("signature", why)
+    credential = credential_of_payload(payload)
+
+    def verdict(**extra: Any) -> VerificationResult:
+        items = tuple(checks.items)
+        valid = all(check.ok for check in items)
+        return VerificationResult(valid, items, kind=extracted.kind, kid=kid, credential=credential, **extra)
+
+    problem = _check_structure(credential)
+    if problem:
+        checks.failed("credential", problem)
+        return verdict()
+    checks.passed("credential", "an OB 3.0 OpenBadgeCredential (VC 2.0 data model)")
+
+    problem = _check_claims(payload, credential, now)
+    (checks.failed if problem else checks.passed)(
+        "claims", problem or "iss, sub, jti, nbf and exp match the credential"
+    )
+
+    if extracted.document is not None:
+        problem = _check_document(extracted.document, credential)
+        (checks.failed if problem else checks.passed)(
+            "document", problem or "the document is exactly what was signed"
+        )
+
+    data: BadgeData | None
+    try:
+        data = badge_data_from_credential(credential)
+    except (KeyError, TypeError, ValueError) as error:
+        data = None
+        checks.failed("scores", f"the credential does not carry the document 004 §4.5 badge: {error}")
+    if data is not None:
+        problem = _check_scores(credential, data)
+        (checks.failed if problem else checks.passed)(
+            "scores", problem or "results, §4.5 scores and tiers agree"
+        )
+        if extracted.kind == "svg":
+            problem = _check_display(raw, data)
+            (checks.failed if problem else checks.passed)(
+                "display", problem or "the picture shows what the credential says"
+            )
+
+    expired = False
+    try:
+        valid_from = parse_datetime(str(credential["validFrom"]))
+        valid_until = credential.get("validUntil")
+        until = parse_datetime(str(valid_until)) if valid_until else None
+    except ValueError as error:
+        checks.failed("validity", f"unreadable validity dates: {error}")
+    else:
+        if valid_from > utc(now):
+            checks.failed("validity", f"not valid before {credential['validFrom']}")
+        elif until is not None and until <= utc(now):
+            expired = True
+            checks.failed("validity", f"expired on {valid_until}")
+        else:
+            checks.passed(
+                "validity", f"valid from {credential['validFrom']} until {valid_until or 'no end date'}"
+            )
+
+    revoked: bool | None = None
+    revoke_reason = revoked_at = None
+    if status_list is None:
+        checks.skipped("status", "not checked: no status list given (--status-list)")
+    else:
+        outcome = check_status(credential, status_list, public_keys, now)
+        (checks.passed if outcome.ok else checks.failed)("status", outcome.reason)
+        revoked, revoke_reason, revoked_at = outcome.revoked, outcome.revoke_reason, outcome.revoked_at
+    return verdict(expired=expired, revoked=revoked, revoke_reason=revoke_reason, revoked_at=revoked_at)
