@@ -14,9 +14,11 @@ order of the evidence): the same evidence in any order gives bit-identical score
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import chain
 from typing import Any, NamedTuple
 
 from aaaf.errors import AAAFError
@@ -116,11 +118,12 @@ class ScoredTask(NamedTuple):
     weight: float
     credit: float
     completed: bool
-    revised: float
+    revised: bool
     weighted_errors: float
     accuracy: float
     speed: float | None
     review: float | None
+    group: tuple[str, int] | None
     perf_event_ids: tuple[str, ...]
 
 
@@ -141,11 +144,16 @@ def _error_load(weighted_errors: float, baseline: float) -> float:
 def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
     """The per-task quantities of SCORING.md §2.2 for one window task."""
     completed = task.completed
-    revised = 1.0 if task.revised else 0.0
-    accuracy = _per_task_accuracy(revised, task.weighted_errors, config.baseline_errors_per_task)
+    revised = task.revised
+    accuracy = _per_task_accuracy(
+        1.0 if revised else 0.0, task.weighted_errors, config.baseline_errors_per_task
+    )
     speed: float | None = None
     review: float | None = None
+    group: tuple[str, int] | None = None
     if completed:
+        if task.domain is not None and task.complexity_level is not None:
+            group = (task.domain, task.complexity_level)
         level = task.complexity_level
         seconds = task.time_to_complete_seconds
         if level is not None and seconds is not None:
@@ -172,21 +180,28 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         accuracy,
         speed,
         review,
+        group,
         tuple(ids),
     )
 
 
 def _ids(parts: Iterable[Iterable[str]]) -> tuple[str, ...]:
-    """Distinct non-empty event ids, sorted (traceability is order-free)."""
-    return tuple(sorted({i for part in parts for i in part if i}))
+    """Distinct non-empty event ids in first-seen order.
+
+    Callers walk tasks in ``task_id`` order (and each task's ids are sorted by the fold),
+    so the order is the same whatever the order of the log; no global sort is needed.
+    """
+    seen = dict.fromkeys(chain.from_iterable(parts))
+    seen.pop("", None)
+    return tuple(seen)
 
 
-def _weighted_mean(pairs: Sequence[tuple[float, float]]) -> tuple[float | None, float]:
-    """(Σ wᵢxᵢ / Σ wᵢ, Σ wᵢ); None when Σ wᵢ is 0 (SCORING.md §2.1)."""
-    total = math.fsum(w for w, _ in pairs)
+def _ratio(weighted_values: list[float], weights: list[float]) -> tuple[float | None, float]:
+    """(Σ wᵢxᵢ / Σ wᵢ, Σ wᵢ) from the lists of wᵢxᵢ and wᵢ; None when Σ wᵢ is 0 (§2.1)."""
+    total = math.fsum(weights)
     if total <= 0.0:
         return None, total
-    return math.fsum(w * x for w, x in pairs) / total, total
+    return math.fsum(weighted_values) / total, total
 
 
 def coefficient_of_variation(values: Sequence[float]) -> float:
@@ -202,8 +217,7 @@ def coefficient_of_variation(values: Sequence[float]) -> float:
 # --------------------------------------------------------------------------- performance
 
 
-@dataclass(frozen=True, slots=True)
-class ConsistencyGroup:
+class ConsistencyGroup(NamedTuple):
     domain: str
     complexity_level: int
     tasks: int
@@ -211,8 +225,7 @@ class ConsistencyGroup:
     cv_completion: float
 
 
-@dataclass(frozen=True, slots=True)
-class PerformanceComponents:
+class PerformanceComponents(NamedTuple):
     """Every intermediate quantity of the five §2.2 formulas over one set of tasks."""
 
     tasks: int
@@ -248,41 +261,38 @@ class PerformanceComponents:
 
 def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> PerformanceComponents:
     """The §2.2 quantities over ``scored`` (recency-weighted; minimums not applied)."""
-    credit_pairs: list[tuple[float, float]] = []
-    revised_pairs: list[tuple[float, float]] = []
-    error_pairs: list[tuple[float, float]] = []
-    speed_pairs: list[tuple[float, float]] = []
-    review_pairs: list[tuple[float, float]] = []
+    # list comprehensions rather than one loop of appends: about twice as fast in CPython
+    weights = [s.weight for s in scored]
+    credits = [s.weight * s.credit for s in scored]
+    done = [s for s in scored if s.completed]
+    completed_weights = [s.weight for s in done]
+    revisions = [s.weight for s in done if s.revised]
+    revised_tasks = len(revisions)
+    errors = [s.weight * s.weighted_errors for s in done if s.weighted_errors]
+    speed_weights = [s.weight for s in done if s.speed is not None]
+    speeds = [s.weight * s.speed for s in done if s.speed is not None]
+    review_weights = [s.weight for s in done if s.review is not None]
+    reviews = [s.weight * s.review for s in done if s.review is not None]
     groups: dict[tuple[str, int], list[ScoredTask]] = {}
-    revised_tasks = 0
-    for item in scored:
-        weight = item.weight
-        credit_pairs.append((weight, item.credit))
-        if not item.completed:
-            continue
-        revised_pairs.append((weight, item.revised))
-        error_pairs.append((weight, item.weighted_errors))
-        if item.revised:
-            revised_tasks += 1
-        if item.speed is not None:
-            speed_pairs.append((weight, item.speed))
-        if item.review is not None:
-            review_pairs.append((weight, item.review))
-        domain = item.task.domain
-        level = item.task.complexity_level
-        if domain is not None and level is not None:
-            groups.setdefault((domain, level), []).append(item)
+    for item in done:
+        key = item.group
+        if key is not None:
+            members = groups.get(key)
+            if members is None:
+                groups[key] = [item]
+            else:
+                members.append(item)
 
-    tcr, total_weight = _weighted_mean(credit_pairs)
-    revised_share, completed_weight = _weighted_mean(revised_pairs)
-    errors_per_task, _ = _weighted_mean(error_pairs)
+    tcr, total_weight = _ratio(credits, weights)
+    revised_share, completed_weight = _ratio(revisions, completed_weights)
+    errors_per_task, _ = _ratio(errors, completed_weights)
     from_revisions = from_errors = accuracy = None
     if revised_share is not None and errors_per_task is not None:
         from_revisions = 1.0 - revised_share
         from_errors = 1.0 - _error_load(errors_per_task, config.baseline_errors_per_task)
         accuracy = ACCURACY_REVISION_WEIGHT * from_revisions + ACCURACY_ERROR_WEIGHT * from_errors
-    speed, _ = _weighted_mean(speed_pairs)
-    review, _ = _weighted_mean(review_pairs)
+    speed, _ = _ratio(speeds, speed_weights)
+    review, _ = _ratio(reviews, review_weights)
 
     kept: list[ConsistencyGroup] = []
     small = 0
@@ -311,7 +321,7 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
         tasks=len(scored),
         total_weight=total_weight,
         task_completion_rate=tcr,
-        completed=len(revised_pairs),
+        completed=len(completed_weights),
         completed_weight=completed_weight,
         revised_tasks=revised_tasks,
         revised_share=revised_share,
@@ -319,14 +329,14 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
         from_revisions=from_revisions,
         from_errors=from_errors,
         accuracy=accuracy,
-        speed_tasks=len(speed_pairs),
+        speed_tasks=len(speeds),
         speed=speed,
         groups=tuple(kept),
         small_groups=small,
         cv_accuracy=cv_accuracy,
         cv_completion=cv_completion,
         consistency=consistency,
-        review_tasks=len(review_pairs),
+        review_tasks=len(reviews),
         review_compliance=review,
     )
 
@@ -385,28 +395,28 @@ def window_evidence(
         weight = recency_weight(age_in_days(end, placed), table)
         scored.append(score_task(task, weight, config))
     loose = folded.unattached
-
-    def inside(moment: datetime) -> bool:
-        return start <= moment <= end
-
-    tools = [t.item for t in loose.tools if inside(t.timestamp)]
-    decisions = [t.item for t in loose.delegation_decisions if inside(t.timestamp)]
-    outcomes = [t.item for t in loose.delegation_outcomes if inside(t.timestamp)]
-    orchestration = [t.item for t in loose.orchestration_results if inside(t.timestamp)]
+    tools = [usage for moment, usage in loose.tools if start <= moment <= end]
+    decisions = [d for moment, d in loose.delegation_decisions if start <= moment <= end]
+    outcomes = [o for moment, o in loose.delegation_outcomes if start <= moment <= end]
+    orchestration = [o for moment, o in loose.orchestration_results if start <= moment <= end]
     for item in scored:
         task = item.task
-        tools.extend(task.tools)
-        decisions.extend(task.delegation_decisions)
-        outcomes.extend(task.delegation_outcomes)
-        orchestration.extend(task.orchestration_results)
+        if task.tools:
+            tools.extend(task.tools)
+        if task.delegation_decisions:
+            decisions.extend(task.delegation_decisions)
+        if task.delegation_outcomes:
+            outcomes.extend(task.delegation_outcomes)
+        if task.orchestration_results:
+            orchestration.extend(task.orchestration_results)
     return WindowEvidence(
         start,
         end,
         tuple(scored),
-        tuple(t for t in tools if isinstance(t, ToolUsage)),
-        tuple(d for d in decisions if isinstance(d, DelegationDecision)),
-        tuple(o for o in outcomes if isinstance(o, DelegationOutcome)),
-        tuple(o for o in orchestration if isinstance(o, OrchestrationResult)),
+        tuple(tools),
+        tuple(decisions),
+        tuple(outcomes),
+        tuple(orchestration),
         folded.event_types,
     )
 
@@ -528,9 +538,7 @@ def _speed(ctx: _Context) -> DimensionResult:
 def _consistency(ctx: _Context) -> DimensionResult:
     comp = ctx.performance
     kept = {(g.domain, g.complexity_level) for g in comp.groups}
-    members = [
-        s for s in ctx.window.scored if s.completed and (s.task.domain, s.task.complexity_level) in kept
-    ]
+    members = [s for s in ctx.window.scored if s.group is not None and s.group in kept]
     ids = _ids((*s.perf_event_ids, s.task.attribute_event_id or "") for s in members)
     return _result(
         "consistency",
@@ -965,17 +973,14 @@ def single_dimension_axis(axis: str, dimension: DimensionResult) -> AxisResult:
 def _evidence_summary(
     window: WindowEvidence, used: Sequence[str], excluded_tasks: frozenset[str]
 ) -> dict[str, Any]:
-    by_type: dict[str, int] = {}
-    for event_id in used:
-        kind = window.event_types.get(event_id)
-        if kind is not None:
-            by_type[kind] = by_type.get(kind, 0) + 1
+    by_type = Counter(map(window.event_types.get, used))
+    by_type.pop(None, None)
     summary: dict[str, Any] = {
         "window_tasks": len(window.scored),
         "completed_tasks": window.completed_count,
         "task_ids": [s.task.task_id for s in window.scored],
         "events_used": len(used),
-        "events_used_by_type": dict(sorted(by_type.items())),
+        "events_used_by_type": {kind: by_type[kind] for kind in sorted(k for k in by_type if k is not None)},
     }
     if excluded_tasks:
         summary["excluded_tasks"] = sorted(excluded_tasks)

@@ -20,15 +20,20 @@ Evidence without a ``task_id`` cannot belong to a task; it is kept apart
 
 Records are already validated by the shell; the fold does not re-validate, it only reads
 defensively where a field is optional.
+
+The per-task records are ``NamedTuple``s: immutable and typed like a frozen dataclass, but
+built several times faster (a 33-field frozen dataclass costs ~8 µs to construct against
+~1.4 µs for a named tuple, measured), and the fold builds one per task of every agent.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from aaaf.scoring.defaults import ERROR_SEVERITY_WEIGHTS
 from aaaf.scoring.records import EventRecord
@@ -46,8 +51,7 @@ DEFAULT_ERROR_SEVERITY = "major"
 """SCORING.md §2.2: an error given without severity counts as major."""
 
 
-@dataclass(frozen=True, slots=True)
-class ToolUsage:
+class ToolUsage(NamedTuple):
     """One tool's use within one task (or by one unattached ``tool_invoked`` event).
 
     ``failures`` = invocations − successes; ``recovered`` counts only recoveries from a
@@ -63,8 +67,7 @@ class ToolUsage:
     event_ids: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DelegationDecision:
+class DelegationDecision(NamedTuple):
     """A ``delegation_decision`` event or an embedded ``delegation_decisions`` entry."""
 
     decision: str | None
@@ -74,8 +77,7 @@ class DelegationDecision:
     event_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class DelegationOutcome:
+class DelegationOutcome(NamedTuple):
     """A ``delegation_outcome`` event: how delegated work ended."""
 
     outcome: str | None
@@ -83,8 +85,7 @@ class DelegationOutcome:
     event_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class OrchestrationResult:
+class OrchestrationResult(NamedTuple):
     """An ``orchestration_result`` event with its graded scores (SCORING.md §2.3)."""
 
     failures_injected: float
@@ -95,8 +96,7 @@ class OrchestrationResult:
     event_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(NamedTuple):
     """Everything the AAAF formulas read about one task, after the §1 rules.
 
     ``placed_at`` is the timestamp that places the task in a window (its counting
@@ -175,21 +175,14 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
-class TimedEvidence:
-    """An unattached piece of evidence and the timestamp that places it in a window."""
-
-    timestamp: datetime
-    item: ToolUsage | DelegationDecision | DelegationOutcome | OrchestrationResult
-
-
-@dataclass(frozen=True, slots=True)
 class UnattachedEvidence:
-    """Evidence without a ``task_id``; it counts by its own timestamp (SCORING.md §2.1)."""
+    """Evidence without a ``task_id``, as (own timestamp, item) pairs sorted by time and id;
+    it counts in a window by its own timestamp (SCORING.md §2.1)."""
 
-    tools: tuple[TimedEvidence, ...] = ()
-    delegation_decisions: tuple[TimedEvidence, ...] = ()
-    delegation_outcomes: tuple[TimedEvidence, ...] = ()
-    orchestration_results: tuple[TimedEvidence, ...] = ()
+    tools: tuple[tuple[datetime, ToolUsage], ...] = ()
+    delegation_decisions: tuple[tuple[datetime, DelegationDecision], ...] = ()
+    delegation_outcomes: tuple[tuple[datetime, DelegationOutcome], ...] = ()
+    orchestration_results: tuple[tuple[datetime, OrchestrationResult], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +242,27 @@ def parse_timestamp(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _is_mapping(value: Any) -> bool:
+    """A JSON object (a dict, or any Mapping; the dict test first because it is cheap)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _as_list(value: Any) -> Sequence[Any]:
+    """A JSON array as a sequence, anything else as empty (a string is not a list here)."""
+    if isinstance(value, list | tuple):
+        return value
+    if value is None or isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        return ()
+    return value
+
+
+def _by_event_id(item: DelegationDecision | DelegationOutcome | OrchestrationResult) -> str:
+    return item.event_id
+
+
 def _optional_float(value: Any) -> float | None:
     if value is None or isinstance(value, bool):
         return None
@@ -284,7 +298,7 @@ def severity_weight(severity: Any) -> float:
 
 
 def _error_severity(error: Any) -> Any:
-    if isinstance(error, Mapping):
+    if _is_mapping(error):
         return error.get("severity")
     return None
 
@@ -299,10 +313,10 @@ def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, in
     fraction = _optional_float(data.get("milestone_fraction"))
     milestones = data.get("milestones")
     passed = total = 0
-    if isinstance(milestones, Sequence) and not isinstance(milestones, str):
-        for milestone in milestones:
+    if milestones is not None:
+        for milestone in _as_list(milestones):
             total += 1
-            if isinstance(milestone, Mapping) and milestone.get("passed") is True:
+            if _is_mapping(milestone) and milestone.get("passed") is True:
                 passed += 1
     if status == "accepted":
         return 1.0, fraction, passed, total
@@ -314,13 +328,11 @@ def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, in
     return 0.0, fraction, passed, total
 
 
-def _embedded_tools(entries: Any) -> list[ToolUsage]:
+def _embedded_tools(entries: Any) -> tuple[ToolUsage, ...]:
     """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0)."""
     merged: dict[str, list[int]] = {}
-    if not isinstance(entries, Sequence) or isinstance(entries, str):
-        return []
-    for entry in entries:
-        if not isinstance(entry, Mapping):
+    for entry in _as_list(entries):
+        if not _is_mapping(entry):
             continue
         tool = _optional_str(entry.get("tool"))
         if tool is None:
@@ -336,7 +348,7 @@ def _embedded_tools(entries: Any) -> list[ToolUsage]:
         sums[2] += failures
         sums[3] += recovered
         sums[4] += unnecessary
-    return [ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ()) for tool, s in sorted(merged.items())]
+    return tuple(ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ()) for tool, s in sorted(merged.items()))
 
 
 def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
@@ -349,23 +361,35 @@ def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
     for event in events:
         data = event.data
         tool = data.get("tool")
-        if not isinstance(tool, str):
+        if type(tool) is not str:
             continue
+        success = data.get("success") is True
+        recovered = (not success) and data.get("error_recovered") is True
+        unnecessary = data.get("unnecessary") is True
         sums = per_tool.get(tool)
         if sums is None:
-            sums = per_tool[tool] = [0, 0, 0, 0, []]
-        sums[0] += 1
-        if data.get("success") is True:
-            sums[1] += 1
-        elif data.get("error_recovered") is True:
-            sums[2] += 1
-        if data.get("unnecessary") is True:
-            sums[3] += 1
-        sums[4].append(event.id)
-    return tuple(
-        ToolUsage(tool, s[0], s[1], s[0] - s[1], s[2], s[3], tuple(sorted(s[4])))
-        for tool, s in sorted(per_tool.items())
-    )
+            per_tool[tool] = [1, int(success), int(recovered), int(unnecessary), [event.id]]
+        else:
+            sums[0] += 1
+            sums[1] += success
+            sums[2] += recovered
+            sums[3] += unnecessary
+            sums[4].append(event.id)
+    usages = []
+    for tool in sorted(per_tool):
+        invocations, successes, recoveries, unnecessary_calls, ids = per_tool[tool]
+        usages.append(
+            ToolUsage(
+                tool,
+                invocations,
+                successes,
+                invocations - successes,
+                recoveries,
+                unnecessary_calls,
+                tuple(sorted(ids)) if len(ids) > 1 else tuple(ids),
+            )
+        )
+    return tuple(usages)
 
 
 def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
@@ -398,111 +422,75 @@ def _orchestration(event: EventRecord) -> OrchestrationResult:
     )
 
 
-def _sort_key(item: TimedEvidence) -> tuple[datetime, str]:
-    payload = item.item
-    ident = payload.event_ids[0] if isinstance(payload, ToolUsage) else payload.event_id
-    return item.timestamp, ident
+def _by_time_and_id(pair: tuple[datetime, Any]) -> tuple[datetime, str]:
+    timestamp, item = pair
+    return timestamp, item.event_ids[0] if isinstance(item, ToolUsage) else item.event_id
 
 
 # --------------------------------------------------------------------------- folding
 
 
-class _TaskEvents:
-    """The raw events of one task, gathered in the single pass (mutable, private)."""
-
-    __slots__ = (
-        "assigned",
-        "completion",
-        "decisions",
-        "invocations",
-        "memory",
-        "orchestration",
-        "outcomes",
-        "plans",
-        "revisions",
-        "superseded",
-    )
-
-    def __init__(self) -> None:
-        self.assigned: EventRecord | None = None
-        self.completion: EventRecord | None = None
-        self.superseded: list[str] = []
-        self.revisions: list[EventRecord] = []
-        self.invocations: list[EventRecord] = []
-        self.decisions: list[EventRecord] = []
-        self.outcomes: list[EventRecord] = []
-        self.orchestration: list[EventRecord] = []
-        self.plans: list[str] = []
-        self.memory: list[EventRecord] = []
+TASK_EVIDENCE_TYPES: frozenset[str] = frozenset(
+    {
+        "task_assigned",
+        "task_completed",
+        "task_revised",
+        "tool_invoked",
+        "delegation_decision",
+        "delegation_outcome",
+        "orchestration_plan",
+        "orchestration_result",
+        "memory_operation",
+    }
+)
+"""The event types the AAAF scheme reads (``eval_result`` and ``workflow_run`` are not)."""
 
 
 def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:
-    """Fold an agent's events into tasks and unattached evidence (SCORING.md §1)."""
-    grouped: dict[str, _TaskEvents] = {}
+    """Fold an agent's events into tasks and unattached evidence (SCORING.md §1).
+
+    The first pass only groups events by task; each task's few events are then read once
+    by :func:`_build_task`.
+    """
+    grouped: dict[str, list[EventRecord]] = {}
+    loose_tools: list[tuple[datetime, ToolUsage]] = []
+    loose_decisions: list[tuple[datetime, DelegationDecision]] = []
+    loose_outcomes: list[tuple[datetime, DelegationOutcome]] = []
+    loose_orchestration: list[tuple[datetime, OrchestrationResult]] = []
     event_types: dict[str, str] = {}
-    loose_tools: list[TimedEvidence] = []
-    loose_decisions: list[TimedEvidence] = []
-    loose_outcomes: list[TimedEvidence] = []
-    loose_orchestration: list[TimedEvidence] = []
 
     for event in events:
         kind = event.type
+        if kind not in TASK_EVIDENCE_TYPES:
+            continue  # eval_result, workflow_run: other schemes
+        event_types[event.id] = kind
         task_id = event.task_id
         if task_id is None:
             value = event.data.get("task_id")
-            task_id = value if isinstance(value, str) else None
-        if task_id is None:
-            if kind == "tool_invoked":
-                for usage in _invocation_counts((event,)):
-                    loose_tools.append(TimedEvidence(event.timestamp, usage))
-                    event_types[event.id] = kind
-            elif kind == "delegation_decision":
-                loose_decisions.append(TimedEvidence(event.timestamp, _decision(event.data, event.id)))
-                event_types[event.id] = kind
-            elif kind == "delegation_outcome":
-                loose_outcomes.append(TimedEvidence(event.timestamp, _outcome(event)))
-                event_types[event.id] = kind
-            elif kind == "orchestration_result":
-                loose_orchestration.append(TimedEvidence(event.timestamp, _orchestration(event)))
-                event_types[event.id] = kind
-            continue
+            if isinstance(value, str):
+                task_id = value
+            else:
+                if kind == "tool_invoked":
+                    loose_tools.extend((event.timestamp, u) for u in _invocation_counts((event,)))
+                elif kind == "delegation_decision":
+                    loose_decisions.append((event.timestamp, _decision(event.data, event.id)))
+                elif kind == "delegation_outcome":
+                    loose_outcomes.append((event.timestamp, _outcome(event)))
+                elif kind == "orchestration_result":
+                    loose_orchestration.append((event.timestamp, _orchestration(event)))
+                continue
         bucket = grouped.get(task_id)
         if bucket is None:
-            bucket = grouped[task_id] = _TaskEvents()
-        if kind == "tool_invoked":
-            bucket.invocations.append(event)
-        elif kind == "task_completed":
-            if _later(event, bucket.completion):
-                if bucket.completion is not None:
-                    bucket.superseded.append(bucket.completion.id)
-                bucket.completion = event
-            else:
-                bucket.superseded.append(event.id)
-        elif kind == "task_assigned":
-            if _later(event, bucket.assigned):
-                bucket.assigned = event
-        elif kind == "task_revised":
-            bucket.revisions.append(event)
-        elif kind == "delegation_decision":
-            bucket.decisions.append(event)
-        elif kind == "delegation_outcome":
-            bucket.outcomes.append(event)
-        elif kind == "orchestration_result":
-            bucket.orchestration.append(event)
-        elif kind == "orchestration_plan":
-            bucket.plans.append(event.id)
-        elif kind == "memory_operation":
-            bucket.memory.append(event)
+            grouped[task_id] = [event]
         else:
-            continue  # eval_result, workflow_run: other schemes
-        event_types[event.id] = kind
+            bucket.append(event)
 
     tasks = {task_id: _build_task(task_id, bucket) for task_id, bucket in grouped.items()}
     unattached = UnattachedEvidence(
-        tools=tuple(sorted(loose_tools, key=_sort_key)),
-        delegation_decisions=tuple(sorted(loose_decisions, key=_sort_key)),
-        delegation_outcomes=tuple(sorted(loose_outcomes, key=_sort_key)),
-        orchestration_results=tuple(sorted(loose_orchestration, key=_sort_key)),
+        tools=tuple(sorted(loose_tools, key=_by_time_and_id)),
+        delegation_decisions=tuple(sorted(loose_decisions, key=_by_time_and_id)),
+        delegation_outcomes=tuple(sorted(loose_outcomes, key=_by_time_and_id)),
+        orchestration_results=tuple(sorted(loose_orchestration, key=_by_time_and_id)),
     )
     return FoldedEvidence(tasks, unattached, event_types)
 
@@ -512,10 +500,45 @@ def fold_tasks(events: Sequence[EventRecord]) -> dict[str, Task]:
     return dict(fold_evidence(events).tasks)
 
 
-def _build_task(task_id: str, raw: _TaskEvents) -> Task:
-    completion = raw.completion
-    done: Mapping[str, Any] = completion.data if completion is not None else {}
-    assigned = raw.assigned
+def _build_task(task_id: str, events: list[EventRecord]) -> Task:
+    """One task's record from its events (SCORING.md §1: latest completion, granular wins)."""
+    completion: EventRecord | None = None
+    assigned: EventRecord | None = None
+    superseded: list[str] = []
+    revisions: list[EventRecord] = []
+    invocations: list[EventRecord] = []
+    decision_events: list[EventRecord] = []
+    outcome_events: list[EventRecord] = []
+    orchestration_events: list[EventRecord] = []
+    plans: list[str] = []
+    memory: list[EventRecord] = []
+    for event in events:
+        kind = event.type
+        if kind == "tool_invoked":
+            invocations.append(event)
+        elif kind == "task_completed":
+            if _later(event, completion):
+                if completion is not None:
+                    superseded.append(completion.id)
+                completion = event
+            else:
+                superseded.append(event.id)
+        elif kind == "task_assigned":
+            if _later(event, assigned):
+                assigned = event
+        elif kind == "task_revised":
+            revisions.append(event)
+        elif kind == "delegation_decision":
+            decision_events.append(event)
+        elif kind == "delegation_outcome":
+            outcome_events.append(event)
+        elif kind == "orchestration_result":
+            orchestration_events.append(event)
+        elif kind == "orchestration_plan":
+            plans.append(event.id)
+        elif kind == "memory_operation":
+            memory.append(event)
+    done: Mapping[str, Any] = completion.data if completion is not None else _EMPTY
 
     # granular wins: a task_assigned is the only source of domain, complexity, autonomy
     attributes: Mapping[str, Any]
@@ -535,77 +558,85 @@ def _build_task(task_id: str, raw: _TaskEvents) -> Task:
     credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
 
     revision_count = _count(done.get("revision_count"))
-    errors = done.get("errors")
-    error_list: Sequence[Any] = errors if isinstance(errors, Sequence) and not isinstance(errors, str) else ()
-    weighted = [severity_weight(_error_severity(error)) for error in error_list]
-    weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in raw.revisions)
-    error_count = len(weighted)
-    weighted_errors = sum(sorted(weighted))  # sorted: independent of the log's order
+    error_list = _as_list(done.get("errors"))
+    weighted_errors = 0.0
+    error_count = 0
+    if error_list or revisions:
+        weighted = [severity_weight(_error_severity(error)) for error in error_list]
+        weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in revisions)
+        error_count = len(weighted)
+        weighted_errors = math.fsum(weighted)
 
     checklist: dict[str, bool] | None = None
     review = done.get("review_checklist")
-    if isinstance(review, Mapping):
+    if review is not None and _is_mapping(review):
         checklist = {str(name): value is True for name, value in review.items()}
-    if raw.memory:
+    if memory:
         if checklist is None:
             checklist = {}
-        for op in raw.memory:
+        for op in memory:
             item = MEMORY_OPERATION_ITEMS.get(_optional_str(op.data.get("operation")) or "")
             if item is not None:
                 checklist[item] = True
 
-    if raw.invocations:
-        tools = _invocation_counts(raw.invocations)
+    tools: tuple[ToolUsage, ...] = ()
+    if invocations:
+        tools = _invocation_counts(invocations)
         tools_from_events = True
     else:
-        tools = tuple(_embedded_tools(done.get("tools_used")))
+        embedded_tools = _as_list(done.get("tools_used"))
+        if embedded_tools:
+            tools = _embedded_tools(embedded_tools)
         tools_from_events = False
 
-    if raw.decisions:
-        decisions = tuple(sorted((_decision(e.data, e.id) for e in raw.decisions), key=lambda d: d.event_id))
+    decisions: tuple[DelegationDecision, ...] = ()
+    if decision_events:
+        decisions = tuple(sorted([_decision(e.data, e.id) for e in decision_events], key=_by_event_id))
         decisions_from_events = True
     else:
-        embedded = done.get("delegation_decisions")
-        decisions = ()
-        if completion is not None and isinstance(embedded, Sequence) and not isinstance(embedded, str):
-            decisions = tuple(
-                _decision(entry, completion.id) for entry in embedded if isinstance(entry, Mapping)
-            )
+        embedded = _as_list(done.get("delegation_decisions"))
+        if completion is not None and embedded:
+            decisions = tuple(_decision(entry, completion.id) for entry in embedded if _is_mapping(entry))
         decisions_from_events = False
 
     time_to_complete = _optional_float(done.get("time_to_complete_seconds"))
+    outcomes: tuple[DelegationOutcome, ...] = ()
+    if outcome_events:
+        outcomes = tuple(sorted([_outcome(e) for e in outcome_events], key=_by_event_id))
+    orchestration: tuple[OrchestrationResult, ...] = ()
+    if orchestration_events:
+        orchestration = tuple(sorted([_orchestration(e) for e in orchestration_events], key=_by_event_id))
+    # positional: a keyword call of 33 fields costs ~2 µs more per task
     return Task(
-        task_id=task_id,
-        domain=domain,
-        complexity_level=complexity,
-        autonomy_level=autonomy,
-        assigned_at=assigned_at,
-        completed_at=completion.timestamp if completion is not None else None,
-        completion_status=_optional_str(done.get("completion_status")),
-        credit=credit,
-        milestone_fraction=fraction,
-        milestones_passed=milestones_passed,
-        milestones_total=milestones_total,
-        time_to_complete_seconds=time_to_complete,
-        revision_count=revision_count,
-        revision_events=len(raw.revisions),
-        revised=revision_count > 0 or bool(raw.revisions),
-        error_count=error_count,
-        weighted_errors=weighted_errors,
-        checklist=checklist,
-        tools=tools,
-        tools_from_events=tools_from_events,
-        delegation_decisions=decisions,
-        decisions_from_events=decisions_from_events,
-        delegation_outcomes=tuple(sorted((_outcome(e) for e in raw.outcomes), key=lambda o: o.event_id)),
-        orchestration_results=tuple(
-            sorted((_orchestration(e) for e in raw.orchestration), key=lambda o: o.event_id)
-        ),
-        assigned_event_id=assigned.id if assigned is not None else None,
-        completion_event_id=completion.id if completion is not None else None,
-        attribute_event_id=attribute_event_id,
-        revision_event_ids=tuple(sorted(e.id for e in raw.revisions)),
-        memory_event_ids=tuple(sorted(e.id for e in raw.memory)),
-        plan_event_ids=tuple(sorted(raw.plans)),
-        superseded_completion_ids=tuple(sorted(raw.superseded)),
+        task_id,  # task_id
+        domain,  # domain
+        complexity,  # complexity_level
+        autonomy,  # autonomy_level
+        assigned_at,  # assigned_at
+        completion.timestamp if completion is not None else None,  # completed_at
+        _optional_str(done.get("completion_status")),  # completion_status
+        credit,  # credit
+        fraction,  # milestone_fraction
+        milestones_passed,  # milestones_passed
+        milestones_total,  # milestones_total
+        time_to_complete,  # time_to_complete_seconds
+        revision_count,  # revision_count
+        len(revisions),  # revision_events
+        revision_count > 0 or bool(revisions),  # revised
+        error_count,  # error_count
+        weighted_errors,  # weighted_errors
+        checklist,  # checklist
+        tools,  # tools
+        tools_from_events,  # tools_from_events
+        decisions,  # delegation_decisions
+        decisions_from_events,  # decisions_from_events
+        outcomes,  # delegation_outcomes
+        orchestration,  # orchestration_results
+        assigned.id if assigned is not None else None,  # assigned_event_id
+        completion.id if completion is not None else None,  # completion_event_id
+        attribute_event_id,  # attribute_event_id
+        tuple(sorted([e.id for e in revisions])) if revisions else (),  # revision_event_ids
+        tuple(sorted([e.id for e in memory])) if memory else (),  # memory_event_ids
+        tuple(sorted(plans)) if plans else (),  # plan_event_ids
+        tuple(sorted(superseded)) if superseded else (),  # superseded_completion_ids
     )
