@@ -1,0 +1,176 @@
+"""Read task logs: JSON Lines of events, or a JSON document holding events (document 004 §8,
+phase 1 "task_log_collector"; SCORING.md §1 "A task log file is JSON Lines of such events").
+
+The reader only turns text into raw events, each with the file line it starts on, so that
+validation (``aaaf.evidence.validation.validate_stream``) can name the line of every bad
+event.  A JSON Lines file is streamed a line at a time: a log of millions of events is
+never held in memory.  A line that is not JSON becomes an ``EventError`` naming its line;
+the lines after it are still read (SCORING.md §1: the rest of a batch is kept).
+
+Lines are decoded with orjson (fast, strict JSON).  When orjson refuses a line, the
+standard library gets a second look: it accepts ``NaN``/``Infinity`` tokens that some
+producers (Python's ``json.dumps``) write, so that validation can reject them by field
+name instead of the line being reported as garbage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from aaaf.errors import AAAFError
+from aaaf.evidence.models import EventError
+
+_BOM = b"\xef\xbb\xbf"
+_WHITESPACE = " \t\r\n"
+
+
+def _decode_line(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line.decode("utf-8"))
+
+
+def _not_json(index: int, line: int, reason: str) -> EventError:
+    return EventError(
+        index=index,
+        line=line,
+        code="INVALID_REQUEST",
+        field=None,
+        message=f"line {line}: not valid JSON ({reason})",
+    )
+
+
+def _read_json_lines(path: Path) -> Iterator[tuple[int, Any | EventError]]:
+    index = 0
+    with path.open("rb") as stream:
+        for line_number, line in enumerate(stream, start=1):
+            if line_number == 1 and line.startswith(_BOM):
+                line = line[len(_BOM) :]
+            if not line.strip():
+                continue
+            item: Any | EventError
+            try:
+                item = _decode_line(line)
+            except (ValueError, UnicodeDecodeError) as problem:
+                item = _not_json(index, line_number, str(problem).split("\n")[0])
+            yield line_number, item
+            index += 1
+
+
+class _DocumentScanner:
+    """Walks a JSON document already known to be valid, to find the line each event of it
+    starts on (``json.loads`` gives values, not positions)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decoder = json.JSONDecoder()
+        self.position = 0
+        self.line = 1
+        self._counted_to = 0
+
+    def skip_whitespace(self) -> None:
+        while self.position < len(self.text) and self.text[self.position] in _WHITESPACE:
+            self.position += 1
+
+    def line_here(self) -> int:
+        self.line += self.text.count("\n", self._counted_to, self.position)
+        self._counted_to = self.position
+        return self.line
+
+    def value(self) -> Any:
+        found, self.position = self.decoder.raw_decode(self.text, self.position)
+        return found
+
+    def expect(self, character: str) -> None:
+        self.skip_whitespace()
+        if self.text[self.position] != character:  # cannot happen: the document parsed
+            raise ValueError(f"expected {character!r} at offset {self.position}")
+        self.position += 1
+
+    def array_items(self) -> Iterator[tuple[int, Any]]:
+        """(line, item) for each item of the array starting at the current position."""
+        self.expect("[")
+        self.skip_whitespace()
+        if self.text[self.position] == "]":
+            self.position += 1
+            return
+        while True:
+            self.skip_whitespace()
+            line = self.line_here()
+            yield line, self.value()
+            self.skip_whitespace()
+            separator = self.text[self.position]
+            self.position += 1
+            if separator == "]":
+                return
+
+    def events_of_batch_object(self) -> Iterator[tuple[int, Any]]:
+        """The items of the ``events`` array of a batch body ``{"events": [...]}``."""
+        self.expect("{")
+        while True:
+            self.skip_whitespace()
+            if self.text[self.position] == "}":
+                return
+            key = self.value()
+            self.expect(":")
+            self.skip_whitespace()
+            if key == "events" and self.text[self.position] == "[":
+                yield from self.array_items()
+            else:
+                self.value()
+            self.skip_whitespace()
+            separator = self.text[self.position]
+            self.position += 1
+            if separator == "}":
+                return
+
+
+def _read_json_document(path: Path) -> Iterator[tuple[int, Any | EventError]]:
+    """A ``.json`` file: a list of events, a batch body ``{"events": [...]}`` (document 004
+    §6.2), or a single event object."""
+    raw = path.read_bytes()
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
+    try:
+        text = raw.decode("utf-8")
+        document = json.loads(text)
+    except UnicodeDecodeError as problem:
+        yield 1, EventError(0, 1, "INVALID_REQUEST", None, f"line 1: not UTF-8 text ({problem})")
+        return
+    except json.JSONDecodeError as problem:
+        yield problem.lineno, _not_json(0, problem.lineno, problem.msg)
+        return
+    scanner = _DocumentScanner(text)
+    scanner.skip_whitespace()
+    if isinstance(document, list):
+        yield from scanner.array_items()
+    elif isinstance(document, dict) and isinstance(document.get("events"), list):
+        yield from scanner.events_of_batch_object()
+    else:
+        yield scanner.line_here(), document
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | EventError]]:
+    """Yield ``(line, raw event)`` for each event of a task log, or ``(line, EventError)``
+    for a line that is not JSON.
+
+    Lines are 1-based; blank lines are skipped.  A ``.json`` file is read as one JSON
+    document (a list of events, a batch body ``{"events": [...]}`` or a single event),
+    each event reported with the line it starts on; any other file is JSON Lines,
+    streamed.  An ``EventError``'s ``index`` is its position among the items yielded, the
+    same position ``validate_stream`` gives the events around it.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise AAAFError(
+            "INVALID_REQUEST", f"Task log {file} does not exist or is not a file.", {"path": str(file)}
+        )
+    if file.suffix.lower() == ".json":
+        return _read_json_document(file)
+    return _read_json_lines(file)

@@ -1,0 +1,43 @@
+"""RFC 3339 timestamps with an explicit offset: the only time format evidence may use.
+
+SCORING.md §1 requires ``RFC 3339 with offset``; a naive local time would silently shift
+a task across a window bound or a recency step (§2.1), so it is rejected, not guessed.
+``datetime.fromisoformat`` alone accepts ISO 8601 forms RFC 3339 does not (``20260416``,
+``+0100``, a missing offset), hence the shape check first.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})",
+    re.ASCII,
+)
+
+RFC3339_PHRASE = "an RFC 3339 timestamp with offset (e.g. 2026-04-16T14:30:00Z)"
+
+
+def parse_rfc3339(text: str) -> datetime:
+    """Parse an RFC 3339 timestamp with offset into an aware datetime in UTC.
+
+    Raises ``ValueError`` whose message is the short reason (``no UTC offset``, ``not
+    RFC 3339``, ``no such date or time``) for anything else: no offset, a date only, ISO
+    8601 basic format, an impossible date.  ``timestamp_problem`` words it for a user.  Fractional seconds beyond microseconds
+    are truncated (``datetime.fromisoformat`` does so), as a datetime cannot hold them.
+    """
+    if _RFC3339.fullmatch(text) is None:
+        if _RFC3339.fullmatch(text + "Z") is not None:
+            raise ValueError("no UTC offset")
+        raise ValueError("not RFC 3339")
+    try:
+        parsed = datetime.fromisoformat(text.upper())  # RFC 3339 allows 't' and 'z'
+    except ValueError:
+        raise ValueError("no such date or time") from None
+    return parsed if parsed.tzinfo is UTC else parsed.astimezone(UTC)
+
+
+def timestamp_problem(shown: str, reason: str) -> str:
+    """The user-facing message for a bad timestamp: what it must be, what it was, why."""
+    return f"must be {RFC3339_PHRASE}, got {shown} ({reason})"
