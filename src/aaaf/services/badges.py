@@ -1,0 +1,389 @@
+"""Badge issuance, revocation, the status list and the review hold (document 004 §4, §5.1 step 6; issue 7).
+
+The shell around :mod:`aaaf.badges`: it reads the assessment, agent and organization
+from the store, signs with the organization's issuer key, records the badge (and its
+status-list bit) through ``OrgStore.upsert_badge`` and writes the files.
+
+Rules kept here (SCORING.md §2.4, §6):
+
+* only a ``completed`` assessment earns a badge;
+* an anomalous assessment held for review (``review_state`` ``pending_review``) gets no
+  badge (``BADGE_HELD``) until a reviewer approves it; a rejected one never does;
+* a badge is valid from completion to ``assessment.valid_until`` (completion + 90 days by
+  default); expired badges stay on record and verify as ``expired: true``;
+* revoking sets the badge's bit in the organization's status list, records when and why
+  in the ``badges`` table, and the list file is rewritten.
+
+The clock is the caller's (``now``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from aaaf.badges.bake import bake_png, bake_svg
+from aaaf.badges.credential import build_credential, credential_document, sign, status_entry
+from aaaf.badges.data import BadgeData, badge_data_from_assessment, issuer_id_for, status_list_url, utc
+from aaaf.badges.keys import (
+    IssuerKey,
+    PublicKey,
+    default_key_path,
+    load_or_create_issuer_key,
+    read_issuer_key,
+)
+from aaaf.badges.markdown import markdown
+from aaaf.badges.png import render_png
+from aaaf.badges.status_list import Revocation, build_status_list_credential, sign_status_list
+from aaaf.badges.svg import render_svg
+from aaaf.badges.verify import VerificationResult, verify
+from aaaf.errors import AAAFError
+from aaaf.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+FORMATS = ("svg", "png", "json", "jwt", "md")
+STATUS_LIST_FILE_NAME = "aaaf-status-list.jwt"
+
+
+# -- where things live -------------------------------------------------------------------
+
+
+def _sqlite_database_url(store_url: str) -> str | None:
+    try:
+        url = make_url(store_url)
+    except Exception:
+        return None
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return "sqlite:///" + str(Path(url.database).expanduser().resolve())
+
+
+def issuer_key_path(store: Any) -> Path:
+    """``AAAF_ISSUER_KEY_PATH``, else ``aaaf-issuer.key`` beside the SQLite database."""
+    return default_key_path(_sqlite_database_url(store.url), get_settings().issuer_key_path)
+
+
+def issuer_key(store: Any) -> IssuerKey:
+    """The organization's signing key, created (0600) on first use."""
+    return load_or_create_issuer_key(issuer_key_path(store))
+
+
+def local_public_keys(store_url: str | None) -> list[PublicKey]:
+    """The local issuer's public key, for ``aaaf verify`` without ``--key`` (never creates one)."""
+    path = default_key_path(
+        _sqlite_database_url(store_url or get_settings().database_url), get_settings().issuer_key_path
+    )
+    if not path.exists():
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"No local issuer key at {path}; pass the issuer's public key with --key PEM|JWKS.",
+            {"path": str(path)},
+        )
+    return [read_issuer_key(path).public]
+
+
+def default_status_list_path(store: Any) -> Path:
+    """The status list file the CLI keeps current: beside the issuer key."""
+    return issuer_key_path(store).parent / STATUS_LIST_FILE_NAME
+
+
+def base_url() -> str:
+    return get_settings().public_base_url
+
+
+def _write_atomically(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        temporary.write_bytes(content)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+# -- issuing -----------------------------------------------------------------------------
+
+
+def parse_formats(formats: Iterable[str]) -> list[str]:
+    chosen = [f.strip().lower() for f in formats if f.strip()]
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"Unknown badge format(s) {', '.join(unknown)}; expected some of {', '.join(FORMATS)}.",
+            {"field": "format"},
+        )
+    if not chosen:
+        raise AAAFError("INVALID_REQUEST", f"No badge format given; expected some of {', '.join(FORMATS)}.")
+    return list(dict.fromkeys(chosen))
+
+
+def check_issuable(assessment: Any) -> None:
+    """Refuse a badge for an assessment that has not earned one (module docstring)."""
+    if assessment.status != "completed":
+        raise AAAFError(
+            "CONFLICT",
+            f"Assessment {assessment.id} is {assessment.status}; only a completed assessment earns a badge.",
+            {"assessment_id": str(assessment.id), "status": assessment.status},
+        )
+    if assessment.review_state == "pending_review":
+        raise AAAFError(
+            "BADGE_HELD",
+            f"The badge of assessment {assessment.id} is held: the assessment is anomalous and awaits review "
+            f"(`aaaf review approve|reject {assessment.id}`).",
+            {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
+        )
+    if assessment.review_state == "rejected":
+        raise AAAFError(
+            "CONFLICT",
+            f"Assessment {assessment.id} was rejected on review; it earns no badge.",
+            {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
+        )
+
+
+@dataclass(frozen=True)
+class IssuedBadge:
+    """A badge as issued: its data, signed credential and every rendering."""
+
+    data: BadgeData
+    token: str
+    status_index: int
+    revoked: bool
+    svg: str = field(repr=False)
+
+    def render(self, fmt: str) -> bytes:
+        """One format's bytes: baked SVG/PNG, the JSON credential with proof, the JWT, Markdown."""
+        if fmt == "svg":
+            return bake_svg(self.svg, self.token).encode("utf-8")
+        if fmt == "png":
+            return bake_png(render_png(self.svg), self.token)
+        if fmt == "json":
+            document = credential_document(self.token)
+            return (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode(
+                "utf-8"
+            )
+        if fmt == "jwt":
+            return (self.token + "\n").encode("ascii")
+        if fmt == "md":
+            return markdown(self.data).encode("utf-8")
+        raise AAAFError("INVALID_REQUEST", f"Unknown badge format {fmt!r}.")
+
+
+def issue(
+    session: Any, assessment_id: str | uuid.UUID, *, now: datetime, key: IssuerKey | None = None
+) -> IssuedBadge:
+    """Issue (or re-issue) the badge of an assessment: record it and sign its credential."""
+    org, organization = session.org, session.organization
+    assessment = org.get_assessment(assessment_id)
+    check_issuable(assessment)
+    data = badge_data_from_assessment(
+        assessment, agent_name=assessment.agent_name, organization_name=organization.name, base_url=base_url()
+    )
+    signing_key = key or issuer_key(session.store)
+    # first write allocates the badge's status-list bit, which the credential must name
+    placeholder = org.upsert_badge(
+        assessment.id,
+        assessment.agent_id,
+        json_data=data.to_section_4_5(),
+        valid_until=data.valid_until,
+        issued_at=utc(now),
+    )
+    credential = build_credential(
+        data, status=status_entry(data.status_list_url, placeholder.status_index), now=now
+    )
+    token = sign(credential, signing_key)
+    badge = org.upsert_badge(
+        assessment.id,
+        assessment.agent_id,
+        json_data=credential_document(token),
+        valid_until=data.valid_until,
+        issued_at=utc(now),
+        svg_url=f"{data.credential_id}.svg",
+        png_url=f"{data.credential_id}.png",
+        credential_jwt=token,
+    )
+    log.info("issued badge of assessment %s (status index %s)", assessment.id, badge.status_index)
+    return IssuedBadge(
+        data=data, token=token, status_index=badge.status_index, revoked=badge.revoked, svg=render_svg(data)
+    )
+
+
+def issue_badge(
+    session: Any,
+    assessment_id: str | uuid.UUID,
+    formats: Sequence[str],
+    output_dir: Path,
+    now: datetime,
+    *,
+    key: IssuerKey | None = None,
+) -> list[Path]:
+    """Issue the badge and write ``output_dir/<assessment_id>.<ext>`` for each format."""
+    chosen = parse_formats(formats)
+    issued = issue(session, assessment_id, now=now, key=key)
+    paths = []
+    for fmt in chosen:
+        path = Path(output_dir) / f"{issued.data.assessment_id}.{fmt}"
+        _write_atomically(path, issued.render(fmt))
+        paths.append(path)
+    return paths
+
+
+@dataclass
+class IssueOutcome:
+    """One agent's result in ``aaaf badge --all``: files written, or why not."""
+
+    agent: str
+    assessment_id: str | None
+    paths: list[Path] = field(default_factory=list)
+    error: AAAFError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "agent": self.agent,
+            "assessment_id": self.assessment_id,
+            "files": [str(p) for p in self.paths],
+        }
+        if self.error is not None:
+            out.update(self.error.to_dict())
+        return out
+
+
+def issue_all(session: Any, formats: Sequence[str], output_dir: Path, now: datetime) -> list[IssueOutcome]:
+    """Badges of every agent's latest completed assessment; held or rejected ones are reported."""
+    chosen = parse_formats(formats)
+    key = issuer_key(session.store)
+    outcomes = []
+    for agent in session.org.agents():
+        latest = session.org.latest_completed_assessment(agent.id)
+        if latest is None:
+            outcomes.append(
+                IssueOutcome(
+                    agent.name,
+                    None,
+                    error=AAAFError("NOT_FOUND", f"{agent.name} has no completed assessment."),
+                )
+            )
+            continue
+        try:
+            paths = issue_badge(session, latest.id, chosen, output_dir, now, key=key)
+            outcomes.append(IssueOutcome(agent.name, str(latest.id), paths))
+        except AAAFError as error:
+            outcomes.append(IssueOutcome(agent.name, str(latest.id), error=error))
+    return outcomes
+
+
+# -- revocation and the status list ------------------------------------------------------
+
+
+def status_list_token(session: Any, now: datetime, *, key: IssuerKey | None = None) -> str:
+    """The organization's signed revocation list as it stands now."""
+    organization = session.organization
+    badges = session.org.badges()
+    revocations = [
+        Revocation(
+            index=b.status_index,
+            revoked_at=b.revoked_at or now,
+            reason=b.revoke_reason or "",
+            assessment_id=str(b.assessment_id),
+        )
+        for b in badges
+        if b.revoked
+    ]
+    document = build_status_list_credential(
+        issuer_id=issuer_id_for(base_url(), str(organization.id)),
+        organization_name=organization.name,
+        list_url=status_list_url(base_url(), str(organization.id)),
+        revocations=revocations,
+        highest_index=max((b.status_index for b in badges), default=0),
+        now=now,
+    )
+    return sign_status_list(document, key or issuer_key(session.store))
+
+
+def write_status_list(session: Any, output: Path | None, now: datetime) -> Path:
+    """Write the signed status list (default: beside the issuer key)."""
+    path = Path(output) if output is not None else default_status_list_path(session.store)
+    _write_atomically(path, (status_list_token(session, now) + "\n").encode("ascii"))
+    return path
+
+
+def revoke(
+    session: Any,
+    assessment_id: str | uuid.UUID,
+    *,
+    reason: str,
+    now: datetime,
+    status_list_output: Path | None = None,
+) -> tuple[Any, Path]:
+    """Revoke a badge (its bit, when and why) and rewrite the status list file."""
+    if not reason.strip():
+        raise AAAFError("INVALID_REQUEST", "A revocation needs a reason (--reason).", {"field": "reason"})
+    assessment = session.org.get_assessment(assessment_id)
+    existing = session.org.badges()
+    if not any(b.assessment_id == assessment.id for b in existing):
+        raise AAAFError(
+            "NOT_FOUND",
+            f"No badge has been issued for assessment {assessment.id}.",
+            {"assessment_id": str(assessment.id)},
+        )
+    badge = session.org.revoke_badge(assessment.id, reason=reason.strip(), at=utc(now))
+    path = write_status_list(session, status_list_output, now)
+    log.info("revoked badge of assessment %s (bit %s): %s", assessment.id, badge.status_index, reason)
+    return badge, path
+
+
+# -- the review hold (SCORING.md §2.4) ---------------------------------------------------
+
+
+def review(session: Any, assessment_id: str | uuid.UUID, *, approve: bool) -> Any:
+    """Approve (the badge may be issued) or reject (it never will be) a held assessment."""
+    assessment = session.org.get_assessment(assessment_id)
+    if assessment.review_state != "pending_review":
+        raise AAAFError(
+            "CONFLICT",
+            f"Assessment {assessment.id} is not awaiting review (review state: {assessment.review_state}).",
+            {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
+        )
+    decided = session.org.set_review_state(assessment.id, "approved" if approve else "rejected")
+    log.info("assessment %s %s on review", assessment.id, decided.review_state)
+    return decided
+
+
+@dataclass(frozen=True)
+class _OrgSession:
+    """The (store, org, organization) triple the functions above take, for one organization."""
+
+    store: Any
+    org: Any
+    organization: Any
+
+
+# -- verifying a stored badge (the public verification endpoint) ---------------------------
+
+
+def verify_issued(store: Any, assessment_id: str | uuid.UUID, now: datetime) -> VerificationResult:
+    """Verify the badge on record with the issuer key and the organization's current status list.
+
+    What ``GET /api/v1/badges/{assessment_id}/verify`` answers (document 004 §6.2): public,
+    so it looks the badge up in any organization.
+    """
+    badge = store.find_badge(assessment_id)
+    if badge is None or not badge.credential_jwt:
+        raise AAAFError(
+            "NOT_FOUND", f"No badge for assessment {assessment_id}.", {"assessment_id": str(assessment_id)}
+        )
+    key = issuer_key(store)
+    organization = store.get_organization(badge.organization_id)
+    scoped = _OrgSession(store=store, org=store.scope(badge.organization_id), organization=organization)
+    status = status_list_token(scoped, now, key=key)
+    return verify(badge.credential_jwt, [key.public], now=now, status_list=status)

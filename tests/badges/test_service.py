@@ -1,0 +1,148 @@
+"""Issuing, holding, reviewing and revoking badges through the store (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import stat
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aaaf.badges.credential import split_token
+from aaaf.badges.keys import parse_public_keys
+from aaaf.badges.verify import verify
+from aaaf.errors import AAAFError
+from aaaf.services import badges as service
+from tests.badges.conftest import BASE_URL, clock, completed_assessment, session_of
+
+
+@pytest.fixture()
+def session(store: Any, badge_settings: Path) -> Any:
+    return session_of(store)
+
+
+def test_issue_writes_every_format_and_records_the_badge(
+    session: Any, badge_settings: Path, tmp_path: Path
+) -> None:
+    assessment = completed_assessment(session.org)
+    out = tmp_path / "badges"
+    paths = service.issue_badge(
+        session, str(assessment.id), ["svg", "png", "json", "jwt", "md"], out, clock()
+    )
+    assert [p.name for p in paths] == [
+        f"{assessment.id}.{ext}" for ext in ("svg", "png", "json", "jwt", "md")
+    ]
+    # the key was created on first use, 0600, where the settings say
+    assert stat.S_IMODE(badge_settings.stat().st_mode) == 0o600
+    keys = [service.issuer_key(session.store).public]
+    for path in paths[:4]:
+        result = verify(path.read_bytes(), keys, now=clock())
+        assert result.valid, (path, result.reason)
+    badge = session.org.get_badge(assessment.id)
+    assert badge.status_index == 0 and not badge.revoked
+    assert badge.credential_jwt == paths[3].read_text().strip()
+    assert badge.valid_until == assessment.valid_until
+    assert badge.svg_url == f"{BASE_URL}/api/v1/badges/{assessment.id}.svg"
+    assert badge.json_data["proof"]["jwt"] == badge.credential_jwt
+    _, payload = split_token(badge.credential_jwt)
+    assert payload["credentialStatus"]["statusListIndex"] == "0"
+    assert payload["issuer"]["id"] == f"{BASE_URL}/api/v1/organizations/{session.organization.id}"
+    assert payload["credentialSubject"]["performance"]["composite_score"] == 0.8
+
+
+def test_each_badge_gets_its_own_status_bit_and_reissue_keeps_it(session: Any, tmp_path: Path) -> None:
+    first = completed_assessment(session.org, agent_name="a")
+    second = completed_assessment(session.org, agent_name="b")
+    one = service.issue(session, first.id, now=clock())
+    two = service.issue(session, second.id, now=clock())
+    again = service.issue(session, first.id, now=clock())
+    assert (one.status_index, two.status_index, again.status_index) == (0, 1, 0)
+
+
+def test_a_held_assessment_gets_no_badge_until_approved(session: Any, tmp_path: Path) -> None:
+    held = completed_assessment(session.org, review_state="pending_review")
+    with pytest.raises(AAAFError) as caught:
+        service.issue_badge(session, held.id, ["svg"], tmp_path, clock())
+    assert caught.value.code == "BADGE_HELD"
+    assert not list(tmp_path.glob("*.svg"))
+    approved = service.review(session, held.id, approve=True)
+    assert approved.review_state == "approved"
+    assert service.issue_badge(session, held.id, ["svg"], tmp_path, clock())
+
+
+def test_a_rejected_assessment_never_gets_a_badge(session: Any, tmp_path: Path) -> None:
+    held = completed_assessment(session.org, review_state="pending_review")
+    assert service.review(session, held.id, approve=False).review_state == "rejected"
+    with pytest.raises(AAAFError) as caught:
+        service.issue_badge(session, held.id, ["json"], tmp_path, clock())
+    assert caught.value.code == "CONFLICT" and "rejected" in caught.value.message
+    with pytest.raises(AAAFError) as again:
+        service.review(session, held.id, approve=True)
+    assert again.value.code == "CONFLICT"
+
+
+def test_only_a_completed_assessment_earns_a_badge(session: Any, tmp_path: Path) -> None:
+    agent = session.org.enroll_agent("thin")
+    now = clock()
+    record = session.org.create_assessment(
+        agent.id, type="full", window_start=now - timedelta(days=30), window_end=now
+    )
+    session.org.fail_assessment(record.id, {"code": "INSUFFICIENT_EVIDENCE", "message": "too few tasks"}, now)
+    with pytest.raises(AAAFError) as caught:
+        service.issue_badge(session, record.id, ["svg"], tmp_path, now)
+    assert caught.value.code == "CONFLICT" and "failed" in caught.value.message
+    with pytest.raises(AAAFError) as missing:
+        service.issue_badge(session, "00000000-0000-4000-8000-000000000000", ["svg"], tmp_path, now)
+    assert missing.value.code == "NOT_FOUND"
+
+
+def test_unknown_format_is_bad_input() -> None:
+    with pytest.raises(AAAFError) as caught:
+        service.parse_formats(["svg", "gif"])
+    assert caught.value.code == "INVALID_REQUEST" and "gif" in caught.value.message
+
+
+def test_revoke_records_the_reason_and_rewrites_the_status_list(session: Any, tmp_path: Path) -> None:
+    assessment = completed_assessment(session.org)
+    kept = completed_assessment(session.org, agent_name="kept")
+    paths = service.issue_badge(session, assessment.id, ["png"], tmp_path, clock())
+    kept_paths = service.issue_badge(session, kept.id, ["png"], tmp_path, clock())
+    now = clock()
+    badge, list_path = service.revoke(session, assessment.id, reason="evidence was fabricated", now=now)
+    assert badge.revoked and badge.revoke_reason == "evidence was fabricated" and badge.revoked_at == now
+    stored = session.org.get_badge(assessment.id)
+    assert stored.revoked and stored.revoke_reason == "evidence was fabricated"
+    assert list_path == service.default_status_list_path(session.store)
+    keys = parse_public_keys(service.issuer_key(session.store).public.pem())
+    result = verify(paths[0].read_bytes(), keys, now=clock(), status_list=list_path.read_bytes())
+    assert result.revoked is True and result.revoke_reason == "evidence was fabricated"
+    assert not result.valid and result.failed[0].name == "status"
+    fine = verify(kept_paths[0].read_bytes(), keys, now=clock(), status_list=list_path.read_bytes())
+    assert fine.valid and fine.revoked is False
+    # the public verification answer agrees
+    assert service.verify_issued(session.store, assessment.id, clock()).revoked is True
+    assert service.verify_issued(session.store, kept.id, clock()).valid
+
+
+def test_revoking_needs_a_badge_and_a_reason(session: Any) -> None:
+    assessment = completed_assessment(session.org)
+    with pytest.raises(AAAFError) as no_badge:
+        service.revoke(session, assessment.id, reason="x", now=clock())
+    assert no_badge.value.code == "NOT_FOUND"
+    service.issue(session, assessment.id, now=clock())
+    with pytest.raises(AAAFError) as no_reason:
+        service.revoke(session, assessment.id, reason="  ", now=clock())
+    assert no_reason.value.code == "INVALID_REQUEST"
+
+
+def test_issue_all_reports_held_and_missing(session: Any, tmp_path: Path) -> None:
+    completed_assessment(session.org, agent_name="ok")
+    completed_assessment(session.org, agent_name="held", review_state="pending_review")
+    session.org.enroll_agent("never-assessed")
+    outcomes = {o.agent: o for o in service.issue_all(session, ["svg", "md"], tmp_path, clock())}
+    assert len(outcomes["ok"].paths) == 2 and outcomes["ok"].error is None
+    assert outcomes["held"].error is not None and outcomes["held"].error.code == "BADGE_HELD"
+    assert (
+        outcomes["never-assessed"].error is not None and outcomes["never-assessed"].error.code == "NOT_FOUND"
+    )
