@@ -146,3 +146,12 @@ def test_issue_all_reports_held_and_missing(session: Any, tmp_path: Path) -> Non
     assert (
         outcomes["never-assessed"].error is not None and outcomes["never-assessed"].error.code == "NOT_FOUND"
     )
+
+
+def test_a_stored_badge_renders_without_resigning(session: Any) -> None:
+    assessment = completed_assessment(session.org)
+    issued = service.issue(session, assessment.id, now=clock())
+    stored = service.stored_badge(session.org.get_badge(assessment.id))
+    assert stored.token == issued.token and stored.data == issued.data
+    for fmt in ("svg", "png", "json", "jwt", "md"):
+        assert stored.render(fmt) == issued.render(fmt)

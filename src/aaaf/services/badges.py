@@ -32,8 +32,22 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from aaaf.badges.bake import bake_png, bake_svg
-from aaaf.badges.credential import build_credential, credential_document, sign, status_entry
-from aaaf.badges.data import BadgeData, badge_data_from_assessment, issuer_id_for, status_list_url, utc
+from aaaf.badges.credential import (
+    build_credential,
+    credential_document,
+    credential_of_payload,
+    sign,
+    split_token,
+    status_entry,
+)
+from aaaf.badges.data import (
+    BadgeData,
+    badge_data_from_assessment,
+    badge_data_from_credential,
+    issuer_id_for,
+    status_list_url,
+    utc,
+)
 from aaaf.badges.keys import (
     IssuerKey,
     PublicKey,
@@ -236,6 +250,28 @@ def issue_badge(
         _write_atomically(path, issued.render(fmt))
         paths.append(path)
     return paths
+
+
+def stored_badge(badge: Any) -> IssuedBadge:
+    """A recorded badge, ready to render in any format without signing anything again.
+
+    What ``GET /api/v1/badges/{assessment_id}.svg|.png|.json`` serves: the pictures are
+    redrawn from the signed credential on record, so they always match it.
+    """
+    if not badge.credential_jwt:
+        raise AAAFError(
+            "NOT_FOUND",
+            f"The badge of assessment {badge.assessment_id} has no signed credential.",
+            {"assessment_id": str(badge.assessment_id)},
+        )
+    data = badge_data_from_credential(credential_of_payload(split_token(badge.credential_jwt)[1]))
+    return IssuedBadge(
+        data=data,
+        token=badge.credential_jwt,
+        status_index=badge.status_index,
+        revoked=badge.revoked,
+        svg=render_svg(data),
+    )
 
 
 @dataclass
