@@ -348,7 +348,11 @@ def _jury_observation(
     counting: list[EventRecord] = []
     superseded: list[EventRecord] = []
     for juror in sorted(by_juror):
-        ordered = sorted(by_juror[juror], key=_vote_order)
+        votes_of_juror = by_juror[juror]
+        if len(votes_of_juror) == 1:
+            counting.append(votes_of_juror[0])
+            continue
+        ordered = sorted(votes_of_juror, key=_vote_order)
         counting.append(ordered[-1])
         superseded.extend(ordered[:-1])
     # sort by score; ties by juror name so which juror is reported dropped never depends on order
@@ -850,9 +854,23 @@ def score_trust(
     service fills exactly the four of :data:`OPERATIONAL_SOURCES`.
     """
     config = config or TrustConfig()
+    found = observations(eval_events, at=at, config=config)
+    return _score_observations(
+        found, operational, at=at, weights_override=weights_override, config=config, agent=agent
+    )
+
+
+def _score_observations(
+    found: Mapping[str, Sequence[Observation]],
+    operational: Mapping[str, FillIn | float | None] | None,
+    *,
+    at: datetime,
+    weights_override: Mapping[str, Any] | None,
+    config: TrustConfig,
+    agent: str,
+) -> TrustResult:
     _require_aware(at)
     weights_in_force, rejected = merge_override(TRUST_WEIGHTS, weights_override)
-    found = observations(eval_events, at=at, config=config)
     operational = operational or {}
 
     provisional: dict[str, tuple[float | None, str | None, FillIn | None, str | None]] = {}
@@ -945,12 +963,12 @@ def score_trust_from_events(
     """
     config = config or TrustConfig()
     eval_events = [event for event in events if event.type == "eval_result"]
-    covered_by_evals = set(observations(eval_events, at=at, config=config))
+    found = observations(eval_events, at=at, config=config)
     fill_ins: dict[str, FillIn] = {}
-    if any(name not in covered_by_evals for name in OPERATIONAL_SOURCES):
+    if any(name not in found for name in OPERATIONAL_SOURCES):
         fill_ins = operational_fill_ins(events, at=at, aaaf_config=aaaf_config)
-    return score_trust(
-        eval_events,
+    return _score_observations(
+        found,
         fill_ins,
         at=at,
         weights_override=weights_override,

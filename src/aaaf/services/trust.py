@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.trust import (
     SCHEME,
@@ -118,6 +119,7 @@ def score_agent(
     events: Sequence[EventRecord] | None = None,
     override: Mapping[str, Any] | None = _STORED,
     config: TrustConfig | None = None,
+    aaaf_config: AAAFConfig | None = None,
 ) -> TrustResult:
     """The agent's trust score at ``at``, read-only (nothing is recorded).
 
@@ -132,7 +134,7 @@ def score_agent(
     result = score_trust_from_events(
         events,
         at=at,
-        aaaf_config=org.config(),
+        aaaf_config=aaaf_config if aaaf_config is not None else org.config(),
         weights_override=override,
         config=config,
         agent=record.name,
@@ -192,10 +194,13 @@ def trust_report(
     events: Sequence[EventRecord] | None = None,
     override: Mapping[str, Any] | None = _STORED,
     config: TrustConfig | None = None,
+    aaaf_config: AAAFConfig | None = None,
 ) -> TrustReport:
     """Compute, and with ``record`` append to the history; ``computed_at`` defaults to ``at``."""
     subject = _agent(org, agent)
-    result = score_agent(org, subject, at=at, events=events, override=override, config=config)
+    result = score_agent(
+        org, subject, at=at, events=events, override=override, config=config, aaaf_config=aaaf_config
+    )
     if not record:
         return TrustReport(result, None, org.last_committed_score(subject.id, SCHEME), "read-only query")
     return record_score(org, subject, result, computed_at=computed_at or at, config=config)
@@ -209,13 +214,16 @@ def compute_trust(org: Any, agent: Any, *, at: datetime, record: bool) -> TrustR
     return trust_report(org, agent, at=at, record=record).result
 
 
-def trust_reports_for_all(org: Any, *, at: datetime, record: bool) -> list[TrustReport]:
+def trust_reports_for_all(
+    org: Any, *, at: datetime, record: bool, computed_at: datetime | None = None
+) -> list[TrustReport]:
     """Every agent of the organization, evidence loaded in one query (``aaaf trust --all``)."""
     agents = org.agents()
     if not agents:
         return []
     by_agent = org.events_for_agents([a.id for a in agents])
     override = _override_weights(org)
+    aaaf_config = org.config()
     reports = []
     for agent in agents:
         reports.append(
@@ -224,8 +232,10 @@ def trust_reports_for_all(org: Any, *, at: datetime, record: bool) -> list[Trust
                 agent,
                 at=at,
                 record=record,
+                computed_at=computed_at,
                 events=by_agent.get(agent.id, []),
                 override=override,
+                aaaf_config=aaaf_config,
             )
         )
     return reports
