@@ -15,7 +15,8 @@ the badge from the signed credential and tell a hand-edited picture from a true 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -71,8 +72,19 @@ def date_shown(ts: datetime) -> str:
     return utc(ts).strftime("%Y-%m-%d")
 
 
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """Text XML 1.0 can carry: characters it forbids become U+FFFD (names are user input)."""
+    return _XML_INVALID.sub("\ufffd", text)
+
+
 def layout(data: BadgeData) -> dict[str, Any]:
     """Every value the template draws, fitted to its box (exposed for tests and verify)."""
+    data = replace(
+        data, agent_name=xml_safe(data.agent_name), organization_name=xml_safe(data.organization_name)
+    )
     brand_width = text_width("AAAF", 11, bold=True)
     org_room = WIDTH - 2 * MARGIN - brand_width - 10
     org_text, org_size = fit_text(data.organization_name, org_room, 9, min_size=7)
