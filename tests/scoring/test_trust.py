@@ -574,3 +574,10 @@ def test_result_json_shape() -> None:
     assert safety["jury"]["dropped_jurors"] == ["j0", "j4"]
     assert body["composite"] == 600.0  # one covered dimension: 10 · 60
     assert set(body["dimensions"]) == set(TRUST_DIMENSIONS)
+
+
+def test_the_evidence_vocabulary_names_the_same_16_dimensions() -> None:
+    # the evidence edge validates eval_result.dimension against its own copy of the names
+    from aaaf.evidence.vocabulary import TRUST_DIMENSIONS as VALIDATED
+
+    assert tuple(VALIDATED) == TRUST_DIMENSIONS
