@@ -126,13 +126,14 @@ class Remove:
 REMOVE = Remove()
 
 
-def event(event_type: str, data: dict[str, Any] | None = None, **envelope: Any) -> dict[str, Any]:
-    """A valid raw event of ``event_type`` (its minimal data unless ``data`` is given)."""
+def event(event_type: str, payload: dict[str, Any] | None = None, **envelope: Any) -> dict[str, Any]:
+    """A valid raw event of ``event_type`` (its minimal data unless ``payload`` is given);
+    ``envelope`` replaces top-level members (``REMOVE`` deletes one)."""
     raw: dict[str, Any] = {
         "agent_id": AGENT,
         "type": event_type,
         "timestamp": TIMESTAMP,
-        "data": copy.deepcopy(MINIMAL_DATA[event_type] if data is None else data),
+        "data": copy.deepcopy(MINIMAL_DATA[event_type] if payload is None else payload),
     }
     for key, value in envelope.items():
         if isinstance(value, Remove):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, Required, get_args, get_origin
 
-from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, with_config
+from pydantic import AfterValidator, ConfigDict, Field, Strict, TypeAdapter, with_config
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 from typing_extensions import (
@@ -86,12 +86,21 @@ def show_value(value: Any) -> str:
 
 
 # A JSON value whose numbers are finite: what unknown fields and free-form fields may hold.
-FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+# Every branch is marked strict: a recursive alias does not inherit the payload's config,
+# and lax lists would take sets and tuples.
+FiniteFloat = Annotated[float, Strict(), Field(allow_inf_nan=False)]
 if TYPE_CHECKING:
     JsonData = Any
 else:
     JsonData = TypeAliasType(
-        "JsonData", list["JsonData"] | dict[str, "JsonData"] | str | bool | int | FiniteFloat | None
+        "JsonData",
+        Annotated[list["JsonData"], Strict()]
+        | Annotated[dict[str, "JsonData"], Strict()]
+        | Annotated[str, Strict()]
+        | Annotated[bool, Strict()]
+        | Annotated[int, Strict()]
+        | FiniteFloat
+        | None,
     )
 
 

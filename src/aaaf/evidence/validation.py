@@ -94,9 +94,7 @@ def _payload_problems(event_type: str, error: ValidationError) -> list[tuple[str
     return problems
 
 
-def _first_unstorable(
-    node: dict[Any, Any] | list[Any] | tuple[Any, ...],
-) -> tuple[list[str | int], str] | None:
+def _first_unstorable(node: dict[Any, Any] | list[Any]) -> tuple[list[str | int], str] | None:
     """The path to the first value JSON cannot carry faithfully, and why (SCORING.md §1:
     non-finite numbers are rejected anywhere, so are values the store could not write)."""
     pairs: Iterable[tuple[Any, Any]] = node.items() if isinstance(node, dict) else enumerate(node)
@@ -108,8 +106,8 @@ def _first_unstorable(
             if math.isfinite(value):
                 continue
             return [key], f"must be a finite number, got {show_value(float(value))}"
-        if isinstance(value, dict | list):
-            if isinstance(value, dict):
+        if kind is dict or kind is list:
+            if kind is dict:
                 for inner_key in value:
                     if type(inner_key) is not str:
                         return [key], f"object keys must be strings, got {show_value(inner_key)}"
@@ -117,8 +115,6 @@ def _first_unstorable(
             if found is not None:
                 found[0].insert(0, key)
                 return found
-            continue
-        if isinstance(value, str | int):
             continue
         return [key], f"must be a JSON value, got {show_value(value)}"
     return None
