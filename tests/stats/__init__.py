@@ -1,0 +1,1 @@
+"""Tests of the statistics (aaaf.stats) against their references."""
