@@ -260,7 +260,7 @@ def test_trust_section_truncates_to_an_integer() -> None:
     }
     text = render_agent_report(stored_assessment(novice_performance(), versatile_capability()), trust=trust)
     assert "| 599 | bronze | 11/16 | yes — capped by the security gate |" in text
-    assert "Tier: security below 50" in text
+    assert "Why this tier: security below 50" in text
 
 
 def test_rendering_is_deterministic_and_pure() -> None:
@@ -306,3 +306,22 @@ def test_a_reachable_requirement_reaches_the_next_tier(values: list[float | None
         after = composite(changed, PERFORMANCE_WEIGHTS, PERFORMANCE_TIERS)
         assert after.score is not None
         assert math.isclose(after.score, raise_.next_bound, abs_tol=1e-9)
+
+
+def test_agent_header_and_evidence_line() -> None:
+    agent = {
+        "id": "agent-1",
+        "name": "security-auditor",
+        "claimed_domains": ["security", "code"],
+        "tools": [],
+        "description": "Identifies vulnerabilities.",
+    }
+    text = render_agent_report(stored_assessment(novice_performance(), versatile_capability()), agent=agent)
+    assert "- Agent: `security-auditor` (agent-1)" in text
+    assert "- Description: Identifies vulnerabilities." in text
+    assert "- Claimed domains: security, code" in text
+    assert "- Tools: none declared at enrolment" in text
+    assert (
+        "- Evidence: 47 window tasks, 44 completed; 212 events used "
+        "(task_assigned 47, task_completed 47, tool_invoked 118)" in text
+    )

@@ -467,7 +467,7 @@ def _trust_section(trust: Mapping[str, Any] | None, note: str | None) -> list[st
     lines.extend(table(["Composite (0-1000)", "Tier", "Covered", "Security gate"], rows))
     if trust.get("tier_reason"):
         lines.append("")
-        lines.append(f"Tier: {trust['tier_reason']}")
+        lines.append(f"Why this tier: {trust['tier_reason']}")
     if trust.get("at"):
         lines.append("")
         lines.append(f"Computed for {trust['at']}; integers are truncated (SCORING.md §0).")
@@ -497,8 +497,12 @@ def render_agent_report(
         lines.append(f"- Agent: `{name}` ({agent.get('id', '')})")
         if agent.get("description"):
             lines.append(f"- Description: {agent['description']}")
-        lines.append(f"- Claimed domains: {format_value(list(agent.get('claimed_domains') or []))}")
-        lines.append(f"- Tools: {format_value(list(agent.get('tools') or []))}")
+        domains = list(agent.get("claimed_domains") or [])
+        tools = list(agent.get("tools") or [])
+        lines.append(
+            f"- Claimed domains: {format_value(domains) if domains else 'none declared at enrolment'}"
+        )
+        lines.append(f"- Tools: {format_value(tools) if tools else 'none declared at enrolment'}")
     lines.append(
         f"- Assessment: `{assessment.get('id', '')}` ({assessment.get('type') or result.get('type')})"
     )
