@@ -1,27 +1,29 @@
-"""The `aaaf` console script: discovers every command module in aaaf.cli.commands."""
+"""The `aaaf` console script: discovers every command module in aaaf.cli.commands.
+
+A command group is a module that defines ``register(app)``.  Importing every group costs
+seconds (SciPy, SQLAlchemy, Jinja, ...), so the console script registers only the module
+that defines the requested command (found by reading the sources, not importing them);
+``--help``, an unknown command and ``from aaaf.cli.main import app`` get every command.
+"""
 
 from __future__ import annotations
 
 import importlib
 import logging
 import pkgutil
+import re
+import sys
+from pathlib import Path
+from typing import Any
 
 import typer
 
 from aaaf.cli import commands
 
-app = typer.Typer(
-    name="aaaf",
-    help="AAAF — the AI Agent Assessment Framework: evidence in, scores, verdicts and verifiable badges out.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
-)
+_COMMAND_NAME = re.compile(r"""\bapp\.command\(\s*"([\w-]+)"|\bapp\.add_typer\([^)]*name="([\w-]+)\"""")
 
 
-@app.callback()
-def main(
+def _verbose_callback(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what happens (to stderr)."),
 ) -> None:
     logging.basicConfig(
@@ -29,19 +31,62 @@ def main(
     )
 
 
-def _register_commands() -> None:
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
+def module_names() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+
+
+def modules_by_command() -> dict[str, str]:
+    """Which module registers which top-level command, read from the sources."""
+    table: dict[str, str] = {}
+    for name in module_names():
+        path = Path(commands.__path__[0]) / f"{name}.py"
+        for match in _COMMAND_NAME.finditer(path.read_text(encoding="utf-8")):
+            table.setdefault(match.group(1) or match.group(2), name)
+    return table
+
+
+def build_app(modules: list[str] | None = None) -> typer.Typer:
+    application = typer.Typer(
+        name="aaaf",
+        help="AAAF — the AI Agent Assessment Framework: evidence in, scores, verdicts and verifiable badges out.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="rich",
+    )
+    application.callback()(_verbose_callback)
+    for name in module_names() if modules is None else modules:
+        module = importlib.import_module(f"{commands.__name__}.{name}")
         register = getattr(module, "register", None)
         if register is not None:
-            register(app)
+            register(application)
+    return application
 
 
-_register_commands()
+def _requested_command(argv: list[str]) -> str | None:
+    for token in argv:
+        if not token.startswith("-"):
+            return token
+    return None
+
+
+_full_app: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """``from aaaf.cli.main import app``: the app with every command (tests, embedding)."""
+    global _full_app
+    if name == "app":
+        if _full_app is None:
+            _full_app = build_app()
+        return _full_app
+    raise AttributeError(name)
 
 
 def run() -> None:
-    app()
+    command = _requested_command(sys.argv[1:])
+    module = modules_by_command().get(command) if command else None
+    build_app([module] if module else None)()
 
 
 if __name__ == "__main__":
