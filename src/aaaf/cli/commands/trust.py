@@ -287,22 +287,22 @@ def history_command(
         return
     table = Table(title=f"Trust history of {agent.name}")
     table.add_column("id", no_wrap=True)
-    for column in ("computed at", "score", "tier", "anomalous", "committed", "review"):
-        table.add_column(column, overflow="fold")
+    table.add_column("computed at")
+    for column in ("score", "tier", "state"):
+        table.add_column(column)
     for entry in entries:
-        review = ""
         if entry.review_decision is not None:
-            review = f"{entry.review_decision} by {entry.reviewed_by}"
-        elif entry.was_anomalous and not entry.committed:
-            review = "pending"
+            state = f"anomalous, {entry.review_decision} by {entry.reviewed_by}"
+        elif entry.was_anomalous:
+            state = "anomalous, held for review"
+        else:
+            state = "committed"
         table.add_row(
             str(entry.id),
             f"{entry.computed_at:%Y-%m-%d %H:%M}",
             whole(entry.score),
             entry.tier or "—",
-            "yes" if entry.was_anomalous else "",
-            "yes" if entry.committed else "no",
-            review,
+            state,
         )
     console.print(table)
 
