@@ -7,6 +7,7 @@ Where the evaluation order changes the last bit, the test says so and checks the
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -372,6 +373,19 @@ def test_ceil_of_one_over_cap_is_exact() -> None:
     assert Fraction(1 / 3) * 3 < 1
     assert positive_needed(1 / 3) == 4
     assert capped_weights({"a": 1.0, "b": 1.0, "c": 1.0}, cap=1 / 3).method == "equal_share"
+
+
+def test_underflowed_weights_still_receive_the_excess() -> None:
+    # six agents at 1.0 and one at 5e-324 (the smallest double), cap 0.15 (7 ≥ ⌈1/0.15⌉):
+    #   normalised: 1/6 each, and 5e-324 / 6 underflows to 0
+    #   round 1: the six are capped, excess = 6 × (1/6 − 0.15) = 0.1; the pool of uncapped
+    #            weights is 0, so the excess goes by score: the tiny agent gets all 0.1
+    #   closed form: w = min(0.15, λ·s) with 6 × 0.15 + λ·5e-324 = 1 → the tiny agent 0.1
+    scores = {f"m{i}": 1.0 for i in range(6)} | {"tiny": 5e-324}
+    result = capped_weights(scores, cap=0.15)
+    assert result.rounds == 1 and "tiny" not in result.capped
+    assert result.weights["tiny"] == pytest.approx(0.1, abs=1e-15)
+    assert math.fsum(result.weights.values()) == pytest.approx(1.0, abs=1e-15)
 
 
 @pytest.mark.parametrize("cap", [0.0, -0.1, 1.5, float("nan")])

@@ -29,7 +29,8 @@ Choices SCORING.md §5 leaves to the implementation (documented in docs/scoring.
   ``w + excess × (w / pool)`` where ``excess`` is the fsum of the amounts cut from the
   agents capped in that round and ``pool`` the fsum of the uncapped weights before the
   hand-out.  Each update reads only values fixed before the round, so agent order is
-  irrelevant.
+  irrelevant.  (Only if every uncapped weight has underflowed to 0 — scores of the order
+  of 1e-308 — is the excess handed out in proportion to their scores instead.)
 * ⌈1 / cap⌉ is computed on the exact binary value of ``cap`` (``fractions.Fraction``),
   i.e. "is ``n × cap ≥ 1`` feasible" is decided exactly, not with a rounded division.
 """
@@ -358,15 +359,18 @@ def _order_key(run: WorkflowRun) -> tuple[datetime, str]:
 
 def latest_run_per_task(runs: Iterable[WorkflowRun]) -> list[WorkflowRun]:
     """One run per (agent, task_id): the latest instant, ties by canonical JSON sorting last."""
-    chosen: dict[tuple[str, str], tuple[datetime, str, WorkflowRun]] = {}
+    chosen: dict[tuple[str, str], WorkflowRun] = {}
     for run in runs:
         stamp, _ = _order_key(run)
-        candidate = (stamp, run.canonical(), run)
         key = (run.agent, run.task_id)
         held = chosen.get(key)
-        if held is None or (candidate[0], candidate[1]) > (held[0], held[1]):
-            chosen[key] = candidate
-    return [entry[2] for entry in chosen.values()]
+        if held is None:
+            chosen[key] = run
+            continue
+        held_stamp, _ = _order_key(held)
+        if stamp > held_stamp or (stamp == held_stamp and run.canonical() > held.canonical()):
+            chosen[key] = run
+    return list(chosen.values())
 
 
 @dataclass(frozen=True)
@@ -488,8 +492,15 @@ def capped_weights(scores: Mapping[str, float], cap: float = WORKFLOW_CAP) -> Ca
         if not uncapped:
             break
         pool = math.fsum(weights[name] for name in uncapped)
-        for name in uncapped:
-            weights[name] = weights[name] + excess * (weights[name] / pool)
+        if pool > 0.0:
+            for name in uncapped:
+                weights[name] = weights[name] + excess * (weights[name] / pool)
+        else:
+            # Every uncapped weight underflowed to 0 (scores near 5e-324): hand the excess
+            # out in proportion to their scores, which is what their weights stand for.
+            score_pool = math.fsum(float(scores[name]) for name in uncapped)
+            for name in uncapped:
+                weights[name] = excess * (float(scores[name]) / score_pool)
     return CappedWeights(weights, frozenset(capped), rounds, "iterative", len(positive), needed)
 
 
