@@ -6,7 +6,8 @@ gives an ``OrgStore`` whose every query is filtered by that organization.  Every
 returned is a plain frozen dataclass (:mod:`aaaf.store.records`).
 """
 
-from aaaf.store.org_store import DimensionRow, EventLike, OrgStore
+from aaaf.store.event_writer import EventLike
+from aaaf.store.org_store import DimensionRow, OrgStore
 from aaaf.store.records import (
     Agent,
     Appeal,

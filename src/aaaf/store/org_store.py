@@ -11,10 +11,9 @@ import hashlib
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -23,6 +22,7 @@ from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.event_writer import EVENT_CHUNK_SIZE, EventLike, write_events
 from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
@@ -48,33 +48,7 @@ from aaaf.store.records import (
 
 AgentRef = uuid.UUID | str
 
-# add_events writes in chunks of this many rows: big enough to amortise a statement,
-# small enough to keep the bound parameters of one statement well below driver limits.
-EVENT_CHUNK_SIZE = 5_000
 _STATUS_INDEX_ATTEMPTS = 5
-
-
-class EventLike(Protocol):
-    """A validated event as the evidence package produces it (its ``ValidEvent``).
-
-    ``agent`` is not read: the store takes the agent's id beside each event.  ``key`` is
-    the client's idempotency key (SCORING.md §1) or None.
-    """
-
-    @property
-    def type(self) -> str: ...
-
-    @property
-    def timestamp(self) -> datetime: ...
-
-    @property
-    def data(self) -> Mapping[str, Any]: ...
-
-    @property
-    def task_id(self) -> str | None: ...
-
-    @property
-    def key(self) -> str | None: ...
 
 
 class DimensionRow(NamedTuple):
@@ -598,63 +572,17 @@ class OrgStore:
         stored for that agent (or came earlier in the same batch) — SCORING.md §1.
         An agent id not of this organization is ``NOT_FOUND`` and nothing is stored.
 
-        Speed matters here (``make bench``: a million events): rows go through Core
-        ``insert()`` executemany in chunks of ``EVENT_CHUNK_SIZE`` with no ORM objects.
-        Keyless events cannot collide and are inserted plainly; keyed events use
-        ``INSERT .. ON CONFLICT (agent_id, idempotency_key) DO NOTHING RETURNING id``, so
-        which ones were new is known without a per-row SELECT, also under concurrent
-        writers.  Duplicates inside the batch are dropped before the database sees them.
+        An unknown type is ``INVALID_EVENT_TYPE``.  How this is made fast (``make
+        bench``: a million events) is described in :mod:`aaaf.store.event_writer`.
         """
         if not items:
             return []
-        stored = [False] * len(items)
-        seen_keys: set[tuple[uuid.UUID, str]] = set()
-        events = t.events
-        dialect_insert = postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
-        keyed_insert = (
-            dialect_insert(events)
-            .on_conflict_do_nothing(index_elements=[events.c.agent_id, events.c.idempotency_key])
-            .returning(events.c.id)
-        )
-        plain_insert = insert(events)
         with write_transaction(self._engine) as connection:
             requested = {agent_id for agent_id, _ in items}
             missing = requested - self._own_agent_ids(connection, requested)
             if missing:
                 raise not_found("Agent", sorted(str(agent_id) for agent_id in missing)[0])
-            for start in range(0, len(items), EVENT_CHUNK_SIZE):
-                keyless_rows: list[dict[str, Any]] = []
-                keyed_rows: list[dict[str, Any]] = []
-                keyed_positions: list[tuple[uuid.UUID, int]] = []
-                for position in range(start, min(start + EVENT_CHUNK_SIZE, len(items))):
-                    agent_id, event = items[position]
-                    key = event.key
-                    event_id = uuid.uuid4()
-                    row = {
-                        "id": event_id,
-                        "agent_id": agent_id,
-                        "type": event.type,
-                        "task_id": event.task_id,
-                        "idempotency_key": key,
-                        "timestamp": event.timestamp,
-                        "data": event.data,
-                    }
-                    if key is None:
-                        keyless_rows.append(row)
-                        stored[position] = True
-                        continue
-                    if (agent_id, key) in seen_keys:
-                        continue
-                    seen_keys.add((agent_id, key))
-                    keyed_rows.append(row)
-                    keyed_positions.append((event_id, position))
-                if keyless_rows:
-                    connection.execute(plain_insert, keyless_rows)
-                if keyed_rows:
-                    inserted = set(connection.execute(keyed_insert, keyed_rows).scalars())
-                    for new_id, position in keyed_positions:
-                        stored[position] = new_id in inserted
-        return stored
+            return write_events(connection, items)
 
     def _event_query(
         self,

@@ -13,7 +13,7 @@ JSON is (de)serialised with orjson by the engine (see :mod:`aaaf.store.engine`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,9 +27,16 @@ JSONDocument: TypeEngine[Any] = JSON().with_variant(postgresql.JSONB(), "postgre
 Score: Double[float] = Double(53)
 
 
+def json_default(value: Any) -> Any:
+    """What orjson cannot serialise natively: read-only mappings (e.g. ``MappingProxyType``)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
 def dumps_json(value: Any) -> str:
     """The engine's JSON serialiser: orjson, compact, str (what both drivers expect)."""
-    return orjson.dumps(value).decode()
+    return orjson.dumps(value, default=json_default).decode()
 
 
 def loads_json(text: str | bytes) -> Any:

@@ -1,0 +1,160 @@
+"""Fixtures shared by every test package: a database on SQLite and on PostgreSQL.
+
+* ``store_url`` — parametrised ``sqlite`` / ``postgresql``: the URL of a database of
+  this test's own, schema at head, no rows.  Pass it to ``open_store`` or to the CLI's
+  ``--db``.  (SQLite: a copy of a template file migrated once per session.  PostgreSQL: a
+  schema migrated once per session — per xdist worker — made the connection's
+  ``search_path``, emptied before each test; tests run one at a time per worker.)
+* ``store`` — ``open_store(store_url)``, closed after the test.
+* ``unmigrated_database_url`` — parametrised likewise: an empty database with no schema
+  at all (a fresh SQLite path; a fresh PostgreSQL schema dropped after the test), for
+  testing the migrations themselves.
+
+PostgreSQL is ``AAAF_TEST_POSTGRES_URL`` (default: the local server of the dev machine).
+When it cannot be reached the ``postgresql`` variants are skipped — unless the
+environment variable ``CI`` is ``"true"``, where an unreachable server fails them: CI
+must not pass by skipping half the matrix.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from aaaf.store import Store
+
+POSTGRES_URL = os.environ.get("AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+DIALECTS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@cache
+def _postgres_problem() -> str | None:
+    """Why PostgreSQL cannot be used (asked once per session), or None when it can."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    engine = create_engine(POSTGRES_URL, poolclass=NullPool, connect_args={"connect_timeout": 3})
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as error:
+        return f"PostgreSQL at {POSTGRES_URL} is unreachable: {error.__class__.__name__}: {error}"
+    finally:
+        engine.dispose()
+    return None
+
+
+def _require_postgres() -> None:
+    problem = _postgres_problem()
+    if problem is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(problem + " (CI=true: the PostgreSQL variant may not be skipped)")
+    pytest.skip(problem)
+
+
+class _PostgresSchema:
+    """A schema of its own on the test server; connections of ``url`` use it."""
+
+    def __init__(self) -> None:
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.pool import NullPool
+
+        self.name = f"aaaf_test_{uuid.uuid4().hex[:16]}"
+        self.admin = create_engine(POSTGRES_URL, poolclass=NullPool)
+        with self.admin.begin() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{self.name}"'))
+        url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={self.name}"})
+        self.url = url.render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        from sqlalchemy import text
+
+        with self.admin.begin() as connection:
+            connection.execute(text("SET LOCAL lock_timeout = '20s'"))
+            connection.execute(text(f'DROP SCHEMA "{self.name}" CASCADE'))
+        self.admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once per session; tests get copies."""
+    from aaaf.store import open_store
+
+    path = tmp_path_factory.mktemp("aaaf-template") / "aaaf.db"
+    with open_store(f"sqlite:///{path}") as store, store.engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def _postgres_at_head() -> Iterator[Any]:
+    """One PostgreSQL schema per session (per xdist worker), migrated to head."""
+    _require_postgres()
+    from aaaf.store import open_store
+
+    schema = _PostgresSchema()
+    open_store(schema.url).close()
+    yield schema
+    schema.drop()
+
+
+def _empty_postgres(schema: Any) -> None:
+    """Delete every row (children first), keeping the schema and its Alembic version."""
+    from sqlalchemy import text
+
+    from aaaf.store.tables import metadata
+
+    with schema.admin.begin() as connection:
+        connection.execute(text("SET LOCAL lock_timeout = '20s'"))
+        connection.execute(text(f'SET LOCAL search_path = "{schema.name}"'))
+        for table in reversed(metadata.sorted_tables):
+            connection.execute(table.delete())
+
+
+@pytest.fixture(params=DIALECTS)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database of this test's own at schema head with no rows, once per dialect."""
+    if request.param == "sqlite":
+        template: Path = request.getfixturevalue("_sqlite_template")
+        target = tmp_path / "aaaf.db"
+        for suffix in ("", "-wal", "-shm"):
+            source = template.with_name(template.name + suffix)
+            if source.exists():
+                shutil.copyfile(source, target.with_name(target.name + suffix))
+        return f"sqlite:///{target}"
+    schema = request.getfixturevalue("_postgres_at_head")
+    _empty_postgres(schema)
+    return str(schema.url)
+
+
+@pytest.fixture()
+def store(store_url: str) -> Iterator[Store]:
+    """The store at ``store_url``, closed after the test."""
+    from aaaf.store import open_store
+
+    with open_store(store_url) as opened:
+        yield opened
+
+
+@pytest.fixture(params=DIALECTS)
+def unmigrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database without any schema (for testing the migrations themselves)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.db'}"
+        return
+    _require_postgres()
+    schema = _PostgresSchema()
+    try:
+        yield schema.url
+    finally:
+        schema.drop()

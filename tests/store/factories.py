@@ -1,0 +1,54 @@
+"""Small builders for the store tests: an event shaped like the evidence package's
+``ValidEvent`` (the store accepts any object with these attributes) and fixed instants."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from aaaf.store import DimensionRow, OrgStore, Store
+
+T0 = datetime(2026, 4, 16, 12, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    timestamp: datetime
+    data: Mapping[str, Any] = field(default_factory=dict)
+    task_id: str | None = None
+    key: str | None = None
+    agent: str = "ignored-by-the-store"
+
+
+def completed(task_id: str, at: datetime, *, key: str | None = None, **data: Any) -> Event:
+    payload = {
+        "task_id": task_id,
+        "completion_status": "accepted",
+        "time_to_complete_seconds": 600,
+        "revision_count": 0,
+        "errors": [],
+        **data,
+    }
+    return Event("task_completed", at, payload, task_id, key)
+
+
+def org_of(store: Store, name: str = "org") -> OrgStore:
+    return store.scope(store.create_organization(name).id)
+
+
+def minutes(count: float) -> timedelta:
+    return timedelta(minutes=count)
+
+
+PERFORMANCE_ROWS = [
+    DimensionRow("performance", "task_completion_rate", 0.1 + 0.2, 47, 47, {"weighted_credit": 14.1}),
+    DimensionRow("performance", "accuracy", 2 / 3, 47, 52, {"from_revisions": 0.7, "from_errors": 0.6}),
+    DimensionRow("performance", "speed", 0.7234567890123456, 47, 47, {}),
+    DimensionRow(
+        "performance", "consistency", None, 0, 47, {}, "no (domain, level) group with ≥ 5 completed tasks"
+    ),
+    DimensionRow("performance", "review_compliance", 1e-17, 3, 3, {"items": 4}),
+]

@@ -1,0 +1,130 @@
+"""Org configuration stored over the defaults (SCORING.md *(config)* items, §0 weights)."""
+
+from __future__ import annotations
+
+import pytest
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import AAAFConfig
+from aaaf.store import Store
+
+from .factories import org_of
+
+NEW_CAPABILITY_WEIGHTS = {
+    "domain_breadth": 0.1,
+    "complexity_ceiling": 0.2,
+    "tool_proficiency": 0.2,
+    "autonomy_level": 0.1,
+    "learning_rate": 0.1,
+    "delegation_capability": 0.15,
+    "orchestration_skills": 0.15,
+}
+
+
+def test_defaults_until_something_is_set(store: Store) -> None:
+    org = org_of(store)
+    assert org.config() == AAAFConfig()
+    assert org.config_dict() == AAAFConfig().to_dict()
+
+
+def test_every_kind_of_setting_round_trips(store: Store) -> None:
+    org = org_of(store)
+    org.update_config(
+        window_days=14,  # an org_configs column
+        recency_weights={"0_3_days": 1.0, "4_10_days": 0.5},  # document 004's stored form
+        review_checklist=["output_format_correct"],  # an alias, kept in `extra`
+        speed_baselines={"1": 300, "2": 1800.5, "3": 7200, "4": 40000, "5": 80000},
+        calibration_threshold=0.2,
+        capability_weights=NEW_CAPABILITY_WEIGHTS,
+        domain_taxonomy=["code", "research"],
+    )
+    config = org_of_config = org.config()
+    assert config.window_days == 14
+    assert config.recency_weights == ((3, 1.0), (10, 0.5))
+    assert config.checklist == ("output_format_correct",)
+    assert config.speed_baselines == {1: 300.0, 2: 1800.5, 3: 7200.0, 4: 40000.0, 5: 80000.0}
+    assert config.calibration_threshold == 0.2
+    assert dict(config.capability_weights) == NEW_CAPABILITY_WEIGHTS
+    assert list(config.capability_weights) == list(NEW_CAPABILITY_WEIGHTS)  # document order
+    assert config.taxonomy == ("code", "research")
+    # untouched settings keep their defaults
+    assert config.performance_weights == AAAFConfig().performance_weights
+    assert config.validity_days == 90
+    # the to_dict form is accepted back as is
+    other = org_of(store, "copy")
+    other.update_config(**org_of_config.to_dict())
+    assert other.config() == config
+
+
+def test_set_weights_and_taxonomy(store: Store) -> None:
+    org = org_of(store)
+    org.set_weights("capability", NEW_CAPABILITY_WEIGHTS)
+    org.set_taxonomy(["legal"])
+    assert dict(org.config().capability_weights) == NEW_CAPABILITY_WEIGHTS
+    assert org.config().taxonomy == ("legal",)
+    assert org.organization().domain_taxonomy == ("legal",)
+    # replacing again replaces, it does not add rows
+    org.set_weights("capability", AAAFConfig().capability_weights)
+    assert org.config().capability_weights == AAAFConfig().capability_weights
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        {**NEW_CAPABILITY_WEIGHTS, "domain_breadth": 0.2},  # sums to 1.1
+        {name: weight for name, weight in NEW_CAPABILITY_WEIGHTS.items() if name != "learning_rate"},
+        {**NEW_CAPABILITY_WEIGHTS, "charisma": 0.0},
+    ],
+)
+def test_invalid_weights_are_rejected_and_nothing_changes(store: Store, weights: dict[str, float]) -> None:
+    org = org_of(store)
+    with pytest.raises(AAAFError) as caught:
+        org.set_weights("capability", weights)
+    assert caught.value.code == "WEIGHT_SUM_INVALID"
+    assert "sum" in caught.value.details
+    assert org.config() == AAAFConfig()
+
+
+def test_weight_error_names_the_actual_sum(store: Store) -> None:
+    org = org_of(store)
+    with pytest.raises(AAAFError) as caught:
+        org.update_config(
+            performance_weights={
+                "task_completion_rate": 0.5,
+                "accuracy": 0.25,
+                "speed": 0.15,
+                "consistency": 0.2,
+                "review_compliance": 0.15,
+            }
+        )
+    assert caught.value.details["sum"] == pytest.approx(1.25)
+    assert "1.25" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"no_such_setting": 1},
+        {"window_days": 0},
+        {"window_days": "30"},
+        {"min_tasks_performance": True},
+        {"calibration_threshold": float("nan")},
+        {"recency_weights": {"7_days": 1.0}},
+        {"recency_weights": [[7, 1.5]]},
+        {"taxonomy": []},
+        {"taxonomy": ["code", "code"]},
+        {"speed_baselines": {"6": 100}},
+    ],
+)
+def test_invalid_values_are_invalid_request(store: Store, changes: dict[str, object]) -> None:
+    org = org_of(store)
+    with pytest.raises(AAAFError) as caught:
+        org.update_config(**changes)
+    assert caught.value.code == "INVALID_REQUEST"
+    assert org.config() == AAAFConfig()
+
+
+def test_unknown_axis_is_invalid_request(store: Store) -> None:
+    with pytest.raises(AAAFError) as caught:
+        org_of(store).set_weights("charm", {})
+    assert caught.value.code == "INVALID_REQUEST"
