@@ -55,6 +55,7 @@ def test_svg_is_300_by_150_with_every_section_4_3_field() -> None:
     assert shown["assessment-id"] == f"Assessment ID: {data.assessment_id}"
     verify_text = "".join(v for k, v in sorted(shown.items()) if k.startswith("verify-"))
     assert verify_text == f"Verify: {data.verification_url}"
+    assert shown["verify-1"].endswith("/badges/")  # the URL wraps after a '/', not inside the UUID
     assert data.verification_url == f"https://assess.example.com/api/v1/badges/{data.assessment_id}/verify"
 
 

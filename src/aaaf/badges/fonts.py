@@ -117,8 +117,9 @@ def wrap_text(
 ) -> list[str]:
     """Split ``text`` over at most ``max_lines`` lines no wider than ``max_width``.
 
-    Lines break after one of ``breaks`` when possible (a URL breaks after a '/'), else
-    anywhere; the last line is cut short with an ellipsis if the text still does not fit.
+    Lines break after one of ``breaks`` when possible, trying them in order (a URL
+    breaks after a '/' rather than inside a UUID), else anywhere; the last line is cut
+    short with an ellipsis if the text still does not fit.
     """
     lines: list[str] = []
     rest = text
@@ -128,9 +129,13 @@ def wrap_text(
         cut = len(rest)
         while cut > 1 and text_width(rest[:cut], size, bold=bold) > max_width:
             cut -= 1
-        soft = max((rest.rfind(ch, 0, cut) for ch in breaks), default=-1)
-        if soft > 0:
-            cut = soft + 1
+        # prefer the earliest-listed break characters ('/' in a URL) if they leave the line
+        # at least 40 % full; then any of the others
+        for group in breaks:
+            soft = rest.rfind(group, 0, cut)
+            if soft > 0.4 * cut:
+                cut = soft + 1
+                break
         lines.append(rest[:cut])
         rest = rest[cut:]
     if rest:
