@@ -7,6 +7,7 @@ Recency weights (§2.1): age 0-7 → 1.0, 8-14 → 0.8, 15-30 → 0.6, age = who
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -144,7 +145,7 @@ def consistency_events() -> list[EventRecord]:
     events: list[EventRecord] = []
     # group (code, 2): 5 completed tasks, credits 1, 1, 1, 0.5, 0.5; accuracy 1 each
     for i, (status, fraction) in enumerate([("accepted", None)] * 3 + [("partial", 0.5)] * 2):
-        extra = {} if fraction is None else {"milestone_fraction": fraction}
+        extra: dict[str, Any] = {} if fraction is None else {"milestone_fraction": fraction}
         events += ev.task(f"c2-{i}", status, domain="code", complexity=2, days_ago=i * 4, **extra)
     events += ev.task("c2-rejected", "rejected", domain="code", complexity=2)  # not completed: not grouped
     # group (research, 3): only 4 tasks → ignored

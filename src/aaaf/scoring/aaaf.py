@@ -7,8 +7,10 @@ dimension as sums over those quantities.  ``perf(S)`` (the Performance composite
 subset, SCORING.md §2.3) reuses the same per-task quantities, so the capability axis costs
 a few more passes over the window's tasks, never a re-fold.
 
-Every sum goes through :func:`math.fsum` (correctly rounded, hence independent of the
-order of the evidence): the same evidence in any order gives bit-identical scores.
+Determinism (SCORING.md §0): tasks are always visited in ``task_id`` order (completion
+order, ties by ``task_id``, for learning_rate) and unattached evidence in (timestamp, id)
+order, and sums over unordered collections use :func:`math.fsum`; so the same evidence in
+any order gives bit-identical scores.
 """
 
 from __future__ import annotations
@@ -125,6 +127,28 @@ class ScoredTask(NamedTuple):
     review: float | None
     group: tuple[str, int] | None
     perf_event_ids: tuple[str, ...]
+    terms: tuple[float, ...]
+    """This task's terms of the §2.2 sums, in the order of :data:`TERMS` (0 where it has none)."""
+
+
+TERMS: tuple[str, ...] = (
+    "weight",  # Σ wᵢ: denominator of task_completion_rate
+    "weighted_credit",  # Σ wᵢ creditᵢ
+    "completed_weight",  # Σ wᵢ over completed tasks: denominator of accuracy
+    "revised_weight",  # Σ wᵢ revisedᵢ
+    "weighted_errors",  # Σ wᵢ werrᵢ
+    "speed_weight",  # Σ wᵢ over tasks with a speed
+    "weighted_speed",  # Σ wᵢ speedᵢ
+    "review_weight",  # Σ wᵢ over tasks with a checklist
+    "weighted_review",  # Σ wᵢ reviewᵢ
+    "completed",  # counts: completed, revised, timed, reviewed tasks
+    "revised",
+    "timed",
+    "reviewed",
+)
+"""The per-task terms whose column sums give every §2.2 weighted mean of a task set."""
+
+_NOT_COMPLETED_TERMS = (0.0,) * (len(TERMS) - 2)
 
 
 def _per_task_accuracy(revised: float, weighted_errors: float, baseline: float) -> float:
@@ -170,6 +194,25 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
             ids.append(single)
     ids.extend(task.revision_event_ids)
     ids.extend(task.memory_event_ids)
+    terms: tuple[float, ...]
+    if completed:
+        terms = (
+            weight,
+            weight * task.credit,
+            weight,
+            weight if revised else 0.0,
+            weight * task.weighted_errors,
+            weight if speed is not None else 0.0,
+            weight * speed if speed is not None else 0.0,
+            weight if review is not None else 0.0,
+            weight * review if review is not None else 0.0,
+            1.0,
+            1.0 if revised else 0.0,
+            1.0 if speed is not None else 0.0,
+            1.0 if review is not None else 0.0,
+        )
+    else:
+        terms = (weight, weight * task.credit, *_NOT_COMPLETED_TERMS)
     return ScoredTask(
         task,
         weight,
@@ -182,6 +225,7 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         review,
         group,
         tuple(ids),
+        terms,
     )
 
 
@@ -194,14 +238,6 @@ def _ids(parts: Iterable[Iterable[str]]) -> tuple[str, ...]:
     seen = dict.fromkeys(chain.from_iterable(parts))
     seen.pop("", None)
     return tuple(seen)
-
-
-def _ratio(weighted_values: list[float], weights: list[float]) -> tuple[float | None, float]:
-    """(Σ wᵢxᵢ / Σ wᵢ, Σ wᵢ) from the lists of wᵢxᵢ and wᵢ; None when Σ wᵢ is 0 (§2.1)."""
-    total = math.fsum(weights)
-    if total <= 0.0:
-        return None, total
-    return math.fsum(weighted_values) / total, total
 
 
 def coefficient_of_variation(values: Sequence[float]) -> float:
@@ -261,20 +297,31 @@ class PerformanceComponents(NamedTuple):
 
 def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> PerformanceComponents:
     """The §2.2 quantities over ``scored`` (recency-weighted; minimums not applied)."""
-    # list comprehensions rather than one loop of appends: about twice as fast in CPython
-    weights = [s.weight for s in scored]
-    credits = [s.weight * s.credit for s in scored]
-    done = [s for s in scored if s.completed]
-    completed_weights = [s.weight for s in done]
-    revisions = [s.weight for s in done if s.revised]
-    revised_tasks = len(revisions)
-    errors = [s.weight * s.weighted_errors for s in done if s.weighted_errors]
-    speed_weights = [s.weight for s in done if s.speed is not None]
-    speeds = [s.weight * s.speed for s in done if s.speed is not None]
-    review_weights = [s.weight for s in done if s.review is not None]
-    reviews = [s.weight * s.review for s in done if s.review is not None]
+    # One column sum per term (zip and sum run in C): the cheapest way to take the weighted
+    # means of many subsets (perf(S) of §2.3) in pure Python.  The tasks come in task_id
+    # order (or completion order for learning_rate), so the sums are bit-identical
+    # whatever the order of the log.
+    if scored:
+        sums = [sum(column) for column in zip(*[s.terms for s in scored], strict=True)]
+    else:
+        sums = [0.0] * len(TERMS)
+    (
+        total_weight,
+        weighted_credit,
+        completed_weight,
+        revised_weight,
+        weighted_errors,
+        speed_weight,
+        weighted_speed,
+        review_weight,
+        weighted_review,
+        completed_count,
+        revised_count,
+        timed_count,
+        reviewed_count,
+    ) = sums
     groups: dict[tuple[str, int], list[ScoredTask]] = {}
-    for item in done:
+    for item in scored:
         key = item.group
         if key is not None:
             members = groups.get(key)
@@ -283,16 +330,18 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
             else:
                 members.append(item)
 
-    tcr, total_weight = _ratio(credits, weights)
-    revised_share, completed_weight = _ratio(revisions, completed_weights)
-    errors_per_task, _ = _ratio(errors, completed_weights)
+    tcr = weighted_credit / total_weight if total_weight > 0.0 else None
+    revised_share = errors_per_task = None
+    if completed_weight > 0.0:
+        revised_share = revised_weight / completed_weight
+        errors_per_task = weighted_errors / completed_weight
     from_revisions = from_errors = accuracy = None
     if revised_share is not None and errors_per_task is not None:
         from_revisions = 1.0 - revised_share
         from_errors = 1.0 - _error_load(errors_per_task, config.baseline_errors_per_task)
         accuracy = ACCURACY_REVISION_WEIGHT * from_revisions + ACCURACY_ERROR_WEIGHT * from_errors
-    speed, _ = _ratio(speeds, speed_weights)
-    review, _ = _ratio(reviews, review_weights)
+    speed = weighted_speed / speed_weight if speed_weight > 0.0 else None
+    review = weighted_review / review_weight if review_weight > 0.0 else None
 
     kept: list[ConsistencyGroup] = []
     small = 0
@@ -321,22 +370,22 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
         tasks=len(scored),
         total_weight=total_weight,
         task_completion_rate=tcr,
-        completed=len(completed_weights),
+        completed=int(completed_count),
         completed_weight=completed_weight,
-        revised_tasks=revised_tasks,
+        revised_tasks=int(revised_count),
         revised_share=revised_share,
         weighted_errors_per_task=errors_per_task,
         from_revisions=from_revisions,
         from_errors=from_errors,
         accuracy=accuracy,
-        speed_tasks=len(speeds),
+        speed_tasks=int(timed_count),
         speed=speed,
         groups=tuple(kept),
         small_groups=small,
         cv_accuracy=cv_accuracy,
         cv_completion=cv_completion,
         consistency=consistency,
-        review_tasks=len(reviews),
+        review_tasks=int(reviewed_count),
         review_compliance=review,
     )
 
@@ -516,14 +565,23 @@ def _accuracy(ctx: _Context) -> DimensionResult:
 def _speed(ctx: _Context) -> DimensionResult:
     comp = ctx.performance
     timed = [s for s in ctx.window.scored if s.speed is not None]
-    per_level: dict[str, dict[str, float | int]] = {}
-    for level in sorted({s.task.complexity_level for s in timed if s.task.complexity_level is not None}):
-        members = [s for s in timed if s.task.complexity_level == level]
-        per_level[str(level)] = {
-            "tasks": len(members),
+    by_level: dict[int, list[float]] = {}
+    for s in timed:
+        level = s.task.complexity_level
+        if level is not None and s.speed is not None:
+            speeds = by_level.get(level)
+            if speeds is None:
+                by_level[level] = [s.speed]
+            else:
+                speeds.append(s.speed)
+    per_level = {
+        str(level): {
+            "tasks": len(by_level[level]),
             "baseline_seconds": ctx.config.speed_baselines[level],
-            "mean_speed": math.fsum(s.speed or 0.0 for s in members) / len(members),
+            "mean_speed": math.fsum(by_level[level]) / len(by_level[level]),
         }
+        for level in sorted(by_level)
+    }
     ids = _ids((s.task.completion_event_id or "", s.task.attribute_event_id or "") for s in timed)
     return _result(
         "speed",
@@ -584,12 +642,8 @@ def _review_compliance(ctx: _Context) -> DimensionResult:
             "reviewed_tasks": comp.review_tasks,
             "completed_tasks_without_checklist": completed_without,
             "checklist": list(ctx.config.checklist),
-            "items_passed": sum(
-                1
-                for s in reviewed
-                for item in ctx.config.checklist
-                if s.task.checklist is not None and s.task.checklist.get(item) is True
-            ),
+            # review_i = passed_i / |checklist| exactly, so this recovers the integer count
+            "items_passed": sum(round((s.review or 0.0) * len(ctx.config.checklist)) for s in reviewed),
         },
         ids,
         reason,
@@ -751,24 +805,28 @@ def _autonomy_level(ctx: _Context) -> DimensionResult:
 
 def _tool_proficiency(ctx: _Context) -> DimensionResult:
     totals: dict[str, list[int]] = {}
-    tool_ids: dict[str, set[str]] = {}
-    embedded_ids: dict[str, set[str]] = {}
-    for s in ctx.window.scored:
-        task = s.task
-        if not task.tools_from_events and task.completion_event_id is not None:
-            for usage in task.tools:
-                embedded_ids.setdefault(usage.tool, set()).add(task.completion_event_id)
+    tool_ids: dict[str, list[tuple[str, ...]]] = {}
     for usage in ctx.window.tools:
-        sums = totals.setdefault(usage.tool, [0, 0, 0, 0, 0])
-        sums[0] += usage.invocations
-        sums[1] += usage.successes
-        sums[2] += usage.failures
-        sums[3] += usage.recovered
-        sums[4] += usage.unnecessary
-        tool_ids.setdefault(usage.tool, set()).update(usage.event_ids)
+        sums = totals.get(usage.tool)
+        if sums is None:
+            totals[usage.tool] = [
+                usage.invocations,
+                usage.successes,
+                usage.failures,
+                usage.recovered,
+                usage.unnecessary,
+            ]
+            tool_ids[usage.tool] = [usage.event_ids]
+        else:
+            sums[0] += usage.invocations
+            sums[1] += usage.successes
+            sums[2] += usage.failures
+            sums[3] += usage.recovered
+            sums[4] += usage.unnecessary
+            tool_ids[usage.tool].append(usage.event_ids)
     per_tool: dict[str, dict[str, Any]] = {}
     scores: list[float] = []
-    used: set[str] = set()
+    used: list[tuple[str, ...]] = []
     for tool in sorted(totals):
         invocations, successes, failures, recovered, unnecessary = totals[tool]
         entry: dict[str, Any] = {
@@ -789,8 +847,7 @@ def _tool_proficiency(ctx: _Context) -> DimensionResult:
                 correct=correct, recovery=recovery, unnecessary_rate=unnecessary_rate, score=tool_score
             )
             scores.append(tool_score)
-            used.update(tool_ids.get(tool, ()))
-            used.update(embedded_ids.get(tool, ()))
+            used.extend(tool_ids[tool])
         per_tool[tool] = entry
     score = math.fsum(scores) / len(scores) if scores else None
     return _result(
@@ -798,7 +855,7 @@ def _tool_proficiency(ctx: _Context) -> DimensionResult:
         score,
         len(scores),
         {"tools_assessed": len(scores), "tools_seen": len(totals), "tools": per_tool},
-        tuple(sorted(used)),
+        _ids(used),
         f"no tool with ≥ {MIN_TOOL_INVOCATIONS} invocations",
     )
 

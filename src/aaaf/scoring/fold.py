@@ -147,11 +147,7 @@ class Task(NamedTuple):
 
     @property
     def tool_event_ids(self) -> tuple[str, ...]:
-        return (
-            tuple(i for usage in self.tools for i in usage.event_ids)
-            if self.tools_from_events
-            else ((self.completion_event_id,) if self.tools and self.completion_event_id else ())
-        )
+        return tuple(dict.fromkeys(i for usage in self.tools for i in usage.event_ids))
 
     @property
     def decision_event_ids(self) -> tuple[str, ...]:
@@ -328,8 +324,9 @@ def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, in
     return 0.0, fraction, passed, total
 
 
-def _embedded_tools(entries: Any) -> tuple[ToolUsage, ...]:
-    """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0)."""
+def _embedded_tools(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
+    """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0); their
+    evidence is the ``task_completed`` that carries them."""
     merged: dict[str, list[int]] = {}
     for entry in _as_list(entries):
         if not _is_mapping(entry):
@@ -348,7 +345,8 @@ def _embedded_tools(entries: Any) -> tuple[ToolUsage, ...]:
         sums[2] += failures
         sums[3] += recovered
         sums[4] += unnecessary
-    return tuple(ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ()) for tool, s in sorted(merged.items()))
+    ids = (completion_id,)
+    return tuple(ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ids) for tool, s in sorted(merged.items()))
 
 
 def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
@@ -585,8 +583,8 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
         tools_from_events = True
     else:
         embedded_tools = _as_list(done.get("tools_used"))
-        if embedded_tools:
-            tools = _embedded_tools(embedded_tools)
+        if embedded_tools and completion is not None:
+            tools = _embedded_tools(embedded_tools, completion.id)
         tools_from_events = False
 
     decisions: tuple[DelegationDecision, ...] = ()
