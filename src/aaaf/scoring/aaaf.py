@@ -45,6 +45,9 @@ from aaaf.scoring.fold import (
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult, AxisResult, iso
 
+SCHEME = "aaaf"
+"""The scheme's registered name (DESIGN.md: one scheme = one module)."""
+
 ASSESSMENT_TYPES: tuple[str, ...] = ("full", "passive_only", "single_dimension")
 """Assessment types scored from events (``stress_test_only`` is not an events scheme)."""
 
