@@ -199,3 +199,28 @@ def test_exactly_one_target(db: str) -> None:
 
 def test_timestamp_helper_is_consistent() -> None:
     assert (NOW - timedelta(days=30)).isoformat() == "2026-10-21T12:00:00+00:00"
+
+
+def test_collect_resolves_workflow_definitions(db: str, tmp_path: Path) -> None:
+    workflows = tmp_path / "workflows"
+    workflows.mkdir()
+    (workflows / "etl.json").write_text(json.dumps({
+        "name": "etl",
+        "steps": [
+            {"id": "extract", "error_handling": {"retry_count": 2}, "timeout_seconds": 60},
+            {"id": "load", "depends_on": ["extract"], "error_handling": {"retry_count": 1}, "timeout_seconds": 60},
+        ],
+    }))
+    run = {"agent": "miner-1", "type": "workflow_run", "timestamp": NOW.isoformat(),
+           "data": {"task_id": "w1", "workflow": "etl", "steps_completed": 2, "output_quality": 0.9,
+                    "actual_cost": 1.0, "max_budget": 2.0, "actual_seconds": 30.0, "max_latency_seconds": 60.0,
+                    "actual_retries": 4, "timeouts": 0, "hard_failures": 0}}
+    log = write_jsonl(tmp_path / "runs.jsonl", [run])
+    without = aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll")
+    assert without.exit_code == 2 and "dag_steps" in without.stdout
+    with_defs = aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll", "--workflows", str(workflows))
+    assert with_defs.exit_code == 0, with_defs.output
+    scored = json.loads(aaaf(db, "workflow", "score", "--agent", "miner-1", "--json").stdout)
+    text = json.dumps(scored)
+    # dag_steps 2 and retry budget 2 + 1 = 3 came from the definition: 4 retries → 1 unplanned
+    assert '"unplanned_retries": 1' in text

@@ -23,6 +23,7 @@ EVENT_TYPES: tuple[str, ...] = (
     "orchestration_result",
     "eval_result",
     "workflow_run",
+    "memory_operation",
 )
 
 

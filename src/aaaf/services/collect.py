@@ -9,7 +9,7 @@ stored chunk by chunk, each chunk in one transaction.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventError
 from aaaf.evidence.validation import EventValidationError, validate_event
+from aaaf.evidence.workflow_definition import resolve_event
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +83,13 @@ def collect(
     since: datetime | None = None,
     future_tolerance_seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
+    workflow_definitions: Mapping[str, Any] | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
     ``since`` skips (does not reject) events older than it: ``aaaf collect --from``.
+    ``workflow_definitions`` fills a ``workflow_run``'s ``dag_steps`` and
+    ``declared_retry_budget`` from the definition it names (SCORING.md §5).
     """
     report = CollectReport()
     resolver = AgentResolver(org, enroll=enroll, report=report)
@@ -113,6 +117,8 @@ def collect(
             report.errors.append(raw)
             continue
         try:
+            if workflow_definitions:
+                raw = resolve_event(raw, workflow_definitions)
             event = validate_event(
                 raw, now=now, default_agent=default_agent, future_tolerance_seconds=tolerance
             )
@@ -129,7 +135,13 @@ def collect(
         except AAAFError as error:
             report.rejected += 1
             report.errors.append(
-                EventError(index=index, line=line, code=error.code, field="agent", message=error.message)
+                EventError(
+                    index=index,
+                    line=line,
+                    code=error.code,
+                    field=error.details.get("field", "agent"),
+                    message=error.message,
+                )
             )
             continue
         chunk.append((agent.id, event))

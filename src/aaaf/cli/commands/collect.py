@@ -116,6 +116,9 @@ def collect(
     event_type: Annotated[str | None, typer.Option("--type", help="manual: the event type.")] = None,
     timestamp: Annotated[str | None, typer.Option("--timestamp", help="manual: RFC 3339 timestamp.")] = None,
     data: Annotated[str | None, typer.Option("--data", help="manual: the event's data as JSON.")] = None,
+    workflows: Annotated[
+        Path | None, typer.Option("--workflows", help="Directory of workflow definitions runs may name.")
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -144,6 +147,11 @@ def collect(
                 raise AAAFError("INVALID_REQUEST", f"no such file: {path}")
         items = _task_log_items(files)
         total = _count_lines(files)
+    definitions = None
+    if workflows is not None:
+        from aaaf.evidence.workflow_definition import load_definitions
+
+        definitions = load_definitions(workflows)
     with open_session(db) as session:
         show_progress = not as_json and err_console.is_terminal
         with Progress(
@@ -164,6 +172,7 @@ def collect(
                 enroll=enroll,
                 since=parse_when(since, "--from"),
                 progress=lambda n: progress.update(task, completed=n),
+                workflow_definitions=definitions,
             )
     _print_report(report, as_json)
     if report.rejected:
