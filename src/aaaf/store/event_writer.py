@@ -125,15 +125,15 @@ _sqlite_events = Table(
 
 def _sqlite_timestamp(value: datetime) -> str:
     """What ``UTCDateTime`` stores on SQLite: naive UTC with microseconds."""
-    if value.tzinfo is None:
-        raise ValueError(f"naive datetime {value!r}: timestamps must carry a UTC offset")
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[bool]:
     """Insert ``items`` inside the caller's transaction; True per newly stored event.
 
-    The caller has checked that every agent id is the organization's.
+    The caller has checked that every agent id is the organization's.  An unknown type
+    is ``INVALID_EVENT_TYPE`` and a naive timestamp ``INVALID_REQUEST``, naming the
+    item's index; the caller's transaction then stores nothing.
     """
     is_sqlite = connection.dialect.name == "sqlite"
     table = _sqlite_events if is_sqlite else t.events
@@ -158,6 +158,13 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                     f"Event {start + offset} has type {event.type!r}, which the store does not know.",
                     {"index": start + offset, "type": event.type},
                 )
+            timestamp = event.timestamp
+            if timestamp.tzinfo is None:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"Event {start + offset} has a naive timestamp; it must carry a UTC offset.",
+                    {"index": start + offset, "field": "timestamp"},
+                )
             key = event.key
             if key is not None:
                 if (agent_id, key) in seen_keys:
@@ -175,7 +182,7 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                         "type": event.type,
                         "task_id": event.task_id,
                         "idempotency_key": key,
-                        "timestamp": _sqlite_timestamp(event.timestamp),
+                        "timestamp": _sqlite_timestamp(timestamp),
                         "data": orjson.dumps(event.data, default=json_default).decode(),
                     }
                 )
@@ -188,7 +195,7 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                         "type": event.type,
                         "task_id": event.task_id,
                         "idempotency_key": key,
-                        "timestamp": event.timestamp,
+                        "timestamp": timestamp,
                         "data": event.data,
                     }
                 )

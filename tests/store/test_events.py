@@ -1,0 +1,271 @@
+"""Events: idempotent by (agent, key) (SCORING.md §1), stored with the store's own id
+(§6), read back exactly — timezone-aware UTC timestamps, JSON intact, floats bit-exact."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import UTC, datetime, timedelta, timezone
+from types import MappingProxyType
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from aaaf.errors import AAAFError
+from aaaf.store import OrgStore, Store, event_writer
+
+from .factories import T0, Event, completed, minutes, org_of
+
+
+@pytest.fixture()
+def org(store: Store) -> OrgStore:
+    return org_of(store)
+
+
+def test_same_key_twice_stores_once(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    assert org.add_events([(agent.id, completed("t1", T0, key="event-1"))]) == [True]
+    assert org.add_events([(agent.id, completed("t1", T0 + minutes(1), key="event-1"))]) == [False]
+    events = org.events(agent.id)
+    assert len(events) == 1 and events[0].timestamp == T0 and events[0].key == "event-1"
+
+
+def test_duplicates_inside_one_batch_keep_the_first(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    batch = [
+        (agent.id, completed("t1", T0, key="k")),
+        (agent.id, completed("t2", T0, key="k")),
+        (agent.id, completed("t3", T0, key="other")),
+        (agent.id, completed("t4", T0)),
+        (agent.id, completed("t4", T0)),  # keyless events are never duplicates
+    ]
+    assert org.add_events(batch) == [True, False, True, True, True]
+    assert sorted(event.task_id or "" for event in org.events(agent.id)) == ["t1", "t3", "t4", "t4"]
+
+
+def test_keys_are_per_agent(org: OrgStore) -> None:
+    first, second = org.enroll_agent("first"), org.enroll_agent("second")
+    assert org.add_events(
+        [(first.id, completed("t", T0, key="k")), (second.id, completed("t", T0, key="k"))]
+    ) == [
+        True,
+        True,
+    ]
+
+
+def test_idempotency_across_chunks(org: OrgStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(event_writer, "EVENT_CHUNK_SIZE", 3)
+    agent = org.enroll_agent("a")
+    org.add_events([(agent.id, completed("old", T0, key="k2"))])
+    keys = ["k1", "k2", "k3", "k1", None, "k4", "k3", "k5"]
+    flags = org.add_events([(agent.id, completed(f"t{i}", T0, key=key)) for i, key in enumerate(keys)])
+    assert flags == [True, False, True, False, True, True, False, True]
+    assert org.count_events(agent.id) == 1 + 5
+
+
+def test_round_trip_is_exact(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    floats = [
+        0.1,
+        1 / 3,
+        2.0**-1074,
+        1.7976931348623157e308,
+        -2.5e-8,
+        123456789.12345678,
+        1e-300,
+        0.30000000000000004,
+    ]
+    data = {
+        "task_id": "tâche-✓",
+        "floats": floats,
+        "big_int": 2**62,
+        "nested": {"list": [1, "two", None, True, {"deep": [0.2]}]},
+        "errors": [{"severity": "minor"}],
+    }
+    in_paris = datetime(2026, 4, 16, 14, 30, 0, 123456, tzinfo=timezone(timedelta(hours=2)))
+    org.add_events([(agent.id, Event("task_completed", in_paris, data, "tâche-✓", "k"))])
+    [event] = org.events(agent.id)
+    assert event.timestamp == in_paris
+    assert event.timestamp.utcoffset() == timedelta(0) and event.timestamp.hour == 12
+    assert event.timestamp.microsecond == 123456
+    assert event.data == data
+    assert [value.hex() for value in event.data["floats"]] == [value.hex() for value in floats]
+    assert (event.type, event.task_id, event.key, event.agent) == (
+        "task_completed",
+        "tâche-✓",
+        "k",
+        str(agent.id),
+    )
+    assert uuid.UUID(event.id).version == 7  # the store's own, time-ordered id
+
+
+def test_negative_zero_reads_back_as_zero(org: OrgStore) -> None:
+    """JSONB keeps numbers as ``numeric``, which has no negative zero: on PostgreSQL
+    -0.0 in event data comes back as 0 (equal as a number; only the sign bit is lost)."""
+    agent = org.enroll_agent("a")
+    org.add_events([(agent.id, Event("task_completed", T0, {"x": -0.0}, "t"))])
+    value = org.events(agent.id)[0].data["x"]
+    assert value == 0.0 and isinstance(value, float | int)
+    assert math.copysign(1, value) == (-1 if org_dialect(org) == "sqlite" else 1)
+
+
+def org_dialect(org: OrgStore) -> str:
+    return org._engine.dialect.name
+
+
+def test_read_only_mappings_are_accepted(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    data = MappingProxyType({"task_id": "t", "inner": MappingProxyType({"x": 1})})
+    org.add_events([(agent.id, Event("task_assigned", T0, data, "t"))])
+    assert org.events(agent.id)[0].data == {"task_id": "t", "inner": {"x": 1}}
+
+
+def test_naive_timestamps_are_refused(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    with pytest.raises(AAAFError) as caught:
+        org.add_events(
+            [(agent.id, completed("t0", T0)), (agent.id, Event("task_assigned", datetime(2026, 4, 16)))]
+        )
+    assert caught.value.code == "INVALID_REQUEST" and caught.value.details == {
+        "index": 1,
+        "field": "timestamp",
+    }
+    assert org.count_events(agent.id) == 0
+
+
+def test_unknown_type_stores_nothing(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    with pytest.raises(AAAFError) as caught:
+        org.add_events([(agent.id, completed("t", T0)), (agent.id, Event("mood_swing", T0))])
+    assert caught.value.code == "INVALID_EVENT_TYPE" and caught.value.details["index"] == 1
+    assert org.count_events(agent.id) == 0
+
+
+def test_every_stored_type_is_accepted(org: OrgStore) -> None:
+    from aaaf.store.tables import STORED_EVENT_TYPES
+
+    agent = org.enroll_agent("a")
+    assert all(org.add_events([(agent.id, Event(kind, T0)) for kind in STORED_EVENT_TYPES]))
+    assert {"eval_result", "workflow_run", "memory_operation"} <= {e.type for e in org.events(agent.id)}
+
+
+def test_unknown_agent_stores_nothing(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    with pytest.raises(AAAFError) as caught:
+        org.add_events([(agent.id, completed("t", T0)), (uuid.uuid4(), completed("t", T0))])
+    assert caught.value.code == "NOT_FOUND"
+    assert org.count_events(agent.id) == 0
+
+
+def test_filters_are_inclusive_and_ordered(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    stamps = [T0 + minutes(offset) for offset in (30, 0, 10, 20)]
+    org.add_events([(agent.id, completed(f"t{i}", at)) for i, at in enumerate(stamps)])
+    org.add_events([(agent.id, Event("task_assigned", T0 + minutes(10), {"task_id": "t9"}, "t9"))])
+    assert [e.timestamp for e in org.events(agent.id, types=["task_completed"])] == sorted(stamps)
+    window = org.events(agent.id, since=T0 + minutes(10), until=T0 + minutes(20))
+    assert [(e.type, e.timestamp) for e in window] == [
+        ("task_completed", T0 + minutes(10)),
+        ("task_assigned", T0 + minutes(10)),  # same instant: insertion order (time-ordered ids)
+        ("task_completed", T0 + minutes(20)),
+    ]
+    # bounds given in another zone mean the same instants
+    other_zone = timezone(timedelta(hours=-5))
+    assert len(org.events(agent.id, since=(T0 + minutes(10)).astimezone(other_zone))) == 4
+    assert org.count_events(agent.id) == 5
+    assert org.count_events(agent.id, types=["task_assigned"]) == 1
+
+
+def test_events_for_agents_in_one_query(org: OrgStore) -> None:
+    first, second, idle = org.enroll_agent("first"), org.enroll_agent("second"), org.enroll_agent("idle")
+    org.add_events(
+        [
+            (second.id, completed("s1", T0 + minutes(1))),
+            (first.id, completed("f1", T0)),
+            (second.id, completed("s0", T0)),
+        ]
+    )
+    grouped = org.events_for_agents([first.id, second.id, idle.id])
+    assert list(grouped) == [first.id, second.id, idle.id]
+    assert [e.task_id for e in grouped[first.id]] == ["f1"]
+    assert [e.task_id for e in grouped[second.id]] == ["s0", "s1"]
+    assert grouped[idle.id] == []
+    assert grouped == {agent_id: org.events(agent_id) for agent_id in (first.id, second.id, idle.id)}
+    assert org.events_for_agents([]) == {}
+
+
+def test_retention_deletes_only_older_events(org: OrgStore) -> None:
+    agent = org.enroll_agent("a")
+    org.add_events([(agent.id, completed(f"t{i}", T0 + timedelta(days=i))) for i in range(5)])
+    assert org.delete_events_before(T0 + timedelta(days=2)) == 2
+    assert [e.task_id for e in org.events(agent.id)] == ["t2", "t3", "t4"]
+
+
+def test_empty_batch(org: OrgStore) -> None:
+    assert org.add_events([]) == []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    already=st.lists(st.sampled_from("abcdef"), max_size=4),
+    batch=st.lists(st.one_of(st.none(), st.sampled_from("abcdefgh")), max_size=12),
+)
+def test_flags_match_a_set_model(org: OrgStore, already: list[str], batch: list[str | None]) -> None:
+    """Property: an event is stored iff it has no key, or its key was neither stored
+    before nor seen earlier in the batch; the store then holds exactly those."""
+    agent = org.enroll_agent(f"agent-{uuid.uuid4().hex}")
+    org.add_events([(agent.id, completed("pre", T0, key=key)) for key in already])
+    stored_keys = set(already)
+    expected = []
+    for key in batch:
+        new = key is None or key not in stored_keys
+        expected.append(new)
+        if key is not None:
+            stored_keys.add(key)
+    flags = org.add_events([(agent.id, completed(f"t{i}", T0, key=key)) for i, key in enumerate(batch)])
+    assert flags == expected
+    assert org.count_events(agent.id) == len(set(already)) + sum(expected)
+    keys_in_store = [e.key for e in org.events(agent.id) if e.key is not None]
+    assert sorted(keys_in_store) == sorted(stored_keys)
+
+
+def test_concurrent_writers_of_the_same_keys(store_url: str) -> None:
+    """Two processes re-sending the same batch at once: each key is stored once and
+    reported new to exactly one of them (ON CONFLICT .. RETURNING, SCORING.md §1)."""
+    import threading
+
+    from aaaf.store import open_store
+
+    stores = [open_store(store_url) for _ in range(2)]
+    try:
+        org_id = stores[0].create_organization("race").id
+        agent = stores[0].scope(org_id).enroll_agent("a")
+        batch = [(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(200)]
+        barrier = threading.Barrier(2)
+        results: list[list[bool]] = []
+
+        def send(store: Store) -> None:
+            org = store.scope(org_id)
+            barrier.wait()
+            results.append(org.add_events(batch))
+
+        threads = [threading.Thread(target=send, args=(s,)) for s in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(results) == 2
+        assert [a + b for a, b in zip(results[0], results[1], strict=True)] == [1] * len(batch)
+        assert stores[0].scope(org_id).count_events(agent.id) == len(batch)
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_ids_are_increasing() -> None:
+    ids = event_writer.new_event_ids(10_000)
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert all(value.version == 7 and value.variant == uuid.RFC_4122 for value in ids)
+    now_ms = int(datetime.now(UTC).timestamp() * 1000)
+    assert abs((ids[0].int >> 80) - now_ms) < 60_000
