@@ -41,6 +41,7 @@ def test_unknown_type_is_invalid_event_type() -> None:
     error = rejected(event("task_completed", type="task_finished"))
     assert (error.code, error.field) == ("INVALID_EVENT_TYPE", "type")
     assert error.message.startswith('type: Invalid event type "task_finished"')
+    assert error.message.count("'memory_operation'") == 1
     assert error.http_status == 400 and error.exit_code == 2
 
 

@@ -177,7 +177,9 @@ def _validate(
             f"type: Invalid event type {show_value(event_type)} (must be {one_of_phrase(EVIDENCE_EVENT_TYPES)})",
         )
 
-    agent = _agent_of(raw, default_agent)
+    agent = raw.get("agent_id")
+    if type(agent) is not str or not agent or "agent" in raw:  # the common case skips the call
+        agent = _agent_of(raw, default_agent)
 
     key = raw.get("id")
     if key is not None and (type(key) is not str or not key):
@@ -217,7 +219,7 @@ def _validate(
             )
 
     task_id = data.get("task_id")
-    return ValidEvent(agent=agent, type=event_type, timestamp=timestamp, data=data, task_id=task_id, key=key)
+    return ValidEvent(agent, event_type, timestamp, data, task_id, key)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:
