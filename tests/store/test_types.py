@@ -1,0 +1,50 @@
+"""Column types that mean the same on both dialects (SCORING.md §6)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from aaaf.store import open_store
+from aaaf.store.engine import normalise_url
+from aaaf.store.types import UTCDateTime
+
+from .factories import T0, completed, org_of
+
+
+def test_naive_datetimes_are_refused_at_bind() -> None:
+    from sqlalchemy.dialects import sqlite
+
+    with pytest.raises(ValueError, match="naive"):
+        UTCDateTime().process_bind_param(datetime(2026, 1, 1), sqlite.dialect())
+
+
+def test_results_are_utc_whatever_the_session_time_zone(store_url: str) -> None:
+    url = make_url(store_url)
+    if url.get_backend_name() != "postgresql":
+        pytest.skip("a session time zone is a PostgreSQL setting")
+    tokyo = url.update_query_dict({"options": url.query["options"] + " -ctimezone=Asia/Tokyo"})
+    with open_store(tokyo.render_as_string(hide_password=False)) as store:
+        org = org_of(store)
+        agent = org.enroll_agent("a")
+        at = datetime(2026, 4, 16, 23, 30, tzinfo=timezone(timedelta(hours=-7)))
+        org.add_events([(agent.id, completed("t", at))])
+        [event] = org.events(agent.id, since=at, until=at)
+        assert event.timestamp == at and event.timestamp.tzinfo == UTC
+        assert agent.created_at.tzinfo == UTC
+
+
+def test_postgres_urls_use_psycopg() -> None:
+    assert normalise_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_in_memory_sqlite_works() -> None:
+    with open_store("sqlite://") as store:
+        org = org_of(store)
+        agent = org.enroll_agent("a")
+        org.add_events([(agent.id, completed("t", T0))])
+        assert org.count_events(agent.id) == 1
