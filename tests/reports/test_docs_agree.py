@@ -6,7 +6,7 @@ docs/scoring.md states that value in its own words.  A second set of checks ties
 statements to the code's built-in defaults, so the three — contract, docs, code — cannot drift apart.
 
 The specification is looked for in ``$AAAF_SPEC_DIR``, the repository's ``spec/`` and
-``docs/spec/``, then ``/work/shared/spec``; without it only the docs-versus-code checks run.
+``docs/spec/``, then ``../shared/spec`` beside the clone (where CI puts it) and ``/work/shared/spec``; without it only the docs-versus-code checks run.
 """
 
 from __future__ import annotations
@@ -24,7 +24,13 @@ DOCS = REPO / "docs" / "scoring.md"
 
 
 def _spec_dir() -> Path | None:
-    candidates = [os.environ.get("AAAF_SPEC_DIR"), REPO / "spec", REPO / "docs" / "spec", "/work/shared/spec"]
+    candidates = [
+        os.environ.get("AAAF_SPEC_DIR"),
+        REPO / "spec",
+        REPO / "docs" / "spec",
+        REPO.parent / "shared" / "spec",
+        "/work/shared/spec",
+    ]
     for candidate in candidates:
         if candidate and (Path(candidate) / "SCORING.md").is_file():
             return Path(candidate)
