@@ -1,0 +1,331 @@
+"""Eval runs at the edge: the run format of SCORING.md §4, its validation, loading and grading.
+
+::
+
+    {run_id, variant, samples: [{sample_id, input?, output?, tool_calls?: [{name, arguments?}],
+      turns?, assertions: [{type, passed?, weight=1, value?}], judges: [{judge, score 1-5}],
+      human?: 1-5, cost_usd?, latency_ms?}]}
+
+A run file is either one JSON object of that shape, or JSON Lines: one sample object per
+line, optionally preceded by a header line without ``sample_id`` carrying ``run_id`` and
+``variant`` (both default to the file's stem).  A JSON list of samples is read the same
+way.  Fields beyond the table are kept (graders may read them, importers may add them).
+
+An assertion with ``passed`` is taken as already graded.  One without it is graded by
+:func:`grade_run` with ``aaaf.graders.grade_assertion`` (imported lazily: the grading
+library is the shell's business, and the pure scoring core never calls it).
+:func:`to_layered` turns a fully graded run into the core's :class:`LayeredRun`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.layered import (
+    ASSERTION_LAYERS,
+    GradedAssertion,
+    JudgeScore,
+    LayeredRun,
+    LayeredSample,
+)
+
+
+def _identifier(value: Any) -> Any:
+    """Ids may be given as integers in JSON; they are compared as strings."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _finite(value: float | None, name: str) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number")
+    return value
+
+
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    arguments: Any = None
+
+
+class Assertion(BaseModel):
+    """One assertion; ``passed`` present means already graded."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    passed: bool | None = None
+    weight: float = Field(default=1.0, ge=0.0)
+    value: Any = None
+    reason: str | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        if value not in ASSERTION_LAYERS:
+            raise ValueError(f"unknown assertion type {value!r}; known types: {', '.join(ASSERTION_LAYERS)}")
+        return value
+
+    @field_validator("weight")
+    @classmethod
+    def _finite_weight(cls, value: float) -> float:
+        _finite(value, "weight")
+        return value
+
+
+class JudgeEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    judge: str
+    score: float = Field(ge=1.0, le=5.0)
+
+    @field_validator("judge", mode="before")
+    @classmethod
+    def _judge_name(cls, value: Any) -> Any:
+        return _identifier(value)
+
+
+class EvalSample(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    sample_id: str
+    input: Any = None
+    output: Any = None
+    tool_calls: list[ToolCall] | None = None
+    turns: int | None = Field(default=None, ge=0)
+    assertions: list[Assertion] = Field(default_factory=list)
+    judges: list[JudgeEntry] = Field(default_factory=list)
+    human: float | None = Field(default=None, ge=1.0, le=5.0)
+    cost_usd: float | None = Field(default=None, ge=0.0)
+    latency_ms: float | None = Field(default=None, ge=0.0)
+
+    @field_validator("sample_id", mode="before")
+    @classmethod
+    def _sample_id(cls, value: Any) -> Any:
+        return _identifier(value)
+
+    @field_validator("human", "cost_usd", "latency_ms")
+    @classmethod
+    def _finite_numbers(cls, value: float | None) -> float | None:
+        return _finite(value, "value")
+
+    @model_validator(mode="after")
+    def _one_score_per_judge(self) -> EvalSample:
+        names = [entry.judge for entry in self.judges]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"judge(s) {', '.join(duplicates)} scored this sample more than once")
+        return self
+
+
+class EvalRun(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    run_id: str
+    variant: str
+    samples: list[EvalSample]
+
+    @field_validator("run_id", "variant", mode="before")
+    @classmethod
+    def _ids(cls, value: Any) -> Any:
+        return _identifier(value)
+
+    @model_validator(mode="after")
+    def _unique_samples(self) -> EvalRun:
+        seen: set[str] = set()
+        duplicates: list[str] = []
+        for sample in self.samples:
+            if sample.sample_id in seen:
+                duplicates.append(sample.sample_id)
+            seen.add(sample.sample_id)
+        if duplicates:
+            raise ValueError(
+                f"duplicate sample_id(s) {', '.join(sorted(set(duplicates)))}: pairing needs unique ids"
+            )
+        return self
+
+    def ungraded(self) -> list[tuple[EvalSample, Assertion]]:
+        return [(sample, a) for sample in self.samples for a in sample.assertions if a.passed is None]
+
+
+def _location(error: Mapping[str, Any]) -> str:
+    parts: list[str] = []
+    for item in error.get("loc", ()):
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "run"
+
+
+def parse_run(data: Any, *, source: str = "run") -> EvalRun:
+    """Validate a run object; INVALID_REQUEST naming the first offending field otherwise."""
+    if not isinstance(data, Mapping):
+        raise AAAFError(
+            "INVALID_REQUEST", f"{source}: an eval run must be a JSON object, got {type(data).__name__}."
+        )
+    try:
+        return EvalRun.model_validate(dict(data))
+    except ValidationError as error:
+        problems = error.errors(include_url=False, include_input=False)
+        first = problems[0]
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"{source}: {_location(first)}: {first['msg']}.",
+            {
+                "source": source,
+                "errors": [{"field": _location(p), "message": p["msg"]} for p in problems],
+            },
+        ) from None
+
+
+def _read_json_lines(text: str, source: str) -> list[Any]:
+    records: list[Any] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"{source}: line {number} is not valid JSON: {error.msg}.",
+                {"line": number},
+            ) from None
+    return records
+
+
+def _run_from_records(records: list[Any], *, default_id: str, source: str) -> EvalRun:
+    """Samples (objects with sample_id) plus at most one header object (without it)."""
+    header: dict[str, Any] = {}
+    samples: list[Any] = []
+    for position, record in enumerate(records):
+        if isinstance(record, Mapping) and "sample_id" not in record:
+            if header:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"{source}: record {position + 1} has no sample_id and a header was already given.",
+                )
+            header = dict(record)
+        else:
+            samples.append(record)
+    body = {"run_id": default_id, "variant": default_id, **header, "samples": samples}
+    return parse_run(body, source=source)
+
+
+def load_run(path: str | Path) -> EvalRun:
+    """Read a run file (JSON object, JSON list of samples, or JSON Lines); INVALID_REQUEST if malformed."""
+    file = Path(path)
+    source = str(file)
+    text = file.read_text(encoding="utf-8")
+    stripped = text.lstrip()
+    if file.suffix.lower() == ".jsonl":
+        return _run_from_records(_read_json_lines(text, source), default_id=file.stem, source=source)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        if stripped.startswith("{") and "\n" in stripped.strip():
+            # a .json file holding JSON Lines
+            return _run_from_records(_read_json_lines(text, source), default_id=file.stem, source=source)
+        raise AAAFError("INVALID_REQUEST", f"{source}: not valid JSON: {error.msg}.") from None
+    if isinstance(data, list):
+        return _run_from_records(data, default_id=file.stem, source=source)
+    if isinstance(data, Mapping) and "samples" not in data and "sample_id" in data:
+        return _run_from_records([data], default_id=file.stem, source=source)
+    if isinstance(data, Mapping) and "samples" in data:
+        body = {"run_id": file.stem, "variant": file.stem, **data}
+        return parse_run(body, source=source)
+    return parse_run(data, source=source)
+
+
+class GradeOutcome(Protocol):
+    passed: bool
+    reason: str
+
+
+Grader = Callable[[Mapping[str, Any], Mapping[str, Any]], GradeOutcome]
+
+
+def default_grader() -> Grader:
+    """``aaaf.graders.grade_assertion``, imported only when an assertion needs grading."""
+    try:
+        from aaaf.graders import grade_assertion  # type: ignore[attr-defined]
+    except ImportError as error:
+        raise AAAFError(
+            "INTERNAL_ERROR",
+            "Some assertions have no `passed` and the grader (aaaf.graders) is not available.",
+            {"import_error": str(error)},
+        ) from None
+    grader: Grader = grade_assertion
+    return grader
+
+
+def grade_run(run: EvalRun, grader: Grader | None = None) -> EvalRun:
+    """A copy of the run in which every assertion has ``passed`` (and the grader's ``reason``).
+
+    Already graded assertions are kept as given; ungraded ones are graded from the sample
+    (its output, tool calls, turns, cost, latency) — missing input for the grader makes
+    the assertion fail with the reason (SCORING.md §4), which is the grader's rule.
+    """
+    if not run.ungraded():
+        return run
+    grade = grader or default_grader()
+    samples: list[EvalSample] = []
+    for sample in run.samples:
+        if all(a.passed is not None for a in sample.assertions):
+            samples.append(sample)
+            continue
+        sample_data = sample.model_dump(mode="python")
+        graded: list[Assertion] = []
+        for assertion in sample.assertions:
+            if assertion.passed is not None:
+                graded.append(assertion)
+                continue
+            outcome = grade(assertion.model_dump(mode="python"), sample_data)
+            graded.append(
+                assertion.model_copy(update={"passed": bool(outcome.passed), "reason": outcome.reason})
+            )
+        samples.append(sample.model_copy(update={"assertions": graded}))
+    return run.model_copy(update={"samples": samples})
+
+
+def to_layered(run: EvalRun) -> LayeredRun:
+    """The core's view of a fully graded run (ungraded assertions are a programming error here)."""
+    pending = run.ungraded()
+    if pending:
+        sample, assertion = pending[0]
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"Sample {sample.sample_id}: assertion {assertion.type!r} is not graded; grade the run first.",
+            {"ungraded": len(pending)},
+        )
+    return LayeredRun(
+        run_id=run.run_id,
+        variant=run.variant,
+        samples=tuple(
+            LayeredSample(
+                sample_id=sample.sample_id,
+                assertions=tuple(
+                    GradedAssertion(a.type, bool(a.passed), float(a.weight), a.reason)
+                    for a in sample.assertions
+                ),
+                judges=tuple(JudgeScore(j.judge, float(j.score)) for j in sample.judges),
+                human=sample.human,
+            )
+            for sample in run.samples
+        ),
+    )
+
+
+def load_layered_run(path: str | Path, grader: Grader | None = None) -> LayeredRun:
+    """Load, grade what needs grading, and convert: the one call the CLI makes per run file."""
+    return to_layered(grade_run(load_run(path), grader))

@@ -1,0 +1,227 @@
+"""A self-contained HTML report of an A/B comparison (issue 6; document 002 §4).
+
+One file, nothing fetched: CSS inline, the plot of the composite's and each layer's
+difference with its confidence intervals drawn by matplotlib as inline SVG (text drawn
+as paths, so no font is needed to view it).  It shows the same verdict, headline and
+reason as the CLI line (both come from :class:`aaaf.scoring.verdict.Comparison`), the
+methodology badges, and how many layers each composite was built from (document 002 §3 ③).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+from jinja2 import Environment, select_autoescape
+from markupsafe import Markup
+from matplotlib.figure import Figure
+
+from aaaf.scoring.core import display
+from aaaf.scoring.layered import LAYERS
+from aaaf.scoring.verdict import Comparison, Verdict, fmt
+
+VERDICT_COLOURS: dict[Verdict, str] = {
+    Verdict.PROGRESS: "#1b873f",
+    Verdict.CAUTIOUS: "#b7791f",
+    Verdict.REGRESS: "#c53030",
+    Verdict.NOISE: "#4a5568",
+    Verdict.UNDERPOWERED: "#6b46c1",
+    Verdict.SOLO: "#2b6cb0",
+}
+
+
+def difference_figure(comparison: Comparison) -> Figure:
+    """Forest plot: mean difference (T − C) with its CIs per row, 0 marked."""
+    rows: list[tuple[str, float, Any, Any]] = []
+    composite = comparison.composite
+    if composite.diff is not None:
+        label = "composite" + (" (z)" if composite.scale == "z" else "")
+        rows.append((label, composite.diff, composite.ci, None))
+    for name in LAYERS:
+        layer = comparison.layers[name]
+        if layer.present and layer.diff is not None:
+            rows.append((name, layer.diff, layer.ci, layer.ci_bonferroni))
+    height = 1.0 + 0.55 * max(len(rows), 1)
+    figure = Figure(figsize=(6.4, height), dpi=100)
+    axes = figure.add_subplot(1, 1, 1)
+    colour = VERDICT_COLOURS[comparison.verdict]
+    for position, (_label, diff, ci, bonferroni) in enumerate(reversed(rows)):
+        if bonferroni is not None:
+            axes.plot([bonferroni.low, bonferroni.high], [position, position], color="#a0aec0", linewidth=6)
+        if ci is not None:
+            axes.plot([ci.low, ci.high], [position, position], color=colour, linewidth=2.5)
+        axes.plot([diff], [position], marker="o", color=colour, markersize=7)
+    axes.axvline(0.0, color="#2d3748", linewidth=1, linestyle="--")
+    axes.set_yticks(range(len(rows)), [row[0] for row in reversed(rows)])
+    axes.set_ylim(-0.6, len(rows) - 0.4)
+    axes.set_xlabel("treatment − control (points)" if composite.scale == "points" else "treatment − control")
+    axes.set_title(
+        f"{comparison.config.confidence * 100:g} % CI (dark) and Bonferroni CI (grey)", fontsize=9, loc="left"
+    )
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    figure.tight_layout()
+    return figure
+
+
+def difference_plot_svg(comparison: Comparison) -> str:
+    """The forest plot as inline SVG text (deterministic ids, no date, text as paths)."""
+    figure = difference_figure(comparison)
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "aaaf-compare", "svg.fonttype": "path"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    svg = buffer.getvalue()
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{ c.verdict.value }} · {{ c.control.run_id }} → {{ c.treatment.run_id }} — AAAF comparison</title>
+<style>
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 960px;
+       color: #1a202c; line-height: 1.45; padding: 0 1rem; }
+h1 { font-size: 1.4rem; margin-bottom: .2rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+.pill { display: inline-block; padding: .35rem .9rem; border-radius: 999px; color: #fff; font-weight: 700;
+        letter-spacing: .03em; background: {{ colour }}; }
+.headline { font-family: ui-monospace, Menlo, Consolas, monospace; margin: .8rem 0 .3rem; }
+.reason { color: #4a5568; }
+table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+th, td { border-bottom: 1px solid #e2e8f0; padding: .35rem .5rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.pass { color: #1b873f; font-weight: 600; } .fail { color: #c53030; font-weight: 600; } .unknown { color: #718096; }
+.badges { display: flex; flex-wrap: wrap; gap: .6rem; }
+.badge { border: 1px solid #e2e8f0; border-radius: .5rem; padding: .5rem .8rem; min-width: 200px; }
+.badge .mark { font-weight: 700; } .badge .detail { color: #4a5568; font-size: .85rem; }
+.plot svg { width: 100%; height: auto; }
+.muted { color: #718096; font-size: .88rem; }
+code { background: #edf2f7; padding: 0 .25rem; border-radius: .2rem; }
+</style>
+</head>
+<body>
+<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
+<div class="muted">control variant <code>{{ c.control.variant }}</code>, treatment variant
+<code>{{ c.treatment.variant }}</code> · {{ c.n_paired }} paired samples</div>
+<p><span class="pill">{{ c.verdict.value }} · {{ c.action }}</span></p>
+<div class="headline">{{ c.headline() }}</div>
+<div class="reason">Rule {{ c.rule }}: {{ c.reason }}</div>
+
+<h2>Differences with confidence intervals</h2>
+<div class="plot">{{ plot }}</div>
+
+<h2>Layers</h2>
+<table>
+<thead><tr><th>layer</th><th>control</th><th>treatment</th><th>diff</th><th>{{ level }} % CI</th>
+<th>Bonferroni CI (k={{ k }})</th><th>gate C</th><th>gate T</th></tr></thead>
+<tbody>
+<tr><td><strong>composite</strong>{% if c.composite.scale == 'z' %} (z){% endif %}</td>
+<td>{{ num(c.composite.control) }}</td><td>{{ num(c.composite.treatment) }}</td>
+<td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td></td><td></td><td></td></tr>
+{% for layer in layers %}
+<tr><td>{{ layer.name }}{% if not layer.present %} <span class="muted">(absent: {{ layer.reason }})</span>{% endif %}</td>
+<td>{{ num(layer.control) }}</td><td>{{ num(layer.treatment) }}</td><td>{{ diff(layer.diff) }}</td>
+<td>{{ ci(layer.ci) }}</td><td>{{ ci(layer.ci_bonferroni) }}</td>
+<td>{{ gate(layer.gate_control) }}</td><td>{{ gate(layer.gate_treatment) }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+<p class="muted">Gate: a layer passes when its mean over paired samples is ≥ {{ gate_threshold }}.
+Minimum detectable effect of the composite: {{ num(c.composite.mde) }} (sd of differences {{ num(c.composite.sd_diff) }}).</p>
+
+<h2>Composites and their layers</h2>
+<table>
+<thead><tr><th>run</th><th>composite</th><th>samples by number of layers used</th></tr></thead>
+<tbody>
+<tr><td>control <code>{{ c.control.run_id }}</code></td><td>{{ num(c.composite.control) }}</td><td>{{ used(c.composite.layers_used_control) }}</td></tr>
+<tr><td>treatment <code>{{ c.treatment.run_id }}</code></td><td>{{ num(c.composite.treatment) }}</td><td>{{ used(c.composite.layers_used_treatment) }}</td></tr>
+</tbody>
+</table>
+
+<h2>Methodology badges</h2>
+<div class="badges">
+{% for badge in c.badges.values() %}
+<div class="badge"><div class="mark {{ 'unknown' if badge.value is none else ('pass' if badge.value else 'fail') }}">
+{{ '?' if badge.value is none else ('✓' if badge.value else '✗') }} {{ badge.label }}</div>
+<div class="detail">{{ badge.detail }}</div></div>
+{% endfor %}
+</div>
+
+<h2>Judges</h2>
+<table>
+<thead><tr><th>run</th><th>judges</th><th>mean pairwise Pearson r</th><th>Krippendorff's α (interval)</th><th>disagree</th></tr></thead>
+<tbody>
+{% for run, agreement in c.judges.items() %}
+<tr><td>{{ run }}</td><td>{{ agreement.judges | join(', ') or '—' }}</td><td>{{ num(agreement.mean_pearson) }}</td>
+<td>{{ num(agreement.krippendorff_alpha) }}</td><td>{{ 'yes' if agreement.disagree else 'no' }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% if c.hotelling %}
+<h2>Hotelling T²</h2>
+<p>T² = {{ num(c.hotelling.statistic) }}, F = {{ num(c.hotelling.f_statistic) }} on ({{ c.hotelling.df1 }}, {{ c.hotelling.df2 }}) df,
+p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.reason }}{% endif %}.</p>
+{% endif %}
+
+<h2>Samples left out</h2>
+<p>{{ c.control_only | length }} only in control{% if c.control_only %} ({{ c.control_only | join(', ') }}){% endif %};
+{{ c.treatment_only | length }} only in treatment{% if c.treatment_only %} ({{ c.treatment_only | join(', ') }}){% endif %};
+{{ c.unscored | length }} without a score in a run{% if c.unscored %} ({{ c.unscored | join(', ') }}){% endif %}.</p>
+
+<h2>Method</h2>
+<p class="muted">Paired percentile bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
+the composite and every layer; {{ level }} % intervals, layer intervals also at the Bonferroni level for rule 3.
+Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% if method.weights %}, weights
+{{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of SCORING.md §4.</p>
+</body>
+</html>
+"""
+
+
+def _number(value: float | None) -> str:
+    return display(value) if value is not None and value >= 0 else fmt(value)
+
+
+def _used(histogram: dict[str, int]) -> str:
+    if not histogram:
+        return "—"
+    return ", ".join(
+        f"{count} × {layers} layer{'s' if layers != '1' else ''}" for layers, count in histogram.items()
+    )
+
+
+def render_comparison_html(comparison: Comparison) -> str:
+    """The report as one HTML string (deterministic for a given comparison)."""
+    environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+    template = environment.from_string(_TEMPLATE)
+    return template.render(
+        c=comparison,
+        colour=VERDICT_COLOURS[comparison.verdict],
+        plot=Markup(difference_plot_svg(comparison)),
+        layers=[comparison.layers[name] for name in LAYERS],
+        k=len(comparison.present_layers),
+        level=f"{comparison.config.confidence * 100:g}",
+        gate_threshold=fmt(comparison.config.gate_threshold),
+        method=comparison.config.method_dict(),
+        num=_number,
+        diff=lambda value: fmt(value, signed=True),
+        ci=lambda interval: interval.text() if interval is not None else "—",
+        gate=lambda value: Markup(
+            '<span class="unknown">—</span>'
+            if value is None
+            else ('<span class="pass">pass</span>' if value else '<span class="fail">fail</span>')
+        ),
+        used=lambda histogram: _used(dict(histogram)),
+        p=lambda value: "—" if value is None else f"{value:.3g}",
+    )
+
+
+def write_comparison_html(comparison: Comparison, path: str | Path) -> Path:
+    """Write the report; parent directories are created."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(render_comparison_html(comparison), encoding="utf-8")
+    return target
