@@ -2,11 +2,12 @@
 
 The envelope (``id``, ``agent_id``/``agent``, ``type``, ``timestamp``, ``data``) is checked
 by hand — it is small, and its rules (agent fallback, future tolerance, idempotency key)
-are not pydantic's; the payload is checked by the strict model of its type
-(``aaaf.evidence.payloads``), whose compiled validator is built once at import.  Before
-that, one walk of ``data`` rejects what JSON cannot carry — NaN, ±infinity, non-string
-keys, Python objects — anywhere, unknown fields included, since they are stored and
-may be read later.
+are not pydantic's; the payload is checked by the strict shape of its type
+(``aaaf.evidence.payloads``), whose compiled validator is built once at import.  That
+validator also rejects what JSON cannot carry — NaN, ±infinity, non-string keys, sets,
+Python objects — anywhere, unknown fields included, since they are stored and may be
+read later.  Only when it fails does a Python walk of ``data`` look for such a value, to
+name it by its path (pydantic's path would run through the branches of the JSON union).
 
 Codes (document 004 §6.4): an unknown ``type`` is ``INVALID_EVENT_TYPE``; everything else
 is ``INVALID_REQUEST``.  Messages start with the field path:
@@ -200,8 +201,8 @@ def _validate(
     try:
         validator.validate_python(data)
     except ValidationError as error:
-        # What JSON cannot carry is reported by its own path first (pydantic's path
-        # through JsonValue would name union branches, not fields).
+        # What JSON cannot carry is reported first, by its own path (pydantic's path
+        # through the JsonData union names union branches, not fields).
         unstorable = _first_unstorable({"data": data})
         if unstorable is not None:
             location, message = unstorable
@@ -302,10 +303,12 @@ def validate_stream(
         if isinstance(raw, EventError):
             yield raw
             continue
+        outcome: tuple[int, ValidEvent] | EventError
         try:
-            yield index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent)
+            outcome = index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent)
         except EventValidationError as error:
-            yield error.at(index, line)
+            outcome = error.at(index, line)
+        yield outcome
 
 
 __all__ = [
