@@ -8,34 +8,35 @@ NOW=2026-11-20T12:00:00Z
 OUT=out
 export AAAF_DATABASE_URL="sqlite:///$PWD/$OUT/aaaf.db"
 export AAAF_ISSUER_KEY_PATH="$PWD/$OUT/aaaf-issuer.key"
+export COLUMNS="${COLUMNS:-160}"   # Rich tables: wide enough for agent names when not on a terminal
 
 rm -rf "$OUT"
 mkdir -p "$OUT/reports" "$OUT/badges"
 start=$(date +%s)
 
 echo "== generating the sample fleet (deterministic)"
-$PY -m aaaf.demo.fleet --output "$OUT/fleet.jsonl" --agents-file "$OUT/agents.json" --now "$NOW"
+$PY -m aaaf.demo.fleet --output "$OUT/fleet.jsonl" --enrollment "$OUT/agents.json" --now "$NOW"
 $PY -m aaaf.demo.trust --fleet "$OUT/agents.json" --output "$OUT/trust_evals.jsonl" --now "$NOW"
-$PY -m aaaf.demo.workflow --output "$OUT/workflow_runs.jsonl" --now "$NOW"
+$PY -m aaaf.demo.workflow --output "$OUT/workflow_runs.jsonl" --definitions "$OUT/workflows" --now "$NOW"
 $PY -m aaaf.demo.evals --output "$OUT/evals" --now "$NOW"
 
 echo "== enroll, collect"
 $AAAF enroll --file "$OUT/agents.json"
 $AAAF collect --source task_logs "$OUT/fleet.jsonl" "$OUT/trust_evals.jsonl"
-$AAAF collect --source task_logs "$OUT/workflow_runs.jsonl" --enroll
 
 echo "== assess every agent (agents with too little evidence are reported, not fatal)"
 $AAAF assess --all --window-end "$NOW" || test $? -eq 2
 
 echo "== reports and badges"
-$AAAF report --all --output "$OUT/reports"
-$AAAF report --summary --output "$OUT/summary.md"
+$AAAF report --all --output "$OUT/reports" --at "$NOW"
+$AAAF report --summary --output "$OUT/summary.md" --at "$NOW"
 $AAAF badge --all --format svg,png,json,jwt,md --output "$OUT/badges"
 
 echo "== trust scores"
-$AAAF trust --all
+$AAAF trust --all --at "$NOW"
 
-echo "== workflow weights"
+echo "== workflow runs of a separate pool of 12 workflow agents: per-run scores and capped weights"
+$AAAF collect --source task_logs "$OUT/workflow_runs.jsonl" --enroll --workflows "$OUT/workflows"
 $AAAF workflow weights
 
 echo "== A/B comparison of two eval runs"
