@@ -224,3 +224,15 @@ def test_collect_resolves_workflow_definitions(db: str, tmp_path: Path) -> None:
     text = json.dumps(scored)
     # dag_steps 2 and retry budget 2 + 1 = 3 came from the definition: 4 retries → 1 unplanned
     assert '"unplanned_retries": 1' in text
+
+
+def test_collect_manual_event_from_flags(db: str) -> None:
+    aaaf(db, "enroll", "coder")
+    data = json.dumps({"task_id": "m1", "complexity_level": 2, "domain": "code", "assigned_at": NOW.isoformat()})
+    ok = aaaf(db, "collect", "coder", "--source", "manual", "--type", "task_assigned", "--timestamp",
+              NOW.isoformat(), "--data", data)
+    assert ok.exit_code == 0, ok.output
+    assert "accepted 1, rejected 0" in ok.stdout
+    bad = aaaf(db, "collect", "coder", "--source", "manual", "--type", "task_assigned", "--data", "{oops")
+    assert bad.exit_code == 2
+    assert "data" in bad.output

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -82,19 +81,13 @@ def _memory_items(paths: list[Path], agent: str | None) -> Iterator[tuple[int | 
 def _manual_items(
     event_type: str | None, timestamp: str | None, data: str | None
 ) -> Iterator[tuple[int | None, Any]]:
+    """One event: JSON on stdin, or built from --type/--timestamp/--data (default time: now)."""
+    from aaaf.evidence.collectors.manual import event_from_flags, event_from_text
+
     if event_type is None:
-        text = sys.stdin.read()
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise AAAFError("INVALID_REQUEST", f"stdin: not a JSON event: {error}") from error
+        yield (1, event_from_text(sys.stdin.read()))
     else:
-        try:
-            payload = json.loads(data) if data else {}
-        except json.JSONDecodeError as error:
-            raise AAAFError("INVALID_REQUEST", f"--data is not JSON: {error}") from error
-        raw = {"type": event_type, "timestamp": timestamp or datetime.now(UTC).isoformat(), "data": payload}
-    yield (1, raw)
+        yield (1, event_from_flags(event_type, None, timestamp, data, now=datetime.now(UTC)))
 
 
 @handle_errors
