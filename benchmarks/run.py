@@ -23,12 +23,11 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synthetic import write_fleet  # noqa: E402
-
-from aaaf.evidence.collectors.task_logs import read_jsonl  # noqa: E402
-from aaaf.services.assess import assess_all  # noqa: E402
-from aaaf.services.collect import collect  # noqa: E402
-from aaaf.store import open_store  # noqa: E402
+from aaaf.evidence.collectors.task_logs import read_jsonl
+from aaaf.services.assess import assess_all
+from aaaf.services.collect import collect
+from aaaf.store import open_store
+from synthetic import write_fleet
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 

@@ -60,8 +60,7 @@ def agent_events(agent: str, events_per_agent: int, now: datetime, rng: random.R
                           "data": {"task_id": task_id, "task_fragment": "part", "decision": decision,
                                    "delegate_to": "helper" if decision == "delegate" else None,
                                    "ground_truth": rng.choice(("self", "delegate"))}})
-        for event in batch[: events_per_agent - produced]:
-            yield event
+        yield from batch[: events_per_agent - produced]
         produced += min(len(batch), events_per_agent - produced)
 
 

@@ -21,7 +21,7 @@ def db(tmp_path: Path) -> str:
     return str(tmp_path / "aaaf.db")
 
 
-def aaaf(db: str, *args: str, input: str | None = None):  # noqa: A002
+def aaaf(db: str, *args: str, input: str | None = None):
     return runner.invoke(app, [*args, "--db", db], input=input)
 
 
@@ -88,7 +88,16 @@ def test_assess_json_has_the_document_shape(db: str, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert body["status"] == "completed"
-    for key in ("id", "agent_id", "performance", "capability", "badge_urls", "valid_until", "created_at", "completed_at"):
+    for key in (
+        "id",
+        "agent_id",
+        "performance",
+        "capability",
+        "badge_urls",
+        "valid_until",
+        "created_at",
+        "completed_at",
+    ):
         assert key in body
     assert set(body["badge_urls"]) == {"svg", "png", "json"}
     for axis, names in (("performance", PERFORMANCE_DIMENSIONS), ("capability", CAPABILITY_DIMENSIONS)):
@@ -134,8 +143,18 @@ def test_assess_all_reports_insufficient_without_stopping(db: str, tmp_path: Pat
 
 def test_single_dimension_assessment(db: str, tmp_path: Path) -> None:
     _fleet(db, tmp_path, {"coder": 22})  # enough for performance (20), not capability (30)
-    result = aaaf(db, "assess", "coder", "--type", "single_dimension", "--dimension", "accuracy", "--json",
-                  "--window-end", NOW.isoformat())
+    result = aaaf(
+        db,
+        "assess",
+        "coder",
+        "--type",
+        "single_dimension",
+        "--dimension",
+        "accuracy",
+        "--json",
+        "--window-end",
+        NOW.isoformat(),
+    )
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert list(body["performance"]["dimensions"]) == ["accuracy"]
@@ -151,16 +170,47 @@ def test_appeal_rescores_only_challenged_dimensions(db: str, tmp_path: Path) -> 
     # task coder-000 was revised (every fourth task is): counter-evidence says it was a scope change
     evidence = tmp_path / "ce.json"
     evidence.write_text(json.dumps([{"task_id": "coder-000", "claim": "scope change, not an error"}]))
-    not_assessed = aaaf(db, "appeal", "file", assessment_id, "--dimensions", "charisma", "--justification", "x",
-                        "--counter-evidence", str(evidence))
+    not_assessed = aaaf(
+        db,
+        "appeal",
+        "file",
+        assessment_id,
+        "--dimensions",
+        "charisma",
+        "--justification",
+        "x",
+        "--counter-evidence",
+        str(evidence),
+    )
     assert not_assessed.exit_code == 2 and "charisma" in not_assessed.output
     unknown_task = tmp_path / "bad.json"
     unknown_task.write_text(json.dumps([{"task_id": "nope", "claim": "?"}]))
-    refused = aaaf(db, "appeal", "file", assessment_id, "--dimensions", "accuracy", "--justification", "x",
-                   "--counter-evidence", str(unknown_task))
+    refused = aaaf(
+        db,
+        "appeal",
+        "file",
+        assessment_id,
+        "--dimensions",
+        "accuracy",
+        "--justification",
+        "x",
+        "--counter-evidence",
+        str(unknown_task),
+    )
     assert refused.exit_code == 2 and "nope" in refused.output
-    filed = aaaf(db, "appeal", "file", assessment_id, "--dimensions", "accuracy", "--justification",
-                 "revisions were scope changes", "--counter-evidence", str(evidence), "--json")
+    filed = aaaf(
+        db,
+        "appeal",
+        "file",
+        assessment_id,
+        "--dimensions",
+        "accuracy",
+        "--justification",
+        "revisions were scope changes",
+        "--counter-evidence",
+        str(evidence),
+        "--json",
+    )
     assert filed.exit_code == 0, filed.output
     appeal_id = json.loads(filed.stdout)["id"]
     resolved = aaaf(db, "appeal", "resolve", appeal_id, "accepted", "--notes", "agreed", "--json")
@@ -204,21 +254,46 @@ def test_timestamp_helper_is_consistent() -> None:
 def test_collect_resolves_workflow_definitions(db: str, tmp_path: Path) -> None:
     workflows = tmp_path / "workflows"
     workflows.mkdir()
-    (workflows / "etl.json").write_text(json.dumps({
-        "name": "etl",
-        "steps": [
-            {"id": "extract", "error_handling": {"retry_count": 2}, "timeout_seconds": 60},
-            {"id": "load", "depends_on": ["extract"], "error_handling": {"retry_count": 1}, "timeout_seconds": 60},
-        ],
-    }))
-    run = {"agent": "miner-1", "type": "workflow_run", "timestamp": NOW.isoformat(),
-           "data": {"task_id": "w1", "workflow": "etl", "steps_completed": 2, "output_quality": 0.9,
-                    "actual_cost": 1.0, "max_budget": 2.0, "actual_seconds": 30.0, "max_latency_seconds": 60.0,
-                    "actual_retries": 4, "timeouts": 0, "hard_failures": 0}}
+    (workflows / "etl.json").write_text(
+        json.dumps(
+            {
+                "name": "etl",
+                "steps": [
+                    {"id": "extract", "error_handling": {"retry_count": 2}, "timeout_seconds": 60},
+                    {
+                        "id": "load",
+                        "depends_on": ["extract"],
+                        "error_handling": {"retry_count": 1},
+                        "timeout_seconds": 60,
+                    },
+                ],
+            }
+        )
+    )
+    run = {
+        "agent": "miner-1",
+        "type": "workflow_run",
+        "timestamp": NOW.isoformat(),
+        "data": {
+            "task_id": "w1",
+            "workflow": "etl",
+            "steps_completed": 2,
+            "output_quality": 0.9,
+            "actual_cost": 1.0,
+            "max_budget": 2.0,
+            "actual_seconds": 30.0,
+            "max_latency_seconds": 60.0,
+            "actual_retries": 4,
+            "timeouts": 0,
+            "hard_failures": 0,
+        },
+    }
     log = write_jsonl(tmp_path / "runs.jsonl", [run])
     without = aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll")
     assert without.exit_code == 2 and "dag_steps" in without.stdout
-    with_defs = aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll", "--workflows", str(workflows))
+    with_defs = aaaf(
+        db, "collect", "--source", "task_logs", str(log), "--enroll", "--workflows", str(workflows)
+    )
     assert with_defs.exit_code == 0, with_defs.output
     scored = json.loads(aaaf(db, "workflow", "score", "--agent", "miner-1", "--json").stdout)
     text = json.dumps(scored)
@@ -228,9 +303,22 @@ def test_collect_resolves_workflow_definitions(db: str, tmp_path: Path) -> None:
 
 def test_collect_manual_event_from_flags(db: str) -> None:
     aaaf(db, "enroll", "coder")
-    data = json.dumps({"task_id": "m1", "complexity_level": 2, "domain": "code", "assigned_at": NOW.isoformat()})
-    ok = aaaf(db, "collect", "coder", "--source", "manual", "--type", "task_assigned", "--timestamp",
-              NOW.isoformat(), "--data", data)
+    data = json.dumps(
+        {"task_id": "m1", "complexity_level": 2, "domain": "code", "assigned_at": NOW.isoformat()}
+    )
+    ok = aaaf(
+        db,
+        "collect",
+        "coder",
+        "--source",
+        "manual",
+        "--type",
+        "task_assigned",
+        "--timestamp",
+        NOW.isoformat(),
+        "--data",
+        data,
+    )
     assert ok.exit_code == 0, ok.output
     assert "accepted 1, rejected 0" in ok.stdout
     bad = aaaf(db, "collect", "coder", "--source", "manual", "--type", "task_assigned", "--data", "{oops")

@@ -81,8 +81,8 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
                 continue
             agent = session.org.enroll_agent(
                 entry["name"],
-                claimed_domains=list(entry.get("domains", entry.get("claimed_domains", []))),
-                tools=list(entry.get("tools", [])),
+                claimed_domains=list(entry.get("domains") or entry.get("claimed_domains") or []),
+                tools=list(entry.get("tools") or []),
                 description=entry.get("description"),
                 metadata=entry.get("metadata"),
             )
