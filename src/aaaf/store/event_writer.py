@@ -4,21 +4,21 @@
 executemany of the same rows, so this path avoids everything per-row that is not
 needed:
 
-* Core ``insert()`` executemany in chunks, no ORM objects;
+* Core statements in chunks of ``EVENT_CHUNK_SIZE``, no ORM objects, no UUID objects;
 * event ids are time-ordered UUIDs (version 7, RFC 9562 §5.7 with the §6.2 method 1
   counter), so the primary-key index grows at its right edge instead of splitting pages
   at random — on SQLite and PostgreSQL alike;
-* on SQLite the values are converted once, here, to exactly what the typed columns store
-  (32-hex-digit UUIDs, naive-UTC ``YYYY-MM-DD HH:MM:SS.ffffff`` text, orjson text), and
-  written through a text-typed view of the same table, skipping the per-value type
-  processors;
-* idempotency without a per-row SELECT: every chunk is one ``INSERT .. ON CONFLICT
-  (agent_id, idempotency_key) DO NOTHING RETURNING id``, which SQLAlchemy sends as
-  multi-row VALUES statements on both drivers (faster on SQLite than ``executemany``'s
-  one statement per row); the returned ids say which events were new — exact also
-  under concurrent writers.  Keyless events never conflict (NULLs are distinct in a
-  unique index).  Duplicate keys inside one batch are dropped before the database sees
-  them.
+* idempotency without a per-row SELECT: each chunk is one ``INSERT .. ON CONFLICT
+  (agent_id, idempotency_key) DO NOTHING RETURNING id``, and the returned ids say which
+  events were new — exact also under concurrent writers.  Keyless events never conflict
+  (NULLs are distinct in a unique index).  Duplicate keys inside one batch are dropped
+  before the database sees them;
+* SQLite: values are converted once, here, to exactly what the typed columns store
+  (32-hex-digit UUIDs, naive-UTC ``YYYY-MM-DD HH:MM:SS.ffffff`` text, orjson text) and
+  written through a text-typed view of the same table, skipping per-value type
+  processors; SQLAlchemy sends the executemany as multi-row VALUES statements;
+* PostgreSQL: the whole chunk is one orjson document expanded server-side by
+  ``jsonb_to_recordset`` — one parameter instead of thousands of placeholders.
 """
 
 from __future__ import annotations
@@ -32,7 +32,19 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Column, Connection, MetaData, Table, Text
+from sqlalchemy import (
+    Column,
+    Connection,
+    DateTime,
+    MetaData,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    column,
+    func,
+    select,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from aaaf.errors import AAAFError
@@ -109,10 +121,10 @@ def new_event_ids(count: int) -> list[uuid.UUID]:
 
 # The events table as SQLite stores it, every column text: values are pre-converted
 # by _sqlite_row to exactly what the typed columns (Uuid, UTCDateTime, JSON) write.
-_sqlite_metadata = MetaData()
-_sqlite_events = Table(
+sqlite_metadata = MetaData()
+sqlite_events_table = Table(
     "events",
-    _sqlite_metadata,
+    sqlite_metadata,
     Column("id", Text(), primary_key=True),
     Column("agent_id", Text()),
     Column("type", Text()),
@@ -123,7 +135,7 @@ _sqlite_events = Table(
 )
 
 
-def _sqlite_timestamp(value: datetime) -> str:
+def sqlite_timestamp(value: datetime) -> str:
     """What ``UTCDateTime`` stores on SQLite: naive UTC with microseconds."""
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
@@ -135,28 +147,21 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
     is ``INVALID_EVENT_TYPE`` and a naive timestamp ``INVALID_REQUEST``, naming the
     item's index; the caller's transaction then stores nothing.
     """
-    is_sqlite = connection.dialect.name == "sqlite"
-    table = _sqlite_events if is_sqlite else t.events
-    dialect_insert = sqlite.insert if is_sqlite else postgresql.insert
-    insert_new = (
-        dialect_insert(table)
-        .on_conflict_do_nothing(index_elements=[table.c.agent_id, table.c.idempotency_key])
-        .returning(table.c.id)
-    )
+    write_chunk = _write_sqlite_chunk if connection.dialect.name == "sqlite" else _write_postgres_chunk
     stored = [False] * len(items)
     seen_keys: set[tuple[uuid.UUID, str]] = set()
-    agent_texts: dict[uuid.UUID, str] = {}
+    agent_hexes: dict[uuid.UUID, str] = {}
     for start in range(0, len(items), EVENT_CHUNK_SIZE):
         chunk = items[start : start + EVENT_CHUNK_SIZE]
         id_values = _ids.take(len(chunk))
-        rows: list[dict[str, Any]] = []
-        positions: dict[Any, int] = {}
+        columns = _Columns()
         for offset, (agent_id, event) in enumerate(chunk):
-            if event.type not in _STORED_TYPES:
+            event_type = event.type
+            if event_type not in _STORED_TYPES:
                 raise AAAFError(
                     "INVALID_EVENT_TYPE",
-                    f"Event {start + offset} has type {event.type!r}, which the store does not know.",
-                    {"index": start + offset, "type": event.type},
+                    f"Event {start + offset} has type {event_type!r}, which the store does not know.",
+                    {"index": start + offset, "type": event_type},
                 )
             timestamp = event.timestamp
             if timestamp.tzinfo is None:
@@ -170,37 +175,131 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                 if (agent_id, key) in seen_keys:
                     continue
                 seen_keys.add((agent_id, key))
-            if is_sqlite:
-                agent_text = agent_texts.get(agent_id)
-                if agent_text is None:
-                    agent_text = agent_texts[agent_id] = agent_id.hex
-                event_id: Any = f"{id_values[offset]:032x}"
-                rows.append(
-                    {
-                        "id": event_id,
-                        "agent_id": agent_text,
-                        "type": event.type,
-                        "task_id": event.task_id,
-                        "idempotency_key": key,
-                        "timestamp": _sqlite_timestamp(timestamp),
-                        "data": orjson.dumps(event.data, default=json_default).decode(),
-                    }
-                )
-            else:
-                event_id = uuid.UUID(int=id_values[offset])
-                rows.append(
-                    {
-                        "id": event_id,
-                        "agent_id": agent_id,
-                        "type": event.type,
-                        "task_id": event.task_id,
-                        "idempotency_key": key,
-                        "timestamp": timestamp,
-                        "data": event.data,
-                    }
-                )
-            positions[event_id] = start + offset
-        if rows:
-            for new_id in connection.execute(insert_new, rows).scalars():
-                stored[positions[new_id]] = True
+            agent_hex = agent_hexes.get(agent_id)
+            if agent_hex is None:
+                agent_hex = agent_hexes[agent_id] = agent_id.hex
+            columns.positions.append(start + offset)
+            columns.ids.append(f"{id_values[offset]:032x}")
+            columns.agent_ids.append(agent_hex)
+            columns.types.append(event_type)
+            columns.task_ids.append(event.task_id)
+            columns.keys.append(key)
+            columns.timestamps.append(timestamp)
+            columns.data.append(event.data)
+        if columns.ids:
+            by_id = dict(zip(columns.ids, columns.positions, strict=True))
+            for new_id in write_chunk(connection, columns):
+                stored[by_id[new_id]] = True
     return stored
+
+
+class _Columns:
+    """One chunk's values, column by column; ids and agent ids as 32 hex digits."""
+
+    __slots__ = ("agent_ids", "data", "ids", "keys", "positions", "task_ids", "timestamps", "types")
+
+    def __init__(self) -> None:
+        self.positions: list[int] = []
+        self.ids: list[str] = []
+        self.agent_ids: list[str] = []
+        self.types: list[str] = []
+        self.task_ids: list[str | None] = []
+        self.keys: list[str | None] = []
+        self.timestamps: list[datetime] = []
+        self.data: list[Mapping[str, Any]] = []
+
+
+_sqlite_insert_new = (
+    sqlite.insert(sqlite_events_table)
+    .on_conflict_do_nothing(
+        index_elements=[sqlite_events_table.c.agent_id, sqlite_events_table.c.idempotency_key]
+    )
+    .returning(sqlite_events_table.c.id)
+)
+
+
+def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
+    """executemany of the text-typed rows; SQLAlchemy sends it as multi-row VALUES with
+    RETURNING.  Returns the hex ids of the rows actually inserted."""
+    dumps = orjson.dumps
+    rows = [
+        {
+            "id": event_id,
+            "agent_id": agent_id,
+            "type": event_type,
+            "task_id": task_id,
+            "idempotency_key": key,
+            "timestamp": sqlite_timestamp(timestamp),
+            "data": dumps(data, default=json_default).decode(),
+        }
+        for event_id, agent_id, event_type, task_id, key, timestamp, data in zip(
+            columns.ids,
+            columns.agent_ids,
+            columns.types,
+            columns.task_ids,
+            columns.keys,
+            columns.timestamps,
+            columns.data,
+            strict=True,
+        )
+    ]
+    return list(connection.execute(_sqlite_insert_new, rows).scalars())
+
+
+def _postgres_insert_new() -> Any:
+    """``INSERT INTO events SELECT .. FROM jsonb_to_recordset(:rows) ON CONFLICT DO
+    NOTHING RETURNING id::text``: the chunk travels as one JSON document (serialised by
+    orjson in one call, parsed by the server in C), so neither the driver nor the server
+    handles thousands of placeholders or escapes thousands of array elements."""
+    events = t.events
+    chunk = (
+        func.jsonb_to_recordset(cast(bindparam("rows", type_=Text()), postgresql.JSONB()))
+        .table_valued(
+            column("id", postgresql.UUID()),
+            column("agent_id", postgresql.UUID()),
+            column("type", Text()),
+            column("task_id", Text()),
+            column("idempotency_key", Text()),
+            column("timestamp", DateTime(timezone=True)),
+            column("data", postgresql.JSONB()),
+        )
+        .render_derived(name="chunk", with_types=True)
+    )
+    names = ["id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data"]
+    return (
+        postgresql.insert(events)
+        .from_select(names, select(*(chunk.c[name] for name in names)))
+        .on_conflict_do_nothing(index_elements=[events.c.agent_id, events.c.idempotency_key])
+        .returning(cast(events.c.id, Text()))
+    )
+
+
+_postgres_statement = _postgres_insert_new()
+
+
+def _write_postgres_chunk(connection: Connection, columns: _Columns) -> list[str]:
+    """Returns the hex ids of the rows actually inserted."""
+    rows = [
+        {
+            "id": event_id,
+            "agent_id": agent_id,
+            "type": event_type,
+            "task_id": task_id,
+            "idempotency_key": key,
+            "timestamp": timestamp,
+            "data": data,
+        }
+        for event_id, agent_id, event_type, task_id, key, timestamp, data in zip(
+            columns.ids,
+            columns.agent_ids,
+            columns.types,
+            columns.task_ids,
+            columns.keys,
+            columns.timestamps,
+            columns.data,
+            strict=True,
+        )
+    ]
+    document = orjson.dumps(rows, default=json_default).decode()
+    result = connection.execute(_postgres_statement, {"rows": document})
+    return [text.replace("-", "") for text in result.scalars()]

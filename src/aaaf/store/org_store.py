@@ -22,7 +22,8 @@ from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
-from aaaf.store.event_writer import EVENT_CHUNK_SIZE, EventLike, write_events
+from aaaf.store.event_reader import read_events
+from aaaf.store.event_writer import EventLike, write_events
 from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
@@ -584,31 +585,6 @@ class OrgStore:
                 raise not_found("Agent", sorted(str(agent_id) for agent_id in missing)[0])
             return write_events(connection, items)
 
-    def _event_query(
-        self,
-        agent_ids: Sequence[uuid.UUID],
-        types: Sequence[str] | None,
-        since: datetime | None,
-        until: datetime | None,
-    ) -> Any:
-        events = t.events
-        query = select(
-            events.c.agent_id,
-            events.c.id,
-            events.c.type,
-            events.c.timestamp,
-            events.c.data,
-            events.c.task_id,
-            events.c.idempotency_key,
-        ).where(events.c.agent_id.in_(agent_ids))
-        if types is not None:
-            query = query.where(events.c.type.in_(list(types)))
-        if since is not None:
-            query = query.where(events.c.timestamp >= since)
-        if until is not None:
-            query = query.where(events.c.timestamp <= until)
-        return query
-
     def events(
         self,
         agent_id: uuid.UUID,
@@ -623,21 +599,9 @@ class OrgStore:
         """
         with read_connection(self._engine) as connection:
             row = self._require_agent(connection, agent_id)
-            query = self._event_query([row.id], types, since, until).order_by(
-                t.events.c.timestamp, t.events.c.id
-            )
-            agent_text = str(row.id)
             return [
-                EventRecord(
-                    id=str(event_id),
-                    agent=agent_text,
-                    type=event_type,
-                    timestamp=timestamp,
-                    data=data,
-                    task_id=task_id,
-                    key=key,
-                )
-                for _, event_id, event_type, timestamp, data, task_id, key in connection.execute(query)
+                record
+                for _, record in read_events(connection, [row.id], types=types, since=since, until=until)
             ]
 
     def events_for_agents(
@@ -663,23 +627,8 @@ class OrgStore:
             if missing:
                 raise not_found("Agent", missing[0])
             out = {agent_id: [] for agent_id in wanted}
-            agent_texts = {agent_id: str(agent_id) for agent_id in wanted}
-            query = self._event_query(wanted, types, since, until).order_by(
-                t.events.c.agent_id, t.events.c.timestamp, t.events.c.id
-            )
-            result = connection.execution_options(yield_per=EVENT_CHUNK_SIZE).execute(query)
-            for agent_id, event_id, event_type, timestamp, data, task_id, key in result:
-                out[agent_id].append(
-                    EventRecord(
-                        id=str(event_id),
-                        agent=agent_texts[agent_id],
-                        type=event_type,
-                        timestamp=timestamp,
-                        data=data,
-                        task_id=task_id,
-                        key=key,
-                    )
-                )
+            for agent_id, record in read_events(connection, wanted, types=types, since=since, until=until):
+                out[agent_id].append(record)
         return out
 
     def count_events(self, agent_id: uuid.UUID, *, types: Sequence[str] | None = None) -> int:
