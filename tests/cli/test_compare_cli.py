@@ -194,3 +194,11 @@ def test_eval_score_is_solo(runs: dict[str, Path]) -> None:
     assert payload["composite"]["layers_used"] == {"3": 30}
     lo, hi = payload["composite"]["ci"]
     assert lo <= payload["composite"]["score"] <= hi
+
+
+def test_html_report_is_deterministic(runs: dict[str, Path], tmp_path: Path) -> None:
+    first, second = tmp_path / "a.html", tmp_path / "b.html"
+    compare(str(runs["better"]), str(runs["base"]), "--html", str(first), "--fail-on", "none")
+    compare(str(runs["better"]), str(runs["base"]), "--html", str(second), "--fail-on", "none")
+    assert first.read_bytes() == second.read_bytes()
+    assert '<span class="pill">REGRESS · DO NOT SHIP</span>' in first.read_text()

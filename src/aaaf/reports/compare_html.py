@@ -130,7 +130,7 @@ code { background: #edf2f7; padding: 0 .25rem; border-radius: .2rem; }
 </tbody>
 </table>
 <p class="muted">Gate: a layer passes when its mean over paired samples is ≥ {{ gate_threshold }}.
-Minimum detectable effect of the composite: {{ num(c.composite.mde) }} (sd of differences {{ num(c.composite.sd_diff) }}).</p>
+Minimum detectable effect of the composite: {{ stat(c.composite.mde) }} (sd of differences {{ stat(c.composite.sd_diff) }}).</p>
 
 <h2>Composites and their layers</h2>
 <table>
@@ -155,14 +155,14 @@ Minimum detectable effect of the composite: {{ num(c.composite.mde) }} (sd of di
 <thead><tr><th>run</th><th>judges</th><th>mean pairwise Pearson r</th><th>Krippendorff's α (interval)</th><th>disagree</th></tr></thead>
 <tbody>
 {% for run, agreement in c.judges.items() %}
-<tr><td>{{ run }}</td><td>{{ agreement.judges | join(', ') or '—' }}</td><td>{{ num(agreement.mean_pearson) }}</td>
-<td>{{ num(agreement.krippendorff_alpha) }}</td><td>{{ 'yes' if agreement.disagree else 'no' }}</td></tr>
+<tr><td>{{ run }}</td><td>{{ agreement.judges | join(', ') or '—' }}</td><td>{{ stat(agreement.mean_pearson) }}</td>
+<td>{{ stat(agreement.krippendorff_alpha) }}</td><td>{{ 'yes' if agreement.disagree else 'no' }}</td></tr>
 {% endfor %}
 </tbody>
 </table>
 {% if c.hotelling %}
 <h2>Hotelling T²</h2>
-<p>T² = {{ num(c.hotelling.statistic) }}, F = {{ num(c.hotelling.f_statistic) }} on ({{ c.hotelling.df1 }}, {{ c.hotelling.df2 }}) df,
+<p>T² = {{ stat(c.hotelling.statistic) }}, F = {{ stat(c.hotelling.f_statistic) }} on ({{ c.hotelling.df1 }}, {{ c.hotelling.df2 }}) df,
 p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.reason }}{% endif %}.</p>
 {% endif %}
 
@@ -182,6 +182,7 @@ Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% 
 
 
 def _number(value: float | None) -> str:
+    """A level: truncated like every displayed score (SCORING.md §0); z-scores (negative) rounded."""
     return display(value) if value is not None and value >= 0 else fmt(value)
 
 
@@ -207,6 +208,7 @@ def render_comparison_html(comparison: Comparison) -> str:
         gate_threshold=fmt(comparison.config.gate_threshold),
         method=comparison.config.method_dict(),
         num=_number,
+        stat=fmt,
         diff=lambda value: fmt(value, signed=True),
         ci=lambda interval: interval.text() if interval is not None else "—",
         gate=lambda value: Markup(

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from aaaf.scoring.core import display
 from aaaf.scoring.layered import (
     LAYERS,
     LayeredConfig,
@@ -91,7 +92,11 @@ def parse_verdicts(text: str) -> tuple[Verdict, ...]:
 
 
 def fmt(value: float | None, digits: int = 2, *, signed: bool = False) -> str:
-    """Human-readable number for reasons and headlines ('—' for null)."""
+    """A difference, bound or statistic for reasons and headlines, rounded ('—' for null).
+
+    Levels on the 1-5 scale (means compared with a gate) go through ``core.display``
+    instead, which truncates: a 3.499 mean shows as 3.49, never as a passing 3.50.
+    """
     if value is None:
         return "—"
     if math.isinf(value):
@@ -394,8 +399,8 @@ def decide_verdict(facts: VerdictFacts, config: LayeredConfig) -> DecidedVerdict
             return DecidedVerdict(
                 Verdict.REGRESS,
                 "3",
-                f"layer {layer.name} passed its gate in control ({fmt(layer.control)} ≥ "
-                f"{fmt(config.gate_threshold)}) but fails it in treatment ({fmt(layer.treatment)}), "
+                f"layer {layer.name} passed its gate in control ({display(layer.control)} ≥ "
+                f"{fmt(config.gate_threshold)}) but fails it in treatment ({display(layer.treatment)}), "
                 f"and its {level:.4g} % Bonferroni CI {layer.ci_bonferroni.text()} lies entirely below 0",
             )
     if contains_zero and facts.mde is not None and facts.mde > config.mde_threshold:
@@ -435,7 +440,7 @@ def decide_verdict(facts: VerdictFacts, config: LayeredConfig) -> DecidedVerdict
         if not present:
             problems.append("no layer is present in every paired sample, so the gate fails")
         problems.extend(
-            f"layer {layer.name} fails its gate in treatment ({fmt(layer.treatment)} < {fmt(config.gate_threshold)})"
+            f"layer {layer.name} fails its gate in treatment ({display(layer.treatment)} < {fmt(config.gate_threshold)})"
             for layer in failing
         )
         if not facts.judges_agree:
@@ -500,7 +505,10 @@ def _judges_summary(agreements: Mapping[str, RunJudgeAgreement], config: Layered
         return False, f"judges disagree ({details} < {fmt(config.judge_min_pearson)})"
     if all(a.mean_pearson is None for a in agreements.values()):
         return True, "judges agree (no judge pair to compare)"
-    return True, "judges agree"
+    details = ", ".join(
+        f"{name} {fmt(a.mean_pearson)}" for name, a in agreements.items() if a.mean_pearson is not None
+    )
+    return True, f"judges agree (mean r {details} ≥ {fmt(config.judge_min_pearson)})"
 
 
 @dataclass(frozen=True)
@@ -746,7 +754,7 @@ def compare_runs(
     if c_level is not None and t_level is not None:
         saturated = c_level >= config.saturation_threshold and t_level >= config.saturation_threshold
         saturation_detail = (
-            f"composites {fmt(c_level)} / {fmt(t_level)} "
+            f"composites {display(c_level)} / {display(t_level)} "
             f"{'both ≥' if saturated else 'not both ≥'} {fmt(config.saturation_threshold)}"
         )
     badges = _badges(
@@ -801,9 +809,11 @@ class SoloReport:
 
     def headline(self) -> str:
         ci = f" {self.composite_ci.text()}" if self.composite_ci is not None else ""
+        # a level in points is truncated (SCORING.md §0); a z-score is rounded
+        level = fmt(self.composite) if self.config.standardize else display(self.composite)
         layers = sum(1 for name in LAYERS if self.scores.layer_means.get(name) is not None)
         return (
-            f"{self.verdict.value} · {self.action} — composite {fmt(self.composite)}{ci} "
+            f"{self.verdict.value} · {self.action} — composite {level}{ci} "
             f"over {len(self.scores.samples)} samples, {layers}/{len(LAYERS)} layers"
         )
 
@@ -869,7 +879,7 @@ def score_solo(run: LayeredRun, config: LayeredConfig | None = None) -> SoloRepo
         significance_detail="a single run has no difference to test",
         saturated=saturated if composite is not None else None,
         saturation_detail=(
-            f"composite {fmt(composite)} {'≥' if saturated else '<'} {fmt(config.saturation_threshold)}"
+            f"composite {display(composite)} {'≥' if saturated else '<'} {fmt(config.saturation_threshold)}"
             if composite is not None
             else "no scored sample"
         ),

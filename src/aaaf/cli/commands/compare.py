@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.table import Table
 
 from aaaf.cli.context import JsonOption, bad_input, console, handle_errors, print_json, split_csv
@@ -139,10 +140,15 @@ def _ci_text(interval: object) -> str:
     return interval.text() if interval is not None else "—"  # type: ignore[attr-defined]
 
 
+def _level(value: float | None, scale: str) -> str:
+    """Points are truncated (SCORING.md §0: never shown above their gate); z-scores are rounded."""
+    return display(value) if scale == "points" else fmt(value)
+
+
 def _gate_text(value: bool | None) -> str:
     if value is None:
         return "—"
-    return "[green]pass[/]" if value else "[red]fail[/]"
+    return "[green]✓[/]" if value else "[red]✗[/]"
 
 
 def print_comparison(comparison: Comparison) -> None:
@@ -154,36 +160,36 @@ def print_comparison(comparison: Comparison) -> None:
     console.print(f"reason (rule {comparison.rule}): {comparison.reason}", markup=False)
     confidence = comparison.config.confidence * 100.0
     k = len(comparison.present_layers)
-    table = Table(title=f"Layers: {comparison.control.run_id} → {comparison.treatment.run_id}")
-    table.add_column("layer")
-    for column in ("control", "treatment", "diff", f"{confidence:g} % CI"):
-        table.add_column(column, justify="right")
-    table.add_column(f"Bonferroni CI (k={k})", justify="right")
-    table.add_column("gate C")
-    table.add_column("gate T")
     composite = comparison.composite
+    scale = " (composite in sd units)" if composite.scale == "z" else ""
+    table = Table(
+        title=f"C {comparison.control.run_id} → T {comparison.treatment.run_id}{scale}",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column("layer", no_wrap=True)
+    for column in ("C", "T", "T − C", f"{confidence:g}% CI", f"Bonf. k={k}"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("gate C/T", no_wrap=True)
     table.add_row(
-        "composite" + (" (z)" if composite.scale == "z" else ""),
-        display(composite.control),
-        display(composite.treatment),
+        "composite",
+        _level(composite.control, composite.scale),
+        _level(composite.treatment, composite.scale),
         fmt(composite.diff, signed=True),
         _ci_text(composite.ci),
-        "",
         "",
         "",
     )
     for name in LAYERS:
         layer = comparison.layers[name]
-        label = name if layer.present else f"{name} (absent)"
         table.add_row(
-            label,
+            name if layer.present else f"{name} (absent)",
             display(layer.control),
             display(layer.treatment),
             fmt(layer.diff, signed=True),
             _ci_text(layer.ci),
             _ci_text(layer.ci_bonferroni),
-            _gate_text(layer.gate_control),
-            _gate_text(layer.gate_treatment),
+            f"{_gate_text(layer.gate_control)}/{_gate_text(layer.gate_treatment)}",
         )
     console.print(table)
     unpaired = len(comparison.control_only) + len(comparison.treatment_only) + len(comparison.unscored)
@@ -208,7 +214,8 @@ def print_comparison(comparison: Comparison) -> None:
     if comparison.hotelling is not None:
         h = comparison.hotelling
         console.print(
-            f"Hotelling T² {fmt(h.statistic)} (F {fmt(h.f_statistic)}, df {h.df1}, {h.df2}), p {fmt(h.p_value, 4)}"
+            f"Hotelling T² {fmt(h.statistic)} (F {fmt(h.f_statistic)}, df {h.df1}, {h.df2}), "
+            + ("p not computable" if h.p_value is None else f"p {h.p_value:.3g}")
             + (f" — {h.reason}" if h.reason else ""),
             markup=False,
         )
@@ -316,7 +323,7 @@ def eval_score(
     table.add_column("samples", justify="right")
     table.add_row(
         "composite" + (" (z)" if config.standardize else ""),
-        display(report.composite),
+        _level(report.composite, "z" if config.standardize else "points"),
         _ci_text(report.composite_ci),
         str(report.scores.composite_samples),
     )
