@@ -248,8 +248,13 @@ def load_run(path: str | Path) -> EvalRun:
 
 
 class GradeOutcome(Protocol):
-    passed: bool
-    reason: str
+    """What a grader returns (``aaaf.graders.Grade``): read-only ``passed`` and ``reason``."""
+
+    @property
+    def passed(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...
 
 
 Grader = Callable[[Mapping[str, Any], Mapping[str, Any]], GradeOutcome]
@@ -258,7 +263,7 @@ Grader = Callable[[Mapping[str, Any], Mapping[str, Any]], GradeOutcome]
 def default_grader() -> Grader:
     """``aaaf.graders.grade_assertion``, imported only when an assertion needs grading."""
     try:
-        from aaaf.graders import grade_assertion  # type: ignore[attr-defined]
+        from aaaf.graders import grade_assertion
     except ImportError as error:
         raise AAAFError(
             "INTERNAL_ERROR",
