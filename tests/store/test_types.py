@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy.engine import make_url
 
-from aaaf.store import open_store
+from aaaf.store import Store, open_store
 from aaaf.store.engine import normalise_url
 from aaaf.store.types import UTCDateTime
 
@@ -48,3 +49,37 @@ def test_in_memory_sqlite_works() -> None:
         agent = org.enroll_agent("a")
         org.add_events([(agent.id, completed("t", T0))])
         assert org.count_events(agent.id) == 1
+
+
+def test_fast_event_paths_match_the_typed_columns(store: Store) -> None:
+    """add_events and events() bypass the column types for speed; what they write and
+    read must be exactly what the typed table (UTCDateTime, Uuid, JSON) writes and reads."""
+    from sqlalchemy import insert, select
+
+    from aaaf.store import tables
+
+    org = org_of(store)
+    agent = org.enroll_agent("a")
+    at = datetime(2026, 4, 16, 9, 15, 30, 250, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+    org.add_events([(agent.id, completed("fast", at, key="k", score=0.1))])
+    typed_id = uuid.uuid4()
+    with store.engine.begin() as connection:
+        row = connection.execute(select(tables.events).where(tables.events.c.task_id == "fast")).one()
+        connection.execute(
+            insert(tables.events).values(
+                id=typed_id,
+                agent_id=agent.id,
+                type="task_assigned",
+                task_id="typed",
+                timestamp=at,
+                data={"task_id": "typed", "x": [1.5]},
+            )
+        )
+    assert row.agent_id == agent.id and isinstance(row.id, uuid.UUID)
+    assert row.timestamp == at and row.timestamp.tzinfo == UTC
+    assert row.data["score"] == 0.1 and row.idempotency_key == "k"
+    by_task = {event.task_id: event for event in org.events(agent.id)}
+    assert by_task["fast"].id == str(row.id)
+    assert by_task["typed"].id == str(typed_id) and by_task["typed"].timestamp == at
+    assert by_task["typed"].data == {"task_id": "typed", "x": [1.5]}
+    assert len(org.events(agent.id, since=at, until=at)) == 2

@@ -8,17 +8,18 @@ needed:
 * event ids are time-ordered UUIDs (version 7, RFC 9562 §5.7 with the §6.2 method 1
   counter), so the primary-key index grows at its right edge instead of splitting pages
   at random — on SQLite and PostgreSQL alike;
-* idempotency without a per-row SELECT: each chunk is one ``INSERT .. ON CONFLICT
-  (agent_id, idempotency_key) DO NOTHING RETURNING id``, and the returned ids say which
-  events were new — exact also under concurrent writers.  Keyless events never conflict
-  (NULLs are distinct in a unique index).  Duplicate keys inside one batch are dropped
-  before the database sees them;
+* idempotency without a per-row SELECT, exact also under concurrent writers (see
+  below per dialect).  Keyless events never conflict (NULLs are distinct in a unique
+  index).  Duplicate keys inside one batch are dropped before the database sees them;
 * SQLite: values are converted once, here, to exactly what the typed columns store
-  (32-hex-digit UUIDs, naive-UTC ``YYYY-MM-DD HH:MM:SS.ffffff`` text, orjson text) and
-  written through a text-typed view of the same table, skipping per-value type
-  processors; SQLAlchemy sends the executemany as multi-row VALUES statements;
-* PostgreSQL: the whole chunk is one orjson document expanded server-side by
-  ``jsonb_to_recordset`` — one parameter instead of thousands of placeholders.
+  (32-hex-digit UUIDs, naive-UTC ``YYYY-MM-DD HH:MM:SS.ffffff`` text, orjson text);
+  the chunk's keys are looked up set-wise (exact under the write lock of ``BEGIN
+  IMMEDIATE``) and the new rows go in with one DB-API executemany of the Core insert
+  compiled once — the same call a hand-written sqlite3 loader would make;
+* PostgreSQL: the whole chunk is one ``INSERT .. SELECT FROM jsonb_to_recordset(..) ON
+  CONFLICT (agent_id, idempotency_key) DO NOTHING RETURNING id`` whose one parameter
+  is an orjson document; the returned ids say which events were new (READ COMMITTED
+  writers do not serialise, so a pre-check would not be exact there).
 """
 
 from __future__ import annotations
@@ -136,8 +137,11 @@ sqlite_events_table = Table(
 
 
 def sqlite_timestamp(value: datetime) -> str:
-    """What ``UTCDateTime`` stores on SQLite: naive UTC with microseconds."""
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+    """What ``UTCDateTime`` stores on SQLite: naive UTC with microseconds
+    (``YYYY-MM-DD HH:MM:SS.ffffff``, the first 26 characters of the UTC isoformat)."""
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(" ", "microseconds")[:26]
 
 
 def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[bool]:
@@ -149,8 +153,10 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
     """
     write_chunk = _write_sqlite_chunk if connection.dialect.name == "sqlite" else _write_postgres_chunk
     stored = [False] * len(items)
-    seen_keys: set[tuple[uuid.UUID, str]] = set()
+    seen_keys: set[tuple[str, str]] = set()
     agent_hexes: dict[uuid.UUID, str] = {}
+    last_agent: uuid.UUID | None = None
+    agent_hex = ""
     for start in range(0, len(items), EVENT_CHUNK_SIZE):
         chunk = items[start : start + EVENT_CHUNK_SIZE]
         id_values = _ids.take(len(chunk))
@@ -170,14 +176,14 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                     f"Event {start + offset} has a naive timestamp; it must carry a UTC offset.",
                     {"index": start + offset, "field": "timestamp"},
                 )
+            if agent_id is not last_agent:  # batches are mostly one agent's: skip re-hashing its UUID
+                agent_hex = agent_hexes.get(agent_id) or agent_hexes.setdefault(agent_id, agent_id.hex)
+                last_agent = agent_id
             key = event.key
             if key is not None:
-                if (agent_id, key) in seen_keys:
+                if (agent_hex, key) in seen_keys:
                     continue
-                seen_keys.add((agent_id, key))
-            agent_hex = agent_hexes.get(agent_id)
-            if agent_hex is None:
-                agent_hex = agent_hexes[agent_id] = agent_id.hex
+                seen_keys.add((agent_hex, key))
             columns.positions.append(start + offset)
             columns.ids.append(f"{id_values[offset]:032x}")
             columns.agent_ids.append(agent_hex)
@@ -209,29 +215,63 @@ class _Columns:
         self.data: list[Mapping[str, Any]] = []
 
 
-_sqlite_insert_new = (
+_SQLITE_COLUMNS = ("id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data")
+# The Core insert compiled once to SQLite's positional form, so that a chunk is one
+# DB-API executemany of plain tuples (what a hand-written sqlite3 loader would do).
+_sqlite_insert_compiled = (
     sqlite.insert(sqlite_events_table)
+    .values({name: bindparam(name) for name in _SQLITE_COLUMNS})
     .on_conflict_do_nothing(
         index_elements=[sqlite_events_table.c.agent_id, sqlite_events_table.c.idempotency_key]
     )
-    .returning(sqlite_events_table.c.id)
+    .compile(dialect=sqlite.dialect(paramstyle="qmark"))
 )
+assert tuple(_sqlite_insert_compiled.positiontup or ()) == _SQLITE_COLUMNS
+_SQLITE_INSERT = str(_sqlite_insert_compiled)
+_SQLITE_KEY_PROBE = 500  # keys per look-up query, well under SQLite's bound-variable limit
+
+
+def _existing_sqlite_keys(connection: Connection, columns: _Columns) -> set[tuple[str, str]]:
+    """(agent hex, key) pairs of this chunk that are already stored: one indexed IN
+    query per agent and 500 keys."""
+    wanted: dict[str, list[str]] = {}
+    for agent_id, key in zip(columns.agent_ids, columns.keys, strict=True):
+        if key is not None:
+            wanted.setdefault(agent_id, []).append(key)
+    existing: set[tuple[str, str]] = set()
+    for agent_id, keys in wanted.items():
+        for start in range(0, len(keys), _SQLITE_KEY_PROBE):
+            part = keys[start : start + _SQLITE_KEY_PROBE]
+            query = (
+                "SELECT idempotency_key FROM events WHERE agent_id = ? AND idempotency_key IN "
+                f"({', '.join('?' * len(part))})"
+            )
+            existing.update(
+                (agent_id, key) for (key,) in connection.exec_driver_sql(query, (agent_id, *part))
+            )
+    return existing
 
 
 def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
-    """executemany of the text-typed rows; SQLAlchemy sends it as multi-row VALUES with
-    RETURNING.  Returns the hex ids of the rows actually inserted."""
+    """Set-based pre-check of the chunk's keys, then one executemany of the new rows.
+
+    The pre-check is exact because a SQLite write transaction holds the database's
+    write lock from its ``BEGIN IMMEDIATE`` (:mod:`aaaf.store.engine`): no other writer
+    can store a key between the look-up and the insert.  ``ON CONFLICT DO NOTHING``
+    stays on the statement as a guard.  Returns the hex ids of the rows inserted.
+    """
+    existing = _existing_sqlite_keys(connection, columns)
     dumps = orjson.dumps
     rows = [
-        {
-            "id": event_id,
-            "agent_id": agent_id,
-            "type": event_type,
-            "task_id": task_id,
-            "idempotency_key": key,
-            "timestamp": sqlite_timestamp(timestamp),
-            "data": dumps(data, default=json_default).decode(),
-        }
+        (
+            event_id,
+            agent_id,
+            event_type,
+            task_id,
+            key,
+            sqlite_timestamp(timestamp),
+            dumps(data, default=json_default).decode(),
+        )
         for event_id, agent_id, event_type, task_id, key, timestamp, data in zip(
             columns.ids,
             columns.agent_ids,
@@ -242,8 +282,11 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
             columns.data,
             strict=True,
         )
+        if key is None or (agent_id, key) not in existing
     ]
-    return list(connection.execute(_sqlite_insert_new, rows).scalars())
+    if rows:
+        connection.exec_driver_sql(_SQLITE_INSERT, rows)
+    return [row[0] for row in rows]
 
 
 def _postgres_insert_new() -> Any:
