@@ -7,7 +7,10 @@ The clock is the caller's (``now``); the engine never reads it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+import multiprocessing
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -168,21 +171,197 @@ def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> 
     return assess_with_events(org, agent, org.events(agent.id), now=now, **options)
 
 
-def assess_many(org: Any, agents: Iterable[Any], *, now: datetime, **options: Any) -> list[AssessOutcome]:
-    """Assess each agent; one agent's insufficient evidence does not stop the rest."""
-    agents = list(agents)
-    events_by_agent = org.events_for_agents([a.id for a in agents])
-    config = org.config()
-    outcomes = []
-    for agent in agents:
+# An organization-wide run scores agents in chunks, in worker processes when the fleet is large
+# enough to repay their start-up (about a second each), and writes every assessment in one
+# transaction.  The engine is pure, so a worker needs only the database URL and the config.
+CHUNK_AGENTS = 50
+PARALLEL_MIN_AGENTS = 200
+
+
+def _score_loaded(
+    events_by_agent: Mapping[Any, Sequence[EventRecord]],
+    agent_ids: Sequence[Any],
+    config: Any,
+    end: datetime,
+    assessment_type: str,
+    dimension: str | None,
+) -> list[tuple[Any, AAAFResult | None, dict[str, Any] | None]]:
+    scored: list[tuple[Any, AAAFResult | None, dict[str, Any] | None]] = []
+    for agent_id in agent_ids:
         try:
-            assessment = assess_with_events(
-                org, agent, events_by_agent.get(agent.id, []), now=now, config=config, **options
+            result = aaaf_scheme.assess(
+                events_by_agent.get(agent_id, []),
+                config,
+                end,
+                assessment_type=assessment_type,
+                dimension=dimension,
             )
-            outcomes.append(AssessOutcome(agent=agent, assessment=assessment))
+            scored.append((agent_id, result, None))
         except AAAFError as error:
-            outcomes.append(AssessOutcome(agent=agent, error=error))
-    return outcomes
+            scored.append((agent_id, None, error.to_dict()["error"]))
+    return scored
+
+
+def _score_chunk_in_worker(
+    url: str,
+    organization_id: Any,
+    agent_ids: list[Any],
+    config: Any,
+    end: datetime,
+    assessment_type: str,
+    dimension: str | None,
+) -> list[tuple[Any, AAAFResult | None, dict[str, Any] | None]]:
+    """Runs in a worker process: its own connection, the pure engine, plain results back."""
+    from aaaf.store import open_store
+
+    store = open_store(url)
+    try:
+        events = store.scope(organization_id).events_for_agents(agent_ids)
+        return _score_loaded(events, agent_ids, config, end, assessment_type, dimension)
+    finally:
+        store.close()
+
+
+def _workers_for(org: Any, agents: int) -> int:
+    url = str(org.engine.url)
+    if agents < PARALLEL_MIN_AGENTS or ":memory:" in url or url in ("sqlite://", "sqlite:///"):
+        return 1
+    return max(1, min(os.cpu_count() or 1, agents // CHUNK_AGENTS))
+
+
+def _score_all(
+    org: Any,
+    agents: list[Any],
+    config: Any,
+    end: datetime,
+    assessment_type: str,
+    dimension: str | None,
+    workers: int | None,
+) -> dict[Any, tuple[AAAFResult | None, dict[str, Any] | None]]:
+    ids = [agent.id for agent in agents]
+    chunks = [ids[i : i + CHUNK_AGENTS] for i in range(0, len(ids), CHUNK_AGENTS)]
+    workers = _workers_for(org, len(ids)) if workers is None else workers
+    scored: dict[Any, tuple[AAAFResult | None, dict[str, Any] | None]] = {}
+    if workers <= 1:
+        for chunk in chunks:
+            events = org.events_for_agents(chunk)
+            for agent_id, result, error in _score_loaded(
+                events, chunk, config, end, assessment_type, dimension
+            ):
+                scored[agent_id] = (result, error)
+        return scored
+    url = org.engine.url.render_as_string(hide_password=False)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [
+            pool.submit(
+                _score_chunk_in_worker,
+                url,
+                org.organization_id,
+                chunk,
+                config,
+                end,
+                assessment_type,
+                dimension,
+            )
+            for chunk in chunks
+        ]
+        for future in futures:
+            for agent_id, result, error in future.result():
+                scored[agent_id] = (result, error)
+    return scored
+
+
+def assess_many(
+    org: Any,
+    agents: Iterable[Any],
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    dimension: str | None = None,
+    window_end: datetime | None = None,
+    workers: int | None = None,
+) -> list[AssessOutcome]:
+    """Assess each agent; one agent's insufficient evidence does not stop the rest.
+
+    Every assessment (completed or failed) is stored; the calibration check (SCORING.md §2.4)
+    compares each with the agent's previous completed assessment.
+    """
+    from aaaf.store.assessment_batch import (
+        FinishedAssessment,
+        latest_completed_composites,
+        record_finished_assessments,
+    )
+
+    _check_type(assessment_type, dimension)
+    agents = list(agents)
+    if not agents:
+        return []
+    config = org.config()
+    end = window_end or now
+    start = end - timedelta(days=config.window_days)
+    scored = _score_all(org, agents, config, end, assessment_type, dimension, workers)
+    previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
+    finished: list[FinishedAssessment] = []
+    errors: dict[Any, AAAFError] = {}
+    for agent in agents:
+        result, error = scored[agent.id]
+        common = {
+            "agent_id": agent.id,
+            "agent_name": agent.name,
+            "type": assessment_type,
+            "dimension": dimension,
+            "window_start": start,
+            "window_end": end,
+            "completed_at": now,
+        }
+        if result is None:
+            assert error is not None
+            errors[agent.id] = AAAFError(error["code"], error["message"], error.get("details"))
+            finished.append(FinishedAssessment(status="failed", error=error, **common))
+            continue
+        values = composites(result)
+        before = previous.get(agent.id)
+        calibration = calibration_check(
+            None
+            if before is None or assessment_type == "single_dimension"
+            else {"performance": before.performance, "capability": before.capability},
+            {"performance": values["performance_composite"], "capability": values["capability_composite"]},
+            config.calibration_threshold,
+        )
+        result_dict = result.to_dict()
+        result_dict["calibration"] = {
+            "anomalous": calibration.anomalous,
+            "deltas": calibration.deltas,
+            "previous_assessment_id": str(before.assessment_id) if before else None,
+        }
+        if calibration.anomalous:
+            log.warning(
+                "assessment of %s is anomalous (%s): badge held for review", agent.name, calibration.deltas
+            )
+        finished.append(
+            FinishedAssessment(
+                status="completed",
+                result=result_dict,
+                dimension_rows=dimension_rows(result),
+                evidence_summary=dict(result.evidence_summary),
+                valid_until=valid_until(now, config),
+                anomalous=calibration.anomalous,
+                review_state="pending_review" if calibration.anomalous else "not_required",
+                **values,
+                **common,
+            )
+        )
+    records = record_finished_assessments(org.engine, org.organization_id, finished)
+    by_agent = {agent.id: agent for agent in agents}
+    return [
+        AssessOutcome(
+            agent=by_agent[record.agent_id],
+            assessment=record if record.status == "completed" else None,
+            error=errors.get(record.agent_id),
+        )
+        for record in records
+    ]
 
 
 def assess_all(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:

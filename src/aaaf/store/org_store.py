@@ -385,6 +385,11 @@ class OrgStore:
     def __repr__(self) -> str:
         return f"OrgStore(organization_id={self.organization_id})"
 
+    @property
+    def engine(self) -> Engine:
+        """The engine this scope runs on (for batch writers and worker processes)."""
+        return self._engine
+
     def organization(self) -> Organization:
         """This organization."""
         with read_connection(self._engine) as connection:

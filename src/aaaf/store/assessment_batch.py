@@ -1,0 +1,201 @@
+"""Many finished assessments in one transaction (``assess --all`` over a large fleet).
+
+The per-assessment path (create ``in_progress`` → complete) costs several round trips per
+agent; an organization-wide run writes every completed or failed assessment and its
+dimension rows with one executemany per table.  Organization scoping holds: every agent id
+is checked against the organization before anything is written.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, insert, select
+
+from aaaf.store import tables as t
+from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.org_store import DimensionRow, not_found
+from aaaf.store.records import Assessment, DimensionScore
+
+
+@dataclass(frozen=True)
+class FinishedAssessment:
+    """One assessment as it is to be stored: completed (with a result) or failed (with an error)."""
+
+    agent_id: uuid.UUID
+    agent_name: str
+    type: str
+    window_start: datetime
+    window_end: datetime
+    completed_at: datetime
+    status: str = "completed"
+    dimension: str | None = None
+    result: Mapping[str, Any] | None = None
+    dimension_rows: Sequence[DimensionRow | tuple[Any, ...]] = ()
+    performance_composite: float | None = None
+    performance_tier: str | None = None
+    capability_composite: float | None = None
+    capability_tier: str | None = None
+    evidence_summary: Mapping[str, Any] | None = None
+    error: Mapping[str, Any] | None = None
+    anomalous: bool = False
+    review_state: str = "not_required"
+    valid_until: datetime | None = None
+    id: uuid.UUID = field(default_factory=uuid.uuid4)
+
+
+@dataclass(frozen=True)
+class PreviousComposites:
+    assessment_id: uuid.UUID
+    performance: float | None
+    capability: float | None
+    completed_at: datetime | None
+    valid_until: datetime | None
+
+
+def latest_completed_composites(
+    engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, PreviousComposites]:
+    """Each agent's most recently completed assessment's composites (the §2.4 calibration baseline).
+
+    Single-dimension assessments have no composite and are no baseline.
+    """
+    wanted = list(dict.fromkeys(agent_ids))
+    out: dict[uuid.UUID, PreviousComposites] = {}
+    if not wanted:
+        return out
+    a = t.assessments
+    with read_connection(engine) as connection:
+        own = _own(connection, organization_id, wanted)
+        for start in range(0, len(own), 500):
+            chunk = own[start : start + 500]
+            rows = connection.execute(
+                select(
+                    a.c.agent_id,
+                    a.c.id,
+                    a.c.performance_composite,
+                    a.c.capability_composite,
+                    a.c.completed_at,
+                    a.c.valid_until,
+                )
+                .where(a.c.agent_id.in_(chunk), a.c.status == "completed", a.c.type != "single_dimension")
+                .order_by(a.c.agent_id, a.c.completed_at.desc(), a.c.created_at.desc())
+            )
+            for row in rows:
+                if row.agent_id not in out:
+                    out[row.agent_id] = PreviousComposites(
+                        row.id,
+                        row.performance_composite,
+                        row.capability_composite,
+                        row.completed_at,
+                        row.valid_until,
+                    )
+    return out
+
+
+def _own(connection: Any, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    own: set[uuid.UUID] = set()
+    for start in range(0, len(agent_ids), 500):
+        chunk = list(agent_ids[start : start + 500])
+        own.update(
+            connection.execute(
+                select(t.agents.c.id).where(
+                    t.agents.c.id.in_(chunk), t.agents.c.organization_id == organization_id
+                )
+            ).scalars()
+        )
+    missing = [agent_id for agent_id in agent_ids if agent_id not in own]
+    if missing:
+        raise not_found("Agent", missing[0])
+    return list(agent_ids)
+
+
+def record_finished_assessments(
+    engine: Engine, organization_id: uuid.UUID, items: Sequence[FinishedAssessment]
+) -> list[Assessment]:
+    """Store ``items`` (assessments and dimension rows) in one transaction; return the records."""
+    if not items:
+        return []
+    assessment_rows: list[dict[str, Any]] = []
+    dimension_rows: list[dict[str, Any]] = []
+    records: list[Assessment] = []
+    for item in items:
+        if item.status not in ("completed", "failed"):
+            raise ValueError(f"a finished assessment is completed or failed, not {item.status!r}")
+        assessment_rows.append(
+            {
+                "id": item.id,
+                "agent_id": item.agent_id,
+                "type": item.type,
+                "status": item.status,
+                "dimension": item.dimension,
+                "window_start": item.window_start,
+                "window_end": item.window_end,
+                "performance_composite": item.performance_composite,
+                "performance_tier": item.performance_tier,
+                "capability_composite": item.capability_composite,
+                "capability_tier": item.capability_tier,
+                "evidence_summary": None if item.evidence_summary is None else dict(item.evidence_summary),
+                "result": None if item.result is None else dict(item.result),
+                "error": None if item.error is None else dict(item.error),
+                "anomalous": item.anomalous,
+                "review_state": item.review_state,
+                "valid_until": item.valid_until,
+                "created_at": item.completed_at,
+                "completed_at": item.completed_at,
+            }
+        )
+        dims = []
+        for raw in item.dimension_rows:
+            dim = raw if isinstance(raw, DimensionRow) else DimensionRow(*raw)
+            row = {
+                "id": uuid.uuid4(),
+                "assessment_id": item.id,
+                "axis": dim.axis,
+                "dimension": dim.dimension,
+                "score": None if dim.score is None else float(dim.score),
+                "sample_size": int(dim.sample_size),
+                "evidence_count": int(dim.evidence_count),
+                "details": dict(dim.details),
+                "reason": dim.reason,
+                "created_at": item.completed_at,
+            }
+            dimension_rows.append(row)
+            dims.append(DimensionScore(**{k: v for k, v in row.items()}))
+        records.append(
+            Assessment(
+                id=item.id,
+                agent_id=item.agent_id,
+                agent_name=item.agent_name,
+                organization_id=organization_id,
+                type=item.type,
+                status=item.status,
+                dimension=item.dimension,
+                window_start=item.window_start,
+                window_end=item.window_end,
+                performance_composite=item.performance_composite,
+                performance_tier=item.performance_tier,
+                capability_composite=item.capability_composite,
+                capability_tier=item.capability_tier,
+                evidence_summary=item.evidence_summary,
+                result=item.result,
+                error=item.error,
+                anomalous=item.anomalous,
+                review_state=item.review_state,
+                valid_until=item.valid_until,
+                created_at=item.completed_at,
+                completed_at=item.completed_at,
+                dimensions=tuple(dims),
+            )
+        )
+    with write_transaction(engine) as connection:
+        _own(connection, organization_id, list(dict.fromkeys(item.agent_id for item in items)))
+        for start in range(0, len(assessment_rows), 1000):
+            connection.execute(insert(t.assessments), assessment_rows[start : start + 1000])
+        for start in range(0, len(dimension_rows), 5000):
+            connection.execute(insert(t.dimension_scores), dimension_rows[start : start + 5000])
+    return records
