@@ -14,7 +14,11 @@ from aaaf.store import Agent, Assessment, DimensionRow, OrgStore, Store, open_st
 
 from .factories import PERFORMANCE_ROWS, T0, minutes, org_of
 
-RESULT = {"type": "full", "performance": {"composite_score": 0.6180339887498949}, "capability": None}
+RESULT = {
+    "type": "full",
+    "performance": {"composite_score": 0.6180339887498949, "big": 1e16},
+    "capability": None,
+}
 
 
 @pytest.fixture()
@@ -64,6 +68,10 @@ def test_lifecycle_in_progress_then_completed(org: OrgStore, agent: Agent) -> No
     assert done.performance_tier == "Proficient" and done.capability_composite is None
     assert org.get_assessment(done.id) == done
     assert org.get_assessment(str(done.id)) == done
+    # the stored result is the document as written: same keys in the same order, same types
+    import orjson
+
+    assert orjson.dumps(done.result) == orjson.dumps(RESULT)
 
 
 def test_scores_are_bit_exact_and_null_stays_null(org: OrgStore, agent: Agent) -> None:

@@ -16,7 +16,7 @@ needed:
   the chunk's keys are looked up set-wise (exact under the write lock of ``BEGIN
   IMMEDIATE``) and the new rows go in with one DB-API executemany of the Core insert
   compiled once — the same call a hand-written sqlite3 loader would make;
-* PostgreSQL: the whole chunk is one ``INSERT .. SELECT FROM jsonb_to_recordset(..) ON
+* PostgreSQL: the whole chunk is one ``INSERT .. SELECT FROM json_to_recordset(..) ON
   CONFLICT (agent_id, idempotency_key) DO NOTHING RETURNING id`` whose one parameter
   is an orjson document; the returned ids say which events were new (READ COMMITTED
   writers do not serialise, so a pre-check would not be exact there).
@@ -290,13 +290,14 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
 
 
 def _postgres_insert_new() -> Any:
-    """``INSERT INTO events SELECT .. FROM jsonb_to_recordset(:rows) ON CONFLICT DO
+    """``INSERT INTO events SELECT .. FROM json_to_recordset(:rows) ON CONFLICT DO
     NOTHING RETURNING id::text``: the chunk travels as one JSON document (serialised by
     orjson in one call, parsed by the server in C), so neither the driver nor the server
-    handles thousands of placeholders or escapes thousands of array elements."""
+    handles thousands of placeholders or escapes thousands of array elements.  Each
+    event's ``data`` comes out of ``json_to_recordset`` as its original text."""
     events = t.events
     chunk = (
-        func.jsonb_to_recordset(cast(bindparam("rows", type_=Text()), postgresql.JSONB()))
+        func.json_to_recordset(cast(bindparam("rows", type_=Text()), postgresql.JSON()))
         .table_valued(
             column("id", postgresql.UUID()),
             column("agent_id", postgresql.UUID()),
@@ -304,7 +305,7 @@ def _postgres_insert_new() -> Any:
             column("task_id", Text()),
             column("idempotency_key", Text()),
             column("timestamp", DateTime(timezone=True)),
-            column("data", postgresql.JSONB()),
+            column("data", postgresql.JSON()),
         )
         .render_derived(name="chunk", with_types=True)
     )

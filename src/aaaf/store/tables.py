@@ -6,6 +6,8 @@ exactly this schema; a test compares them (``compare_metadata`` finds no differe
 
 Bends from document 004 §7.2, and why:
 
+* JSON documents are ``json``, not ``JSONB``, on PostgreSQL: kept verbatim, key order
+  and number spelling included (see :data:`aaaf.store.types.JSONDocument`);
 * scores and weights are double precision, not NUMERIC: stored unrounded (SCORING.md §6);
   ``dimension_scores.score`` is nullable (no evidence is null, never 0) with a ``reason``;
 * ``events.id`` is the store's own UUID; the client's key is ``idempotency_key``, unique

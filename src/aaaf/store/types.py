@@ -3,7 +3,13 @@
 * :class:`UTCDateTime` — ``TIMESTAMPTZ`` on PostgreSQL, ISO text on SQLite; always
   written as UTC and always read back timezone-aware UTC, so comparisons and ordering
   agree on both dialects and ``iso()`` emits 'Z'.
-* :data:`JSONDocument` — ``JSONB`` on PostgreSQL, JSON text on SQLite.
+* :data:`JSONDocument` — ``json`` on PostgreSQL, JSON text on SQLite: the document is
+  kept exactly as written on both.  Not ``JSONB`` (document 004 §7.2's type): JSONB
+  re-orders keys, turns a float such as ``1e16`` into an integer and drops the sign of
+  ``-0.0``, which would break SCORING.md §0 (byte-identical result JSON, unrounded
+  floats) and §2.4 (unchallenged dimensions byte-identical after an appeal) on
+  PostgreSQL only.  The store never queries inside a document, so JSONB's operators
+  and indexes would buy nothing.
 * :class:`TextArray` — ``TEXT[]`` on PostgreSQL, a JSON list on SQLite.
 * :data:`Score` — ``double precision`` on PostgreSQL, ``REAL`` (8-byte IEEE) on SQLite:
   scores are stored unrounded so appeals can reproduce them bit for bit.
@@ -23,7 +29,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
-JSONDocument: TypeEngine[Any] = JSON().with_variant(postgresql.JSONB(), "postgresql")
+JSONDocument: TypeEngine[Any] = JSON()
 Score: Double[float] = Double(53)
 
 

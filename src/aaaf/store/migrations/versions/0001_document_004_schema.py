@@ -5,7 +5,7 @@ Revises:
 Create Date: 2026-04-16
 
 Runs on SQLite and PostgreSQL.  Column types are spelled out literally here (no imports
-from aaaf.store) so that later changes to the models cannot rewrite history: JSONB and
+from aaaf.store) so that later changes to the models cannot rewrite history: json and
 TEXT[] on PostgreSQL are JSON text on SQLite, scores are double precision (REAL), and
 timestamps are timezone-aware.
 """
@@ -21,7 +21,7 @@ down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-JSON_DOCUMENT = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+JSON_DOCUMENT = sa.JSON()  # json (not jsonb) on PostgreSQL: documents kept verbatim
 TEXT_ARRAY = sa.JSON().with_variant(postgresql.ARRAY(sa.Text()), "postgresql")
 TIMESTAMP = sa.DateTime(timezone=True)
 DOUBLE: sa.Double[float] = sa.Double(precision=53)

@@ -11,14 +11,13 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
 
 revision: str = "0002_trust_history"
 down_revision: str | Sequence[str] | None = "0001_document_004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-JSON_DOCUMENT = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+JSON_DOCUMENT = sa.JSON()  # json (not jsonb) on PostgreSQL: documents kept verbatim
 TIMESTAMP = sa.DateTime(timezone=True)
 DOUBLE: sa.Double[float] = sa.Double(precision=53)
 
