@@ -31,7 +31,10 @@ import pytest
 if TYPE_CHECKING:
     from aaaf.store import Store
 
-POSTGRES_URL = os.environ.get("AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+# a plain postgresql:// URL is routed through psycopg 3, as open_store does
+POSTGRES_URL = os.environ.get(
+    "AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+).replace("postgresql://", "postgresql+psycopg://", 1)
 DIALECTS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
