@@ -152,7 +152,7 @@ def record_finished_assessments(
         dims = []
         for raw in item.dimension_rows:
             dim = raw if isinstance(raw, DimensionRow) else DimensionRow(*raw)
-            row = {
+            row: dict[str, Any] = {
                 "id": uuid.uuid4(),
                 "assessment_id": item.id,
                 "axis": dim.axis,
@@ -165,7 +165,7 @@ def record_finished_assessments(
                 "created_at": item.completed_at,
             }
             dimension_rows.append(row)
-            dims.append(DimensionScore(**{k: v for k, v in row.items()}))
+            dims.append(DimensionScore(**row))
         records.append(
             Assessment(
                 id=item.id,
