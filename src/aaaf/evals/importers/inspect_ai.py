@@ -16,8 +16,8 @@ One log (one task × one model) is one run: ``run_id`` is the log's ``eval.run_i
   assertion type (:data:`SCORER_TYPES`, extendable with ``scorer_types``).  inspect's
   value ``"C"`` (CORRECT) or ``true`` passes; ``"I"``, ``"P"`` (partial: not a full pass)
   and ``"N"`` fail; a number passes when ≥ 1 (≥ the ``similar`` threshold 0.8 for scorers
-  mapped to ``similar``, such as ``f1``).  The scorer's explanation is the reason and
-  ``source`` names the scorer.  No ``value`` is given: inspect's scorers normalise text in
+  mapped to ``similar``, such as ``f1``).  The reason gives the scorer, its value and
+  its explanation; ``source`` names the scorer.  No ``value`` is given: inspect's scorers normalise text in
   their own ways, so AAAF's grader of the same type could disagree with the verdict.
 
 A score that cannot be mapped (an unknown scorer, a dict-valued score, a value of
@@ -210,12 +210,16 @@ def run_from_log(log: Mapping[str, Any], *, scorer_types: Mapping[str, str] | No
                 notes.append(f"sample {sample_id}: score of scorer {scorer!r} not imported ({why})")
                 continue
             explanation = score.get("explanation") if isinstance(score, Mapping) else None
+            reason = f"inspect_ai scorer {scorer} scored {json.dumps(value)}"
+            if isinstance(explanation, str) and explanation.strip():
+                shown = explanation.strip()
+                reason += f": {shown if len(shown) <= 200 else shown[:199] + '…'}"
             assertions.append(
                 {
                     "type": assertion_type,
                     "passed": passed,
                     "weight": 1.0,
-                    "reason": explanation or f"inspect_ai scorer {scorer}: {json.dumps(value)}",
+                    "reason": reason,
                     "source": f"inspect_ai:{scorer}",
                 }
             )
