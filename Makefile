@@ -28,7 +28,7 @@ contracts: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto $(PYTEST_ARGS)
 
 test: lint typecheck contracts unit
 
