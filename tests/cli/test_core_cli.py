@@ -87,6 +87,18 @@ def test_assess_json_has_the_document_shape(db: str, tmp_path: Path) -> None:
     result = aaaf(db, "assess", "coder", "--json", "--window-end", NOW.isoformat())
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
+    # document 004 §6.2, GET /api/v1/assessments/{id} when complete: exactly these fields
+    assert set(body) == {
+        "id",
+        "agent_id",
+        "status",
+        "performance",
+        "capability",
+        "badge_urls",
+        "valid_until",
+        "created_at",
+        "completed_at",
+    }
     assert body["status"] == "completed"
     for key in (
         "id",

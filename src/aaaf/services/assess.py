@@ -407,18 +407,22 @@ def assess_due(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome
     return assess_many(org, [agent for agent, _ in due], now=now, **options)
 
 
-def assessment_json(assessment: Any) -> dict[str, Any]:
-    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}), plus
-    ``covered``/``total`` per composite and the SCORING.md §0 traceability fields."""
+def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any]:
+    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}).
+
+    Exactly its fields, plus ``covered``/``total`` per composite and the SCORING.md §0
+    traceability fields of each dimension; a dimension without evidence is an object whose
+    ``score`` is null.  ``extended`` adds the record's type, window, calibration hold and error
+    (for listings such as ``aaaf assessments``).
+    """
+    from aaaf.settings import get_settings
+
     result = assessment.result or {}
     out: dict[str, Any] = {
         "id": str(assessment.id),
         "agent_id": str(assessment.agent_id),
-        "type": assessment.type,
         "status": assessment.status,
     }
-    if assessment.dimension:
-        out["dimension"] = assessment.dimension
     for axis in ("performance", "capability"):
         data = result.get(axis)
         out[axis] = (
@@ -432,17 +436,21 @@ def assessment_json(assessment: Any) -> dict[str, Any]:
                 "dimensions": data.get("dimensions", {}),
             }
         )
-    base = f"/api/v1/badges/{assessment.id}"
+    base = f"{get_settings().public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     out["badge_urls"] = {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
-    out["window_start"] = result.get("window_start")
-    out["window_end"] = result.get("window_end")
-    out["anomalous"] = bool(getattr(assessment, "anomalous", False))
-    out["review_state"] = getattr(assessment, "review_state", "not_required")
     out["valid_until"] = _iso(assessment.valid_until)
     out["created_at"] = _iso(assessment.created_at)
     out["completed_at"] = _iso(assessment.completed_at)
-    if getattr(assessment, "error", None):
-        out["error"] = assessment.error
+    if extended:
+        out["type"] = assessment.type
+        if assessment.dimension:
+            out["dimension"] = assessment.dimension
+        out["window_start"] = _iso(assessment.window_start)
+        out["window_end"] = _iso(assessment.window_end)
+        out["anomalous"] = bool(assessment.anomalous)
+        out["review_state"] = assessment.review_state
+        if assessment.error:
+            out["error"] = assessment.error
     return out
 
 

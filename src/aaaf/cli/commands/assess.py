@@ -162,7 +162,10 @@ def assessments(
     if as_json:
         print_json(
             [
-                {**assess_service.assessment_json(r), "appeals": [a.to_dict() for a in appeals[r.id]]}
+                {
+                    **assess_service.assessment_json(r, extended=True),
+                    "appeals": [a.to_dict() for a in appeals[r.id]],
+                }
                 for r in records
             ]
         )
