@@ -54,8 +54,18 @@ def raw_insert(path: Path, db_path: Path) -> tuple[float, int]:
         for line in handle:
             event = orjson.loads(line)
             agent = agents.setdefault(event["agent"], str(uuid.uuid4()))
-            rows.append((str(uuid.uuid4()), agent, event["type"], event["data"].get("task_id"), event["timestamp"],
-                         orjson.dumps(event["data"]).decode(), event.get("id"), created))
+            rows.append(
+                (
+                    str(uuid.uuid4()),
+                    agent,
+                    event["type"],
+                    event["data"].get("task_id"),
+                    event["timestamp"],
+                    orjson.dumps(event["data"]).decode(),
+                    event.get("id"),
+                    created,
+                )
+            )
             if len(rows) >= 5000:
                 conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
                 conn.commit()
