@@ -1,10 +1,12 @@
-"""Eval-run files (SCORING.md §4): parsing, validation naming the field, grading, conversion, demo runs."""
+"""Eval-run files (SCORING.md §4): parsing, validation naming the field, grading, conversion, demo runs.
+
+Grading is the one pass of ``aaaf.services.evals.grade_run`` (the real code graders); this
+module checks that it fills exactly the ungraded assertions and that the result converts.
+"""
 
 from __future__ import annotations
 
-import importlib
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +15,9 @@ import pytest
 from aaaf.demo.evals import generate_runs
 from aaaf.demo.evals import main as demo_main
 from aaaf.errors import AAAFError
-from aaaf.evals.models import grade_run, load_layered_run, load_run, parse_run, to_layered
+from aaaf.evals.models import EvalRun, load_run, parse_run, to_layered
 from aaaf.scoring.layered import score_run
+from aaaf.services.evals import grade_run
 
 RUN = {
     "run_id": "r1",
@@ -33,22 +36,6 @@ RUN = {
         {"sample_id": "2", "assertions": [{"type": "tool_called", "passed": False}], "judges": []},
     ],
 }
-
-
-@dataclass
-class Outcome:
-    passed: bool
-    reason: str
-
-
-def fake_grader(assertion: dict[str, Any], sample: dict[str, Any]) -> Outcome:
-    """A stand-in grader for icontains only (the real one is aaaf.graders)."""
-    assert assertion["type"] == "icontains"
-    output = sample.get("output")
-    if output is None:
-        return Outcome(False, "no output to check")
-    found = str(assertion["value"]).lower() in str(output).lower()
-    return Outcome(found, "found" if found else "not found")
 
 
 def test_parse_run_coerces_ids_and_keeps_extra_fields() -> None:
@@ -115,10 +102,13 @@ def test_file_formats(tmp_path: Path) -> None:
 
 
 def test_grading_fills_only_ungraded_assertions() -> None:
-    graded = grade_run(parse_run(RUN), fake_grader)
+    graded = grade_run(parse_run(RUN))
+    assert isinstance(graded, EvalRun)  # an EvalRun in, an EvalRun out
     first = graded.samples[0].assertions
-    assert (first[0].passed, first[0].reason) == (True, "found")
+    assert (first[0].passed, first[0].model_extra) == (True, {"grader": "code:icontains"})
+    assert first[0].reason is not None and "paris" in first[0].reason
     assert (first[1].passed, first[1].reason) == (True, None)  # pre-graded: kept as given
+    assert "grader" not in (first[1].model_extra or {})
     layered = to_layered(graded)
     scores = score_run(layered)
     # sample 1: fact weights 1 (passed) + 2 (passed) → 5.0; judge (4 + 5)/2 = 4.5 → composite 4.75
@@ -130,9 +120,11 @@ def test_grading_fills_only_ungraded_assertions() -> None:
 def test_missing_output_fails_with_the_graders_reason() -> None:
     data = json.loads(json.dumps(RUN))
     del data["samples"][0]["output"]
-    graded = grade_run(parse_run(data), fake_grader)
+    graded = grade_run(parse_run(data))
     assertion = graded.samples[0].assertions[0]
-    assert (assertion.passed, assertion.reason) == (False, "no output to check")
+    assert (assertion.passed, assertion.reason) == (False, "the sample has no output to grade")
+    # fact: only the pre-graded weight 2 of 3 passes → 1 + 4 × 2/3
+    assert score_run(to_layered(graded)).samples[0].fact == pytest.approx(1 + 8 / 3)
 
 
 def test_conversion_requires_grading() -> None:
@@ -140,24 +132,16 @@ def test_conversion_requires_grading() -> None:
         to_layered(parse_run(RUN))
 
 
-def test_fully_pre_graded_runs_need_no_grader(tmp_path: Path) -> None:
+def test_fully_pre_graded_runs_convert_without_grading(tmp_path: Path) -> None:
     data = json.loads(json.dumps(RUN))
     data["samples"][0]["assertions"][0]["passed"] = False
     (tmp_path / "graded.json").write_text(json.dumps(data))
-    layered = load_layered_run(tmp_path / "graded.json")
+    run = load_run(tmp_path / "graded.json")
+    assert grade_run(run) == run  # nothing to grade, nothing changed
     # fact: weight 2 of 3 passed → 1 + 4 × 2/3
-    assert score_run(layered).samples[0].fact == pytest.approx(1 + 8 / 3)
+    assert score_run(to_layered(run)).samples[0].fact == pytest.approx(1 + 8 / 3)
 
 
-def _real_grader_available() -> bool:
-    try:
-        module = importlib.import_module("aaaf.graders")
-    except ImportError:
-        return False
-    return hasattr(module, "grade_assertion")
-
-
-@pytest.mark.skipif(not _real_grader_available(), reason="aaaf.graders.grade_assertion not available yet")
 def test_the_real_grader_grades_the_demo_runs(tmp_path: Path) -> None:
     demo_main(["--output", str(tmp_path), "--samples", "12"])
     run = grade_run(load_run(tmp_path / "control.json"))

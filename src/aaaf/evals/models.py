@@ -12,18 +12,19 @@ line, optionally preceded by a header line without ``sample_id`` carrying ``run_
 way.  Fields beyond the table are kept (graders may read them, importers may add them).
 
 An assertion with ``passed`` is taken as already graded.  One without it is graded by
-:func:`grade_run` with ``aaaf.graders.grade_assertion`` (imported lazily: the grading
-library is the shell's business, and the pure scoring core never calls it).
-:func:`to_layered` turns a fully graded run into the core's :class:`LayeredRun`.
+the one grading pass, ``aaaf.services.evals.grade_run`` (code graders, model judges,
+calibration), which records each grade's method and reason; this module only reads,
+validates and converts.  :func:`to_layered` turns a fully graded run into the core's
+:class:`LayeredRun` and refuses a run with an ungraded assertion.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -247,62 +248,6 @@ def load_run(path: str | Path) -> EvalRun:
     return parse_run(data, source=source)
 
 
-class GradeOutcome(Protocol):
-    """What a grader returns (``aaaf.graders.Grade``): read-only ``passed`` and ``reason``."""
-
-    @property
-    def passed(self) -> bool: ...
-
-    @property
-    def reason(self) -> str: ...
-
-
-Grader = Callable[[Mapping[str, Any], Mapping[str, Any]], GradeOutcome]
-
-
-def default_grader() -> Grader:
-    """``aaaf.graders.grade_assertion``, imported only when an assertion needs grading."""
-    try:
-        from aaaf.graders import grade_assertion
-    except ImportError as error:
-        raise AAAFError(
-            "INTERNAL_ERROR",
-            "Some assertions have no `passed` and the grader (aaaf.graders) is not available.",
-            {"import_error": str(error)},
-        ) from None
-    grader: Grader = grade_assertion
-    return grader
-
-
-def grade_run(run: EvalRun, grader: Grader | None = None) -> EvalRun:
-    """A copy of the run in which every assertion has ``passed`` (and the grader's ``reason``).
-
-    Already graded assertions are kept as given; ungraded ones are graded from the sample
-    (its output, tool calls, turns, cost, latency) — missing input for the grader makes
-    the assertion fail with the reason (SCORING.md §4), which is the grader's rule.
-    """
-    if not run.ungraded():
-        return run
-    grade = grader or default_grader()
-    samples: list[EvalSample] = []
-    for sample in run.samples:
-        if all(a.passed is not None for a in sample.assertions):
-            samples.append(sample)
-            continue
-        sample_data = sample.model_dump(mode="python")
-        graded: list[Assertion] = []
-        for assertion in sample.assertions:
-            if assertion.passed is not None:
-                graded.append(assertion)
-                continue
-            outcome = grade(assertion.model_dump(mode="python"), sample_data)
-            graded.append(
-                assertion.model_copy(update={"passed": bool(outcome.passed), "reason": outcome.reason})
-            )
-        samples.append(sample.model_copy(update={"assertions": graded}))
-    return run.model_copy(update={"samples": samples})
-
-
 def to_layered(run: EvalRun) -> LayeredRun:
     """The core's view of a fully graded run (ungraded assertions are a programming error here)."""
     pending = run.ungraded()
@@ -329,8 +274,3 @@ def to_layered(run: EvalRun) -> LayeredRun:
             for sample in run.samples
         ),
     )
-
-
-def load_layered_run(path: str | Path, grader: Grader | None = None) -> LayeredRun:
-    """Load, grade what needs grading, and convert: the one call the CLI makes per run file."""
-    return to_layered(grade_run(load_run(path), grader))

@@ -1,4 +1,4 @@
-"""`aaaf compare CONTROL TREATMENT` and `aaaf eval score RUN`: layered eval verdicts (SCORING.md §4).
+"""`aaaf compare`, `aaaf eval score|grade|import`: layered eval verdicts (SCORING.md §4) and grading.
 
 ``compare`` pairs two eval runs by ``sample_id`` and prints one terse line — the verdict,
 what to do, the composite difference with its CI, how many layer gates pass and whether
@@ -6,25 +6,41 @@ the judges agree — then the reason that decided it and a table of the layers. 
 code gates a release: 1 when the verdict is one of ``--fail-on`` (default REGRESS; names
 case-insensitive, comma-separated; ``none`` never fails), 0 otherwise, 2 on bad input.
 
-Runs are given as files (JSON, JSON list of samples, or JSON Lines — see
-``aaaf.evals.models``); stored run ids are not supported yet.  Assertions without
-``passed`` are graded by ``aaaf.graders``.  The v1.0 options of document 002 §6 —
-``--weights``, ``--standardize``, ``--hotelling`` — apply to this comparison only; the
-default stays the frozen v0.x formula.
+Runs are given as files (stored run ids are not supported yet): our JSON / JSON Lines
+(``aaaf.evals.models``), inspect_ai logs and promptfoo result files, told apart by
+content or named with ``--from``; one promptfoo file with two columns is compared
+column 1 vs 2.  Every run goes through the one grading pass,
+``aaaf.services.evals.grade_run``: code graders for assertions without ``passed``,
+model judges given with ``--judge`` (refused below Spearman 0.80 against human labels
+with ``--require-calibration``); failed judgements are reported, never scored.
+``aaaf eval grade`` writes a graded run so a pipeline can grade once and compare later;
+``aaaf eval import`` converts another tool's log into our run files.  The v1.0 options
+of document 002 §6 — ``--weights``, ``--standardize``, ``--hotelling`` — apply to this
+comparison only; the default stays the frozen v0.x formula.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich import box
 from rich.table import Table
 
-from aaaf.cli.context import JsonOption, bad_input, console, handle_errors, print_json, split_csv
-from aaaf.evals.models import load_layered_run
+from aaaf.cli.context import (
+    JsonOption,
+    bad_input,
+    console,
+    err_console,
+    handle_errors,
+    print_json,
+    split_csv,
+)
+from aaaf.graders.calibration import Calibration
+from aaaf.graders.judge import BUILT_IN_RUBRICS, DEFAULT_RUBRIC, Judge, JudgeEnsemble, Rubric
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS, LayeredConfig
 from aaaf.scoring.verdict import (
@@ -36,6 +52,21 @@ from aaaf.scoring.verdict import (
     parse_verdicts,
     score_solo,
 )
+from aaaf.services.evals import (
+    apply_human_labels,
+    calibrate_ensemble,
+    comparison_runs,
+    grade_run,
+    grading_summary,
+    judge_calibrations,
+    pick_column,
+    read_human_labels,
+    read_runs,
+    run_file_name,
+    to_layered_run,
+    write_run,
+)
+from aaaf.settings import get_settings
 
 eval_app = typer.Typer(
     name="eval",
@@ -234,14 +265,188 @@ def badge_line(result: Comparison | SoloReport) -> str:
     return " · ".join(parts)
 
 
+FromOption = Annotated[
+    str,
+    typer.Option(
+        "--from",
+        help="Run file format: auto (by content), aaaf, inspect_ai (.eval/.json log) or promptfoo (results JSON).",
+    ),
+]
+ColumnOption = Annotated[
+    str | None,
+    typer.Option(
+        "--column",
+        help="The column (variant name or 1-based number) of a multi-column promptfoo file.",
+        show_default=False,
+    ),
+]
+JudgeSpecOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--judge",
+        help="Add a model judge NAME=MODEL (repeatable) on the OpenAI-compatible endpoint of "
+        "--judge-url or AAAF_JUDGE_BASE_URL (key: AAAF_JUDGE_API_KEY).",
+        show_default=False,
+    ),
+]
+JudgeUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        help="Base URL of the judges' endpoint (default AAAF_JUDGE_BASE_URL).",
+        show_default=False,
+    ),
+]
+RubricOption = Annotated[
+    str,
+    typer.Option("--rubric", help=f"The judges' rubric: {'|'.join(BUILT_IN_RUBRICS)}."),
+]
+RequireCalibrationOption = Annotated[
+    bool,
+    typer.Option(
+        "--require-calibration",
+        help="Refuse (exit 2) any judge whose Spearman ρ against the human labels is below 0.80.",
+    ),
+]
+HumanLabelsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--human-labels",
+        help="Human 1-5 labels: JSON {sample_id: score} or a list/JSON Lines of {sample_id, human, run?}.",
+        show_default=False,
+    ),
+]
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """The judge options every grading command shares."""
+
+    specs: tuple[str, ...] = ()
+    url: str | None = None
+    rubric: str = DEFAULT_RUBRIC
+    require_calibration: bool = False
+    human_labels: Path | None = None
+
+
+@dataclass
+class GradedRuns:
+    """Runs after the one grading pass, with what the pass recorded."""
+
+    runs: list[dict[str, Any]]
+    calibrations: dict[str, Calibration] = field(default_factory=dict)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [grading_summary(run) for run in self.runs]
+
+    def calibration_dict(self) -> dict[str, Any]:
+        return {
+            name: {
+                "spearman": c.spearman,
+                "n": c.n,
+                "dropped": c.dropped,
+                "accepted": c.accepted,
+                "dimension": c.dimension,
+                "reason": c.reason,
+            }
+            for name, c in self.calibrations.items()
+        }
+
+
+def build_judges(options: JudgeOptions) -> JudgeEnsemble | None:
+    """``--judge NAME=MODEL`` (or just MODEL) on one endpoint, with the chosen rubric; exit 2 if unusable."""
+    if not options.specs:
+        if options.url is not None or options.rubric != DEFAULT_RUBRIC:
+            bad_input("--judge-url and --rubric configure --judge judges; no --judge given")
+        return None
+    rubric = Rubric.built_in(options.rubric)
+    settings = get_settings()
+    base_url = options.url or settings.judge_base_url
+    if not base_url:
+        bad_input("--judge needs an endpoint: pass --judge-url or set AAAF_JUDGE_BASE_URL")
+    judges = []
+    for spec in options.specs:
+        name, sep, model = spec.partition("=")
+        name, model = name.strip(), model.strip()
+        if not sep:
+            model = name
+        if not name or not model:
+            bad_input(f"--judge: expected NAME=MODEL, got {spec!r}", judge=spec)
+        judges.append(Judge(base_url, model, settings.judge_api_key, rubric, name=name))
+    return JudgeEnsemble(judges)
+
+
+def grade_runs(runs: list[dict[str, Any]], options: JudgeOptions) -> GradedRuns:
+    """The one grading pass (``aaaf.services.evals``): labels, calibration, code graders, judges.
+
+    With ``--require-calibration`` the judges first score the human-labelled samples and
+    are refused below Spearman 0.80 before anything else is asked.  Without it, the
+    judges' ρ against any labels is still computed and reported.
+    """
+    if options.human_labels is not None:
+        apply_human_labels(runs, read_human_labels(options.human_labels))
+    ensemble = build_judges(options)
+    try:
+        calibrations: dict[str, Calibration] = {}
+        if options.require_calibration:
+            calibrations = calibrate_ensemble(runs, ensemble)
+        graded = [
+            grade_run(run, judges=ensemble, require_calibration=options.require_calibration) for run in runs
+        ]
+        if not options.require_calibration and any(
+            s.get("human") is not None for run in graded for s in run["samples"]
+        ):
+            dimensions = {j.name: j.rubric.name for j in (ensemble.judges if ensemble else ())}
+            calibrations = judge_calibrations(graded, dimensions=dimensions)
+    finally:
+        if ensemble is not None:
+            ensemble.close()
+    return GradedRuns(graded, calibrations)
+
+
+def print_grading(graded: GradedRuns, labels: list[str]) -> None:
+    """One line per run: graded assertions, judge scores, failed judgements (count + first reasons)."""
+    for label, summary in zip(labels, graded.summaries(), strict=True):
+        line = (
+            f"grading {label} {summary['run_id']}: {summary['assertions_graded_here']} of "
+            f"{summary['assertions']} assertions graded here, {summary['judge_scores']} judge scores"
+        )
+        if summary["judge_failures"]:
+            line += f", {summary['judge_failures']} failed judgements (not scored): " + "; ".join(
+                summary["failure_reasons"]
+            )
+        console.print(line, markup=False)
+    for calibration in graded.calibrations.values():
+        console.print(f"calibration: {calibration.reason}", markup=False)
+
+
+def _judge_options(
+    judge: list[str] | None,
+    judge_url: str | None,
+    rubric: str,
+    require_calibration: bool,
+    human_labels: Path | None,
+) -> JudgeOptions:
+    return JudgeOptions(tuple(judge or ()), judge_url, rubric, require_calibration, human_labels)
+
+
 @handle_errors
 def compare(
     control: Annotated[
-        Path, typer.Argument(help="The control run file (JSON or JSON Lines).", show_default=False)
+        Path,
+        typer.Argument(
+            help="The control run file (our JSON/JSON Lines, an inspect_ai log or a promptfoo result file).",
+            show_default=False,
+        ),
     ],
     treatment: Annotated[
-        Path, typer.Argument(help="The treatment run file (JSON or JSON Lines).", show_default=False)
-    ],
+        Path | None,
+        typer.Argument(
+            help="The treatment run file; omitted, CONTROL must be a promptfoo file with two columns "
+            "(column 1 vs 2).",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOption = False,
     html: Annotated[
         Path | None,
@@ -254,6 +459,24 @@ def compare(
             help="Exit 1 when the verdict is one of these (comma-separated, case-insensitive; 'none' never fails).",
         ),
     ] = "REGRESS",
+    source_format: FromOption = "auto",
+    control_column: Annotated[
+        str | None,
+        typer.Option(
+            "--control-column", help="The control's column (name or 1-based number).", show_default=False
+        ),
+    ] = None,
+    treatment_column: Annotated[
+        str | None,
+        typer.Option(
+            "--treatment-column", help="The treatment's column (name or 1-based number).", show_default=False
+        ),
+    ] = None,
+    judge: JudgeSpecOption = None,
+    judge_url: JudgeUrlOption = None,
+    rubric: RubricOption = DEFAULT_RUBRIC,
+    require_calibration: RequireCalibrationOption = False,
+    human_labels: HumanLabelsOption = None,
     weights: WeightsOption = None,
     standardize: StandardizeOption = False,
     hotelling: HotellingOption = False,
@@ -271,17 +494,30 @@ def compare(
         confidence=confidence,
         seed=seed,
     )
-    control_run = load_layered_run(control)
-    treatment_run = load_layered_run(treatment)
+    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    pair = comparison_runs(
+        control,
+        treatment,
+        source_format=source_format,
+        control_column=control_column,
+        treatment_column=treatment_column,
+    )
+    graded = grade_runs(list(pair), options)
+    control_run, treatment_run = (to_layered_run(run) for run in graded.runs)
     comparison = compare_runs(control_run, treatment_run, config)
     if html is not None:
         from aaaf.reports.compare_html import write_comparison_html
 
         write_comparison_html(comparison, html)
     if as_json:
-        print_json(comparison.to_dict())
+        payload = comparison.to_dict()
+        control_summary, treatment_summary = graded.summaries()
+        payload["grading"] = {"control": control_summary, "treatment": treatment_summary}
+        payload["calibration"] = graded.calibration_dict()
+        print_json(payload)
     else:
         print_comparison(comparison)
+        print_grading(graded, ["control", "treatment"])
         if html is not None:
             console.print(f"HTML report: {html}", markup=False)
     if comparison.verdict in failing:
@@ -291,8 +527,21 @@ def compare(
 @eval_app.command("score")
 @handle_errors
 def eval_score(
-    run: Annotated[Path, typer.Argument(help="The run file (JSON or JSON Lines).", show_default=False)],
+    run: Annotated[
+        Path,
+        typer.Argument(
+            help="The run file (our JSON/JSON Lines, an inspect_ai log or a promptfoo result file).",
+            show_default=False,
+        ),
+    ],
     as_json: JsonOption = False,
+    source_format: FromOption = "auto",
+    column: ColumnOption = None,
+    judge: JudgeSpecOption = None,
+    judge_url: JudgeUrlOption = None,
+    rubric: RubricOption = DEFAULT_RUBRIC,
+    require_calibration: RequireCalibrationOption = False,
+    human_labels: HumanLabelsOption = None,
     weights: WeightsOption = None,
     standardize: StandardizeOption = False,
     resamples: ResamplesOption = 10_000,
@@ -308,9 +557,15 @@ def eval_score(
         confidence=confidence,
         seed=seed,
     )
-    report = score_solo(load_layered_run(run), config)
+    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    chosen = pick_column(read_runs(run, source_format), column, source=str(run), option="--column")
+    graded = grade_runs([chosen], options)
+    report = score_solo(to_layered_run(graded.runs[0]), config)
     if as_json:
-        print_json(report.to_dict())
+        payload = report.to_dict()
+        payload["grading"] = graded.summaries()[0]
+        payload["calibration"] = graded.calibration_dict()
+        print_json(payload)
         return
     style = VERDICT_STYLES[report.verdict]
     verdict_part, _, rest = report.headline().partition(" — ")
@@ -342,3 +597,100 @@ def eval_score(
         markup=False,
     )
     console.print("badges: " + badge_line(report), markup=True)
+    print_grading(graded, ["run"])
+
+
+@eval_app.command("grade")
+@handle_errors
+def eval_grade(
+    run: Annotated[
+        Path,
+        typer.Argument(
+            help="The run file (our JSON/JSON Lines, an inspect_ai log or a promptfoo result file).",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            help="Write the graded run (our JSON format) to this file; without it, to stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+    source_format: FromOption = "auto",
+    column: ColumnOption = None,
+    judge: JudgeSpecOption = None,
+    judge_url: JudgeUrlOption = None,
+    rubric: RubricOption = DEFAULT_RUBRIC,
+    require_calibration: RequireCalibrationOption = False,
+    human_labels: HumanLabelsOption = None,
+) -> None:
+    """Grade a run once — code graders, model judges, calibration — and write it, for a later compare."""
+    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    chosen = pick_column(read_runs(run, source_format), column, source=str(run), option="--column")
+    graded = grade_runs([chosen], options)
+    result = graded.runs[0]
+    if output is None:
+        print_json(result)
+        summary = grading_summary(result)
+        err_console.print(
+            f"graded {summary['assertions_graded_here']} assertions, {summary['judge_scores']} judge scores, "
+            f"{summary['judge_failures']} failed judgements",
+            markup=False,
+        )
+        return
+    write_run(result, output)
+    if as_json:
+        print_json(
+            {
+                "output": str(output),
+                "grading": grading_summary(result),
+                "calibration": graded.calibration_dict(),
+            }
+        )
+        return
+    print_grading(graded, ["run"])
+    console.print(f"graded run written to {output}", markup=False)
+
+
+@eval_app.command("import")
+@handle_errors
+def eval_import(
+    file: Annotated[
+        Path, typer.Argument(help="An inspect_ai log or a promptfoo result file.", show_default=False)
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", help="Folder to write the runs into, one JSON file per run.", show_default=False
+        ),
+    ],
+    source_format: FromOption = "auto",
+    as_json: JsonOption = False,
+) -> None:
+    """Turn another tool's eval log into runs in our format (one file per run/column), ungraded-as-given."""
+    runs = read_runs(file, source_format)
+    taken: set[str] = set()
+    written = []
+    for run in runs:
+        path = write_run(run, output / run_file_name(run, taken))
+        written.append(
+            {
+                "path": str(path),
+                "run_id": run["run_id"],
+                "variant": run["variant"],
+                "samples": len(run["samples"]),
+                "import_notes": run.get("import_notes", []),
+            }
+        )
+    if as_json:
+        print_json({"runs": written})
+        return
+    for item in written:
+        notes = f", {len(item['import_notes'])} import notes" if item["import_notes"] else ""
+        console.print(
+            f"{item['path']}: run {item['run_id']} ({item['variant']}), {item['samples']} samples{notes}",
+            markup=False,
+        )
