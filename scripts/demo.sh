@@ -15,7 +15,9 @@ mkdir -p "$OUT/reports" "$OUT/badges"
 start=$(date +%s)
 
 echo "== generating the sample fleet (deterministic)"
-$PY -m aaaf.demo.fleet --output "$OUT/fleet.jsonl" --enrollment "$OUT/agents.json" --now "$NOW"
+$PY -m aaaf.demo.fleet --output "$OUT/fleet.jsonl" --enrollment "$OUT/agents.json" --now "$NOW" --agents 30
+$PY -m aaaf.demo.fleet --output "$OUT/newcomers.jsonl" --enrollment "$OUT/newcomers.json" --now "$NOW" \
+  --only onboarding-guide,intern-bot
 $PY -m aaaf.demo.trust --fleet "$OUT/agents.json" --output "$OUT/trust_evals.jsonl" --now "$NOW"
 $PY -m aaaf.demo.workflow --output "$OUT/workflow_runs.jsonl" --definitions "$OUT/workflows" --now "$NOW"
 $PY -m aaaf.demo.evals --output "$OUT/evals" --now "$NOW"
@@ -31,6 +33,11 @@ echo "== reports and badges"
 $AAAF report --all --output "$OUT/reports" --at "$NOW"
 $AAAF report --summary --output "$OUT/summary.md" --at "$NOW"
 $AAAF badge --all --format svg,png,json,jwt,md --output "$OUT/badges"
+
+echo "== two newcomers with too little evidence: reported, not fatal (exit 2 is expected)"
+$AAAF enroll --file "$OUT/newcomers.json"
+$AAAF collect --source task_logs "$OUT/newcomers.jsonl"
+$AAAF assess intern-bot --window-end "$NOW" || test $? -eq 2
 
 echo "== trust scores"
 $AAAF trust --all --at "$NOW"

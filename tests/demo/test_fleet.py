@@ -258,3 +258,26 @@ def test_benchmark_cli(tmp_path: Path) -> None:
 def test_iso_seconds_matches_the_standard_library(epoch_seconds: int) -> None:
     expected = datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     assert iso_seconds(epoch_seconds) == expected
+
+
+def test_only_writes_the_named_agents_exactly_as_in_the_whole_fleet(tmp_path) -> None:
+    import json as _json
+
+    from aaaf.demo.fleet import write_fleet as _write
+
+    now = datetime(2026, 11, 20, 12, tzinfo=UTC)
+    _write(tmp_path / "all.jsonl", now, enrollment_path=tmp_path / "all.json")
+    count, enrollment = _write(
+        tmp_path / "two.jsonl",
+        now,
+        enrollment_path=tmp_path / "two.json",
+        only=["intern-bot", "onboarding-guide"],
+    )
+    everything = (tmp_path / "all.jsonl").read_text().splitlines()
+    mine = [line for line in everything if _json.loads(line)["agent"] in ("intern-bot", "onboarding-guide")]
+    assert (tmp_path / "two.jsonl").read_text().splitlines() == mine
+    assert count == len(mine) > 0
+    assert sorted(e["name"] for e in _json.loads(enrollment.read_text())) == [
+        "intern-bot",
+        "onboarding-guide",
+    ]

@@ -934,17 +934,30 @@ def write_fleet(
     agents: int = DEFAULT_AGENTS,
     seed: int = DEFAULT_SEED,
     enrollment_path: Path | None = None,
+    only: Sequence[str] | None = None,
 ) -> tuple[int, Path]:
-    """Write the fleet's JSON Lines and enrollment list; returns (event count, enrollment path)."""
+    """Write the fleet's JSON Lines and enrollment list; returns (event count, enrollment path).
+
+    ``only`` keeps just the named agents (drawn exactly as in the whole fleet, so their
+    events are the same bytes): the demo uses it to bring in the two newcomers separately.
+    """
     fleet = generate_fleet(now, agents=agents, seed=seed)
+    events, enrollment = fleet.events, fleet.enrollment
+    if only is not None:
+        unknown = sorted(set(only) - {entry["name"] for entry in enrollment})
+        if unknown:
+            raise ValueError(f"--only names agents not in the fleet: {', '.join(unknown)}")
+        keep = set(only)
+        events = [event for event in events if event["agent"] in keep]
+        enrollment = [entry for entry in enrollment if entry["name"] in keep]
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("wb") as handle:
-        for event in fleet.events:
+        for event in events:
             handle.write(_dump(event))
     enrollment_path = enrollment_path or output.parent / "agents.json"
     enrollment_path.parent.mkdir(parents=True, exist_ok=True)
-    enrollment_path.write_text(json.dumps(fleet.enrollment, indent=2) + "\n", encoding="utf-8")
-    return len(fleet.events), enrollment_path
+    enrollment_path.write_text(json.dumps(enrollment, indent=2) + "\n", encoding="utf-8")
+    return len(events), enrollment_path
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1108,6 +1121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="Where to write the enrollment list (default: agents.json beside --output).",
     )
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="Comma-separated agent names: write only these agents of the fleet (events and enrollment).",
+    )
     args = parser.parse_args(argv)
     try:
         now = parse_now(args.now)
@@ -1129,6 +1147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             agents=args.agents or DEFAULT_AGENTS,
             seed=args.seed,
             enrollment_path=args.enrollment,
+            only=[name.strip() for name in args.only.split(",") if name.strip()] if args.only else None,
         )
     sys.stdout.write(f"wrote {count} events to {args.output} and the enrollment list to {enrollment}\n")
     return 0
