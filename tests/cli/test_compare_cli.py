@@ -723,3 +723,25 @@ def test_every_compare_and_eval_option_is_documented() -> None:
         if opt != "--help" and f"`{opt}" not in text
     ]
     assert not missing, f"docs/cli.md does not document {missing}"
+
+
+def test_malformed_assertion_exits_2_while_missing_input_fails_the_assertion(tmp_path: Path) -> None:
+    samples = [
+        {"sample_id": f"s{i}", "output": "Paris", "assertions": [{"type": "regex", "value": "^Par"}]}
+        for i in range(6)
+    ]
+    samples[5] = {"sample_id": "s5", "assertions": [{"type": "regex", "value": "^Par"}]}  # no output
+    good = _write(tmp_path / "good.json", "good", samples)
+    payload = json.loads(runner.invoke(app, ["eval", "score", str(good), "--json"]).stdout)
+    # 5 samples pass (fact 5), the one without output fails (fact 1): (5 × 5 + 1) / 6
+    assert payload["layers"]["fact"]["score"] == pytest.approx(26 / 6)
+    graded = json.loads(runner.invoke(app, ["eval", "grade", str(good)]).stdout)
+    assert graded["samples"][5]["assertions"][0]["passed"] is False
+    assert graded["samples"][5]["assertions"][0]["reason"] == "the sample has no output to grade"
+    broken = [dict(s) for s in samples]
+    broken[2] = {**samples[2], "assertions": [{"type": "regex", "value": "(unclosed"}]}
+    bad = _write(tmp_path / "bad.json", "bad", broken)
+    for args in (["eval", "score", str(bad)], ["compare", str(good), str(bad)], ["eval", "grade", str(bad)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert "Sample s2:" in result.stderr

@@ -423,8 +423,10 @@ def read_human_labels(path: str | Path) -> list[tuple[str | None, str, float]]:
             raise AAAFError(
                 "INVALID_REQUEST", f"{file}: not JSON or JSON Lines: {error.msg}.", {"path": str(file)}
             ) from None
-    if isinstance(data, Mapping):
-        entries: list[Any] = [{"sample_id": key, "human": value} for key, value in data.items()]
+    if isinstance(data, Mapping) and "sample_id" in data:  # JSON Lines with one label
+        entries: list[Any] = [data]
+    elif isinstance(data, Mapping):
+        entries = [{"sample_id": key, "human": value} for key, value in data.items()]
     elif isinstance(data, list):
         entries = data
     else:
