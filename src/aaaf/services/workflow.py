@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -127,7 +126,7 @@ def stored_runs(org: Any, agent: str | None = None) -> list[EventRecord]:
             # ``miner`` was checked against the event's agent when it was collected (it may
             # name the agent by id); the run is now filed under the agent's name.
             data = {key: value for key, value in item.data.items() if key != "miner"}
-            records.append(replace(item, agent=name, data=data))
+            records.append(item._replace(agent=name, data=data))
     return records
 
 

@@ -22,7 +22,7 @@ from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
-from aaaf.store.event_reader import read_events
+from aaaf.store.event_reader import read_events_by_agent
 from aaaf.store.event_writer import EventLike, write_events
 from aaaf.store.org_config import (
     COLUMN_FIELDS,
@@ -604,10 +604,7 @@ class OrgStore:
         """
         with read_connection(self._engine) as connection:
             row = self._require_agent(connection, agent_id)
-            return [
-                record
-                for _, record in read_events(connection, [row.id], types=types, since=since, until=until)
-            ]
+            return read_events_by_agent(connection, [row.id], types=types, since=since, until=until)[row.id]
 
     def events_for_agents(
         self,
@@ -631,10 +628,7 @@ class OrgStore:
             missing = [agent_id for agent_id in wanted if agent_id not in own]
             if missing:
                 raise not_found("Agent", missing[0])
-            out = {agent_id: [] for agent_id in wanted}
-            for agent_id, record in read_events(connection, wanted, types=types, since=since, until=until):
-                out[agent_id].append(record)
-        return out
+            return read_events_by_agent(connection, wanted, types=types, since=since, until=until)
 
     def count_events(self, agent_id: uuid.UUID, *, types: Sequence[str] | None = None) -> int:
         """How many events the agent has (of the given types)."""
