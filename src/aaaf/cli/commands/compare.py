@@ -335,6 +335,7 @@ class GradedRuns:
 
     runs: list[dict[str, Any]]
     calibrations: dict[str, Calibration] = field(default_factory=dict)
+    calibration_required: bool = False
 
     def summaries(self) -> list[dict[str, Any]]:
         return [grading_summary(run) for run in self.runs]
@@ -401,7 +402,7 @@ def grade_runs(runs: list[dict[str, Any]], options: JudgeOptions) -> GradedRuns:
     finally:
         if ensemble is not None:
             ensemble.close()
-    return GradedRuns(graded, calibrations)
+    return GradedRuns(graded, calibrations, options.require_calibration)
 
 
 def print_grading(graded: GradedRuns, labels: list[str]) -> None:
@@ -416,8 +417,9 @@ def print_grading(graded: GradedRuns, labels: list[str]) -> None:
                 summary["failure_reasons"]
             )
         console.print(line, markup=False)
+    label = "calibration" if graded.calibration_required else "calibration (informative; not required)"
     for calibration in graded.calibrations.values():
-        console.print(f"calibration: {calibration.reason}", markup=False)
+        console.print(f"{label}: {calibration.reason}", markup=False)
 
 
 def _judge_options(
