@@ -101,3 +101,10 @@ def test_sqlite_pragmas(tmp_path: object) -> None:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar_one() == 30_000
+
+
+def test_the_fast_path_head_constant_is_alembics_head() -> None:
+    """open_store skips Alembic when the version table says SCHEMA_HEAD: it must be the real head."""
+    from aaaf.store.migrate import SCHEMA_HEAD, head_revisions
+
+    assert head_revisions() == SCHEMA_HEAD

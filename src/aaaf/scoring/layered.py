@@ -17,7 +17,7 @@ options (explicit weights, z-score standardisation) are opt-in through
 frozen-hash test guards it).
 
 Grading is not done here: an assertion without ``passed`` is graded by the shell
-(``aaaf.evals.models.grade_run`` calls ``aaaf.graders``) before the core sees it, so the
+(``aaaf.services.evals.grade_run`` grades it (code graders and model judges)) before the core sees it, so the
 core stays free of I/O and of model calls.
 """
 
