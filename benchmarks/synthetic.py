@@ -14,20 +14,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-DOMAINS = (
-    "research",
-    "code",
-    "security",
-    "testing",
-    "design",
-    "documentation",
-    "communication",
-    "orchestration",
-    "analysis",
-    "content",
-    "infrastructure",
-    "legal",
-)
+from aaaf.scoring.defaults import DEFAULT_TAXONOMY
+
+DOMAINS = DEFAULT_TAXONOMY
 TOOLS = ("bash", "grep", "web_search", "file_read", "file_write")
 BASELINES = {1: 600, 2: 3600, 3: 14400, 4: 43200, 5: 86400}
 

@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 import orjson
 
+from aaaf.scoring.defaults import DEFAULT_TAXONOMY
+
 DEFAULT_NOW = "2026-11-20T12:00:00Z"
 DEFAULT_SEED = 7
 DEFAULT_AGENTS = 32
@@ -53,20 +55,7 @@ DAY = 86_400
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # document 004 §3.2 — the 12 default domains
-DOMAINS: tuple[str, ...] = (
-    "research",
-    "code",
-    "security",
-    "testing",
-    "design",
-    "documentation",
-    "communication",
-    "orchestration",
-    "analysis",
-    "content",
-    "infrastructure",
-    "legal",
-)
+DOMAINS: tuple[str, ...] = DEFAULT_TAXONOMY
 ALL_LEVELS: tuple[int, ...] = (1, 2, 3, 4, 5)
 # SCORING.md §2.2 speed baselines (seconds) — the generated durations are realistic against them
 BASELINE_SECONDS: dict[int, int] = {1: 600, 2: 3_600, 3: 14_400, 4: 43_200, 5: 86_400}
