@@ -10,6 +10,7 @@ import pytest
 
 from aaaf.errors import AAAFError
 from aaaf.store import OrgStore, Store
+from aaaf.store.records import SignedCredential
 
 from .factories import PERFORMANCE_ROWS, T0, completed, minutes, org_of
 
@@ -32,7 +33,13 @@ def two_orgs(store: Store) -> tuple[OrgStore, OrgStore, dict[str, Any]]:
         valid_until=T0 + minutes(10),
         completed_at=T0,
     )
-    org_a.upsert_badge(assessment.id, agent.id, json_data={"tier": "Competent"}, valid_until=T0, issued_at=T0)
+    org_a.issue_badge(
+        assessment.id,
+        agent.id,
+        sign=lambda slot: SignedCredential(json_data={"tier": "Competent"}, credential_jwt="jwt"),
+        valid_until=T0,
+        issued_at=T0,
+    )
     appeal = org_a.file_appeal(
         assessment.id,
         dimensions=["accuracy"],
@@ -85,9 +92,14 @@ LOOKUPS: dict[str, Callable[[OrgStore, dict[str, Any]], object]] = {
     "file appeal": lambda org, ids: org.file_appeal(
         ids["assessment"].id, dimensions=["accuracy"], justification="x", counter_evidence=[], filed_at=T0
     ),
-    "upsert badge": lambda org, ids: org.upsert_badge(
-        ids["assessment"].id, ids["agent"].id, json_data={}, valid_until=T0, issued_at=T0
+    "issue badge": lambda org, ids: org.issue_badge(
+        ids["assessment"].id,
+        ids["agent"].id,
+        sign=lambda slot: SignedCredential(json_data={}, credential_jwt="jwt"),
+        valid_until=T0,
+        issued_at=T0,
     ),
+    "supersede badge": lambda org, ids: org.supersede_badge(ids["assessment"].id, reason="x", at=T0),
     "revoke badge": lambda org, ids: org.revoke_badge(ids["assessment"].id, reason="x", at=T0),
     "review score": lambda org, ids: org.review_score(ids["history"].id, approve=True, reviewer="r", at=T0),
     "delete webhook": lambda org, ids: org.delete_webhook(ids["webhook"].id),

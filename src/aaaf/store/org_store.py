@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -38,9 +38,11 @@ from aaaf.store.records import (
     Appeal,
     Assessment,
     Badge,
+    BadgeSlot,
     DimensionScore,
     Organization,
     ScoreHistoryEntry,
+    SignedCredential,
     StressTest,
     StressTestResult,
     TrustOverride,
@@ -186,6 +188,8 @@ def _assessment_from_row(
         completed_at=row.completed_at,
         dimensions=tuple(sorted(dimensions, key=lambda d: _dimension_order(d.axis, d.dimension))),
         appeals=tuple(appeals),
+        reviewed_by=row.reviewed_by,
+        reviewed_at=row.reviewed_at,
     )
 
 
@@ -205,6 +209,7 @@ def badge_from_row(row: Row[Any]) -> Badge:
         revoked=bool(row.revoked),
         revoked_at=row.revoked_at,
         revoke_reason=row.revoke_reason,
+        superseded_at=row.superseded_at,
     )
 
 
@@ -852,14 +857,28 @@ class OrgStore:
             ).one_or_none()
             return None if latest is None else self._load_assessment(connection, latest.id)
 
-    def set_review_state(self, assessment_id: uuid.UUID, state: str) -> Assessment:
-        """not_required | pending_review | approved | rejected (SCORING.md §2.4, §6)."""
+    def set_review_state(
+        self,
+        assessment_id: uuid.UUID,
+        state: str,
+        *,
+        reviewer: str | None = None,
+        at: datetime | None = None,
+    ) -> Assessment:
+        """not_required | pending_review | approved | rejected (SCORING.md §2.4, §6).
+
+        ``reviewer`` and ``at`` record who decided a held assessment and when
+        (``reviewed_by``, ``reviewed_at``); they are left as they were when not given.
+        """
         _check_one_of("review_state", state, t.REVIEW_STATES)
+        values: dict[str, Any] = {"review_state": state}
+        if reviewer is not None:
+            values["reviewed_by"] = reviewer
+        if at is not None:
+            values["reviewed_at"] = at
         with write_transaction(self._engine) as connection:
             row = self._assessment_row(connection, assessment_id)
-            connection.execute(
-                update(t.assessments).where(t.assessments.c.id == row.id).values(review_state=state)
-            )
+            connection.execute(update(t.assessments).where(t.assessments.c.id == row.id).values(**values))
             return self._load_assessment(connection, row.id)
 
     def replace_dimension_scores(
@@ -1005,43 +1024,54 @@ class OrgStore:
             return _appeal_from_row(self._appeal_row(connection, row.id))
 
     # badges -------------------------------------------------------------------------------
-    def _badge_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any] | None:
+    # One row per issued credential (migration 0003): an assessment has at most one current
+    # credential; a superseded one keeps its status-list bit, set.
+
+    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Any:
         wanted = as_uuid(assessment_id)
-        if wanted is None:
+        return select(t.badges).where(
+            t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id
+        )
+
+    def _badge_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any] | None:
+        """The assessment's latest credential: the current one, else the last superseded one.
+
+        Bits are allocated in increasing order and a new credential is only inserted after
+        its predecessor is superseded, so the latest credential is the highest index.
+        """
+        if as_uuid(assessment_id) is None:
             return None
         return connection.execute(
-            select(t.badges).where(
-                t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id
-            )
+            self._badge_rows_of(assessment_id).order_by(t.badges.c.status_index.desc()).limit(1)
         ).one_or_none()
 
-    def upsert_badge(
+    def _current_badge_row(self, connection: Connection, assessment_id: uuid.UUID) -> Row[Any] | None:
+        return connection.execute(
+            self._badge_rows_of(assessment_id).where(t.badges.c.superseded_at.is_(None))
+        ).one_or_none()
+
+    def issue_badge(
         self,
         assessment_id: uuid.UUID,
         agent_id: uuid.UUID,
         *,
-        json_data: Mapping[str, Any],
+        sign: Callable[[BadgeSlot], SignedCredential],
         valid_until: datetime,
         issued_at: datetime,
-        svg_url: str | None = None,
-        png_url: str | None = None,
-        credential_jwt: str | None = None,
+        supersede_reason: str | None = None,
     ) -> Badge:
-        """Issue or re-issue the assessment's badge.
+        """Record a new credential of the assessment, complete, in ONE write transaction.
 
-        The first issue allocates the organization's next free ``status_index`` (its bit
-        in the Bitstring status list, never reused); a re-issue (e.g. after an accepted
-        appeal) keeps the index and a revocation.  Concurrent first issues that pick the
-        same index retry inside a savepoint.
+        Inside the transaction the organization's next free ``status_index`` (its bit in the
+        Bitstring status list, never reused) and the row id are reserved, ``sign`` builds
+        and signs the credential naming them, and the row is inserted with its JWT — a
+        crash anywhere leaves no row at all.  Concurrent issues that pick the same index
+        retry inside a savepoint (``sign`` is called again with the new slot).
+
+        When the assessment already has a current credential: with ``supersede_reason``
+        it is superseded in the same transaction (bit set, reason recorded, see
+        :meth:`supersede_badge`); without, ``CONFLICT``.
         """
-        values = {
-            "json_data": dict(json_data),
-            "valid_until": valid_until,
-            "issued_at": issued_at,
-            "svg_url": svg_url,
-            "png_url": png_url,
-            "credential_jwt": credential_jwt,
-        }
         with write_transaction(self._engine) as connection:
             assessment = self._assessment_row(connection, assessment_id)
             if as_uuid(agent_id) != assessment.agent_id:
@@ -1050,60 +1080,138 @@ class OrgStore:
                     f"Assessment {assessment.id} is not of agent {agent_id}.",
                     {"assessment_id": str(assessment.id), "agent_id": str(agent_id)},
                 )
-            existing = self._badge_row(connection, assessment.id)
-            if existing is not None:
-                connection.execute(update(t.badges).where(t.badges.c.id == existing.id).values(**values))
-            else:
-                self._insert_badge(connection, assessment.id, assessment.agent_id, values)
-            row = self._badge_row(connection, assessment.id)
-            assert row is not None
+            for attempt in range(_STATUS_INDEX_ATTEMPTS):
+                try:
+                    with connection.begin_nested():
+                        badge_id = self._insert_signed_badge(
+                            connection,
+                            assessment,
+                            sign=sign,
+                            valid_until=valid_until,
+                            issued_at=issued_at,
+                            supersede_reason=supersede_reason,
+                        )
+                    break
+                except IntegrityError:
+                    if attempt == _STATUS_INDEX_ATTEMPTS - 1:
+                        raise
+            row = connection.execute(select(t.badges).where(t.badges.c.id == badge_id)).one()
             return badge_from_row(row)
 
-    def _insert_badge(
-        self, connection: Connection, assessment_id: uuid.UUID, agent_id: uuid.UUID, values: dict[str, Any]
-    ) -> None:
-        for attempt in range(_STATUS_INDEX_ATTEMPTS):
-            next_index = connection.execute(
-                select(func.coalesce(func.max(t.badges.c.status_index) + 1, 0)).where(
-                    t.badges.c.organization_id == self.organization_id
+    def _insert_signed_badge(
+        self,
+        connection: Connection,
+        assessment: Row[Any],
+        *,
+        sign: Callable[[BadgeSlot], SignedCredential],
+        valid_until: datetime,
+        issued_at: datetime,
+        supersede_reason: str | None,
+    ) -> uuid.UUID:
+        current = self._current_badge_row(connection, assessment.id)
+        if current is not None:
+            if supersede_reason is None:
+                raise AAAFError(
+                    "CONFLICT",
+                    f"Assessment {assessment.id} already has a current badge (status bit {current.status_index}).",
+                    {"assessment_id": str(assessment.id), "badge_id": str(current.id)},
                 )
-            ).scalar_one()
-            try:
-                with connection.begin_nested():
-                    connection.execute(
-                        insert(t.badges).values(
-                            id=uuid.uuid4(),
-                            assessment_id=assessment_id,
-                            agent_id=agent_id,
-                            organization_id=self.organization_id,
-                            status_index=int(next_index),
-                            revoked=False,
-                            **values,
-                        )
-                    )
-                return
-            except IntegrityError:
-                if attempt == _STATUS_INDEX_ATTEMPTS - 1:
-                    raise
+            self._supersede(connection, current, reason=supersede_reason, at=issued_at)
+        next_index = connection.execute(
+            select(func.coalesce(func.max(t.badges.c.status_index) + 1, 0)).where(
+                t.badges.c.organization_id == self.organization_id
+            )
+        ).scalar_one()
+        slot = BadgeSlot(badge_id=uuid.uuid4(), status_index=int(next_index))
+        signed = sign(slot)
+        if not signed.credential_jwt:
+            raise AAAFError("INVALID_REQUEST", "A badge is recorded only with its signed credential.")
+        connection.execute(
+            insert(t.badges).values(
+                id=slot.badge_id,
+                assessment_id=assessment.id,
+                agent_id=assessment.agent_id,
+                organization_id=self.organization_id,
+                status_index=slot.status_index,
+                svg_url=signed.svg_url,
+                png_url=signed.png_url,
+                json_data=dict(signed.json_data),
+                credential_jwt=signed.credential_jwt,
+                issued_at=issued_at,
+                valid_until=valid_until,
+                revoked=False,
+            )
+        )
+        return slot.badge_id
+
+    @staticmethod
+    def _supersede(connection: Connection, row: Row[Any], *, reason: str, at: datetime) -> None:
+        values: dict[str, Any] = {"superseded_at": at}
+        if not row.revoked:  # an earlier revocation keeps its own record
+            values.update(revoked=True, revoked_at=at, revoke_reason=reason)
+        connection.execute(update(t.badges).where(t.badges.c.id == row.id).values(**values))
+
+    def supersede_badge(self, assessment_id: uuid.UUID | str, *, reason: str, at: datetime) -> Badge | None:
+        """Retire the assessment's current credential: its scores are no longer the assessment's.
+
+        The row stays, with its bit set (``revoked``, ``revoked_at``, ``revoke_reason`` =
+        ``reason``, e.g. "superseded: appeal <id> accepted") and ``superseded_at``, so the
+        credential already handed out verifies as revoked and says why; a new credential
+        can then be issued with a fresh bit.  None when there is no current credential.
+        """
+        with write_transaction(self._engine) as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            current = self._current_badge_row(connection, assessment.id)
+            if current is None:
+                return None
+            self._supersede(connection, current, reason=reason, at=at)
+            row = connection.execute(select(t.badges).where(t.badges.c.id == current.id)).one()
+            return badge_from_row(row)
 
     def get_badge(self, assessment_id: uuid.UUID | str) -> Badge:
+        """The assessment's latest credential (current, else the last superseded one), or ``NOT_FOUND``."""
         with read_connection(self._engine) as connection:
             row = self._badge_row(connection, assessment_id)
         if row is None:
             raise not_found("Badge", assessment_id)
         return badge_from_row(row)
 
-    def badges(self, *, agent_id: uuid.UUID | None = None) -> list[Badge]:
-        """Badges ordered by status index."""
+    def current_badge(self, assessment_id: uuid.UUID | str) -> Badge | None:
+        """The assessment's current (not superseded) credential, or None."""
+        if as_uuid(assessment_id) is None:
+            return None
+        with read_connection(self._engine) as connection:
+            row = connection.execute(
+                self._badge_rows_of(assessment_id).where(t.badges.c.superseded_at.is_(None))
+            ).one_or_none()
+        return None if row is None else badge_from_row(row)
+
+    def badge_credentials(self, assessment_id: uuid.UUID | str) -> list[Badge]:
+        """Every credential issued for the assessment, oldest first."""
+        if as_uuid(assessment_id) is None:
+            return []
+        with read_connection(self._engine) as connection:
+            rows = connection.execute(
+                self._badge_rows_of(assessment_id).order_by(t.badges.c.status_index)
+            ).all()
+        return [badge_from_row(row) for row in rows]
+
+    def badges(self, *, agent_id: uuid.UUID | None = None, current_only: bool = False) -> list[Badge]:
+        """Every credential (superseded ones included unless ``current_only``), by status index."""
         query = select(t.badges).where(t.badges.c.organization_id == self.organization_id)
         if agent_id is not None:
             query = query.where(t.badges.c.agent_id == agent_id)
+        if current_only:
+            query = query.where(t.badges.c.superseded_at.is_(None))
         with read_connection(self._engine) as connection:
             rows = connection.execute(query.order_by(t.badges.c.status_index)).all()
         return [badge_from_row(row) for row in rows]
 
     def revoke_badge(self, assessment_id: uuid.UUID, *, reason: str, at: datetime) -> Badge:
-        """Mark a badge revoked (kept, never deleted); revoking twice keeps the first record."""
+        """Revoke the assessment's latest credential (kept, never deleted).
+
+        Revoking twice keeps the first record; a superseded credential is already revoked.
+        """
         with write_transaction(self._engine) as connection:
             row = self._badge_row(connection, assessment_id)
             if row is None:
@@ -1114,8 +1222,7 @@ class OrgStore:
                     .where(t.badges.c.id == row.id)
                     .values(revoked=True, revoked_at=at, revoke_reason=reason)
                 )
-                row = self._badge_row(connection, row.assessment_id)
-                assert row is not None
+            row = connection.execute(select(t.badges).where(t.badges.c.id == row.id)).one()
             return badge_from_row(row)
 
     # score history and trust override (SCORING.md §3) --------------------------------------

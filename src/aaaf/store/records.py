@@ -179,6 +179,8 @@ class Assessment:
     completed_at: datetime | None
     dimensions: tuple[DimensionScore, ...] = ()
     appeals: tuple[Appeal, ...] = ()
+    reviewed_by: str | None = None
+    reviewed_at: datetime | None = None
 
     def dimension_score(self, axis: str, dimension: str) -> DimensionScore | None:
         """The stored row of one dimension, or None when it was not assessed."""
@@ -207,6 +209,8 @@ class Assessment:
             "error": None if self.error is None else dict(self.error),
             "anomalous": self.anomalous,
             "review_state": self.review_state,
+            "reviewed_by": self.reviewed_by,
+            "reviewed_at": _iso_or_none(self.reviewed_at),
             "valid_until": _iso_or_none(self.valid_until),
             "created_at": iso(self.created_at),
             "completed_at": _iso_or_none(self.completed_at),
@@ -216,12 +220,41 @@ class Assessment:
 
 
 @dataclass(frozen=True)
-class Badge:
-    """A badge (document 004 §7.2 ``badges``), one per assessment.
+class BadgeSlot:
+    """What a credential must name before it is signed: its id and its status-list bit.
 
-    ``status_index`` is the badge's bit in the organization's Bitstring status list
-    (allocated once, never reused); ``credential_jwt`` the signed OB 3.0 VC-JWT.
-    Expired badges are kept (document 004 §7.3); revocation is recorded, not deleted.
+    ``OrgStore.issue_badge`` reserves both inside the transaction that then inserts the
+    signed row, so no row ever exists without its credential (migration 0003).
+    """
+
+    badge_id: uuid.UUID
+    status_index: int
+
+    @property
+    def credential_id(self) -> str:
+        return f"urn:uuid:{self.badge_id}"
+
+
+@dataclass(frozen=True)
+class SignedCredential:
+    """A credential signed for a :class:`BadgeSlot`: what its badge row stores."""
+
+    json_data: Mapping[str, Any]
+    credential_jwt: str
+    svg_url: str | None = None
+    png_url: str | None = None
+
+
+@dataclass(frozen=True)
+class Badge:
+    """One issued badge credential (document 004 §7.2 ``badges``, one row per credential).
+
+    ``status_index`` is the credential's bit in the organization's Bitstring status list
+    (allocated once, never reused); ``credential_jwt`` the signed OB 3.0 VC-JWT, whose
+    ``id``/``jti`` is ``urn:uuid:<id>``.  An assessment has at most one *current*
+    credential; one replaced after its scores changed (an accepted appeal) is
+    ``superseded_at`` and revoked, its reason saying why.  Expired badges are kept
+    (document 004 §7.3); revocation is recorded, not deleted.
     """
 
     id: uuid.UUID
@@ -238,6 +271,17 @@ class Badge:
     revoked: bool
     revoked_at: datetime | None
     revoke_reason: str | None
+    superseded_at: datetime | None = None
+
+    @property
+    def current(self) -> bool:
+        """Not replaced by a newer credential of the same assessment."""
+        return self.superseded_at is None
+
+    @property
+    def credential_id(self) -> str:
+        """The credential's ``id`` and JWT ``jti``."""
+        return f"urn:uuid:{self.id}"
 
     def expired(self, at: datetime) -> bool:
         """Whether the badge's validity has run out at ``at`` (SCORING.md §2.4)."""
@@ -259,6 +303,8 @@ class Badge:
             "revoked": self.revoked,
             "revoked_at": _iso_or_none(self.revoked_at),
             "revoke_reason": self.revoke_reason,
+            "superseded_at": _iso_or_none(self.superseded_at),
+            "current": self.current,
         }
 
 

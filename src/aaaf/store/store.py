@@ -259,7 +259,7 @@ class Store:
         return stress_test_from_row(row)
 
     def find_badge(self, assessment_id: uuid.UUID | str) -> Badge | None:
-        """A badge by its assessment id in any organization.
+        """The latest badge credential of an assessment, in any organization.
 
         Badge verification is public (document 004 §6.2 ``/badges/{id}/verify``): the
         verifier does not know the organization.
@@ -268,7 +268,13 @@ class Store:
         if wanted is None:
             return None
         with read_connection(self._engine) as connection:
-            row = connection.execute(select(t.badges).where(t.badges.c.assessment_id == wanted)).one_or_none()
+            # an assessment may have several credentials (0003): the latest is the highest bit
+            row = connection.execute(
+                select(t.badges)
+                .where(t.badges.c.assessment_id == wanted)
+                .order_by(t.badges.c.status_index.desc())
+                .limit(1)
+            ).one_or_none()
         return None if row is None else badge_from_row(row)
 
 

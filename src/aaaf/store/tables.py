@@ -20,7 +20,12 @@ Bends from document 004 §7.2, and why:
 * assessments carry ``review_state``, ``anomalous``, ``error``, ``dimension``, ``result``;
   at most one assessment per agent is ``in_progress`` (a partial unique index);
 * badges carry ``organization_id``, ``status_index`` (unique per organization) and
-  ``credential_jwt``; ``api_key_hash`` is nullable (the CLI's default organization has none);
+  ``credential_jwt``; a row is one *credential*, not one assessment (0003): an assessment
+  whose scores change (an accepted appeal) gets a new credential with a new bit, and the
+  old row is ``superseded_at`` with its bit set (``revoked``), so at most one row per
+  assessment is current (a partial unique index) and every row but a superseded one holds
+  its signed JWT (``signed``); ``api_key_hash`` is nullable (the CLI's default organization has none);
+* assessments record who decided a review hold and when (``reviewed_by``, ``reviewed_at``);
 * webhooks keep the signing ``secret`` beside ``secret_hash``: HMAC signing needs it;
 * ``org_configs.extra`` holds the config knobs document 004 has no column for;
 * ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3).
@@ -202,6 +207,8 @@ assessments = Table(
     Column("error", JSONDocument, nullable=True),
     Column("anomalous", Boolean(), nullable=False, server_default=text("false")),
     Column("review_state", Text(), nullable=False, server_default="not_required"),
+    Column("reviewed_by", Text(), nullable=True),
+    Column("reviewed_at", UTCDateTime(), nullable=True),
     Column("valid_until", UTCDateTime(), nullable=True),
     _created_at(),
     Column("completed_at", UTCDateTime(), nullable=True),
@@ -244,7 +251,7 @@ badges = Table(
     "badges",
     metadata,
     Column("id", Uuid(), primary_key=True),
-    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False, unique=True),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
     Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
     Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
     Column("status_index", Integer(), nullable=False),
@@ -257,10 +264,21 @@ badges = Table(
     Column("revoked", Boolean(), nullable=False, server_default=text("false")),
     Column("revoked_at", UTCDateTime(), nullable=True),
     Column("revoke_reason", Text(), nullable=True),
+    Column("superseded_at", UTCDateTime(), nullable=True),
     UniqueConstraint("organization_id", "status_index"),
     CheckConstraint("status_index >= 0", name="status_index_non_negative"),
+    CheckConstraint("superseded_at IS NULL OR revoked", name="superseded_revoked"),
+    CheckConstraint("credential_jwt IS NOT NULL OR superseded_at IS NOT NULL", name="signed"),
     Index("idx_badges_agent_id", "agent_id"),
     Index("idx_badges_valid_until", "valid_until"),
+    Index("idx_badges_assessment_id", "assessment_id"),
+    Index(
+        "uq_badges_one_current",
+        "assessment_id",
+        unique=True,
+        sqlite_where=text("superseded_at IS NULL"),
+        postgresql_where=text("superseded_at IS NULL"),
+    ),
 )
 
 appeals = Table(
