@@ -218,11 +218,16 @@ def status_entry(status_list_url: str, index: int) -> dict[str, Any]:
     }
 
 
-def build_credential(data: BadgeData, *, status: Mapping[str, Any] | None, now: datetime) -> dict[str, Any]:
+def build_credential(
+    data: BadgeData, *, status: Mapping[str, Any] | None, now: datetime, credential_id: str | None = None
+) -> dict[str, Any]:
     """The unsigned OB 3.0 credential of a badge (module docstring).
 
     ``validFrom`` is the assessment's completion, but never later than ``now``: the
-    credential (and its ``nbf``) is never dated in the future.
+    credential (and its ``nbf``) is never dated in the future.  ``credential_id`` (the
+    ``id`` and JWT ``jti``) names this one credential: an assessment whose scores change
+    on appeal gets a new credential, so the store gives each its own ``urn:uuid:`` id;
+    without one the badge's URL (``data.credential_id``) is used.
     """
     valid_from = min(utc(data.completed_at), utc(now))
     subject: dict[str, Any] = {
@@ -243,7 +248,7 @@ def build_credential(data: BadgeData, *, status: Mapping[str, Any] | None, now: 
         subject[name] = section[name]
     credential: dict[str, Any] = {
         "@context": [VC2_CONTEXT, OB3_CONTEXT],
-        "id": data.credential_id,
+        "id": credential_id or data.credential_id,
         "type": list(CREDENTIAL_TYPES),
         "name": f"AAAF assessment badge of {data.agent_name}",
         "description": (

@@ -8,7 +8,10 @@ The identifiers a badge needs (issuer, credential, verification URL, status list
 derived here from the public base URL, in one place (issue 7, design notes):
 
 * issuer (the organization's ``Profile``): ``{base}/api/v1/organizations/{org_id}``
-* credential id: ``{base}/api/v1/badges/{assessment_id}`` (document 004 §6.2)
+* badge URL: ``{base}/api/v1/badges/{assessment_id}`` (document 004 §6.2), the
+  credential's ``id`` unless the issuer names each credential (the store gives every
+  issued credential its own ``urn:uuid:`` id, since an assessment re-scored on appeal
+  gets a new one)
 * verification URL: ``{base}/api/v1/badges/{assessment_id}/verify``
 * status list: ``{base}/api/v1/organizations/{org_id}/status-list``
 * subject: the agent, ``urn:uuid:{agent_id}`` — its identity does not depend on where

@@ -4,7 +4,8 @@ Filed only within 14 days of the assessment's completion, naming at least one as
 dimension, with a justification and at least one counter-evidence item naming a task of the
 assessment.  Resolving ``accepted`` re-scores only the challenged dimensions without the
 counter-evidenced tasks' evidence, recomputes composites and tiers, and keeps every other
-dimension byte-identical; the appeal and its outcome stay on the record.
+dimension byte-identical, and supersedes the badge already issued for the old scores (its
+status bit set, "superseded: appeal <id> accepted"); the appeal and its outcome stay on the record.
 """
 
 from __future__ import annotations
@@ -159,6 +160,15 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
                 }
         changes[f"{axis}_composite"] = {"before": before.composite.score, "after": after.composite.score}
         changes[f"{axis}_tier"] = {"before": before.composite.tier, "after": after.composite.tier}
+    # The badge already issued carries the old scores: supersede it first (its bit set,
+    # "superseded: appeal <id> accepted"; the status list file rewritten), so that it
+    # verifies as revoked from now on — failing closed if what follows is interrupted.
+    # `aaaf badge` then issues a credential with the corrected scores and a fresh bit.
+    from aaaf.services import badges as badge_service  # heavy (rendering): only when needed
+
+    superseded, _ = badge_service.supersede(
+        org, assessment.id, reason=badge_service.appeal_reason(appeal.id), now=now
+    )
     result_dict = rescored.to_dict()
     for key in ("calibration",):
         if key in assessment.result:
@@ -170,7 +180,12 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         result=result_dict,
         **composites(rescored),
     )
-    resolution = {"rescored": True, "excluded_tasks": sorted(excluded), "changes": changes}
+    resolution: dict[str, Any] = {"rescored": True, "excluded_tasks": sorted(excluded), "changes": changes}
+    if superseded is not None:
+        resolution["superseded_badge"] = {
+            "credential_id": superseded.credential_id,
+            "status_index": superseded.status_index,
+        }
     return org.resolve_appeal(
         appeal.id, status="accepted", reviewer_notes=notes, resolution=resolution, resolved_at=now
     )

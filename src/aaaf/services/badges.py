@@ -12,7 +12,16 @@ Rules kept here (SCORING.md §2.4, §6):
 * a badge is valid from completion to ``assessment.valid_until`` (completion + 90 days by
   default); expired badges stay on record and verify as ``expired: true``;
 * revoking sets the badge's bit in the organization's status list, records when and why
-  in the ``badges`` table, and the list file is rewritten.
+  in the ``badges`` table, and the list file is rewritten;
+* a ``badges`` row is one issued credential (store migration 0003), signed and inserted
+  in one transaction.  Issuing again while the assessment's current credential still
+  says what the assessment says re-renders that credential (same bit, nothing signed);
+  when the assessment's scores changed — an accepted appeal (:func:`supersede`, called
+  by ``services.appeals.resolve_appeal``) or any other re-scoring — the old credential
+  is *superseded*: its bit is set with the reason ("superseded: appeal <id> accepted"),
+  so copies already handed out verify as revoked and say why, and the new credential
+  gets a fresh bit.  A credential revoked by hand is final: its assessment earns no
+  new one.
 
 The clock is the caller's (``now``).
 """
@@ -62,6 +71,7 @@ from aaaf.badges.svg import render_svg
 from aaaf.badges.verify import VerificationResult, verify
 from aaaf.errors import AAAFError
 from aaaf.settings import get_settings
+from aaaf.store.records import BadgeSlot, SignedCredential
 
 log = logging.getLogger(__name__)
 
@@ -193,42 +203,91 @@ class IssuedBadge:
         raise AAAFError("INVALID_REQUEST", f"Unknown badge format {fmt!r}.")
 
 
+SUPERSEDED_PREFIX = "superseded: "
+RESCORED_REASON = SUPERSEDED_PREFIX + "assessment re-scored"
+# what a credential must keep saying to stay current: the assessment and every score
+_CURRENT_MEMBERS = ("assessment", "performance", "capability")
+
+
+def appeal_reason(appeal_id: str | uuid.UUID) -> str:
+    """The revocation reason of a credential superseded by an accepted appeal."""
+    return f"{SUPERSEDED_PREFIX}appeal {appeal_id} accepted"
+
+
+def _revoked_by_hand(badge: Any) -> bool:
+    return bool(badge.revoked) and not (badge.revoke_reason or "").startswith(SUPERSEDED_PREFIX)
+
+
+def _still_says(badge: Any, data: BadgeData) -> bool:
+    """Whether a stored credential says what the assessment now says (scores, tiers, dates)."""
+    if not badge.credential_jwt:
+        return False
+    subject = credential_of_payload(split_token(badge.credential_jwt)[1]).get("credentialSubject", {})
+    section = data.to_section_4_5()
+    return all(subject.get(name) == section[name] for name in _CURRENT_MEMBERS)
+
+
 def issue(
     session: Any, assessment_id: str | uuid.UUID, *, now: datetime, key: IssuerKey | None = None
 ) -> IssuedBadge:
-    """Issue (or re-issue) the badge of an assessment: record it and sign its credential."""
+    """The assessment's badge: its current credential, or a new one (module docstring).
+
+    A new credential's row — status bit reserved, credential signed, JWT stored — is
+    written in one transaction (``OrgStore.issue_badge``); a current credential whose
+    scores are no longer the assessment's is superseded in that same transaction.
+    """
     org, organization = session.org, session.organization
     assessment = org.get_assessment(assessment_id)
     check_issuable(assessment)
     data = badge_data_from_assessment(
         assessment, agent_name=assessment.agent_name, organization_name=organization.name, base_url=base_url()
     )
+    credentials = org.badge_credentials(assessment.id)
+    revoked = [b for b in credentials if _revoked_by_hand(b)]
+    if revoked:
+        raise AAAFError(
+            "CONFLICT",
+            f"The badge of assessment {assessment.id} was revoked ({revoked[-1].revoke_reason}); "
+            "a revoked badge is not issued again.",
+            {"assessment_id": str(assessment.id), "revoke_reason": revoked[-1].revoke_reason},
+        )
+    current = next((b for b in credentials if b.current), None)
+    if current is not None and _still_says(current, data):
+        return stored_badge(current)
     signing_key = key or issuer_key(session.store)
-    # first write allocates the badge's status-list bit, which the credential must name
-    placeholder = org.upsert_badge(
+
+    def sign_for(slot: BadgeSlot) -> SignedCredential:
+        credential = build_credential(
+            data,
+            status=status_entry(data.status_list_url, slot.status_index),
+            now=now,
+            credential_id=slot.credential_id,
+        )
+        token = sign(credential, signing_key)
+        return SignedCredential(
+            json_data=credential_document(token),
+            credential_jwt=token,
+            svg_url=f"{data.credential_id}.svg",
+            png_url=f"{data.credential_id}.png",
+        )
+
+    badge = org.issue_badge(
         assessment.id,
         assessment.agent_id,
-        json_data=data.to_section_4_5(),
+        sign=sign_for,
         valid_until=data.valid_until,
         issued_at=utc(now),
+        supersede_reason=None if current is None else RESCORED_REASON,
     )
-    credential = build_credential(
-        data, status=status_entry(data.status_list_url, placeholder.status_index), now=now
-    )
-    token = sign(credential, signing_key)
-    badge = org.upsert_badge(
-        assessment.id,
-        assessment.agent_id,
-        json_data=credential_document(token),
-        valid_until=data.valid_until,
-        issued_at=utc(now),
-        svg_url=f"{data.credential_id}.svg",
-        png_url=f"{data.credential_id}.png",
-        credential_jwt=token,
-    )
+    if current is not None:  # a bit changed: the published list must say so
+        write_status_list(session, None, now)
     log.info("issued badge of assessment %s (status index %s)", assessment.id, badge.status_index)
     return IssuedBadge(
-        data=data, token=token, status_index=badge.status_index, revoked=badge.revoked, svg=render_svg(data)
+        data=data,
+        token=badge.credential_jwt,
+        status_index=badge.status_index,
+        revoked=badge.revoked,
+        svg=render_svg(data),
     )
 
 
@@ -365,8 +424,7 @@ def revoke(
     if not reason.strip():
         raise AAAFError("INVALID_REQUEST", "A revocation needs a reason (--reason).", {"field": "reason"})
     assessment = session.org.get_assessment(assessment_id)
-    existing = session.org.badges()
-    if not any(b.assessment_id == assessment.id for b in existing):
+    if not session.org.badge_credentials(assessment.id):
         raise AAAFError(
             "NOT_FOUND",
             f"No badge has been issued for assessment {assessment.id}.",
@@ -378,11 +436,58 @@ def revoke(
     return badge, path
 
 
+def supersede(
+    org: Any,
+    assessment_id: str | uuid.UUID,
+    *,
+    reason: str,
+    now: datetime,
+    status_list_output: Path | None = None,
+) -> tuple[Any | None, Path | None]:
+    """Supersede the assessment's current credential and rewrite the status list file.
+
+    For an accepted appeal (``reason`` = :func:`appeal_reason`): the scores the credential
+    carries are no longer the assessment's, so its bit is set with that reason and the
+    list beside the issuer key is rewritten; ``aaaf badge`` then issues a new credential
+    with a fresh bit.  (None, None) when the assessment has no current credential.
+    """
+    badge = org.supersede_badge(assessment_id, reason=reason, at=utc(now))
+    if badge is None:
+        return None, None
+    scoped = _OrgSession(store=_DatabaseAt(_engine_url(org)), org=org, organization=org.organization())
+    path = write_status_list(scoped, status_list_output, now)
+    log.info(
+        "superseded badge of assessment %s (bit %s): %s", badge.assessment_id, badge.status_index, reason
+    )
+    return badge, path
+
+
+def _engine_url(org: Any) -> str:
+    return str(org.engine.url.render_as_string(hide_password=False))
+
+
+@dataclass(frozen=True)
+class _DatabaseAt:
+    """Where the issuer key and status list live is derived from the database URL only."""
+
+    url: str
+
+
 # -- the review hold (SCORING.md §2.4) ---------------------------------------------------
 
 
-def review(session: Any, assessment_id: str | uuid.UUID, *, approve: bool) -> Any:
-    """Approve (the badge may be issued) or reject (it never will be) a held assessment."""
+def review(
+    session: Any,
+    assessment_id: str | uuid.UUID,
+    *,
+    approve: bool,
+    reviewer: str | None = None,
+    now: datetime | None = None,
+) -> Any:
+    """Approve (the badge may be issued) or reject (it never will be) a held assessment.
+
+    ``reviewer`` and ``now`` are recorded on the assessment (``reviewed_by``, ``reviewed_at``).
+    """
     assessment = session.org.get_assessment(assessment_id)
     if assessment.review_state != "pending_review":
         raise AAAFError(
@@ -390,8 +495,15 @@ def review(session: Any, assessment_id: str | uuid.UUID, *, approve: bool) -> An
             f"Assessment {assessment.id} is not awaiting review (review state: {assessment.review_state}).",
             {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
         )
-    decided = session.org.set_review_state(assessment.id, "approved" if approve else "rejected")
-    log.info("assessment %s %s on review", assessment.id, decided.review_state)
+    if reviewer is not None and not reviewer.strip():
+        raise AAAFError("INVALID_REQUEST", "A reviewer name cannot be blank.", {"field": "reviewer"})
+    decided = session.org.set_review_state(
+        assessment.id,
+        "approved" if approve else "rejected",
+        reviewer=None if reviewer is None else reviewer.strip(),
+        at=None if now is None else utc(now),
+    )
+    log.info("assessment %s %s on review by %s", assessment.id, decided.review_state, decided.reviewed_by)
     return decided
 
 

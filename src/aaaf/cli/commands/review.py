@@ -3,10 +3,15 @@
 An assessment whose composite moved by more than the calibration threshold since the
 agent's previous one is anomalous; its badge is held (``pending_review``) until a
 reviewer approves it (the badge may then be issued) or rejects it (no badge, ever).
+The decision is recorded with who made it (``--reviewer``, default the OS user name) and
+when (``reviewed_by``, ``reviewed_at`` on the assessment).
 """
 
 from __future__ import annotations
 
+import getpass
+import os
+from datetime import UTC, datetime
 from typing import Annotated
 
 import typer
@@ -24,37 +29,70 @@ def register(app: typer.Typer) -> None:
     app.add_typer(review_app, name="review")
 
 
-def _decide(assessment_id: str, approve: bool, db: str | None, as_json: bool) -> None:
+def os_user_name() -> str:
+    """Who is at the keyboard, as the OS knows them (``getpass.getuser``), else the uid."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return f"uid:{os.getuid()}"
+
+
+ReviewerOption = Annotated[
+    str | None,
+    typer.Option("--reviewer", help="Who decides (recorded on the assessment; default: the OS user name)."),
+]
+
+
+def _decide(assessment_id: str, approve: bool, reviewer: str | None, db: str | None, as_json: bool) -> None:
     with open_session(db) as session:
-        decided = badge_service.review(session, assessment_id, approve=approve)
+        decided = badge_service.review(
+            session,
+            assessment_id,
+            approve=approve,
+            reviewer=os_user_name() if reviewer is None else reviewer,
+            now=datetime.now(UTC),
+        )
     if as_json:
-        print_json({"assessment_id": str(decided.id), "review_state": decided.review_state})
+        print_json(
+            {
+                "assessment_id": str(decided.id),
+                "review_state": decided.review_state,
+                "reviewed_by": decided.reviewed_by,
+                "reviewed_at": decided.to_dict()["reviewed_at"],
+            }
+        )
     elif approve:
-        console.print(f"approved assessment {decided.id}; its badge can be issued: aaaf badge {decided.id}")
+        console.print(
+            f"{decided.reviewed_by} approved assessment {decided.id}; its badge can be issued: aaaf badge {decided.id}"
+        )
     else:
-        console.print(f"rejected assessment {decided.id}; no badge will be issued for it")
+        console.print(
+            f"{decided.reviewed_by} rejected assessment {decided.id}; no badge will be issued for it"
+        )
 
 
 @review_app.command("approve")
 @handle_errors
 def approve(
     assessment_id: Annotated[str, typer.Argument(help="An assessment awaiting review.")],
+    reviewer: ReviewerOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Approve a held assessment: its badge may be issued."""
-    _decide(assessment_id, True, db, as_json)
+    _decide(assessment_id, True, reviewer, db, as_json)
 
 
 @review_app.command("reject")
 @handle_errors
 def reject(
     assessment_id: Annotated[str, typer.Argument(help="An assessment awaiting review.")],
+    reviewer: ReviewerOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Reject a held assessment: no badge is ever issued for it."""
-    _decide(assessment_id, False, db, as_json)
+    _decide(assessment_id, False, reviewer, db, as_json)
 
 
 @review_app.command("list")
