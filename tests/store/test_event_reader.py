@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from sqlalchemy import select, text
 
 from aaaf.scoring.records import EVENT_TYPES, EventRecord
+from aaaf.sqlite_events import order_ties_by_id
 from aaaf.store import OrgStore, Store, event_reader
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
-from aaaf.store.event_reader import _order_ties_by_id, read_events, read_events_by_agent
+from aaaf.store.event_reader import read_events, read_events_by_agent
 
 from .factories import T0, Event, minutes, org_of
 
@@ -197,5 +198,5 @@ def test_tie_ordering_equals_a_full_sort(pairs: list[tuple[int, str]]) -> None:
         EventRecord(id=event_id, agent="a", type="tool_invoked", timestamp=T0 + minutes(at))
         for at, event_id in sorted(pairs, key=lambda pair: pair[0])
     ]
-    _order_ties_by_id(records)
+    order_ties_by_id(records)
     assert records == sorted(records, key=lambda r: (r.timestamp, r.id))

@@ -9,17 +9,19 @@ is checked against the organization before anything is written.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Connection, Engine, insert, select
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
+from aaaf.store.types import dumps_json
 
 
 @dataclass(frozen=True)
@@ -194,8 +196,109 @@ def record_finished_assessments(
         )
     with write_transaction(engine) as connection:
         _own(connection, organization_id, list(dict.fromkeys(item.agent_id for item in items)))
-        for start in range(0, len(assessment_rows), 1000):
-            connection.execute(insert(t.assessments), assessment_rows[start : start + 1000])
-        for start in range(0, len(dimension_rows), 5000):
-            connection.execute(insert(t.dimension_scores), dimension_rows[start : start + 5000])
+        if connection.dialect.name == "sqlite":
+            insert_rows_sqlite(connection, assessment_rows, dimension_rows)
+        else:
+            insert_rows_core(connection, assessment_rows, dimension_rows)
     return records
+
+
+def insert_rows_core(
+    connection: Connection, assessment_rows: list[dict[str, Any]], dimension_rows: list[dict[str, Any]]
+) -> None:
+    """The rows through SQLAlchemy Core and the column types (PostgreSQL)."""
+    for start in range(0, len(assessment_rows), 1000):
+        connection.execute(insert(t.assessments), assessment_rows[start : start + 1000])
+    for start in range(0, len(dimension_rows), 5000):
+        connection.execute(insert(t.dimension_scores), dimension_rows[start : start + 5000])
+
+
+# What the column types store on SQLite, value by value: ``Uuid`` → 32 hex digits,
+# ``UTCDateTime`` → naive-UTC text with microseconds, ``JSONDocument`` → the engine's orjson
+# text (``None`` included: SQLAlchemy's JSON type stores it as the JSON ``null``), ``Boolean``
+# → 0/1, ``Score`` → the float itself.  The test suite checks that both paths store the very
+# same rows.
+
+
+def _uuid_hex(value: uuid.UUID) -> str:
+    return value.hex
+
+
+def _optional_timestamp(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: timestamps must carry a UTC offset")
+    return sqlite_timestamp(value)
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _flag(value: Any) -> int:
+    return 1 if value else 0
+
+
+_ASSESSMENT_CONVERTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("id", _uuid_hex),
+    ("agent_id", _uuid_hex),
+    ("type", _as_is),
+    ("status", _as_is),
+    ("dimension", _as_is),
+    ("window_start", _optional_timestamp),
+    ("window_end", _optional_timestamp),
+    ("performance_composite", _optional_float),
+    ("performance_tier", _as_is),
+    ("capability_composite", _optional_float),
+    ("capability_tier", _as_is),
+    ("evidence_summary", dumps_json),
+    ("result", dumps_json),
+    ("error", dumps_json),
+    ("anomalous", _flag),
+    ("review_state", _as_is),
+    ("valid_until", _optional_timestamp),
+    ("created_at", _optional_timestamp),
+    ("completed_at", _optional_timestamp),
+)
+_DIMENSION_CONVERTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("id", _uuid_hex),
+    ("assessment_id", _uuid_hex),
+    ("axis", _as_is),
+    ("dimension", _as_is),
+    ("score", _optional_float),
+    ("sample_size", int),
+    ("evidence_count", int),
+    ("details", dumps_json),
+    ("reason", _as_is),
+    ("created_at", _optional_timestamp),
+)
+
+
+def _sqlite_insert(table: str, converters: tuple[tuple[str, Callable[[Any], Any]], ...]) -> str:
+    names = ", ".join(name for name, _ in converters)
+    return f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(converters))})"
+
+
+def insert_rows_sqlite(
+    connection: Connection, assessment_rows: list[dict[str, Any]], dimension_rows: list[dict[str, Any]]
+) -> None:
+    """The rows in one DB-API executemany per table (SQLite): the values converted here to
+    exactly what the column types would store, without SQLAlchemy's per-row processing
+    (half the cost of a thousand-agent write, measured)."""
+    cursor = connection.connection.cursor()
+    try:
+        for table, converters, rows in (
+            ("assessments", _ASSESSMENT_CONVERTERS, assessment_rows),
+            ("dimension_scores", _DIMENSION_CONVERTERS, dimension_rows),
+        ):
+            cursor.executemany(
+                _sqlite_insert(table, converters),
+                [tuple(convert(row[name]) for name, convert in converters) for row in rows],
+            )
+    finally:
+        cursor.close()
