@@ -1,4 +1,5 @@
-"""`aaaf badge`, `badge revoke`, `badge status-list`, `issuer key`, `verify`, `review` end to end."""
+"""`aaaf badge`, `badge revoke`, `badge status-list`, `issuer key`, `verify`, `review` end to end,
+and an accepted `appeal` superseding the badge already issued."""
 
 from __future__ import annotations
 
@@ -12,11 +13,16 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from aaaf.cli.commands import appeal as appeal_commands
 from aaaf.cli.commands import badge as badge_commands
 from aaaf.cli.commands import review as review_commands
+from aaaf.cli.commands.review import os_user_name
+from aaaf.evidence.validation import validate_event
+from aaaf.services.assess import assess_agent
 from aaaf.settings import get_settings
 from aaaf.store import open_store
-from tests.badges.conftest import completed_assessment
+from tests.badges.conftest import clock, completed_assessment
+from tests.cli.events_factory import agent_log
 
 runner = CliRunner()
 
@@ -31,6 +37,7 @@ def make_app() -> typer.Typer:
 
     badge_commands.register(app)
     review_commands.register(app)
+    appeal_commands.register(app)
     return app
 
 
@@ -167,3 +174,86 @@ def test_a_status_list_url_must_be_https_off_loopback(db: Path, tmp_path: Path) 
         "verify", tmp_path / f"{assessment_id}.jwt", "--status-list", "http://example.com/list", "--db", db
     )
     assert result.exit_code == 2 and "https" in result.output
+
+
+def real_assessment(db: Path) -> str:
+    """An assessment scored from 36 real tasks (so that an appeal can re-score it)."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    now = clock()
+    with open_store(f"sqlite:///{db}") as store:
+        org = store.scope(store.default_organization().id)
+        agent = org.enroll_agent("coder")
+        org.add_events(
+            [
+                (agent.id, validate_event(event, now=now, default_agent="coder"))
+                for event in agent_log(None, 36, now=now, prefix="coder")
+            ]
+        )
+        return str(assess_agent(org, "coder", now=now).id)
+
+
+def test_an_accepted_appeal_supersedes_the_badge_and_a_new_one_is_issued(db: Path, tmp_path: Path) -> None:
+    assessment_id = real_assessment(db)
+    before, after = tmp_path / "before", tmp_path / "after"
+    issued = run("badge", assessment_id, "--format", "png,json", "--output", before, "--db", db)
+    assert issued.exit_code == 0, issued.output
+    filed = run(
+        "appeal", "file", assessment_id, "--dimensions", "accuracy", "--justification", "scope change",
+        "--task", "coder-000", "--db", db, "--json",
+    )  # fmt: skip
+    assert filed.exit_code == 0, filed.output
+    appeal_id = json.loads(filed.stdout)["id"]
+    resolved = run("appeal", "resolve", appeal_id, "accepted", "--db", db, "--json")
+    assert resolved.exit_code == 0, resolved.output
+    assert json.loads(resolved.stdout)["resolution"]["superseded_badge"]["status_index"] == 0
+
+    status_file = db.parent / "aaaf-status-list.jwt"  # rewritten beside the issuer key
+    reason = f"superseded: appeal {appeal_id} accepted"
+    for ext in ("png", "json"):
+        old = run(
+            "verify", before / f"{assessment_id}.{ext}", "--status-list", status_file, "--db", db, "--json"
+        )
+        assert old.exit_code == 1, old.output
+        body = json.loads(old.stdout)
+        assert body["revoked"] is True and body["revoke_reason"] == reason
+    human = run("verify", before / f"{assessment_id}.png", "--status-list", status_file, "--db", db)
+    assert "REVOKED" in human.output and reason in human.output
+
+    reissued = run("badge", assessment_id, "--format", "png,json", "--output", after, "--db", db)
+    assert reissued.exit_code == 0, reissued.output
+    new = run("verify", after / f"{assessment_id}.png", "--status-list", status_file, "--db", db, "--json")
+    assert new.exit_code == 0, new.output
+    new_body = json.loads(new.stdout)
+    assert new_body["valid"] is True and new_body["revoked"] is False
+    old_doc = json.loads((before / f"{assessment_id}.json").read_text())
+    new_doc = json.loads((after / f"{assessment_id}.json").read_text())
+    assert old_doc["id"] != new_doc["id"] == new_body["credential_id"]
+    assert new_doc["credentialStatus"]["statusListIndex"] == "1"  # a fresh bit
+    old_accuracy = old_doc["credentialSubject"]["performance"]["dimensions"]["accuracy"]
+    new_accuracy = new_doc["credentialSubject"]["performance"]["dimensions"]["accuracy"]
+    assert new_accuracy > old_accuracy  # the corrected score
+    listed = run("badge", "status-list", "--db", db, "--json")
+    assert json.loads(listed.stdout)["revoked"] == 1
+
+
+def test_review_records_the_reviewer(db: Path) -> None:
+    named = assessment(db, agent_name="named", review_state="pending_review")
+    default = assessment(db, agent_name="default", review_state="pending_review")
+    approved = run("review", "approve", named, "--reviewer", "rita", "--db", db, "--json")
+    assert approved.exit_code == 0, approved.output
+    body = json.loads(approved.stdout)
+    assert body["review_state"] == "approved" and body["reviewed_by"] == "rita"
+    rejected = run("review", "reject", default, "--db", db)
+    assert rejected.exit_code == 0 and f"{os_user_name()} rejected" in rejected.output
+    with open_store(f"sqlite:///{db}") as store:
+        org = store.scope(store.default_organization().id)
+        stored = {a.agent_name: a for a in (org.get_assessment(named), org.get_assessment(default))}
+    assert stored["named"].reviewed_by == "rita" and stored["named"].reviewed_at is not None
+    assert stored["default"].review_state == "rejected" and stored["default"].reviewed_by == os_user_name()
+    assert stored["named"].to_dict()["reviewed_at"] == body["reviewed_at"]
+
+
+def test_a_blank_reviewer_is_bad_input(db: Path) -> None:
+    held = assessment(db, review_state="pending_review")
+    blank = run("review", "approve", held, "--reviewer", "  ", "--db", db)
+    assert blank.exit_code == 2 and "reviewer" in blank.output
