@@ -108,3 +108,124 @@ def test_the_fast_path_head_constant_is_alembics_head() -> None:
     from aaaf.store.migrate import SCHEMA_HEAD, head_revisions
 
     assert head_revisions() == SCHEMA_HEAD
+
+
+def _migrate(engine: Engine, action: str, revision: str) -> None:
+    with engine.connect() as connection:
+        connection.execution_options(**write_options())
+        with connection.begin():
+            getattr(command, action)(alembic_config(connection), revision)
+
+
+def test_0003_turns_badges_into_credentials_keeping_every_bit(engine: Engine) -> None:
+    """From one badge row per assessment to one per credential (0003), and back.
+
+    A signed badge stays current; an unsigned leftover of the old two-step issuance is
+    superseded with its bit set (it may be named by a credential already handed out).
+    """
+    import uuid
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, select
+    from sqlalchemy.exc import IntegrityError
+
+    from aaaf.store import tables as t
+
+    _migrate(engine, "upgrade", "0002_trust_history")
+    at = datetime(2026, 4, 16, 12, 0, tzinfo=UTC)
+    org_id, agent_id = uuid.uuid4(), uuid.uuid4()
+    signed_assessment, unsigned_assessment, later_assessment = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    signed_badge, unsigned_badge = uuid.uuid4(), uuid.uuid4()
+    with engine.begin() as connection:
+        connection.execute(insert(t.organizations).values(id=org_id, name="o", domain_taxonomy=[]))
+        connection.execute(
+            insert(t.agents).values(
+                id=agent_id, organization_id=org_id, name="a", claimed_domains=[], tools=[], metadata={}
+            )
+        )
+        for assessment_id in (signed_assessment, unsigned_assessment, later_assessment):
+            connection.execute(
+                insert(t.assessments).values(
+                    id=assessment_id,
+                    agent_id=agent_id,
+                    type="full",
+                    status="completed",
+                    window_start=at,
+                    window_end=at,
+                )
+            )
+        common = {
+            "agent_id": agent_id,
+            "organization_id": org_id,
+            "json_data": {},
+            "issued_at": at,
+            "valid_until": at,
+        }
+        connection.execute(
+            insert(t.badges).values(
+                id=signed_badge,
+                assessment_id=signed_assessment,
+                status_index=0,
+                credential_jwt="a.b.c",
+                **common,
+            )
+        )
+        connection.execute(
+            insert(t.badges).values(
+                id=unsigned_badge, assessment_id=unsigned_assessment, status_index=1, **common
+            )
+        )
+
+    upgrade_to_head(engine)
+    assert schema_differences(engine, metadata) == []
+    with engine.connect() as connection:
+        rows = {row.id: row for row in connection.execute(select(t.badges))}
+        reviewed = connection.execute(select(t.assessments.c.reviewed_by, t.assessments.c.reviewed_at)).all()
+    assert set(reviewed) == {(None, None)}
+    kept, leftover = rows[signed_badge], rows[unsigned_badge]
+    assert (kept.status_index, kept.credential_jwt, kept.revoked, kept.superseded_at) == (
+        0,
+        "a.b.c",
+        False,
+        None,
+    )
+    assert leftover.status_index == 1 and leftover.revoked and leftover.superseded_at is not None
+    assert leftover.revoke_reason == "superseded: issuance interrupted before signing"
+    assert leftover.revoked_at is not None
+
+    new_row = {
+        "agent_id": agent_id,
+        "organization_id": org_id,
+        "json_data": {},
+        "issued_at": at,
+        "valid_until": at,
+    }
+    with engine.begin() as connection:  # a second credential of an assessment, once the first is superseded
+        connection.execute(
+            insert(t.badges).values(
+                id=uuid.uuid4(),
+                assessment_id=unsigned_assessment,
+                status_index=2,
+                credential_jwt="d.e.f",
+                **new_row,
+            )
+        )
+    refused = [
+        {"assessment_id": signed_assessment, "status_index": 3, "credential_jwt": "g"},  # two current
+        {"assessment_id": later_assessment, "status_index": 3},  # current without a JWT
+        {"assessment_id": later_assessment, "status_index": 2, "credential_jwt": "g"},  # a bit taken
+        {"assessment_id": later_assessment, "status_index": -1, "credential_jwt": "g"},  # kept from 0001
+        {"assessment_id": later_assessment, "status_index": 3, "credential_jwt": "g", "superseded_at": at},
+    ]
+    for values in refused:
+        with pytest.raises(IntegrityError), engine.begin() as connection:
+            connection.execute(insert(t.badges).values(id=uuid.uuid4(), **new_row, **values))
+
+    _migrate(engine, "downgrade", "0002_trust_history")
+    with engine.connect() as connection:
+        left = connection.execute(
+            text("SELECT assessment_id, status_index FROM badges ORDER BY status_index")
+        ).all()
+    assert [row[1] for row in left] == [0, 2]  # only the current credential of each assessment
+    upgrade_to_head(engine)
+    assert schema_differences(engine, metadata) == []

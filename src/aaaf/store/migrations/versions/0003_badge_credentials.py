@@ -92,6 +92,7 @@ def downgrade() -> None:
         batch.drop_constraint(op.f("ck_badges_superseded_revoked"), type_="check")
         batch.create_unique_constraint(op.f("uq_badges_assessment_id"), ["assessment_id"])
         batch.drop_column("superseded_at")
-    with op.batch_alter_table("assessments") as batch:
-        batch.drop_column("reviewed_at")
-        batch.drop_column("reviewed_by")
+    # ALTER TABLE … DROP COLUMN in place (SQLite ≥ 3.35): a batch copy of assessments would
+    # have to drop a table that dimension scores, badges and appeals reference
+    for column in ("reviewed_at", "reviewed_by"):
+        op.execute(sa.text(f"ALTER TABLE assessments DROP COLUMN {column}"))
