@@ -1,0 +1,85 @@
+"""assess --all's parallel path: this process and a spawned helper share the chunks and give
+the same assessments as the sequential path; helpers on SQLite read through the DB-API
+without importing SQLAlchemy; foreign agents are refused before anything is dispatched."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from aaaf.errors import AAAFError
+from aaaf.evidence.validation import validate_event
+from aaaf.services import assess as assess_service
+from aaaf.services.assess import assess_many
+from aaaf.store import open_store
+from tests.cli.events_factory import NOW, agent_log
+
+
+@pytest.fixture()
+def org(tmp_path: Path):
+    store = open_store("sqlite:///" + str(tmp_path / "aaaf.db"))
+    yield store.scope(store.default_organization().id)
+    store.close()
+
+
+def _load(org, tasks: dict[str, int]) -> None:
+    for name, count in tasks.items():
+        agent = org.enroll_agent(name)
+        org.add_events(
+            [
+                (agent.id, validate_event(e, now=NOW, default_agent=name))
+                for e in agent_log(None, count, prefix=name)
+            ]
+        )
+
+
+def _scores(record) -> str:
+    result = dict(record.result)
+    result.pop("calibration", None)
+    return json.dumps(result, sort_keys=True)
+
+
+def test_this_process_and_a_helper_share_the_chunks(org, monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    _load(org, {f"agent-{n}": 31 + n for n in range(9)} | {"thin": 8})
+    sequential = assess_many(org, org.agents(), now=NOW, window_end=NOW, workers=1)
+    monkeypatch.setattr(assess_service, "CHUNK_AGENTS", 1)  # ten chunks: both sides get some
+    with caplog.at_level("DEBUG", logger="aaaf.services.assess"):
+        parallel = assess_many(org, org.agents(), now=NOW + timedelta(seconds=1), window_end=NOW, workers=2)
+    (summary,) = [r.getMessage() for r in caplog.records if "scored here" in r.getMessage()]
+    here = int(summary.split()[1])
+    assert 0 < here < 10, summary  # both this process and the helper scored chunks
+    assert [o.agent.name for o in parallel] == [o.agent.name for o in sequential]
+    for one, two in zip(sequential, parallel, strict=True):
+        assert (one.error is None) == (two.error is None)
+        if one.assessment is not None:
+            assert _scores(one.assessment) == _scores(two.assessment)
+            assert [d.score for d in one.assessment.dimensions] == [
+                d.score for d in two.assessment.dimensions
+            ]
+    thin = next(o for o in parallel if o.agent.name == "thin")
+    assert thin.error is not None and thin.error.code == "INSUFFICIENT_EVIDENCE"
+
+
+def test_foreign_agents_are_refused_before_dispatch(org) -> None:
+    _load(org, {"a": 31})
+    stranger = replace(org.get_agent("a"), id=uuid.uuid4())
+    with pytest.raises(AAAFError) as caught:
+        assess_many(org, [*org.agents(), stranger], now=NOW, workers=2)
+    assert caught.value.code == "NOT_FOUND"
+    assert org.assessments(org.get_agent("a").id) == []
+
+
+def test_a_sqlite_helper_never_imports_sqlalchemy() -> None:
+    code = (
+        "import sys, aaaf.services.assess, aaaf.sqlite_events; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
