@@ -17,7 +17,7 @@ bytecode runs per row:
   cheaper;
 * JSON is decoded with orjson; the record is ``tuple.__new__(EventRecord, row)``.
 
-The rows are fetched in the index's order (``agent_id, timestamp, rowid``): ordering by
+Each agent's rows are fetched in the index's order (``timestamp, rowid``): ordering by
 ``id`` in SQL would make SQLite sort every agent's rows in a temporary B-tree.  Rows
 of one agent at one instant are then put in id order here; such runs are short, and
 the id text (fixed-width lowercase hex, dashes at fixed places) sorts in Python exactly
@@ -27,11 +27,10 @@ as SQLite's binary collation sorts the stored hex.
 from __future__ import annotations
 
 import uuid
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from operator import eq, itemgetter
 from typing import Any, cast
 
@@ -41,8 +40,6 @@ from aaaf.scoring.records import EventRecord
 
 # rows fetched per round trip
 STREAM_BATCH = 5_000
-# agents per query, well under SQLite's bound-variable limit
-AGENTS_PER_QUERY = 500
 
 _split_uuid_hex = itemgetter(slice(0, 8), slice(8, 12), slice(12, 16), slice(16, 20), slice(20, 32))
 _join_with_dashes = "-".join
@@ -51,8 +48,8 @@ _new_record = cast(Callable[[Iterable[Any]], EventRecord], partial(tuple.__new__
 _record_id = itemgetter(0)  # EventRecord.id
 
 
-def _query(agents: int, types: Sequence[str] | None, since: str | None, until: str | None) -> str:
-    where = [f"agent_id IN ({', '.join('?' * agents)})"]
+def _query(types: Sequence[str] | None, since: str | None, until: str | None) -> str:
+    where = ["agent_id = ?"]
     if types is not None:
         where.append(f"type IN ({', '.join('?' * len(types))})")
     if since is not None:
@@ -60,8 +57,8 @@ def _query(agents: int, types: Sequence[str] | None, since: str | None, until: s
     if until is not None:
         where.append("timestamp <= ?")
     return (
-        "SELECT agent_id, id, type, timestamp, data, task_id, idempotency_key FROM events"
-        f" WHERE {' AND '.join(where)} ORDER BY agent_id, timestamp, rowid"
+        "SELECT id, type, timestamp, data, task_id, idempotency_key FROM events"
+        f" WHERE {' AND '.join(where)} ORDER BY timestamp, rowid"
     )
 
 
@@ -73,60 +70,44 @@ def read_sqlite_events(
     since: str | None = None,
     until: str | None = None,
     stream_batch: int | None = None,
-    agents_per_query: int | None = None,
 ) -> dict[uuid.UUID, list[EventRecord]]:
     """Each agent's events in (timestamp, id) order; every requested agent has an entry
     (possibly empty), in ``agent_ids`` order.
 
-    ``dbapi_connection`` is a ``sqlite3`` connection (or anything with ``.cursor()``);
-    ``since``/``until`` are inclusive bounds already in the stored text form.
+    One query per agent (the statement is prepared once and cached by ``sqlite3``), so
+    rows carry no agent id to build and group by.  ``dbapi_connection`` is a ``sqlite3``
+    connection (or anything with ``.cursor()``); ``since``/``until`` are inclusive bounds
+    already in the stored text form.
     """
     out: dict[uuid.UUID, list[EventRecord]] = {agent_id: [] for agent_id in agent_ids}
-    if not out:
-        return out
     batch = stream_batch or STREAM_BATCH
-    per_query = agents_per_query or AGENTS_PER_QUERY
-    # by stored (hex) id: the order the rows come in, so each batch's agents are a run
-    by_hex = sorted((agent_id.hex, agent_id) for agent_id in out)
+    query = _query(types, since, until)
     tail: list[Any] = list(types) if types is not None else []
     tail.extend(bound for bound in (since, until) if bound is not None)
     loads = orjson.loads
     parse = datetime.fromisoformat
     cursor = dbapi_connection.cursor()
     try:
-        for start in range(0, len(by_hex), per_query):
-            chunk = by_hex[start : start + per_query]
-            lists = {agent_hex: out[agent_id] for agent_hex, agent_id in chunk}
-            texts = {agent_hex: str(agent_id) for agent_hex, agent_id in chunk}
-            cursor.execute(
-                _query(len(chunk), types, since, until), [agent_hex for agent_hex, _ in chunk] + tail
-            )
+        for agent_id, records in out.items():
+            cursor.execute(query, [agent_id.hex, *tail])
+            agent_text = str(agent_id)
             while rows := cursor.fetchmany(batch):
-                agent_col, id_col, type_col, ts_col, data_col, task_col, key_col = zip(*rows, strict=True)
-                records = list(
+                id_col, type_col, ts_col, data_col, task_col, key_col = zip(*rows, strict=True)
+                records.extend(
                     map(
                         _new_record,
                         zip(
                             map(_join_with_dashes, map(_split_uuid_hex, id_col)),
-                            map(texts.__getitem__, agent_col),
+                            repeat(agent_text),
                             type_col,
                             map(parse, map(_with_utc_offset, ts_col)),
                             map(loads, data_col),
                             task_col,
                             key_col,
-                            strict=True,
                         ),
                     )
                 )
-                # the rows are sorted by agent: one slice per agent of this batch
-                first = 0
-                while first < len(records):
-                    agent_hex = agent_col[first]
-                    end = bisect_right(agent_col, agent_hex, first)
-                    lists[agent_hex].extend(records[first:end])
-                    first = end
-            for agent_hex, _ in chunk:
-                order_ties_by_id(lists[agent_hex])
+            order_ties_by_id(records)
     finally:
         cursor.close()
     return out

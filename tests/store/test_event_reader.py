@@ -128,13 +128,10 @@ def test_filters_match_the_plain_read(org: OrgStore, filters: dict[str, object])
     _same(_fast(org, ids, **filters), _reference(org, ids, **filters))
 
 
-def test_small_batches_and_agent_chunks_change_nothing(
-    org: OrgStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_small_fetches_change_nothing(org: OrgStore, monkeypatch: pytest.MonkeyPatch) -> None:
     ids = _fleet(org, agents=5)
     reference = _reference(org, ids)
     monkeypatch.setattr(event_reader, "STREAM_BATCH", 7)  # a tie run straddles fetches
-    monkeypatch.setattr(event_reader, "SQLITE_AGENTS_PER_QUERY", 2)
     _same(_fast(org, list(reversed(ids))), {agent_id: reference[agent_id] for agent_id in reversed(ids)})
 
 

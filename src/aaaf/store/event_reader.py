@@ -23,14 +23,12 @@ from sqlalchemy import Connection, Text, select
 from sqlalchemy import cast as sql_cast
 
 from aaaf.scoring.records import EventRecord
-from aaaf.sqlite_events import AGENTS_PER_QUERY, read_sqlite_events
+from aaaf.sqlite_events import read_sqlite_events
 from aaaf.store import tables as t
 from aaaf.store.event_writer import sqlite_timestamp
 
 # rows fetched per round trip when streaming many agents' events
 STREAM_BATCH = 5_000
-# agents per SQLite query, well under SQLite's bound-variable limit
-SQLITE_AGENTS_PER_QUERY = AGENTS_PER_QUERY
 
 _new_record = cast(Callable[[Iterable[Any]], EventRecord], partial(tuple.__new__, EventRecord))
 
@@ -98,7 +96,6 @@ def _read_sqlite(
             since=None if since is None else sqlite_timestamp(since),
             until=None if until is None else sqlite_timestamp(until),
             stream_batch=STREAM_BATCH,
-            agents_per_query=SQLITE_AGENTS_PER_QUERY,
         )
     )
 
