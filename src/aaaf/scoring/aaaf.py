@@ -20,8 +20,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from itertools import chain
-from typing import Any, NamedTuple
+from functools import partial
+from itertools import chain, repeat
+from operator import is_
+from typing import Any, NamedTuple, cast
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import CompositeResult, DimensionResult, composite
@@ -134,6 +136,9 @@ class ScoredTask(NamedTuple):
     """This task's terms of the §2.2 sums, in the order of :data:`TERMS` (0 where it has none)."""
 
 
+_new_scored_task = cast(Callable[[tuple[Any, ...]], ScoredTask], partial(tuple.__new__, ScoredTask))
+
+
 TERMS: tuple[str, ...] = (
     "weight",  # Σ wᵢ: denominator of task_completion_rate
     "weighted_credit",  # Σ wᵢ creditᵢ
@@ -190,7 +195,8 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         checklist = task.checklist
         items = config.checklist
         if checklist is not None and items:
-            review = sum(1 for item in items if checklist.get(item) is True) / len(items)
+            # the items whose value is True, counted in C
+            review = sum(map(is_, map(checklist.get, items), repeat(True))) / len(items)
     ids: list[str] = []
     for single in (task.completion_event_id, task.assigned_event_id):
         if single is not None:
@@ -216,19 +222,22 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         )
     else:
         terms = (weight, weight * task.credit, *_NOT_COMPLETED_TERMS)
-    return ScoredTask(
-        task,
-        weight,
-        task.credit,
-        completed,
-        revised,
-        task.weighted_errors,
-        accuracy,
-        speed,
-        review,
-        group,
-        tuple(ids),
-        terms,
+    # tuple.__new__: the named tuple's own __new__ is a Python call, one per window task
+    return _new_scored_task(
+        (
+            task,
+            weight,
+            task.credit,
+            completed,
+            revised,
+            task.weighted_errors,
+            accuracy,
+            speed,
+            review,
+            group,
+            tuple(ids),
+            terms,
+        )
     )
 
 
