@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from aaaf.store import assessment_batch as batch
 from aaaf.store import open_store
 from aaaf.store.assessment_batch import (
     FinishedAssessment,
     insert_rows_core,
-    insert_rows_sqlite,
+    prepare_finished_assessments,
     record_finished_assessments,
+    store_prepared_assessments,
 )
 from aaaf.store.engine import read_connection, write_transaction
 
@@ -74,7 +74,7 @@ def _stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]
         store.close()
 
 
-def _write(url: str, writer: object) -> None:
+def _write(url: str, *, fast: bool) -> None:
     store = open_store(url)
     try:
         org = store.scope(store.default_organization().id)
@@ -82,9 +82,17 @@ def _write(url: str, writer: object) -> None:
         items = _items([agent.id for agent in agents])
         # fixed ids so that both databases can be compared row by row
         items = [replace(item, id=uuid.UUID(int=number + 1)) for number, item in enumerate(items)]
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(batch, "insert_rows_sqlite", writer)
-            records = record_finished_assessments(store.engine, org.organization_id, items)
+        if fast:
+            # prepared in two batches (as assess --all prepares them chunk by chunk)
+            batches = [
+                prepare_finished_assessments(org.organization_id, [item], sqlite=True) for item in items
+            ]
+            records = store_prepared_assessments(store.engine, org.organization_id, batches)
+        else:
+            prepared = prepare_finished_assessments(org.organization_id, items, sqlite=False)
+            with write_transaction(store.engine) as connection:
+                insert_rows_core(connection, prepared.assessment_rows, prepared.dimension_rows)
+            records = prepared.records
         assert [r.status for r in records] == ["completed", "failed"]
         again = org.get_assessment(records[0].id)
         assert again.result == items[0].result
@@ -97,8 +105,8 @@ def _write(url: str, writer: object) -> None:
 def test_dbapi_rows_equal_core_rows(tmp_path: Path) -> None:
     fast_url = "sqlite:///" + str(tmp_path / "fast.db")
     core_url = "sqlite:///" + str(tmp_path / "core.db")
-    _write(fast_url, insert_rows_sqlite)
-    _write(core_url, insert_rows_core)
+    _write(fast_url, fast=True)
+    _write(core_url, fast=False)
     fast, core = _stored(fast_url), _stored(core_url)
     assert len(fast[0]) == 2 and len(fast[1]) == 2
     # agents get random ids per database: compare every column but agent_id

@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -257,7 +257,7 @@ def _event_source(org: Any) -> tuple[str, str]:
     """Where a worker reads events: a SQLite file straight through the DB-API (the worker
     then never imports SQLAlchemy: 0.2 s to start instead of 1.5 s), else the store URL."""
     url = org.engine.url
-    if url.get_backend_name() == "sqlite" and url.database:
+    if url.get_backend_name() == "sqlite" and url.database and not url.query:
         return ("sqlite", os.path.abspath(url.database))
     return ("url", url.render_as_string(hide_password=False))
 
@@ -310,25 +310,24 @@ def _score_all(
     assessment_type: str,
     dimension: str | None,
     workers: int | None,
-) -> dict[Any, tuple[ScoredAgent | None, dict[str, Any] | None]]:
+    keep: Callable[[list[Scored]], None],
+) -> None:
+    """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
+    (so that the caller's own work on them overlaps the helpers' scoring)."""
     ids = [agent.id for agent in agents]
     chunks = deque(ids[i : i + CHUNK_AGENTS] for i in range(0, len(ids), CHUNK_AGENTS))
     workers = _workers_for(org, len(ids)) if workers is None else workers
-    scored: dict[Any, tuple[ScoredAgent | None, dict[str, Any] | None]] = {}
-
-    def keep(items: list[Scored]) -> None:
-        for agent_id, item, error in items:
-            scored[agent_id] = (item, error)
 
     def score_here(chunk: list[Any]) -> None:
         with _gc_paused():
             events = org.events_for_agents(chunk)
-            keep(_score_loaded(events, chunk, config, end, assessment_type, dimension))
+            scored = _score_loaded(events, chunk, config, end, assessment_type, dimension)
+        keep(scored)
 
     if workers <= 1:
         while chunks:
             score_here(chunks.popleft())
-        return scored
+        return
     source = _event_source(org)
     helpers = workers - 1
     context = multiprocessing.get_context("spawn")
@@ -369,7 +368,6 @@ def _score_all(
         waited,
         helpers,
     )
-    return scored
 
 
 def assess_many(
@@ -406,8 +404,10 @@ def _assess_many(
 ) -> list[AssessOutcome]:
     from aaaf.store.assessment_batch import (
         FinishedAssessment,
+        PreparedAssessments,
         latest_completed_composites,
-        record_finished_assessments,
+        prepare_finished_assessments,
+        store_prepared_assessments,
     )
 
     config = org.config()
@@ -415,14 +415,15 @@ def _assess_many(
     start = end - timedelta(days=config.window_days)
     # first: it checks every agent against the organization (NOT_FOUND), which workers rely on
     previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
-    scored = _score_all(org, agents, config, end, assessment_type, dimension, workers)
-    finished: list[FinishedAssessment] = []
+    names = {agent.id: agent.name for agent in agents}
+    sqlite = org.engine.dialect.name == "sqlite"
+    batches: list[PreparedAssessments] = []
     errors: dict[Any, AAAFError] = {}
-    for agent in agents:
-        item, error = scored[agent.id]
+
+    def finished(agent_id: Any, item: ScoredAgent | None, error: dict[str, Any] | None) -> FinishedAssessment:
         common = {
-            "agent_id": agent.id,
-            "agent_name": agent.name,
+            "agent_id": agent_id,
+            "agent_name": names[agent_id],
             "type": assessment_type,
             "dimension": dimension,
             "window_start": start,
@@ -431,11 +432,10 @@ def _assess_many(
         }
         if item is None:
             assert error is not None
-            errors[agent.id] = AAAFError(error["code"], error["message"], error.get("details"))
-            finished.append(FinishedAssessment(status="failed", error=error, **common))
-            continue
+            errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
+            return FinishedAssessment(status="failed", error=error, **common)
         values = item.composites
-        before = previous.get(agent.id)
+        before = previous.get(agent_id)
         calibration = calibration_check(
             None
             if before is None or assessment_type == "single_dimension"
@@ -443,7 +443,7 @@ def _assess_many(
             {"performance": values["performance_composite"], "capability": values["capability_composite"]},
             config.calibration_threshold,
         )
-        result_dict = item.result
+        result_dict = dict(item.result)
         result_dict["calibration"] = {
             "anomalous": calibration.anomalous,
             "deltas": calibration.deltas,
@@ -451,31 +451,44 @@ def _assess_many(
         }
         if calibration.anomalous:
             log.warning(
-                "assessment of %s is anomalous (%s): badge held for review", agent.name, calibration.deltas
+                "assessment of %s is anomalous (%s): badge held for review",
+                names[agent_id],
+                calibration.deltas,
             )
-        finished.append(
-            FinishedAssessment(
-                status="completed",
-                result=result_dict,
-                dimension_rows=item.dimension_rows,
-                evidence_summary=item.evidence_summary,
-                valid_until=valid_until(now, config),
-                anomalous=calibration.anomalous,
-                review_state="pending_review" if calibration.anomalous else "not_required",
-                **values,
-                **common,
+        return FinishedAssessment(
+            status="completed",
+            result=result_dict,
+            dimension_rows=item.dimension_rows,
+            evidence_summary=item.evidence_summary,
+            valid_until=valid_until(now, config),
+            anomalous=calibration.anomalous,
+            review_state="pending_review" if calibration.anomalous else "not_required",
+            **values,
+            **common,
+        )
+
+    def keep(scored: list[Scored]) -> None:
+        # rows and records are prepared here, chunk by chunk, while helpers are still scoring
+        items = [finished(agent_id, item, error) for agent_id, item, error in scored]
+        batches.append(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
+
+    _score_all(org, agents, config, end, assessment_type, dimension, workers, keep)
+    records = store_prepared_assessments(org.engine, org.organization_id, batches)
+    # the outcomes in the order of ``agents`` (chunks finish in any order)
+    by_agent: dict[Any, deque[Any]] = {}
+    for record in records:
+        by_agent.setdefault(record.agent_id, deque()).append(record)
+    outcomes = []
+    for agent in agents:
+        record = by_agent[agent.id].popleft()
+        outcomes.append(
+            AssessOutcome(
+                agent=agent,
+                assessment=record if record.status == "completed" else None,
+                error=errors.get(agent.id),
             )
         )
-    records = record_finished_assessments(org.engine, org.organization_id, finished)
-    by_agent = {agent.id: agent for agent in agents}
-    return [
-        AssessOutcome(
-            agent=by_agent[record.agent_id],
-            assessment=record if record.status == "completed" else None,
-            error=errors.get(record.agent_id),
-        )
-        for record in records
-    ]
+    return outcomes
 
 
 def assess_all(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:

@@ -116,12 +116,35 @@ def _own(connection: Any, organization_id: uuid.UUID, agent_ids: Sequence[uuid.U
     return list(agent_ids)
 
 
+@dataclass(frozen=True)
+class PreparedAssessments:
+    """Finished assessments turned into rows (and the records to return) ahead of the write,
+    so that a caller can prepare them while other work runs and keep the transaction short.
+
+    ``sqlite`` says the rows were also converted to the values SQLite stores
+    (:func:`sqlite_values`); the Core rows are kept for any other database.
+    """
+
+    assessment_rows: list[dict[str, Any]]
+    dimension_rows: list[dict[str, Any]]
+    records: list[Assessment]
+    sqlite: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None = None
+
+
 def record_finished_assessments(
     engine: Engine, organization_id: uuid.UUID, items: Sequence[FinishedAssessment]
 ) -> list[Assessment]:
     """Store ``items`` (assessments and dimension rows) in one transaction; return the records."""
     if not items:
         return []
+    prepared = prepare_finished_assessments(organization_id, items, sqlite=engine.dialect.name == "sqlite")
+    return store_prepared_assessments(engine, organization_id, [prepared])
+
+
+def prepare_finished_assessments(
+    organization_id: uuid.UUID, items: Sequence[FinishedAssessment], *, sqlite: bool
+) -> PreparedAssessments:
+    """The rows and records of ``items``; nothing is written (see :func:`store_prepared_assessments`)."""
     assessment_rows: list[dict[str, Any]] = []
     dimension_rows: list[dict[str, Any]] = []
     records: list[Assessment] = []
@@ -194,12 +217,38 @@ def record_finished_assessments(
                 dimensions=tuple(dims),
             )
         )
+    return PreparedAssessments(
+        assessment_rows,
+        dimension_rows,
+        records,
+        sqlite_values(assessment_rows, dimension_rows) if sqlite else None,
+    )
+
+
+def store_prepared_assessments(
+    engine: Engine, organization_id: uuid.UUID, batches: Sequence[PreparedAssessments]
+) -> list[Assessment]:
+    """Write prepared batches in one transaction (organization scoping checked first); return
+    their records in order."""
+    records = [record for batch in batches for record in batch.records]
+    if not records:
+        return []
     with write_transaction(engine) as connection:
-        _own(connection, organization_id, list(dict.fromkeys(item.agent_id for item in items)))
+        _own(connection, organization_id, list(dict.fromkeys(record.agent_id for record in records)))
         if connection.dialect.name == "sqlite":
-            insert_rows_sqlite(connection, assessment_rows, dimension_rows)
+            assessment_values: list[tuple[Any, ...]] = []
+            dimension_values: list[tuple[Any, ...]] = []
+            for batch in batches:
+                values = batch.sqlite or sqlite_values(batch.assessment_rows, batch.dimension_rows)
+                assessment_values.extend(values[0])
+                dimension_values.extend(values[1])
+            insert_values_sqlite(connection, assessment_values, dimension_values)
         else:
-            insert_rows_core(connection, assessment_rows, dimension_rows)
+            insert_rows_core(
+                connection,
+                [row for batch in batches for row in batch.assessment_rows],
+                [row for batch in batches for row in batch.dimension_rows],
+            )
     return records
 
 
@@ -284,21 +333,27 @@ def _sqlite_insert(table: str, converters: tuple[tuple[str, Callable[[Any], Any]
     return f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(converters))})"
 
 
-def insert_rows_sqlite(
-    connection: Connection, assessment_rows: list[dict[str, Any]], dimension_rows: list[dict[str, Any]]
+def sqlite_values(
+    assessment_rows: list[dict[str, Any]], dimension_rows: list[dict[str, Any]]
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The rows as the value tuples SQLite stores, in :data:`_ASSESSMENT_CONVERTERS` /
+    :data:`_DIMENSION_CONVERTERS` column order."""
+    return (
+        [tuple(convert(row[name]) for name, convert in _ASSESSMENT_CONVERTERS) for row in assessment_rows],
+        [tuple(convert(row[name]) for name, convert in _DIMENSION_CONVERTERS) for row in dimension_rows],
+    )
+
+
+def insert_values_sqlite(
+    connection: Connection,
+    assessment_values: list[tuple[Any, ...]],
+    dimension_values: list[tuple[Any, ...]],
 ) -> None:
-    """The rows in one DB-API executemany per table (SQLite): the values converted here to
-    exactly what the column types would store, without SQLAlchemy's per-row processing
+    """One DB-API executemany per table (SQLite), without SQLAlchemy's per-row processing
     (half the cost of a thousand-agent write, measured)."""
     cursor = connection.connection.cursor()
     try:
-        for table, converters, rows in (
-            ("assessments", _ASSESSMENT_CONVERTERS, assessment_rows),
-            ("dimension_scores", _DIMENSION_CONVERTERS, dimension_rows),
-        ):
-            cursor.executemany(
-                _sqlite_insert(table, converters),
-                [tuple(convert(row[name]) for name, convert in converters) for row in rows],
-            )
+        cursor.executemany(_sqlite_insert("assessments", _ASSESSMENT_CONVERTERS), assessment_values)
+        cursor.executemany(_sqlite_insert("dimension_scores", _DIMENSION_CONVERTERS), dimension_values)
     finally:
         cursor.close()
