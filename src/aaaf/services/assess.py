@@ -26,6 +26,7 @@ from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
+from aaaf.sqlite_events import read_sqlite_events
 
 log = logging.getLogger(__name__)
 
@@ -268,8 +269,6 @@ def _load_in_worker(source: tuple[str, str], organization_id: Any, agent_ids: li
     kind, where = source
     handle = _WORKER_HANDLES.get(source)
     if kind == "sqlite":
-        from aaaf.sqlite_events import read_sqlite_events
-
         if handle is None:
             handle = _WORKER_HANDLES[source] = sqlite3.connect(where, timeout=SQLITE_READ_TIMEOUT_S)
         return read_sqlite_events(handle, agent_ids)
@@ -317,19 +316,43 @@ def _score_all(
     ids = [agent.id for agent in agents]
     chunks = deque(ids[i : i + CHUNK_AGENTS] for i in range(0, len(ids), CHUNK_AGENTS))
     workers = _workers_for(org, len(ids)) if workers is None else workers
+    source = _event_source(org)
+    # this process reads a SQLite file through the DB-API too (every agent was checked
+    # against the organization before scoring): no pool checkout and scoping query per chunk
+    local = sqlite3.connect(source[1], timeout=SQLITE_READ_TIMEOUT_S) if source[0] == "sqlite" else None
 
     def score_here(chunk: list[Any]) -> None:
         with _gc_paused():
-            events = org.events_for_agents(chunk)
+            events = read_sqlite_events(local, chunk) if local is not None else org.events_for_agents(chunk)
             scored = _score_loaded(events, chunk, config, end, assessment_type, dimension)
         keep(scored)
 
-    if workers <= 1:
-        while chunks:
-            score_here(chunks.popleft())
-        return
-    source = _event_source(org)
-    helpers = workers - 1
+    try:
+        if workers <= 1:
+            while chunks:
+                score_here(chunks.popleft())
+        else:
+            _score_with_helpers(
+                org, chunks, workers - 1, source, config, end, assessment_type, dimension, score_here, keep
+            )
+    finally:
+        if local is not None:
+            local.close()
+
+
+def _score_with_helpers(
+    org: Any,
+    chunks: deque[list[Any]],
+    helpers: int,
+    source: tuple[str, str],
+    config: Any,
+    end: datetime,
+    assessment_type: str,
+    dimension: str | None,
+    score_here: Callable[[list[Any]], None],
+    keep: Callable[[list[Scored]], None],
+) -> None:
+    """``helpers`` spawned processes take chunks from the front, this process from the back."""
     context = multiprocessing.get_context("spawn")
     here = 0
     waited = 0.0
