@@ -582,14 +582,25 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
         attributes = done
         attribute_event_id = completion.id if completion is not None else None
         assigned_at = completion.timestamp if completion is not None else None
-    domain = _optional_str(attributes.get("domain"))
-    complexity = _optional_int(attributes.get("complexity_level"))
-    autonomy = _optional_int(attributes.get("autonomy_level"))
+    # the common JSON types are taken as they are; the helpers decide anything else
+    domain = attributes.get("domain")
+    if type(domain) is not str:
+        domain = _optional_str(domain)
+    complexity = attributes.get("complexity_level")
+    if type(complexity) is not int:
+        complexity = _optional_int(complexity)
+    autonomy = attributes.get("autonomy_level")
+    if type(autonomy) is not int:
+        autonomy = _optional_int(autonomy)
 
     credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
 
-    revision_count = _count(done.get("revision_count"))
-    error_list = _as_list(done.get("errors"))
+    revision_count = done.get("revision_count")
+    if type(revision_count) is not int or revision_count < 0:
+        revision_count = _count(revision_count)
+    error_list = done.get("errors")
+    if type(error_list) is not list:
+        error_list = _as_list(error_list)
     weighted_errors = 0.0
     error_count = 0
     if error_list or revisions:
@@ -625,12 +636,16 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
         decisions = tuple(sorted([_decision(e.data, e.id) for e in decision_events], key=_by_event_id))
         decisions_from_events = True
     else:
-        embedded = _as_list(done.get("delegation_decisions"))
+        embedded = done.get("delegation_decisions")
+        if embedded is not None:
+            embedded = _as_list(embedded)
         if completion is not None and embedded:
             decisions = tuple(_decision(entry, completion.id) for entry in embedded if _is_mapping(entry))
         decisions_from_events = False
 
-    time_to_complete = _optional_float(done.get("time_to_complete_seconds"))
+    time_to_complete = done.get("time_to_complete_seconds")
+    if type(time_to_complete) is not float:
+        time_to_complete = _optional_float(time_to_complete)
     outcomes: tuple[DelegationOutcome, ...] = ()
     if outcome_events:
         outcomes = tuple(sorted([_outcome(e) for e in outcome_events], key=_by_event_id))
