@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from itertools import chain, repeat
-from operator import is_
+from itertools import chain, groupby, repeat
+from operator import attrgetter, is_
 from typing import Any, NamedTuple, cast
 
 from aaaf.errors import AAAFError
-from aaaf.scoring.core import CompositeResult, DimensionResult, composite
+from aaaf.scoring.core import CompositeResult, DimensionResult, composite, renormalised_weights
 from aaaf.scoring.defaults import (
     AXES,
     CAPABILITY_DIMENSIONS,
@@ -307,14 +307,80 @@ class PerformanceComponents(NamedTuple):
         }
 
 
-def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> PerformanceComponents:
-    """The §2.2 quantities over ``scored`` (recency-weighted; minimums not applied)."""
+_GROUP_OF = attrgetter("group")
+_TOOL_OF = attrgetter("tool")
+_TERMS_OF = attrgetter("terms")
+
+
+def consistency_groups(
+    scored: Sequence[ScoredTask],
+    min_group: int,
+    known_groups: Mapping[tuple[str, int], ConsistencyGroup] | None = None,
+) -> tuple[list[ConsistencyGroup], int]:
+    """The (domain, level) groups of ``scored`` with ≥ ``min_group`` completed tasks, in key
+    order, and how many groups were too small (SCORING.md §2.2 consistency).
+
+    ``known_groups`` are the groups of a superset of ``scored`` (the whole window): a
+    group of ``scored`` with as many members as the known group of its key *is* that group
+    (a subset of equal size), and a CV depends only on the members' values, not their
+    order (both sums are :func:`math.fsum`, exactly rounded), so the known CVs are reused
+    bit for bit.  perf(S) of §2.3 on a domain or a complexity level takes every group of
+    that domain / level whole, so its consistency costs no CV at all.
+    """
+    if len(scored) < min_group:  # every group too small (a learning-rate block of 5, say)
+        keys = set(map(_GROUP_OF, scored))
+        keys.discard(None)
+        return [], len(keys)
+    counts = Counter(map(_GROUP_OF, scored))  # counted in C
+    counts.pop(None, None)
+    kept: list[ConsistencyGroup] = []
+    small = 0
+    pending: list[tuple[str, int]] = []
+    for key in sorted(counts):
+        size = counts[key]
+        if size < min_group:
+            small += 1
+            continue
+        known = known_groups.get(key) if known_groups is not None else None
+        if known is not None and known.tasks == size:
+            kept.append(known)
+        else:
+            pending.append(key)
+            kept.append(ConsistencyGroup(key[0], key[1], size, 0.0, 0.0))  # filled below
+    if pending:
+        members: dict[tuple[str, int], list[ScoredTask]] = {key: [] for key in pending}
+        for item in scored:
+            bucket = members.get(item.group)  # type: ignore[arg-type]
+            if bucket is not None:
+                bucket.append(item)
+        for index, group in enumerate(kept):
+            bucket = members.get((group.domain, group.complexity_level))
+            if bucket is not None:
+                kept[index] = ConsistencyGroup(
+                    group.domain,
+                    group.complexity_level,
+                    group.tasks,
+                    coefficient_of_variation([m.accuracy for m in bucket]),
+                    coefficient_of_variation([m.credit for m in bucket]),
+                )
+    return kept, small
+
+
+def performance_components(
+    scored: Sequence[ScoredTask],
+    config: AAAFConfig,
+    known_groups: Mapping[tuple[str, int], ConsistencyGroup] | None = None,
+) -> PerformanceComponents:
+    """The §2.2 quantities over ``scored`` (recency-weighted; minimums not applied).
+
+    ``known_groups``: the consistency groups of a superset (see :func:`consistency_groups`).
+    """
     # One column sum per term (zip and sum run in C): the cheapest way to take the weighted
     # means of many subsets (perf(S) of §2.3) in pure Python.  The tasks come in task_id
     # order (or completion order for learning_rate), so the sums are bit-identical
     # whatever the order of the log.
     if scored:
-        sums = [sum(column) for column in zip(*[s.terms for s in scored], strict=True)]
+        sums = [sum(column) for column in zip(*map(_TERMS_OF, scored), strict=True)]
     else:
         sums = [0.0] * len(TERMS)
     (
@@ -332,16 +398,6 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
         timed_count,
         reviewed_count,
     ) = sums
-    groups: dict[tuple[str, int], list[ScoredTask]] = {}
-    for item in scored:
-        key = item.group
-        if key is not None:
-            members = groups.get(key)
-            if members is None:
-                groups[key] = [item]
-            else:
-                members.append(item)
-
     tcr = weighted_credit / total_weight if total_weight > 0.0 else None
     revised_share = errors_per_task = None
     if completed_weight > 0.0:
@@ -355,21 +411,7 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
     speed = weighted_speed / speed_weight if speed_weight > 0.0 else None
     review = weighted_review / review_weight if review_weight > 0.0 else None
 
-    kept: list[ConsistencyGroup] = []
-    small = 0
-    for (domain, level), members in sorted(groups.items()):
-        if len(members) < config.consistency_min_group:
-            small += 1
-            continue
-        kept.append(
-            ConsistencyGroup(
-                domain,
-                level,
-                len(members),
-                coefficient_of_variation([m.accuracy for m in members]),
-                coefficient_of_variation([m.credit for m in members]),
-            )
-        )
+    kept, small = consistency_groups(scored, config.consistency_min_group, known_groups)
     cv_accuracy = cv_completion = consistency = None
     if kept:
         grouped_tasks = sum(g.tasks for g in kept)
@@ -402,11 +444,19 @@ def performance_components(scored: Sequence[ScoredTask], config: AAAFConfig) -> 
     )
 
 
-def subset_performance(scored: Sequence[ScoredTask], config: AAAFConfig) -> float | None:
-    """``perf(S)``: the Performance composite over a subset, minimums waived (SCORING.md §2.3)."""
+def subset_performance(
+    scored: Sequence[ScoredTask],
+    config: AAAFConfig,
+    known_groups: Mapping[tuple[str, int], ConsistencyGroup] | None = None,
+) -> float | None:
+    """``perf(S)``: the Performance composite over a subset, minimums waived (SCORING.md §2.3).
+
+    ``known_groups``: the window's consistency groups, reused when whole (same values).
+    """
     if not scored:
         return None
-    return composite(performance_components(scored, config).scores(), config.performance_weights).score
+    components = performance_components(scored, config, known_groups)
+    return composite(components.scores(), config.performance_weights).score
 
 
 # --------------------------------------------------------------------------- assessment context
@@ -485,12 +535,14 @@ def window_evidence(
 class _Context:
     """One assessment's evidence plus caches shared by its dimensions."""
 
-    __slots__ = ("_performance", "config", "window")
+    __slots__ = ("_groups", "_performance", "_weights", "config", "window")
 
     def __init__(self, window: WindowEvidence, config: AAAFConfig) -> None:
         self.window = window
         self.config = config
         self._performance: PerformanceComponents | None = None
+        self._groups: dict[tuple[str, int], ConsistencyGroup] | None = None
+        self._weights: dict[tuple[bool, ...], dict[str, float]] = {}
 
     @property
     def performance(self) -> PerformanceComponents:
@@ -499,7 +551,22 @@ class _Context:
         return self._performance
 
     def perf(self, subset: Sequence[ScoredTask]) -> float | None:
-        return subset_performance(subset, self.config)
+        """perf(S) (§2.3), the window's consistency groups reused where a subset holds them whole."""
+        groups = self._groups
+        if groups is None:
+            groups = self._groups = {(g.domain, g.complexity_level): g for g in self.performance.groups}
+        if not subset:
+            return None
+        scores = performance_components(subset, self.config, groups).scores()
+        # composite(scores, performance_weights).score, its renormalised weights kept per
+        # pattern of covered dimensions (they depend on nothing else): the same sum
+        pattern = tuple([value is not None for value in scores.values()])
+        used = self._weights.get(pattern)
+        if used is None:
+            used = self._weights[pattern] = renormalised_weights(scores, self.config.performance_weights)
+        if not used:
+            return None
+        return math.fsum(used[name] * float(scores[name]) for name in used)  # type: ignore[arg-type]
 
 
 def _result(
@@ -816,26 +883,14 @@ def _autonomy_level(ctx: _Context) -> DimensionResult:
 
 
 def _tool_proficiency(ctx: _Context) -> DimensionResult:
+    # usages grouped per tool by a stable sort (window order kept within a tool), each
+    # tool's counts summed column-wise in C; integer sums, so the order is immaterial
     totals: dict[str, list[int]] = {}
-    tool_ids: dict[str, list[tuple[str, ...]]] = {}
-    for usage in ctx.window.tools:
-        sums = totals.get(usage.tool)
-        if sums is None:
-            totals[usage.tool] = [
-                usage.invocations,
-                usage.successes,
-                usage.failures,
-                usage.recovered,
-                usage.unnecessary,
-            ]
-            tool_ids[usage.tool] = [usage.event_ids]
-        else:
-            sums[0] += usage.invocations
-            sums[1] += usage.successes
-            sums[2] += usage.failures
-            sums[3] += usage.recovered
-            sums[4] += usage.unnecessary
-            tool_ids[usage.tool].append(usage.event_ids)
+    tool_ids: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for tool, group in groupby(sorted(ctx.window.tools, key=_TOOL_OF), key=_TOOL_OF):
+        columns = tuple(zip(*group, strict=True))
+        totals[tool] = [sum(columns[1]), sum(columns[2]), sum(columns[3]), sum(columns[4]), sum(columns[5])]
+        tool_ids[tool] = columns[6]
     per_tool: dict[str, dict[str, Any]] = {}
     scores: list[float] = []
     used: list[tuple[str, ...]] = []
