@@ -193,6 +193,33 @@ def _assessment_from_row(
     )
 
 
+def insert_stress_test(
+    connection: Connection,
+    *,
+    organization_id: uuid.UUID | None,
+    dimension: str,
+    task_definition: Mapping[str, Any],
+    complexity_level: int | None,
+    domain: str | None,
+    expected_outcome: Mapping[str, Any] | None,
+) -> uuid.UUID:
+    """Insert one stress test definition (organization None = the system library); its id."""
+    stress_test_id = uuid.uuid4()
+    connection.execute(
+        insert(t.stress_tests).values(
+            id=stress_test_id,
+            organization_id=organization_id,
+            dimension=dimension,
+            complexity_level=complexity_level,
+            domain=domain,
+            task_definition=dict(task_definition),
+            expected_outcome=None if expected_outcome is None else dict(expected_outcome),
+            created_at=now_utc(),
+        )
+    )
+    return stress_test_id
+
+
 def badge_from_row(row: Row[Any]) -> Badge:
     return Badge(
         id=row.id,
@@ -1451,19 +1478,15 @@ class OrgStore:
         expected_outcome: Mapping[str, Any] | None = None,
     ) -> StressTest:
         """An organization's own stress test definition (document 004 §5.2 step 4)."""
-        stress_test_id = uuid.uuid4()
         with write_transaction(self._engine) as connection:
-            connection.execute(
-                insert(t.stress_tests).values(
-                    id=stress_test_id,
-                    organization_id=self.organization_id,
-                    dimension=dimension,
-                    complexity_level=complexity_level,
-                    domain=domain,
-                    task_definition=dict(task_definition),
-                    expected_outcome=None if expected_outcome is None else dict(expected_outcome),
-                    created_at=now_utc(),
-                )
+            stress_test_id = insert_stress_test(
+                connection,
+                organization_id=self.organization_id,
+                dimension=dimension,
+                task_definition=task_definition,
+                complexity_level=complexity_level,
+                domain=domain,
+                expected_outcome=expected_outcome,
             )
         return self.get_stress_test(stress_test_id)
 

@@ -26,6 +26,7 @@ from aaaf.store.org_store import (
     OrgStore,
     as_uuid,
     badge_from_row,
+    insert_stress_test,
     not_found,
     now_utc,
     organization_from_row,
@@ -239,19 +240,15 @@ class Store:
         expected_outcome: Mapping[str, Any] | None = None,
     ) -> StressTest:
         """A stress test of the standard library (document 004 §5.3), visible to every org."""
-        stress_test_id = uuid.uuid4()
         with write_transaction(self._engine) as connection:
-            connection.execute(
-                insert(t.stress_tests).values(
-                    id=stress_test_id,
-                    organization_id=None,
-                    dimension=dimension,
-                    complexity_level=complexity_level,
-                    domain=domain,
-                    task_definition=dict(task_definition),
-                    expected_outcome=None if expected_outcome is None else dict(expected_outcome),
-                    created_at=now_utc(),
-                )
+            stress_test_id = insert_stress_test(
+                connection,
+                organization_id=None,
+                dimension=dimension,
+                task_definition=task_definition,
+                complexity_level=complexity_level,
+                domain=domain,
+                expected_outcome=expected_outcome,
             )
             row = connection.execute(
                 select(t.stress_tests).where(t.stress_tests.c.id == stress_test_id)
