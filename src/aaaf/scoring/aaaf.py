@@ -36,6 +36,7 @@ from aaaf.scoring.defaults import (
     AAAFConfig,
 )
 from aaaf.scoring.fold import (
+    COMPLETED_STATUSES,
     DelegationDecision,
     DelegationOutcome,
     FoldedEvidence,
@@ -174,19 +175,43 @@ def _error_load(weighted_errors: float, baseline: float) -> float:
 
 
 def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
-    """The per-task quantities of SCORING.md §2.2 for one window task."""
-    completed = task.completed
+    """The per-task quantities of SCORING.md §2.2 for one window task.
+
+    Computed once per assessment; every weighted mean of §2.2 and every perf(S) of §2.3
+    is then a sum of these ``terms``.  Written flat (no helper calls, the properties of
+    :class:`Task` read directly): it runs once per window task of every agent.
+    """
+    completed = task.completion_status in COMPLETED_STATUSES
     revised = task.revised
-    accuracy = _per_task_accuracy(
-        1.0 if revised else 0.0, task.weighted_errors, config.baseline_errors_per_task
+    weighted_errors = task.weighted_errors
+    credit = task.credit
+    # _per_task_accuracy, inlined (same operations in the same order)
+    baseline_errors = config.baseline_errors_per_task
+    if baseline_errors <= 0.0:
+        error_load = 1.0 if weighted_errors > 0.0 else 0.0
+    else:
+        error_load = min(1.0, weighted_errors / baseline_errors)
+    accuracy = ACCURACY_REVISION_WEIGHT * (1.0 - (1.0 if revised else 0.0)) + ACCURACY_ERROR_WEIGHT * (
+        1.0 - error_load
     )
     speed: float | None = None
     review: float | None = None
     group: tuple[str, int] | None = None
+    completion_id = task.completion_event_id
+    assigned_id = task.assigned_event_id
+    if completion_id is not None:
+        ids: tuple[str, ...] = (completion_id, assigned_id) if assigned_id is not None else (completion_id,)
+    else:
+        ids = (assigned_id,) if assigned_id is not None else ()
+    if task.revision_event_ids:
+        ids += task.revision_event_ids
+    if task.memory_event_ids:
+        ids += task.memory_event_ids
+    terms: tuple[float, ...]
     if completed:
-        if task.domain is not None and task.complexity_level is not None:
-            group = (task.domain, task.complexity_level)
         level = task.complexity_level
+        if task.domain is not None and level is not None:
+            group = (task.domain, level)
         seconds = task.time_to_complete_seconds
         if level is not None and seconds is not None:
             baseline = config.speed_baselines.get(level)
@@ -197,20 +222,12 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         if checklist is not None and items:
             # the items whose value is True, counted in C
             review = sum(map(is_, map(checklist.get, items), repeat(True))) / len(items)
-    ids: list[str] = []
-    for single in (task.completion_event_id, task.assigned_event_id):
-        if single is not None:
-            ids.append(single)
-    ids.extend(task.revision_event_ids)
-    ids.extend(task.memory_event_ids)
-    terms: tuple[float, ...]
-    if completed:
         terms = (
             weight,
-            weight * task.credit,
+            weight * credit,
             weight,
             weight if revised else 0.0,
-            weight * task.weighted_errors,
+            weight * weighted_errors,
             weight if speed is not None else 0.0,
             weight * speed if speed is not None else 0.0,
             weight if review is not None else 0.0,
@@ -221,21 +238,21 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
             1.0 if review is not None else 0.0,
         )
     else:
-        terms = (weight, weight * task.credit, *_NOT_COMPLETED_TERMS)
+        terms = (weight, weight * credit, *_NOT_COMPLETED_TERMS)
     # tuple.__new__: the named tuple's own __new__ is a Python call, one per window task
     return _new_scored_task(
         (
             task,
             weight,
-            task.credit,
+            credit,
             completed,
             revised,
-            task.weighted_errors,
+            weighted_errors,
             accuracy,
             speed,
             review,
             group,
-            tuple(ids),
+            ids,
             terms,
         )
     )
@@ -496,14 +513,21 @@ def window_evidence(
     start, end = window_bounds(window_end, config)
     table = tuple(sorted(config.recency_weights))
     scored: list[ScoredTask] = []
-    for task_id in sorted(folded.tasks):
-        if task_id in excluded_tasks:
+    weights: dict[int, float] = {}  # recency weight by age in days, looked up once per age
+    tasks = folded.tasks
+    for task_id in sorted(tasks):
+        if excluded_tasks and task_id in excluded_tasks:
             continue
-        task = folded.tasks[task_id]
-        placed = task.placed_at
+        task = tasks[task_id]
+        placed = task.completed_at  # Task.placed_at, read inline
+        if placed is None:
+            placed = task.assigned_at
         if placed is None or placed < start or placed > end:
             continue
-        weight = recency_weight(age_in_days(end, placed), table)
+        age = (end - placed) // ONE_DAY  # age_in_days
+        weight = weights.get(age)
+        if weight is None:
+            weight = weights[age] = recency_weight(age, table)
         scored.append(score_task(task, weight, config))
     loose = folded.unattached
     tools = [usage for moment, usage in loose.tools if start <= moment <= end]
