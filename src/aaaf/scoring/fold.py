@@ -195,6 +195,9 @@ class FoldedEvidence:
 
 _new_tool_usage = cast(Callable[[tuple[Any, ...]], ToolUsage], partial(tuple.__new__, ToolUsage))
 _new_task = cast(Callable[[tuple[Any, ...]], Task], partial(tuple.__new__, Task))
+_new_decision = cast(
+    Callable[[tuple[Any, ...]], DelegationDecision], partial(tuple.__new__, DelegationDecision)
+)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -406,12 +409,16 @@ def _tool_usages(per_tool: Mapping[str, list[Any]]) -> tuple[ToolUsage, ...]:
 
 
 def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
-    return DelegationDecision(
-        decision=_optional_str(data.get("decision")),
-        delegate_to=_optional_str(data.get("delegate_to")),
-        ground_truth=_optional_str(data.get("ground_truth")),
-        optimal_delegate=_optional_str(data.get("optimal_delegate")),
-        event_id=event_id,
+    # tuple.__new__ in field order (decision, delegate_to, ground_truth, optimal_delegate,
+    # event_id): a keyword call of the named tuple is a Python call
+    return _new_decision(
+        (
+            _optional_str(data.get("decision")),
+            _optional_str(data.get("delegate_to")),
+            _optional_str(data.get("ground_truth")),
+            _optional_str(data.get("optimal_delegate")),
+            event_id,
+        )
     )
 
 
@@ -577,7 +584,17 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
     assigned_at: datetime | None
     if assigned is not None:
         attributes, attribute_event_id = assigned.data, assigned.id
-        assigned_at = parse_timestamp(assigned.data.get("assigned_at")) or assigned.timestamp
+        stated = attributes.get("assigned_at")
+        if type(stated) is str:  # parse_timestamp's common case, inline
+            try:
+                assigned_at = datetime.fromisoformat(stated)
+            except ValueError:
+                assigned_at = assigned.timestamp
+            else:
+                if assigned_at.tzinfo is None:
+                    assigned_at = assigned_at.replace(tzinfo=UTC)
+        else:
+            assigned_at = parse_timestamp(stated) or assigned.timestamp
     else:
         attributes = done
         attribute_event_id = completion.id if completion is not None else None
@@ -593,7 +610,21 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
     if type(autonomy) is not int:
         autonomy = _optional_int(autonomy)
 
-    credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
+    status = done.get("completion_status")
+    if type(status) is not str:
+        status = None
+    fraction = done.get("milestone_fraction")
+    if done.get("milestones") is None and type(fraction) is float:
+        # credit_inputs' common case (no milestone checklist, a float fraction), inline
+        milestones_passed = milestones_total = 0
+        if status == "accepted":
+            credit = 1.0
+        elif status == "partial":
+            credit = min(1.0, max(0.0, fraction))
+        else:
+            credit = 0.0
+    else:
+        credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
 
     revision_count = done.get("revision_count")
     if type(revision_count) is not int or revision_count < 0:
@@ -662,7 +693,7 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
             autonomy,  # autonomy_level
             assigned_at,  # assigned_at
             completion.timestamp if completion is not None else None,  # completed_at
-            _optional_str(done.get("completion_status")),  # completion_status
+            status,  # completion_status
             credit,  # credit
             fraction,  # milestone_fraction
             milestones_passed,  # milestones_passed
