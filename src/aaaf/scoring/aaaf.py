@@ -326,6 +326,9 @@ class PerformanceComponents(NamedTuple):
 
 _GROUP_OF = attrgetter("group")
 _TOOL_OF = attrgetter("tool")
+_PERF_IDS_OF = attrgetter("perf_event_ids")
+_COMPLETED_OF = attrgetter("completed")
+_COMPLETED_AT = attrgetter("task.completed_at")
 _TERMS_OF = attrgetter("terms")
 
 
@@ -757,7 +760,7 @@ def _review_compliance(ctx: _Context) -> DimensionResult:
 
 
 def _perf_ids(members: Iterable[ScoredTask]) -> tuple[str, ...]:
-    return _ids(s.perf_event_ids for s in members)
+    return _ids(map(_PERF_IDS_OF, members))
 
 
 def _domain_breadth(ctx: _Context) -> DimensionResult:
@@ -782,7 +785,7 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
     sample = 0
     for domain in taxonomy:
         members = by_domain.get(domain, [])
-        completed = sum(1 for s in members if s.completed)
+        completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
         sample += completed
         if not members:
             continue
@@ -834,7 +837,7 @@ def _highest_passing_level(
     sample = 0
     for level in levels:
         members = by_level.get(level, [])
-        completed = sum(1 for s in members if s.completed)
+        completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
         sample += completed
         if not members:
             continue
@@ -951,12 +954,6 @@ def _tool_proficiency(ctx: _Context) -> DimensionResult:
     )
 
 
-def _completion_order(s: ScoredTask) -> tuple[datetime, str]:
-    completed_at = s.task.completed_at
-    assert completed_at is not None  # completed tasks always have a counting completion
-    return completed_at, s.task.task_id
-
-
 def _learning_rate(ctx: _Context) -> DimensionResult:
     taxonomy = tuple(dict.fromkeys(ctx.config.taxonomy))
     by_domain: dict[str, list[ScoredTask]] = {}
@@ -971,7 +968,9 @@ def _learning_rate(ctx: _Context) -> DimensionResult:
         members = by_domain.get(domain, [])
         if len(members) < LEARNING_TASKS:
             continue
-        recent = sorted(members, key=_completion_order)[-LEARNING_TASKS:]
+        # completion order, ties by task_id: members come in task_id order and the sort
+        # is stable (a completed task always has its counting completion's timestamp)
+        recent = sorted(members, key=_COMPLETED_AT)[-LEARNING_TASKS:]
         earlier, later = recent[:LEARNING_BLOCK], recent[-LEARNING_BLOCK:]
         perf_earlier = ctx.perf(earlier)
         perf_later = ctx.perf(later)

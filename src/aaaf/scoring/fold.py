@@ -34,8 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from itertools import repeat
-from operator import is_
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 from aaaf.scoring.defaults import ERROR_SEVERITY_WEIGHTS
@@ -195,6 +194,9 @@ class FoldedEvidence:
 
 _new_tool_usage = cast(Callable[[tuple[Any, ...]], ToolUsage], partial(tuple.__new__, ToolUsage))
 _new_task = cast(Callable[[tuple[Any, ...]], Task], partial(tuple.__new__, Task))
+_TYPE_OF = attrgetter("type")
+_TASK_ID_OF = attrgetter("task_id")
+_ID_OF = attrgetter("id")
 _new_decision = cast(
     Callable[[tuple[Any, ...]], DelegationDecision], partial(tuple.__new__, DelegationDecision)
 )
@@ -477,9 +479,26 @@ def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:
     loose_decisions: list[tuple[datetime, DelegationDecision]] = []
     loose_outcomes: list[tuple[datetime, DelegationOutcome]] = []
     loose_orchestration: list[tuple[datetime, OrchestrationResult]] = []
-    event_types: dict[str, str] = {}
+    event_types: dict[str, str]
 
-    for event in events:
+    types = list(map(_TYPE_OF, events))
+    task_ids = list(map(_TASK_ID_OF, events))
+    if None not in task_ids and TASK_EVIDENCE_TYPES.issuperset(types):
+        # the common case, every event a task's evidence with its task_id: the types are
+        # mapped in C and the loop only groups (the same buckets as the loop below)
+        event_types = dict(zip(map(_ID_OF, events), types, strict=True))
+        for task_id, event in zip(task_ids, events, strict=True):
+            bucket = grouped.get(task_id)
+            if bucket is None:
+                grouped[task_id] = [event]
+            else:
+                bucket.append(event)
+        remaining: Sequence[EventRecord] = ()  # nothing left for the general loop
+    else:
+        event_types = {}
+        remaining = events
+
+    for event in remaining:
         kind = event.type
         if kind not in TASK_EVIDENCE_TYPES:
             continue  # eval_result, workflow_run: other schemes
@@ -643,7 +662,8 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
     checklist: dict[str, bool] | None = None
     review = done.get("review_checklist")
     if review is not None and _is_mapping(review):
-        checklist = dict(zip(map(str, review), map(is_, review.values(), repeat(True)), strict=True))
+        # an item passes only when its value is exactly true; JSON keys are already str
+        checklist = {(key if type(key) is str else str(key)): value is True for key, value in review.items()}
     if memory:
         if checklist is None:
             checklist = {}
