@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from itertools import chain, groupby, repeat
+from itertools import chain, compress, groupby, repeat
 from operator import attrgetter, is_
 from typing import Any, NamedTuple, cast
 
@@ -559,10 +559,30 @@ def window_evidence(
     )
 
 
+def _partition(
+    scored: Sequence[ScoredTask], key_of: Callable[[ScoredTask], Any]
+) -> dict[Any, list[ScoredTask]]:
+    """``scored`` split by ``key_of`` (``None`` keys dropped), each part in ``scored``'s order."""
+    parts: dict[Any, list[ScoredTask]] = {}
+    for key, item in zip(map(key_of, scored), scored, strict=True):
+        if key is not None:
+            bucket = parts.get(key)
+            if bucket is None:
+                parts[key] = [item]
+            else:
+                bucket.append(item)
+    return parts
+
+
+_DOMAIN_OF = attrgetter("task.domain")
+_COMPLEXITY_OF = attrgetter("task.complexity_level")
+_AUTONOMY_OF = attrgetter("task.autonomy_level")
+
+
 class _Context:
     """One assessment's evidence plus caches shared by its dimensions."""
 
-    __slots__ = ("_groups", "_performance", "_weights", "config", "window")
+    __slots__ = ("_by_domain", "_groups", "_performance", "_weights", "config", "window")
 
     def __init__(self, window: WindowEvidence, config: AAAFConfig) -> None:
         self.window = window
@@ -570,6 +590,14 @@ class _Context:
         self._performance: PerformanceComponents | None = None
         self._groups: dict[tuple[str, int], ConsistencyGroup] | None = None
         self._weights: dict[tuple[bool, ...], dict[str, float]] = {}
+        self._by_domain: dict[str, list[ScoredTask]] | None = None
+
+    @property
+    def by_domain(self) -> dict[str, list[ScoredTask]]:
+        """The window's tasks by domain, each domain's in task_id order (shared, read-only)."""
+        if self._by_domain is None:
+            self._by_domain = _partition(self.window.scored, _DOMAIN_OF)
+        return self._by_domain
 
     @property
     def performance(self) -> PerformanceComponents:
@@ -775,10 +803,7 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
             (),
             "no completed task in the assessment window",
         )
-    by_domain: dict[str, list[ScoredTask]] = {}
-    for s in scored:
-        if s.task.domain is not None:
-            by_domain.setdefault(s.task.domain, []).append(s)
+    by_domain = ctx.by_domain
     per_domain: dict[str, dict[str, Any]] = {}
     qualified: list[str] = []
     examined: list[ScoredTask] = []
@@ -823,14 +848,10 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
 def _highest_passing_level(
     ctx: _Context,
     levels: Sequence[int],
-    level_of: Callable[[Task], int | None],
+    level_of: Callable[[ScoredTask], int | None],
 ) -> tuple[int | None, dict[str, dict[str, Any]], list[ScoredTask], int]:
     """The highest level with ≥ 3 completed tasks and perf ≥ 0.60 at it (§2.3)."""
-    by_level: dict[int, list[ScoredTask]] = {}
-    for s in ctx.window.scored:
-        level = level_of(s.task)
-        if level is not None:
-            by_level.setdefault(level, []).append(s)
+    by_level: dict[int, list[ScoredTask]] = _partition(ctx.window.scored, level_of)
     per_level: dict[str, dict[str, Any]] = {}
     highest: int | None = None
     examined: list[ScoredTask] = []
@@ -857,14 +878,6 @@ def _highest_passing_level(
     return highest, per_level, examined, sample
 
 
-def _complexity_level(task: Task) -> int | None:
-    return task.complexity_level
-
-
-def _autonomy_level_of(task: Task) -> int | None:
-    return task.autonomy_level
-
-
 def _complexity_ceiling(ctx: _Context) -> DimensionResult:
     if not any(s.completed for s in ctx.window.scored):
         return _result(
@@ -875,7 +888,7 @@ def _complexity_ceiling(ctx: _Context) -> DimensionResult:
             (),
             "no completed task in the assessment window",
         )
-    highest, per_level, examined, sample = _highest_passing_level(ctx, COMPLEXITY_LEVELS, _complexity_level)
+    highest, per_level, examined, sample = _highest_passing_level(ctx, COMPLEXITY_LEVELS, _COMPLEXITY_OF)
     score = 0.0 if highest is None else highest / 5.0
     return _result(
         "complexity_ceiling",
@@ -897,7 +910,7 @@ def _autonomy_level(ctx: _Context) -> DimensionResult:
             (),
             "no completed task carries an autonomy level",
         )
-    highest, per_level, examined, sample = _highest_passing_level(ctx, AUTONOMY_LEVELS, _autonomy_level_of)
+    highest, per_level, examined, sample = _highest_passing_level(ctx, AUTONOMY_LEVELS, _AUTONOMY_OF)
     score = 0.0 if highest is None else highest / 3.0
     return _result(
         "autonomy_level",
@@ -956,16 +969,14 @@ def _tool_proficiency(ctx: _Context) -> DimensionResult:
 
 def _learning_rate(ctx: _Context) -> DimensionResult:
     taxonomy = tuple(dict.fromkeys(ctx.config.taxonomy))
-    by_domain: dict[str, list[ScoredTask]] = {}
-    for s in ctx.window.scored:
-        if s.completed and s.task.domain in taxonomy and s.task.domain is not None:
-            by_domain.setdefault(s.task.domain, []).append(s)
+    by_domain = ctx.by_domain
     per_domain: dict[str, dict[str, Any]] = {}
     learnings: list[float] = []
     improvements: list[float] = []
     compared: list[ScoredTask] = []
     for domain in taxonomy:
-        members = by_domain.get(domain, [])
+        in_domain = by_domain.get(domain, [])
+        members = list(compress(in_domain, map(_COMPLETED_OF, in_domain)))  # completed ones
         if len(members) < LEARNING_TASKS:
             continue
         # completion order, ties by task_id: members come in task_id order and the sort
