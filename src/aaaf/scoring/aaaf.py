@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from itertools import chain, compress, groupby, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, mul
 from typing import Any, NamedTuple, cast
 
 from aaaf.errors import AAAFError
@@ -329,6 +329,19 @@ _TOOL_OF = attrgetter("tool")
 _PERF_IDS_OF = attrgetter("perf_event_ids")
 _COMPLETED_OF = attrgetter("completed")
 _COMPLETED_AT = attrgetter("task.completed_at")
+_STATUS_OF = attrgetter("task.completion_status")
+_CREDIT_OF = attrgetter("credit")
+_WEIGHT_OF = attrgetter("weight")
+_WEIGHTED_ERRORS_OF = attrgetter("weighted_errors")
+_ERROR_COUNT_OF = attrgetter("task.error_count")
+_TASK_ID_OF = attrgetter("task.task_id")
+
+
+def _completed(scored: Sequence[ScoredTask]) -> list[ScoredTask]:
+    """The completed tasks of ``scored``, in its order (selected in C)."""
+    return list(compress(scored, map(_COMPLETED_OF, scored)))
+
+
 _TERMS_OF = attrgetter("terms")
 
 
@@ -497,7 +510,7 @@ class WindowEvidence:
 
     @property
     def completed_count(self) -> int:
-        return sum(1 for s in self.scored if s.completed)
+        return sum(map(_COMPLETED_OF, self.scored))  # True counts 1, summed in C
 
 
 def window_evidence(
@@ -650,11 +663,10 @@ def _task_completion_rate(ctx: _Context) -> DimensionResult:
     comp = ctx.performance
     scored = ctx.window.scored
     statuses = {"accepted": 0, "partial": 0, "rejected": 0, "failed": 0, "not_completed": 0}
-    for item in scored:
-        status = item.task.completion_status
-        key = status if status in statuses else "not_completed"
-        statuses[key] += 1
-    weighted_credit = math.fsum(s.weight * s.credit for s in scored)
+    for status, count in Counter(map(_STATUS_OF, scored)).items():  # counted in C
+        statuses[status if status in statuses else "not_completed"] += count
+    credits = list(map(_CREDIT_OF, scored))
+    weighted_credit = math.fsum(map(mul, map(_WEIGHT_OF, scored), credits))
     ids = _ids((s.task.completion_event_id or s.task.assigned_event_id or "",) for s in scored)
     return _result(
         "task_completion_rate",
@@ -664,7 +676,7 @@ def _task_completion_rate(ctx: _Context) -> DimensionResult:
             "tasks": comp.tasks,
             "weighted_credit": weighted_credit,
             "total_weight": comp.total_weight,
-            "credit_sum": math.fsum(s.credit for s in scored),
+            "credit_sum": math.fsum(credits),
             **{f"{name}_tasks": count for name, count in statuses.items()},
         },
         ids,
@@ -674,7 +686,7 @@ def _task_completion_rate(ctx: _Context) -> DimensionResult:
 
 def _accuracy(ctx: _Context) -> DimensionResult:
     comp = ctx.performance
-    completed = [s for s in ctx.window.scored if s.completed]
+    completed = _completed(ctx.window.scored)
     ids = _ids((s.task.completion_event_id or "", *s.task.revision_event_ids) for s in completed)
     return _result(
         "accuracy",
@@ -685,8 +697,8 @@ def _accuracy(ctx: _Context) -> DimensionResult:
             "revised_tasks": comp.revised_tasks,
             "revised_share": comp.revised_share,
             "weighted_errors_per_task": comp.weighted_errors_per_task,
-            "weighted_errors": math.fsum(s.weighted_errors for s in completed),
-            "errors": sum(s.task.error_count for s in completed),
+            "weighted_errors": math.fsum(map(_WEIGHTED_ERRORS_OF, completed)),
+            "errors": sum(map(_ERROR_COUNT_OF, completed)),
             "baseline_errors_per_task": ctx.config.baseline_errors_per_task,
             "from_revisions": comp.from_revisions,
             "from_errors": comp.from_errors,
@@ -794,7 +806,7 @@ def _perf_ids(members: Iterable[ScoredTask]) -> tuple[str, ...]:
 def _domain_breadth(ctx: _Context) -> DimensionResult:
     scored = ctx.window.scored
     taxonomy = tuple(dict.fromkeys(ctx.config.taxonomy))
-    if not any(s.completed for s in scored):
+    if not any(map(_COMPLETED_OF, scored)):
         return _result(
             "domain_breadth",
             None,
@@ -879,7 +891,7 @@ def _highest_passing_level(
 
 
 def _complexity_ceiling(ctx: _Context) -> DimensionResult:
-    if not any(s.completed for s in ctx.window.scored):
+    if not any(map(_COMPLETED_OF, ctx.window.scored)):
         return _result(
             "complexity_ceiling",
             None,
@@ -976,7 +988,7 @@ def _learning_rate(ctx: _Context) -> DimensionResult:
     compared: list[ScoredTask] = []
     for domain in taxonomy:
         in_domain = by_domain.get(domain, [])
-        members = list(compress(in_domain, map(_COMPLETED_OF, in_domain)))  # completed ones
+        members = _completed(in_domain)
         if len(members) < LEARNING_TASKS:
             continue
         # completion order, ties by task_id: members come in task_id order and the sort
@@ -1136,7 +1148,7 @@ def _evidence_summary(
     summary: dict[str, Any] = {
         "window_tasks": len(window.scored),
         "completed_tasks": window.completed_count,
-        "task_ids": [s.task.task_id for s in window.scored],
+        "task_ids": list(map(_TASK_ID_OF, window.scored)),
         "events_used": len(used),
         "events_used_by_type": {kind: by_type[kind] for kind in sorted(k for k in by_type if k is not None)},
     }
