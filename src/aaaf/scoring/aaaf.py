@@ -453,28 +453,37 @@ def performance_components(
         consistency = 1.0 - min(
             1.0, CONSISTENCY_ACCURACY_WEIGHT * cv_accuracy + CONSISTENCY_COMPLETION_WEIGHT * cv_completion
         )
-    return PerformanceComponents(
-        tasks=len(scored),
-        total_weight=total_weight,
-        task_completion_rate=tcr,
-        completed=int(completed_count),
-        completed_weight=completed_weight,
-        revised_tasks=int(revised_count),
-        revised_share=revised_share,
-        weighted_errors_per_task=errors_per_task,
-        from_revisions=from_revisions,
-        from_errors=from_errors,
-        accuracy=accuracy,
-        speed_tasks=int(timed_count),
-        speed=speed,
-        groups=tuple(kept),
-        small_groups=small,
-        cv_accuracy=cv_accuracy,
-        cv_completion=cv_completion,
-        consistency=consistency,
-        review_tasks=int(reviewed_count),
-        review_compliance=review,
+    # tuple.__new__ in field order: the named tuple's keyword __new__ is a Python call, and
+    # perf(S) builds one of these per subset
+    return _new_components(
+        (
+            len(scored),  # tasks
+            total_weight,  # total_weight
+            tcr,  # task_completion_rate
+            int(completed_count),  # completed
+            completed_weight,  # completed_weight
+            int(revised_count),  # revised_tasks
+            revised_share,  # revised_share
+            errors_per_task,  # weighted_errors_per_task
+            from_revisions,  # from_revisions
+            from_errors,  # from_errors
+            accuracy,  # accuracy
+            int(timed_count),  # speed_tasks
+            speed,  # speed
+            tuple(kept),  # groups
+            small,  # small_groups
+            cv_accuracy,  # cv_accuracy
+            cv_completion,  # cv_completion
+            consistency,  # consistency
+            int(reviewed_count),  # review_tasks
+            review,  # review_compliance
+        )
     )
+
+
+_new_components = cast(
+    Callable[[tuple[Any, ...]], PerformanceComponents], partial(tuple.__new__, PerformanceComponents)
+)
 
 
 def subset_performance(
