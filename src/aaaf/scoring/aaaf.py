@@ -899,46 +899,45 @@ def _highest_passing_level(
     return highest, per_level, examined, sample
 
 
-def _complexity_ceiling(ctx: _Context) -> DimensionResult:
-    if not any(map(_COMPLETED_OF, ctx.window.scored)):
-        return _result(
-            "complexity_ceiling",
-            None,
-            0,
-            {"highest_level": None, "per_level": {}},
-            (),
-            "no completed task in the assessment window",
-        )
-    highest, per_level, examined, sample = _highest_passing_level(ctx, COMPLEXITY_LEVELS, _COMPLEXITY_OF)
-    score = 0.0 if highest is None else highest / 5.0
+def _level_ceiling(
+    ctx: _Context,
+    name: str,
+    levels: Sequence[int],
+    level_of: Callable[[ScoredTask], int | None],
+    top: int,
+    covered: bool,
+    reason: str,
+) -> DimensionResult:
+    """complexity_ceiling and autonomy_level (§2.3): highest qualifying level / top; 0 if none."""
+    if not covered:
+        return _result(name, None, 0, {"highest_level": None, "per_level": {}}, (), reason)
+    highest, per_level, examined, sample = _highest_passing_level(ctx, levels, level_of)
+    score = 0.0 if highest is None else highest / float(top)
     return _result(
+        name, score, sample, {"highest_level": highest, "per_level": per_level}, _perf_ids(examined), reason
+    )
+
+
+def _complexity_ceiling(ctx: _Context) -> DimensionResult:
+    return _level_ceiling(
+        ctx,
         "complexity_ceiling",
-        score,
-        sample,
-        {"highest_level": highest, "per_level": per_level},
-        _perf_ids(examined),
+        COMPLEXITY_LEVELS,
+        _COMPLEXITY_OF,
+        5,
+        any(map(_COMPLETED_OF, ctx.window.scored)),
         "no completed task in the assessment window",
     )
 
 
 def _autonomy_level(ctx: _Context) -> DimensionResult:
-    if not any(s.completed and s.task.autonomy_level is not None for s in ctx.window.scored):
-        return _result(
-            "autonomy_level",
-            None,
-            0,
-            {"highest_level": None, "per_level": {}},
-            (),
-            "no completed task carries an autonomy level",
-        )
-    highest, per_level, examined, sample = _highest_passing_level(ctx, AUTONOMY_LEVELS, _AUTONOMY_OF)
-    score = 0.0 if highest is None else highest / 3.0
-    return _result(
+    return _level_ceiling(
+        ctx,
         "autonomy_level",
-        score,
-        sample,
-        {"highest_level": highest, "per_level": per_level},
-        _perf_ids(examined),
+        AUTONOMY_LEVELS,
+        _AUTONOMY_OF,
+        3,
+        any(s.completed and s.task.autonomy_level is not None for s in ctx.window.scored),
         "no completed task carries an autonomy level",
     )
 
