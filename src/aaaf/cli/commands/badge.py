@@ -25,6 +25,7 @@ from urllib.parse import urlparse
 
 import httpx
 import typer
+from rich.markup import escape
 from typer.core import TyperGroup
 
 from aaaf.badges.data import parse_datetime
@@ -258,14 +259,17 @@ def _scores(axis: dict[str, Any]) -> str:
 
 
 def _print_subject(subject: dict[str, Any]) -> None:
+    """What the credential says; its texts are the issuer's, printed as they are (no markup)."""
     agent, org = subject["agent"], subject["organization"]
-    console.print(f"  agent:        {agent['name']} ({agent['id']})")
-    console.print(f"  organization: {org['name']} ({org['id']})")
-    console.print(f"  assessment:   {subject['assessment_id']}")
-    console.print(
-        f"  performance:  {_scores(subject['performance'])}    capability: {_scores(subject['capability'])}"
-    )
-    console.print(f"  issued:       {subject['issued']}    valid until: {subject['valid_until']}")
+    lines = [
+        f"  agent:        {agent['name']} ({agent['id']})",
+        f"  organization: {org['name']} ({org['id']})",
+        f"  assessment:   {subject['assessment_id']}",
+        f"  performance:  {_scores(subject['performance'])}    capability: {_scores(subject['capability'])}",
+        f"  issued:       {subject['issued']}    valid until: {subject['valid_until']}",
+    ]
+    for line in lines:
+        console.print(line, markup=False)
 
 
 def _print_result(result: VerificationResult, path: Path) -> None:
@@ -276,18 +280,18 @@ def _print_result(result: VerificationResult, path: Path) -> None:
     console.print("Checks:")
     for check in result.checks:
         mark = "-" if check.skipped else ("[green]✓[/]" if check.ok else "[red]✗[/]")
-        console.print(f"  {mark} {check.name}: {check.reason}", markup=True)
+        console.print(f"  {mark} {check.name}: {escape(check.reason)}", markup=True)
     if result.valid:
         note = "" if result.revocation_checked else " (revocation not checked)"
-        console.print(f"[bold green]VALID[/]{note} {path}", markup=True)
+        console.print(f"[bold green]VALID[/]{note} {escape(str(path))}", markup=True)
     elif result.revoked:
-        console.print(f"[bold red]REVOKED[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]REVOKED[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
     elif result.expired:
-        console.print(f"[bold red]EXPIRED[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]EXPIRED[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
     else:
-        console.print(f"[bold red]INVALID[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]INVALID[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
     if not result.revocation_checked:
-        console.print(f"revocation: {result.revocation}")
+        console.print(f"revocation: {result.revocation}", markup=False)
 
 
 @handle_errors
