@@ -155,3 +155,62 @@ def test_a_stored_badge_renders_without_resigning(session: Any) -> None:
     assert stored.token == issued.token and stored.data == issued.data
     for fmt in ("svg", "png", "json", "jwt", "md"):
         assert stored.render(fmt) == issued.render(fmt)
+
+
+def test_no_badge_for_an_expired_or_superseded_assessment(session: Any, tmp_path: Path) -> None:
+    now = clock()
+    # completed 91 days ago with 90 days' validity: expired yesterday
+    expired = completed_assessment(session.org, agent_name="late", completed_at=now - timedelta(days=91))
+    with pytest.raises(AAAFError) as caught:
+        service.issue(session, expired.id, now=now)
+    assert caught.value.code == "CONFLICT" and caught.value.exit_code == 2
+    assert "expired on" in caught.value.message
+    # the day before it expired it still earned one
+    assert service.issue(session, expired.id, now=now - timedelta(days=2)).status_index == 0
+    older = completed_assessment(session.org, agent_name="twice", completed_at=now - timedelta(days=3))
+    newer = completed_assessment(session.org, agent_name="twice", completed_at=now - timedelta(days=1))
+    with pytest.raises(AAAFError) as superseded:
+        service.issue(session, older.id, now=now)
+    assert superseded.value.code == "CONFLICT"
+    assert superseded.value.details == {"assessment_id": str(older.id), "superseded_by": str(newer.id)}
+    assert service.issue(session, newer.id, now=now)
+    outcomes = {o.agent: o for o in service.issue_all(session, ["md"], tmp_path, now)}
+    assert outcomes["late"].error is not None and "expired" in outcomes["late"].error.message
+    assert outcomes["twice"].error is None
+
+
+def test_a_credential_without_image_digests_is_superseded_on_reissue(session: Any) -> None:
+    """A badge signed before pictures were bound to credentials is re-issued with its digests."""
+    from aaaf.badges.credential import build_credential, credential_document, sign, status_entry
+    from aaaf.badges.data import badge_data_from_assessment
+    from aaaf.store.records import SignedCredential
+
+    assessment = completed_assessment(session.org)
+    data = badge_data_from_assessment(
+        assessment, agent_name="security-auditor", organization_name="x", base_url=BASE_URL
+    )
+    key = service.issuer_key(session.store)
+
+    def legacy(slot: Any) -> SignedCredential:
+        credential = build_credential(
+            data,
+            status=status_entry(data.status_list_url, slot.status_index),
+            now=clock(),
+            credential_id=slot.credential_id,
+        )
+        token = sign(credential, key)
+        return SignedCredential(json_data=credential_document(token), credential_jwt=token)
+
+    session.org.issue_badge(
+        assessment.id, assessment.agent_id, sign=legacy, valid_until=data.valid_until, issued_at=clock()
+    )
+    old_png = service.stored_badge(session.org.get_badge(assessment.id)).render("png")
+    assert verify(old_png, [key.public], now=clock()).reason.startswith("image: image does not match")
+    reissued = service.issue(session, assessment.id, now=clock())
+    assert reissued.status_index == 1
+    credentials = session.org.badge_credentials(assessment.id)
+    assert credentials[0].revoke_reason == service.REDRAWN_REASON and not credentials[0].current
+    for fmt in ("png", "svg"):
+        assert verify(reissued.render(fmt), [key.public], now=clock()).valid
+    # issuing again keeps the new credential (nothing re-signed)
+    assert service.issue(session, assessment.id, now=clock()).token == reissued.token

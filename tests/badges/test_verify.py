@@ -12,6 +12,7 @@ import pytest
 from aaaf.badges.bake import bake_png, bake_svg
 from aaaf.badges.credential import build_credential, credential_document, sign, status_entry
 from aaaf.badges.data import BadgeData
+from aaaf.badges.digest import image_digests
 from aaaf.badges.keys import IssuerKey
 from aaaf.badges.png import render_png
 from aaaf.badges.status_list import Revocation, build_status_list_credential, sign_status_list
@@ -23,9 +24,14 @@ STATUS_INDEX = 4
 
 
 def issued(key: IssuerKey, data: BadgeData | None = None) -> tuple[BadgeData, str]:
+    """A signed credential carrying the digests of the badge's own SVG and PNG."""
     badge = data or sample_badge()
+    svg = render_svg(badge)
     credential = build_credential(
-        badge, status=status_entry(badge.status_list_url, STATUS_INDEX), now=clock()
+        badge,
+        status=status_entry(badge.status_list_url, STATUS_INDEX),
+        now=clock(),
+        images=image_digests(svg, render_png(svg)),
     )
     return badge, sign(credential, key)
 
@@ -116,14 +122,14 @@ def test_hand_edited_json_fails_the_document_check(issuer: IssuerKey) -> None:
     assert "credentialSubject.capability.tier" in result.reason
 
 
-def test_hand_edited_svg_fails_the_display_check(issuer: IssuerKey) -> None:
+def test_hand_edited_svg_fails_the_image_check(issuer: IssuerKey) -> None:
     data, token = issued(issuer)
     baked = bake_svg(render_svg(data), token)
     forged = baked.replace(">0.79<", ">0.99<")
     assert forged != baked
     result = verify(forged.encode(), [issuer.public], now=clock())
-    assert failed_check(result) == "display"
-    assert "'0.99' for performance-score" in result.reason
+    assert failed_check(result) == "image"
+    assert result.reason.startswith("image: image does not match credential")
 
 
 def test_wrong_key_fails_naming_the_key(issuer: IssuerKey) -> None:

@@ -15,7 +15,9 @@ Shape (1EdTech OB 3.0 §B.1, issue 7 item 2):
   so that a reader of document 004 finds them;
 * ``validFrom``/``validUntil`` (completion, and completion + validity — SCORING.md §2.4),
   ``evidence`` pointing at the assessment, ``credentialStatus`` (a
-  ``BitstringStatusListEntry`` for revocation) and ``credentialSchema``.
+  ``BitstringStatusListEntry`` for revocation), ``credentialSchema`` and
+  ``imageDigests``, the SHA-256 of the SVG and PNG it is baked into
+  (:mod:`aaaf.badges.digest`, SCORING.md §7 "Badge images").
 
 Signing (OB 3.0 §8.2, native VC-JWT): the JWT payload *is* the credential — no ``vc``
 wrapper — with the registered claims bound to it: ``iss`` = issuer id, ``sub`` = subject
@@ -58,6 +60,7 @@ JWT_ALG = "EdDSA"
 JWT_TYP = "vc+jwt"
 PROOF_TYPE = "JwtProof2020"
 REGISTERED_CLAIMS = ("iss", "sub", "jti", "nbf", "exp", "iat", "aud")
+IMAGE_DIGESTS = "imageDigests"  # the digests of the pictures (aaaf.badges.digest)
 
 # Where each standard of document 004 §2 is officially described (Alignment.targetUrl).
 STANDARDS: Mapping[str, tuple[str, str]] = {
@@ -219,7 +222,12 @@ def status_entry(status_list_url: str, index: int) -> dict[str, Any]:
 
 
 def build_credential(
-    data: BadgeData, *, status: Mapping[str, Any] | None, now: datetime, credential_id: str | None = None
+    data: BadgeData,
+    *,
+    status: Mapping[str, Any] | None,
+    now: datetime,
+    credential_id: str | None = None,
+    images: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The unsigned OB 3.0 credential of a badge (module docstring).
 
@@ -227,7 +235,9 @@ def build_credential(
     credential (and its ``nbf``) is never dated in the future.  ``credential_id`` (the
     ``id`` and JWT ``jti``) names this one credential: an assessment whose scores change
     on appeal gets a new credential, so the store gives each its own ``urn:uuid:`` id;
-    without one the badge's URL (``data.credential_id``) is used.
+    without one the badge's URL (``data.credential_id``) is used.  ``images`` is the
+    ``imageDigests`` member (:func:`aaaf.badges.digest.image_digests`): the SHA-256 of
+    the SVG and PNG the credential will be baked into (SCORING.md §7 "Badge images").
     """
     valid_from = min(utc(data.completed_at), utc(now))
     subject: dict[str, Any] = {
@@ -282,6 +292,8 @@ def build_credential(
     }
     if status is not None:
         credential["credentialStatus"] = dict(status)
+    if images is not None:
+        credential[IMAGE_DIGESTS] = {kind: dict(entry) for kind, entry in images.items()}
     return credential
 
 

@@ -9,15 +9,24 @@ when it fails, a reason naming what is wrong:
 ``credential`` it is an OB 3.0 ``OpenBadgeCredential`` (contexts, types, issuer, subject);
 ``claims``     ``iss``/``sub``/``jti``/``nbf``/``exp`` are bound to the credential, ``nbf`` not in the future;
 ``document``   (``.json``) the readable document is exactly what the proof signed;
-``display``    (SVG) the drawn fields are those the signed credential gives;
 ``scores``     the OB results and the document 004 §4.5 members agree, and each tier is
                the one its composite earns (SCORING.md §0, §2.3);
+``image``      (PNG, SVG) the picture is the one the credential was issued for: its
+               SHA-256 equals the one the credential carries (SCORING.md §7 "Badge
+               images", :mod:`aaaf.badges.digest`; nothing is re-drawn), else
+               "image does not match credential";
 ``validity``   ``validFrom`` has passed and ``validUntil`` has not (an expired badge is
                reported ``expired: true`` — SCORING.md §2.4);
-``status``     (with a status list) the list is the issuer's, signed by the same key, and
-               the badge's bit is not set; a revoked badge reports when and why.
+``status``     revocation: from a status list given (the list is the issuer's, signed by
+               the same key, and the badge's bit is not set) or from a ``status_source``
+               (the issuing installation's own database); a revoked or superseded badge
+               reports when and why.  When neither can answer, the check is skipped and
+               says in words that revocation was *not* checked — a failure instead with
+               ``require_status``.
 
-``valid`` is true only when every check that ran passed.
+``valid`` is true only when every check that ran passed.  The result also says what was
+verified: agent, organization, assessment, both tiers and scores, issued and valid until
+(:func:`subject_summary`).
 """
 
 from __future__ import annotations
@@ -25,11 +34,10 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from xml.dom import minidom
 
 from joserfc import jws
 from joserfc.errors import JoseError
@@ -46,9 +54,9 @@ from aaaf.badges.credential import (
     split_token,
 )
 from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, utc
+from aaaf.badges.digest import check_image
 from aaaf.badges.keys import PublicKey
 from aaaf.badges.status_list import bit_is_set, decode_bitstring
-from aaaf.badges.svg import render_svg
 from aaaf.scoring.core import tier_for
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS
 
@@ -80,6 +88,8 @@ class VerificationResult:
     kind: str | None = None
     kid: str | None = None
     credential: Mapping[str, Any] | None = field(default=None, repr=False)
+    revocation_checked: bool = False
+    revocation: str = "not checked: the credential could not be read"
 
     @property
     def failed(self) -> list[Check]:
@@ -91,8 +101,14 @@ class VerificationResult:
         failed = self.failed
         return "valid" if not failed else f"{failed[0].name}: {failed[0].reason}"
 
+    @property
+    def subject(self) -> dict[str, Any] | None:
+        """What the badge says (agent, organization, assessment, tiers, scores, dates), or None."""
+        return None if self.credential is None else subject_summary(self.credential)
+
     def to_dict(self) -> dict[str, Any]:
-        subject = (self.credential or {}).get("credentialSubject", {}) if self.credential else {}
+        credential = self.credential or {}
+        subject = _subject(credential) or {}
         return {
             "valid": self.valid,
             "reason": self.reason,
@@ -100,15 +116,54 @@ class VerificationResult:
             "revoked": self.revoked,
             "revoke_reason": self.revoke_reason,
             "revoked_at": self.revoked_at,
+            "revocation_checked": self.revocation_checked,
+            "revocation": self.revocation,
             "format": self.kind,
             "kid": self.kid,
-            "credential_id": (self.credential or {}).get("id") if self.credential else None,
-            "issuer": _issuer_id((self.credential or {}).get("issuer")) if self.credential else None,
-            "subject": subject.get("id") if isinstance(subject, Mapping) else None,
-            "valid_from": (self.credential or {}).get("validFrom") if self.credential else None,
-            "valid_until": (self.credential or {}).get("validUntil") if self.credential else None,
+            "credential_id": credential.get("id"),
+            "issuer": _issuer_id(credential.get("issuer")),
+            "subject_id": subject.get("id"),
+            "subject": self.subject,
+            "valid_from": credential.get("validFrom"),
+            "valid_until": credential.get("validUntil"),
             "checks": [check.to_dict() for check in self.checks],
         }
+
+
+def member(value: Mapping[str, Any] | None, name: str) -> Mapping[str, Any]:
+    """``value[name]`` when it is an object, else an empty one (reading untrusted JSON)."""
+    found = value.get(name) if isinstance(value, Mapping) else None
+    return found if isinstance(found, Mapping) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _score(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def subject_summary(credential: Mapping[str, Any]) -> dict[str, Any]:
+    """What a (signed) credential says, in the §4.5 members' own words; absent values are None."""
+    subject = _subject(credential) or {}
+    agent, assessment = member(subject, "agent"), member(subject, "assessment")
+    issuer = credential.get("issuer")
+    organization_name = _text(issuer.get("name")) if isinstance(issuer, Mapping) else None
+
+    def axis(name: str) -> dict[str, Any]:
+        body = member(subject, name)
+        return {"tier": _text(body.get("tier")), "score": _score(body.get("composite_score"))}
+
+    return {
+        "agent": {"id": _text(agent.get("id")), "name": _text(agent.get("name"))},
+        "organization": {"id": _text(agent.get("organization_id")), "name": organization_name},
+        "assessment_id": _text(assessment.get("id")),
+        "performance": axis("performance"),
+        "capability": axis("capability"),
+        "issued": _text(credential.get("validFrom")),
+        "valid_until": _text(credential.get("validUntil")),
+    }
 
 
 class _Checks:
@@ -282,34 +337,6 @@ def _check_document(document: Mapping[str, Any], credential: Mapping[str, Any]) 
     return f"the document differs from what its proof signed at {shown}"
 
 
-def _svg_texts(svg: bytes) -> dict[str, str]:
-    document = minidom.parseString(svg)
-    try:
-        out: dict[str, str] = {}
-        for node in document.getElementsByTagName("text"):
-            ident = node.getAttribute("id")
-            if ident:
-                out[ident] = "".join(
-                    child.data for child in node.childNodes if child.nodeType == child.TEXT_NODE
-                ).strip()
-        return out
-    finally:
-        document.unlink()
-
-
-def _check_display(svg: bytes, data: BadgeData) -> str | None:
-    expected = _svg_texts(render_svg(data).encode("utf-8"))
-    shown = _svg_texts(svg)
-    wrong = [ident for ident, text in expected.items() if shown.get(ident) != text]
-    if not wrong:
-        return None
-    first = wrong[0]
-    return (
-        f"the picture shows {shown.get(first)!r} for {first} but the signed credential says "
-        f"{expected[first]!r}" + (f" (and {len(wrong) - 1} more field(s))" if len(wrong) > 1 else "")
-    )
-
-
 def _check_scores(credential: Mapping[str, Any], data: BadgeData) -> str | None:
     subject = _subject(credential) or {}
     results = subject.get("result")
@@ -348,23 +375,41 @@ def _check_scores(credential: Mapping[str, Any], data: BadgeData) -> str | None:
 
 @dataclass(frozen=True)
 class StatusOutcome:
+    """The revocation check: ``checked`` False when nothing could answer (then ``reason`` says why)."""
+
     ok: bool
     reason: str
     revoked: bool | None = None
     revoke_reason: str | None = None
     revoked_at: str | None = None
+    checked: bool = True
+
+
+# Who can say whether a verified credential is revoked: (credential, kid of the verifying key).
+StatusSource = Callable[[Mapping[str, Any], str | None], StatusOutcome]
+
+
+def not_checked(why: str) -> StatusOutcome:
+    """Revocation could not be checked; ``why`` completes "revocation not checked: …"."""
+    return StatusOutcome(True, f"revocation not checked: {why}", checked=False)
+
+
+def revocation_entry(credential: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The credential's revocation ``credentialStatus`` entry, if it has one."""
+    entry = credential.get("credentialStatus")
+    if isinstance(entry, list):
+        entry = next(
+            (e for e in entry if isinstance(e, Mapping) and e.get("statusPurpose") == "revocation"), None
+        )
+    return entry if isinstance(entry, Mapping) else None
 
 
 def check_status(
     credential: Mapping[str, Any], status_list: bytes | str, keys: Sequence[PublicKey], now: datetime
 ) -> StatusOutcome:
     """The badge's revocation bit in the (signed) status list of its issuer."""
-    entry = credential.get("credentialStatus")
-    if isinstance(entry, list):
-        entry = next(
-            (e for e in entry if isinstance(e, Mapping) and e.get("statusPurpose") == "revocation"), None
-        )
-    if not isinstance(entry, Mapping):
+    entry = revocation_entry(credential)
+    if entry is None:
         return StatusOutcome(False, "the credential has no credentialStatus to check")
     if entry.get("type") != "BitstringStatusListEntry" or entry.get("statusPurpose") != "revocation":
         return StatusOutcome(False, "credentialStatus is not a revocation BitstringStatusListEntry")
@@ -424,8 +469,16 @@ def verify(
     *,
     now: datetime,
     status_list: bytes | str | None = None,
+    status_source: StatusSource | None = None,
+    require_status: bool = False,
 ) -> VerificationResult:
-    """Verify a badge file's content (PNG/SVG/JSON/JWT bytes, or a JWT string)."""
+    """Verify a badge file's content (PNG/SVG/JSON/JWT bytes, or a JWT string).
+
+    Revocation is checked against ``status_list`` when one is given, else asked of
+    ``status_source``; with neither (or when the source cannot tell) the ``status``
+    check is skipped with the words "revocation not checked: …", or fails when
+    ``require_status`` (module docstring).
+    """
     checks = _Checks()
     raw = content.encode("utf-8") if isinstance(content, str) else content
     try:
@@ -475,11 +528,11 @@ def verify(
         (checks.failed if problem else checks.passed)(
             "scores", problem or "results, §4.5 scores and tiers agree"
         )
-        if extracted.kind == "svg":
-            problem = _check_display(raw, data)
-            (checks.failed if problem else checks.passed)(
-                "display", problem or "the picture shows what the credential says"
-            )
+    if extracted.kind in ("png", "svg"):
+        problem = check_image(extracted.kind, raw, credential)
+        (checks.failed if problem else checks.passed)(
+            "image", problem or f"the {extracted.kind.upper()} is the picture the credential was issued for"
+        )
 
     expired = False
     try:
@@ -499,12 +552,32 @@ def verify(
                 "validity", f"valid from {credential['validFrom']} until {valid_until or 'no end date'}"
             )
 
-    revoked: bool | None = None
-    revoke_reason = revoked_at = None
-    if status_list is None:
-        checks.skipped("status", "not checked: no status list given (--status-list)")
-    else:
+    if status_list is not None:
         outcome = check_status(credential, status_list, public_keys, now)
+    elif status_source is not None:
+        outcome = status_source(credential, kid)
+    else:
+        outcome = not_checked("no status list was given (--status-list FILE|URL)")
+    if not outcome.checked:
+        if require_status:
+            checks.failed("status", f"{outcome.reason}; a status check is required (--require-status)")
+        else:
+            checks.skipped("status", outcome.reason)
+    else:
         (checks.passed if outcome.ok else checks.failed)("status", outcome.reason)
-        revoked, revoke_reason, revoked_at = outcome.revoked, outcome.revoke_reason, outcome.revoked_at
-    return verdict(expired=expired, revoked=revoked, revoke_reason=revoke_reason, revoked_at=revoked_at)
+    return verdict(
+        expired=expired,
+        revoked=outcome.revoked,
+        revoke_reason=outcome.revoke_reason,
+        revoked_at=outcome.revoked_at,
+        revocation_checked=outcome.checked,
+        revocation=outcome.reason if not outcome.checked else _revocation_words(outcome),
+    )
+
+
+def _revocation_words(outcome: StatusOutcome) -> str:
+    if outcome.revoked:
+        return outcome.reason
+    if outcome.revoked is False:
+        return f"checked: {outcome.reason}"
+    return f"check failed: {outcome.reason}"

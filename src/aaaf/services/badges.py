@@ -4,11 +4,16 @@ The shell around :mod:`aaaf.badges`: it reads the assessment, agent and organiza
 from the store, signs with the organization's issuer key, records the badge (and its
 status-list bit) through ``OrgStore.upsert_badge`` and writes the files.
 
-Rules kept here (SCORING.md §2.4, §6):
+Rules kept here (SCORING.md §2.4, §6; issue 21 "badges only for what is current"):
 
 * only a ``completed`` assessment earns a badge;
 * an anomalous assessment held for review (``review_state`` ``pending_review``) gets no
   badge (``BADGE_HELD``) until a reviewer approves it; a rejected one never does;
+* an expired assessment (``valid_until`` passed) and a superseded one (the agent has a
+  later completed assessment) get no badge either (``CONFLICT``, the message says why
+  and which assessment is current);
+* the credential carries the SHA-256 of the SVG and PNG it is baked into, computed
+  before signing (SCORING.md §7 "Badge images", :mod:`aaaf.badges.digest`);
 * a badge is valid from completion to ``assessment.valid_until`` (completion + 90 days by
   default); expired badges stay on record and verify as ``expired: true``;
 * revoking sets the badge's bit in the organization's status list, records when and why
@@ -56,7 +61,10 @@ from aaaf.badges.data import (
     issuer_id_for,
     status_list_url,
     utc,
+    xsd_datetime,
 )
+from aaaf.badges.digest import MEMBER as IMAGE_DIGESTS
+from aaaf.badges.digest import image_digests
 from aaaf.badges.keys import (
     IssuerKey,
     PublicKey,
@@ -102,11 +110,21 @@ def issuer_key(store: Any) -> IssuerKey:
     return load_or_create_issuer_key(issuer_key_path(store))
 
 
-def local_public_keys(store_url: str | None) -> list[PublicKey]:
-    """The local issuer's public key, for ``aaaf verify`` without ``--key`` (never creates one)."""
-    path = default_key_path(
+def _local_key_path(store_url: str | None) -> Path:
+    return default_key_path(
         _sqlite_database_url(store_url or get_settings().database_url), get_settings().issuer_key_path
     )
+
+
+def local_issuer(store_url: str | None) -> PublicKey | None:
+    """This installation's issuer public key, or None when it has none yet (never creates one)."""
+    path = _local_key_path(store_url)
+    return read_issuer_key(path).public if path.exists() else None
+
+
+def local_public_keys(store_url: str | None) -> list[PublicKey]:
+    """The local issuer's public key, for ``aaaf verify`` without ``--key`` (never creates one)."""
+    path = _local_key_path(store_url)
     if not path.exists():
         raise AAAFError(
             "INVALID_REQUEST",
@@ -152,8 +170,12 @@ def parse_formats(formats: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
-def check_issuable(assessment: Any) -> None:
-    """Refuse a badge for an assessment that has not earned one (module docstring)."""
+def check_issuable(assessment: Any, *, now: datetime | None = None, latest: Any = None) -> None:
+    """Refuse a badge for an assessment that has not earned one, saying why (module docstring).
+
+    ``now`` checks expiry; ``latest`` is the agent's latest completed assessment (a
+    different one means this one is superseded).
+    """
     if assessment.status != "completed":
         raise AAAFError(
             "CONFLICT",
@@ -173,6 +195,21 @@ def check_issuable(assessment: Any) -> None:
             f"Assessment {assessment.id} was rejected on review; it earns no badge.",
             {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
         )
+    if now is not None and assessment.valid_until is not None and utc(assessment.valid_until) <= utc(now):
+        raise AAAFError(
+            "CONFLICT",
+            f"Assessment {assessment.id} expired on {xsd_datetime(assessment.valid_until)}; an expired "
+            f"assessment earns no badge (re-assess the agent: `aaaf assess {assessment.agent_name}`).",
+            {"assessment_id": str(assessment.id), "valid_until": xsd_datetime(assessment.valid_until)},
+        )
+    if latest is not None and str(latest.id) != str(assessment.id):
+        raise AAAFError(
+            "CONFLICT",
+            f"Assessment {assessment.id} is superseded by the later assessment {latest.id} of "
+            f"{assessment.agent_name} (completed {xsd_datetime(latest.completed_at)}); only the agent's "
+            f"current assessment earns a badge (`aaaf badge {latest.id}`).",
+            {"assessment_id": str(assessment.id), "superseded_by": str(latest.id)},
+        )
 
 
 @dataclass(frozen=True)
@@ -184,13 +221,14 @@ class IssuedBadge:
     status_index: int
     revoked: bool
     svg: str = field(repr=False)
+    png: bytes = field(repr=False)
 
     def render(self, fmt: str) -> bytes:
         """One format's bytes: baked SVG/PNG, the JSON credential with proof, the JWT, Markdown."""
         if fmt == "svg":
             return bake_svg(self.svg, self.token).encode("utf-8")
         if fmt == "png":
-            return bake_png(render_png(self.svg), self.token)
+            return bake_png(self.png, self.token)
         if fmt == "json":
             document = credential_document(self.token)
             return (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode(
@@ -205,6 +243,7 @@ class IssuedBadge:
 
 SUPERSEDED_PREFIX = "superseded: "
 RESCORED_REASON = SUPERSEDED_PREFIX + "assessment re-scored"
+REDRAWN_REASON = SUPERSEDED_PREFIX + "badge pictures re-drawn (new image digests)"
 # what a credential must keep saying to stay current: the assessment and every score
 _CURRENT_MEMBERS = ("assessment", "performance", "capability")
 
@@ -227,6 +266,12 @@ def _still_says(badge: Any, data: BadgeData) -> bool:
     return all(subject.get(name) == section[name] for name in _CURRENT_MEMBERS)
 
 
+def _still_pictures(badge: Any, digests: dict[str, Any]) -> bool:
+    """Whether a stored credential carries the digests of the pictures drawn now."""
+    credential = credential_of_payload(split_token(badge.credential_jwt)[1])
+    return bool(credential.get(IMAGE_DIGESTS) == digests)
+
+
 def issue(
     session: Any, assessment_id: str | uuid.UUID, *, now: datetime, key: IssuerKey | None = None
 ) -> IssuedBadge:
@@ -238,7 +283,7 @@ def issue(
     """
     org, organization = session.org, session.organization
     assessment = org.get_assessment(assessment_id)
-    check_issuable(assessment)
+    check_issuable(assessment, now=now, latest=org.latest_completed_assessment(assessment.agent_id))
     data = badge_data_from_assessment(
         assessment, agent_name=assessment.agent_name, organization_name=organization.name, base_url=base_url()
     )
@@ -252,7 +297,11 @@ def issue(
             {"assessment_id": str(assessment.id), "revoke_reason": revoked[-1].revoke_reason},
         )
     current = next((b for b in credentials if b.current), None)
-    if current is not None and _still_says(current, data):
+    svg = render_svg(data)
+    png = render_png(svg)
+    digests = image_digests(svg, png)
+    says = current is not None and _still_says(current, data)
+    if current is not None and says and _still_pictures(current, digests):
         return stored_badge(current)
     signing_key = key or issuer_key(session.store)
 
@@ -262,6 +311,7 @@ def issue(
             status=status_entry(data.status_list_url, slot.status_index),
             now=now,
             credential_id=slot.credential_id,
+            images=digests,
         )
         token = sign(credential, signing_key)
         return SignedCredential(
@@ -277,7 +327,7 @@ def issue(
         sign=sign_for,
         valid_until=data.valid_until,
         issued_at=utc(now),
-        supersede_reason=None if current is None else RESCORED_REASON,
+        supersede_reason=None if current is None else (REDRAWN_REASON if says else RESCORED_REASON),
     )
     if current is not None:  # a bit changed: the published list must say so
         write_status_list(session, None, now)
@@ -287,7 +337,8 @@ def issue(
         token=badge.credential_jwt,
         status_index=badge.status_index,
         revoked=badge.revoked,
-        svg=render_svg(data),
+        svg=svg,
+        png=png,
     )
 
 
@@ -324,12 +375,14 @@ def stored_badge(badge: Any) -> IssuedBadge:
             {"assessment_id": str(badge.assessment_id)},
         )
     data = badge_data_from_credential(credential_of_payload(split_token(badge.credential_jwt)[1]))
+    svg = render_svg(data)
     return IssuedBadge(
         data=data,
         token=badge.credential_jwt,
         status_index=badge.status_index,
         revoked=badge.revoked,
-        svg=render_svg(data),
+        svg=svg,
+        png=render_png(svg),
     )
 
 

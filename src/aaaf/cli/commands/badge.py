@@ -2,20 +2,30 @@
 
 ``aaaf badge ASSESSMENT_ID --format svg,png,json,jwt,md --output DIR`` writes
 ``DIR/<assessment_id>.<ext>``; ``aaaf badge --all`` does so for every agent's latest
-completed assessment.  ``aaaf verify FILE`` works offline with the issuer's public key and
-exits 0 only for a valid credential, naming the failed check otherwise.
+completed assessment.  ``aaaf verify FILE`` works offline with the issuer's public key,
+says what the badge says (agent, organization, assessment, tiers and scores, issued,
+valid until), checks revocation by default — in this installation's database when the
+badge's key is the local issuer's, else from ``--status-list FILE|URL`` — and exits 0 only
+for a valid credential, naming the failed check otherwise (issue 21).  A file that holds
+no credential (the ``.md`` badge, anything else) is bad input: exit 2.
+
+Commands that write badges warn once on stderr when badges would link to a loopback
+address (``AAAF_PUBLIC_BASE_URL`` unset).
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
-from datetime import UTC, datetime
+import re
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlparse
 
 import httpx
 import typer
+from rich.markup import escape
 from typer.core import TyperGroup
 
 from aaaf.badges.data import parse_datetime
@@ -34,7 +44,9 @@ from aaaf.cli.context import (
     split_csv,
 )
 from aaaf.errors import AAAFError
+from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
+from aaaf.services.badge_status import local_status_source
 
 ALL_FORMATS = ",".join(badge_service.FORMATS)
 
@@ -62,13 +74,37 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(verify_command)
 
 
+_BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 def _now(at: str | None) -> datetime:
+    """``--at``: an RFC 3339 timestamp with a time zone, or a bare date meaning midnight UTC."""
     if at is None:
         return datetime.now(UTC)
     try:
+        if _BARE_DATE.match(at.strip()):
+            day = date.fromisoformat(at.strip())
+            return datetime(day.year, day.month, day.day, tzinfo=UTC)
         return parse_datetime(at)
     except ValueError:
-        bad_input(f"--at must be an RFC 3339 timestamp with a time zone, got {at!r}", field="at")
+        bad_input(
+            f"--at must be a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 timestamp with a time zone, "
+            f"got {at!r}",
+            field="at",
+        )
+
+
+@functools.cache
+def warn_if_local_base_url() -> None:
+    """Once per process: badges about to carry a loopback URL nobody else can open."""
+    url = badge_service.base_url()
+    if _is_loopback(urlparse(url).hostname):
+        err_console.print(
+            f"[yellow]warning[/] badges link to {url}, which only this machine can open; set "
+            "AAAF_PUBLIC_BASE_URL to the address your AAAF server is reached at (e.g. "
+            "https://assess.example.com) before handing badges out.",
+            markup=True,
+        )
 
 
 @badge_app.command("issue")
@@ -90,6 +126,7 @@ def issue_command(
         bad_input("give an ASSESSMENT_ID or --all (not both)")
     chosen = badge_service.parse_formats(split_csv(formats))
     now = datetime.now(UTC)
+    warn_if_local_base_url()
     with open_session(db) as session:
         if assessment_id is not None:
             paths = badge_service.issue_badge(session, assessment_id, chosen, output, now)
@@ -127,6 +164,7 @@ def revoke_command(
     as_json: JsonOption = False,
 ) -> None:
     """Revoke a badge: flip its status-list bit, record the reason, rewrite the status list."""
+    warn_if_local_base_url()
     with open_session(db) as session:
         badge, path = badge_service.revoke(
             session, assessment_id, reason=reason, now=datetime.now(UTC), status_list_output=output
@@ -158,6 +196,7 @@ def status_list_command(
     as_json: JsonOption = False,
 ) -> None:
     """Write the organization's signed revocation list (a Bitstring Status List VC-JWT)."""
+    warn_if_local_base_url()
     with open_session(db) as session:
         path = badge_service.write_status_list(session, output, datetime.now(UTC))
         revoked = sum(1 for b in session.org.badges() if b.revoked)
@@ -213,18 +252,46 @@ def _read_status_list(source: str) -> bytes:
     return Path(source).read_bytes()
 
 
+def _scores(axis: dict[str, Any]) -> str:
+    tier = axis.get("tier") or "not rated"
+    score = axis.get("score")
+    return tier if score is None else f"{tier} {display(score)}"
+
+
+def _print_subject(subject: dict[str, Any]) -> None:
+    """What the credential says; its texts are the issuer's, printed as they are (no markup)."""
+    agent, org = subject["agent"], subject["organization"]
+    lines = [
+        f"  agent:        {agent['name']} ({agent['id']})",
+        f"  organization: {org['name']} ({org['id']})",
+        f"  assessment:   {subject['assessment_id']}",
+        f"  performance:  {_scores(subject['performance'])}    capability: {_scores(subject['capability'])}",
+        f"  issued:       {subject['issued']}    valid until: {subject['valid_until']}",
+    ]
+    for line in lines:
+        console.print(line, markup=False)
+
+
 def _print_result(result: VerificationResult, path: Path) -> None:
+    subject = result.subject
+    if subject is not None:
+        console.print("The credential says:")
+        _print_subject(subject)
+    console.print("Checks:")
     for check in result.checks:
         mark = "-" if check.skipped else ("[green]✓[/]" if check.ok else "[red]✗[/]")
-        console.print(f"  {mark} {check.name}: {check.reason}", markup=True)
+        console.print(f"  {mark} {check.name}: {escape(check.reason)}", markup=True)
     if result.valid:
-        console.print(f"[bold green]VALID[/] {path}", markup=True)
+        note = "" if result.revocation_checked else " (revocation not checked)"
+        console.print(f"[bold green]VALID[/]{note} {escape(str(path))}", markup=True)
     elif result.revoked:
-        console.print(f"[bold red]REVOKED[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]REVOKED[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
     elif result.expired:
-        console.print(f"[bold red]EXPIRED[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]EXPIRED[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
     else:
-        console.print(f"[bold red]INVALID[/] {path}: {result.reason}", markup=True)
+        console.print(f"[bold red]INVALID[/] {escape(str(path))}: {escape(result.reason)}", markup=True)
+    if not result.revocation_checked:
+        console.print(f"revocation: {result.revocation}", markup=False)
 
 
 @handle_errors
@@ -235,27 +302,50 @@ def verify_command(
         typer.Option("--key", help="The issuer's public key, PEM or JWKS (default: the local issuer)."),
     ] = None,
     status_list: Annotated[
-        str | None, typer.Option("--status-list", help="The issuer's status list: a file or URL.")
+        str | None,
+        typer.Option(
+            "--status-list",
+            help="The issuer's status list, a file or URL (default: this installation's database "
+            "for the badges it issued).",
+        ),
     ] = None,
+    require_status: Annotated[
+        bool,
+        typer.Option("--require-status", help="Fail when revocation cannot be checked."),
+    ] = False,
     at: Annotated[
-        str | None, typer.Option("--at", help="Verify as of this RFC 3339 time (default now).")
+        str | None,
+        typer.Option(
+            "--at", help="Verify as of this time: RFC 3339, or a date meaning midnight UTC (default now)."
+        ),
     ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Verify a badge offline: signature, claims, dates and (with --status-list) revocation.
+    """Verify a badge offline: what it says, signature, claims, picture, dates and revocation.
 
-    Exits 0 only for a valid credential; 1 when it is not valid (the failed check is named); 2 on bad input.
+    Exits 0 only for a valid credential; 1 when it is not valid (the failed check is named); 2 on bad
+    input (including a file that carries no credential, such as the .md badge).
     """
     now = _now(at)
     content = file.read_bytes()
+    store_url = database_url(db)
+    local = badge_service.local_issuer(store_url)
     keys = (
-        parse_public_keys(key.read_bytes())
-        if key is not None
-        else badge_service.local_public_keys(database_url(db))
+        parse_public_keys(key.read_bytes()) if key is not None else badge_service.local_public_keys(store_url)
     )
     status = _read_status_list(status_list) if status_list is not None else None
-    result = verify(content, keys, now=now, status_list=status)
+    source = None if status is not None else local_status_source(store_url, local)
+    result = verify(
+        content, keys, now=now, status_list=status, status_source=source, require_status=require_status
+    )
+    if result.kind is None and result.failed and result.failed[0].name == "format":
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"{file} is not a badge aaaf verify can read: {result.failed[0].reason}. Verify the badge's "
+            ".png, .svg, .json or .jwt file (a .md badge carries no credential).",
+            {"file": str(file)},
+        )
     if as_json:
         print_json(result.to_dict())
     else:
