@@ -19,6 +19,7 @@ from aaaf.store.tables import metadata
 EXPECTED_TABLES = {
     "organizations",
     "api_keys",
+    "issuer_keys",
     "org_configs",
     "dimension_weight_configs",
     "agents",

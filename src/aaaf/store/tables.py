@@ -388,3 +388,15 @@ api_keys = Table(
     Column("last_used_at", UTCDateTime(), nullable=True),
     Index("idx_api_keys_organization", "organization_id"),
 )
+
+# SCORING.md §7 "Secrets": the installation's signing keys, the private half sealed with
+# AAAF_SECRET_KEY (never in clear); one row per named slot ("issuer" signs every badge)
+issuer_keys = Table(
+    "issuer_keys",
+    metadata,
+    Column("name", Text(), primary_key=True),
+    Column("kid", Text(), nullable=False, unique=True),
+    Column("public_pem", Text(), nullable=False),
+    Column("private_key_sealed", Text(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
