@@ -44,4 +44,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf out aaaf.db aaaf-issuer.key .pytest_cache .mypy_cache .ruff_cache
+	rm -rf out aaaf.db aaaf-issuer.key aaaf-secret.key .pytest_cache .mypy_cache .ruff_cache

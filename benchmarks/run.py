@@ -128,15 +128,48 @@ def core_bench(agents: int, events_per_agent: int, workdir: Path) -> dict[str, f
     }
 
 
+def growth_bench(shapes: list[tuple[int, int]], workdir: Path) -> dict[str, dict[str, float]]:
+    """The same million events as different fleet shapes (issue 10 item 7): assess --all's cost
+    should follow the events, not the number of agents.  Each shape beside its own raw scan."""
+    rows: dict[str, dict[str, float]] = {}
+    for agents, per_agent in shapes:
+        where = workdir / f"growth-{agents}x{per_agent}"
+        where.mkdir()
+        write_fleet(where / "fleet.jsonl", agents, per_agent, NOW)
+        store = open_store("sqlite:///" + str(where / "aaaf.db"))
+        org = store.scope(store.default_organization().id)
+        collect(org, read_jsonl(where / "fleet.jsonl"), now=NOW, enroll=True)
+        scan_s, _ = raw_scan(where / "aaaf.db")
+        start = time.perf_counter()
+        assess_all(org, now=NOW)
+        assess_s = time.perf_counter() - start
+        store.close()
+        rows[f"{agents}x{per_agent}"] = {
+            "assess_all_s": round(assess_s, 3),
+            "raw_scan_s": round(scan_s, 3),
+            "assess_vs_raw_scan": round(assess_s / scan_s, 3),
+        }
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--events-per-agent", type=int, default=1000)
     parser.add_argument("--skip-bootstrap", action="store_true")
+    parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
         results.update(core_bench(args.agents, args.events_per_agent, Path(tmp)))
+        if not args.skip_growth:
+            # the same events as 1/10 the agents x 10 times the evidence, beside the main shape
+            results["growth"] = {
+                f"{args.agents}x{args.events_per_agent}": {
+                    key: results[key] for key in ("assess_all_s", "raw_scan_s", "assess_vs_raw_scan")
+                },
+                **growth_bench([(max(1, args.agents // 10), args.events_per_agent * 10)], Path(tmp)),
+            }
     results["peak_rss_mib"] = round(peak_rss_mib(), 1)
     results["targets"] = {
         "collect_vs_raw_insert >= 0.30": results["collect_vs_raw_insert"] >= 0.30,  # type: ignore[operator]

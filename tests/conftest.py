@@ -31,6 +31,11 @@ import pytest
 if TYPE_CHECKING:
     from aaaf.store import Store
 
+# SCORING.md §7 "Secrets": a server database needs AAAF_SECRET_KEY in every process that
+# signs (the test processes and the CLI subprocesses they start inherit this one); SQLite
+# tests that check the generated key file pass their own settings
+os.environ.setdefault("AAAF_SECRET_KEY", "dGVzdC1zZWNyZXQtb2YtdGhlLWFhYWYtdGVzdC1zdWl0ZS0zMmJ5dGVz")
+
 # a plain postgresql:// URL is routed through psycopg 3, as open_store does
 POSTGRES_URL = os.environ.get(
     "AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

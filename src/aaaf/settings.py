@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     judge_model: str | None = None
     judge_api_key: str | None = None
     issuer_key_path: str | None = None
+    # SCORING.md §7 "Secrets": base64 of >= 32 random bytes; None = the file beside a SQLite
+    # database (generated once), and an error with a server database
+    secret_key: str | None = None
     public_base_url: str = "http://localhost:8000"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import stat
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,25 @@ def session(store: Any, badge_settings: Path) -> Any:
     return session_of(store)
 
 
+def assert_key_sealed_in_database(store: Any) -> None:
+    """SCORING.md §7 "Secrets": the private key is in the database, never in clear."""
+    from cryptography.hazmat.primitives import serialization
+    from sqlalchemy import select
+
+    from aaaf.store import tables as t
+
+    key = service.issuer_key(store)
+    raw = key.private_key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    with store.engine.connect() as connection:
+        rows = connection.execute(select(t.issuer_keys)).all()
+    assert [(row.name, row.kid) for row in rows] == [("issuer", key.kid)]
+    stored = " ".join(str(value) for value in rows[0])
+    assert raw.hex() not in stored and "PRIVATE KEY" not in stored
+    assert rows[0].private_key_sealed.startswith("v1.")
+
+
 def test_issue_writes_every_format_and_records_the_badge(
     session: Any, badge_settings: Path, tmp_path: Path
 ) -> None:
@@ -33,8 +51,9 @@ def test_issue_writes_every_format_and_records_the_badge(
     assert [p.name for p in paths] == [
         f"{assessment.id}.{ext}" for ext in ("svg", "png", "json", "jwt", "md")
     ]
-    # the key was created on first use, 0600, where the settings say
-    assert stat.S_IMODE(badge_settings.stat().st_mode) == 0o600
+    # the key was created on first use and sealed in the database: no key file anywhere
+    assert not badge_settings.exists()
+    assert_key_sealed_in_database(session.store)
     keys = [service.issuer_key(session.store).public]
     for path in paths[:4]:
         result = verify(path.read_bytes(), keys, now=clock())

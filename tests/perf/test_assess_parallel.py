@@ -49,7 +49,7 @@ def _scores(record) -> str:
 def test_this_process_and_a_helper_share_the_chunks(org, monkeypatch: pytest.MonkeyPatch, caplog) -> None:
     _load(org, {f"agent-{n}": 31 + n for n in range(9)} | {"thin": 8})
     sequential = assess_many(org, org.agents(), now=NOW, window_end=NOW, workers=1)
-    monkeypatch.setattr(assess_service, "CHUNK_AGENTS", 1)  # ten chunks: both sides get some
+    monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 1)  # ten chunks: both sides get some
     with caplog.at_level("DEBUG", logger="aaaf.services.assess"):
         parallel = assess_many(org, org.agents(), now=NOW + timedelta(seconds=1), window_end=NOW, workers=2)
     (summary,) = [r.getMessage() for r in caplog.records if "scored here" in r.getMessage()]
@@ -83,3 +83,25 @@ def test_a_sqlite_helper_never_imports_sqlalchemy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_chunks_hold_about_chunk_events_events_and_never_split_an_agent(monkeypatch) -> None:
+    monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 100)
+    counts = {"a": 30, "b": 80, "c": 250, "d": 0, "e": 99, "f": 1, "g": 5}
+    # a+b = 110 >= 100 closes; c alone >= 100; d+e+f = 100 closes; g is the rest
+    assert assess_service.plan_chunks(list(counts), counts) == [["a", "b"], ["c"], ["d", "e", "f"], ["g"]]
+    assert assess_service.plan_chunks([], {}) == []
+
+
+def test_parallelism_follows_the_events_not_the_agents(org, monkeypatch) -> None:
+    """100 agents x 10 000 events is as much work as 1 000 x 1 000 (issue 10 item 7)."""
+    _load(org, {"big": 40, "small": 31})
+    counts = org.event_counts([a.id for a in org.agents()])
+    assert sorted(counts.values()) == sorted(
+        [org.count_events(org.get_agent("big").id), org.count_events(org.get_agent("small").id)]
+    )
+    total = sum(counts.values())
+    monkeypatch.setattr(assess_service, "PARALLEL_MIN_EVENTS", total)
+    monkeypatch.setattr(assess_service.os, "cpu_count", lambda: 2)
+    assert assess_service._workers_for(org, total, 2) == 2  # two agents, enough events: parallel
+    assert assess_service._workers_for(org, total - 1, 2) == 1

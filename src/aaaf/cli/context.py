@@ -49,23 +49,41 @@ def database_url(db: str | None) -> str | None:
 
 @dataclass
 class Session:
-    """An open store scoped to the CLI's organization (the default organization, phase 1)."""
+    """An open store scoped to the CLI's organization: the default one, or the one named by
+    ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys")."""
 
     store: Any
     org: Any
     organization: Any
 
 
+# the organization the command acts on, set by the app's callback from --org / AAAF_ORG
+# (None: the default organization)
+selected_organization: str | None = None
+
+
 @contextmanager
-def open_session(db: str | None) -> Iterator[Session]:
+def open_store_for(db: str | None) -> Iterator[Any]:
+    """The store itself, unscoped (organization administration)."""
     from aaaf.store import open_store
 
     store = open_store(database_url(db))
     try:
-        organization = store.default_organization()
-        yield Session(store=store, org=store.scope(organization.id), organization=organization)
+        yield store
     finally:
         store.close()
+
+
+@contextmanager
+def open_session(db: str | None) -> Iterator[Session]:
+    with open_store_for(db) as store:
+        if selected_organization is None:
+            organization = store.default_organization()
+        else:
+            from aaaf.services.keys import organization_named
+
+            organization = organization_named(store, selected_organization)
+        yield Session(store=store, org=store.scope(organization.id), organization=organization)
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:

@@ -18,17 +18,46 @@ from typing import Any
 
 import typer
 
-from aaaf.cli import commands
+from aaaf.cli import commands, context
 
 _COMMAND_NAME = re.compile(r"""\bapp\.command\(\s*"([\w-]+)"|\bapp\.add_typer\([^)]*name="([\w-]+)\"""")
 
 
-def _verbose_callback(
+def _app_callback(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what happens (to stderr)."),
+    org: str | None = typer.Option(
+        None,
+        "--org",
+        envvar="AAAF_ORG",
+        help="The organization every command acts on (default: the default organization);"
+        " may also be given after the command.",
+        show_default=False,
+    ),
 ) -> None:
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
+    context.selected_organization = org or None
+
+
+def hoist_org_option(argv: list[str]) -> list[str]:
+    """``--org NAME`` (or ``--org=NAME``) anywhere on the command line, moved in front of the
+    command, where the app's callback takes it: every command accepts it without declaring it."""
+    front: list[str] = []
+    rest: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--":
+            rest.append(token)
+            rest.extend(tokens)
+            break
+        if token == "--org":
+            front.extend([token, next(tokens, "")])
+        elif token.startswith("--org="):
+            front.extend(["--org", token.split("=", 1)[1]])
+        else:
+            rest.append(token)
+    return front + rest
 
 
 def module_names() -> list[str]:
@@ -54,7 +83,7 @@ def build_app(modules: list[str] | None = None) -> typer.Typer:
         pretty_exceptions_enable=False,
         rich_markup_mode="rich",
     )
-    application.callback()(_verbose_callback)
+    application.callback()(_app_callback)
     for name in module_names() if modules is None else modules:
         module = importlib.import_module(f"{commands.__name__}.{name}")
         register = getattr(module, "register", None)
@@ -64,8 +93,11 @@ def build_app(modules: list[str] | None = None) -> typer.Typer:
 
 
 def _requested_command(argv: list[str]) -> str | None:
-    for token in argv:
-        if not token.startswith("-"):
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--org":
+            next(tokens, None)  # its value
+        elif not token.startswith("-"):
             return token
     return None
 
@@ -84,9 +116,10 @@ def __getattr__(name: str) -> Any:
 
 
 def run() -> None:
-    command = _requested_command(sys.argv[1:])
+    argv = hoist_org_option(sys.argv[1:])
+    command = _requested_command(argv)
     module = modules_by_command().get(command) if command else None
-    build_app([module] if module else None)()
+    build_app([module] if module else None)(args=argv, prog_name="aaaf")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ from aaaf.scoring.results import AAAFResult, AxisResult, iso
 
 SCHEME = "aaaf"
 """The scheme's registered name (DESIGN.md: one scheme = one module)."""
+VERSION = "1"
+"""Bumped whenever a formula changes, so a recorded result is never replayed on another one."""
 
 ASSESSMENT_TYPES: tuple[str, ...] = ("full", "passive_only", "single_dimension")
 """Assessment types scored from events (``stress_test_only`` is not an events scheme)."""

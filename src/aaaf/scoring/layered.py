@@ -33,6 +33,11 @@ from aaaf.scoring.core import check_weights, renormalised_weights
 
 LAYERS: tuple[str, ...] = ("fact", "behavior", "judge")
 SCALE_MIN = 1.0
+SCHEME = "layered"
+"""The scheme's registered name (DESIGN.md: one scheme = one module)."""
+VERSION = "1"
+"""Bumped whenever a formula changes, so a recorded result is never replayed on another one."""
+
 SCALE_MAX = 5.0
 
 # SCORING.md §4: the fixed, documented classification of assertion types.

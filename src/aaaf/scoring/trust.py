@@ -55,6 +55,8 @@ from aaaf.scoring.results import iso
 
 SCHEME = "trust"
 """The scheme's registered name (DESIGN.md: one scheme = one module), also its history key."""
+VERSION = "1"
+"""Bumped whenever a formula changes, so a recorded result is never replayed on another one."""
 
 TRUST_DIMENSIONS: tuple[str, ...] = (
     "accuracy",

@@ -49,7 +49,13 @@ from typing import Any
 import rfc8785
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.core import guard_builtin_weights
 from aaaf.scoring.records import EventRecord
+
+SCHEME = "workflow"
+"""The scheme's registered name (DESIGN.md: one scheme = one module)."""
+VERSION = "1"
+"""Bumped whenever a formula changes, so a recorded result is never replayed on another one."""
 
 #: SCORING.md §5 *(config)*: the rolling window, in tasks.
 WORKFLOW_WINDOW = 100
@@ -61,6 +67,16 @@ WEIGHT_SUCCESS = 0.50
 WEIGHT_COST = 0.25
 WEIGHT_LATENCY = 0.15
 WEIGHT_RELIABILITY = 0.10
+# the built-in table goes through the load-time guard every scheme's weights go through
+guard_builtin_weights(
+    {
+        "success": WEIGHT_SUCCESS,
+        "cost": WEIGHT_COST,
+        "latency": WEIGHT_LATENCY,
+        "reliability": WEIGHT_RELIABILITY,
+    },
+    "workflow S (document 003 §3.2)",
+)
 #: The success gate: cost and latency count only when S_success is strictly above it.
 SUCCESS_GATE = 0.7
 #: Reliability penalties per unplanned retry, timeout and hard failure.
@@ -431,6 +447,19 @@ def _check_cap(cap: float) -> float:
 
 
 @dataclass(frozen=True)
+class WorkflowConfig:
+    """The *(config)* numbers of SCORING.md §5: the window (in runs) and the weight cap."""
+
+    window: int = WORKFLOW_WINDOW
+    cap: float = WORKFLOW_CAP
+
+    def __post_init__(self) -> None:
+        if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 1:
+            raise _invalid(f"window must be a positive integer, got {self.window!r}", field="window")
+        _check_cap(self.cap)
+
+
+@dataclass(frozen=True)
 class CappedWeights:
     """Weights from :func:`capped_weights` with how they were reached.
 
@@ -542,7 +571,7 @@ class WorkflowWeights:
 
     def body(self) -> dict[str, Any]:
         return {
-            "scheme": "workflow",
+            "scheme": SCHEME,
             "window": self.window,
             "cap": self.cap,
             "method": self.method,
@@ -621,7 +650,7 @@ class RunScores:
             row["in_window"] = counted
             rows.append(row)
         return {
-            "scheme": "workflow",
+            "scheme": SCHEME,
             "window": self.window,
             "runs": rows,
             "agents": [

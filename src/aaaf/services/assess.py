@@ -178,15 +178,17 @@ def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> 
 
 
 # An organization-wide run scores agents in chunks and writes every assessment in one
-# transaction.  When the fleet is large enough to repay a worker's start-up (a spawned
+# transaction.  The work is measured in events, not agents (a fleet of 100 agents × 10 000
+# events is as much work as 1 000 × 1 000): chunks hold about CHUNK_EVENTS events (at least
+# one agent), and when the fleet holds enough events to repay a worker's start-up (a spawned
 # interpreter: about 0.2 s on SQLite, whose workers read through the DB-API and never import
 # SQLAlchemy; about 1.5 s with the store), ``workers - 1`` spawned processes score chunks from
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
 # not the result objects with their event-id tuples.
-CHUNK_AGENTS = 10
-PARALLEL_MIN_AGENTS = 200
+CHUNK_EVENTS = 10_000
+PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
 
 
@@ -294,11 +296,28 @@ def _score_chunk_in_worker(
         return _score_loaded(events, agent_ids, config, end, assessment_type, dimension)
 
 
-def _workers_for(org: Any, agents: int) -> int:
+def plan_chunks(ids: Sequence[Any], counts: Mapping[Any, int]) -> list[list[Any]]:
+    """Consecutive runs of ``ids`` holding about ``CHUNK_EVENTS`` events each (at least one
+    agent a chunk; an agent is never split)."""
+    chunks: list[list[Any]] = []
+    current: list[Any] = []
+    held = 0
+    for agent_id in ids:
+        current.append(agent_id)
+        held += counts.get(agent_id, 0)
+        if held >= CHUNK_EVENTS:
+            chunks.append(current)
+            current, held = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _workers_for(org: Any, events: int, chunks: int) -> int:
     url = str(org.engine.url)
-    if agents < PARALLEL_MIN_AGENTS or ":memory:" in url or url in ("sqlite://", "sqlite:///"):
+    if events < PARALLEL_MIN_EVENTS or ":memory:" in url or url in ("sqlite://", "sqlite:///"):
         return 1
-    return max(1, min(os.cpu_count() or 1, agents // CHUNK_AGENTS))
+    return max(1, min(os.cpu_count() or 1, chunks))
 
 
 def _score_all(
@@ -314,8 +333,9 @@ def _score_all(
     """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
     (so that the caller's own work on them overlaps the helpers' scoring)."""
     ids = [agent.id for agent in agents]
-    chunks = deque(ids[i : i + CHUNK_AGENTS] for i in range(0, len(ids), CHUNK_AGENTS))
-    workers = _workers_for(org, len(ids)) if workers is None else workers
+    counts = org.event_counts(ids)
+    chunks = deque(plan_chunks(ids, counts))
+    workers = _workers_for(org, sum(counts.values()), len(chunks)) if workers is None else workers
     source = _event_source(org)
     # this process reads a SQLite file through the DB-API too (every agent was checked
     # against the organization before scoring): no pool checkout and scoping query per chunk
@@ -385,9 +405,9 @@ def _score_with_helpers(
                 keep(future.result())
             in_flight -= finished
     log.debug(
-        "assess: %d chunks of %d agents scored here (%.2f s waiting on the last), the rest by %d helper(s)",
+        "assess: %d chunks of ~%d events scored here (%.2f s waiting on the last), the rest by %d helper(s)",
         here,
-        CHUNK_AGENTS,
+        CHUNK_EVENTS,
         waited,
         helpers,
     )

@@ -39,7 +39,7 @@ import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,6 @@ from aaaf.badges.keys import (
     IssuerKey,
     PublicKey,
     default_key_path,
-    load_or_create_issuer_key,
     read_issuer_key,
 )
 from aaaf.badges.markdown import markdown
@@ -106,32 +105,46 @@ def issuer_key_path(store: Any) -> Path:
 
 
 def issuer_key(store: Any) -> IssuerKey:
-    """The organization's signing key, created (0600) on first use."""
-    return load_or_create_issuer_key(issuer_key_path(store))
+    """The installation's signing key, kept sealed in the database (SCORING.md §7 "Secrets";
+    an earlier installation's key file is imported on first use)."""
+    from aaaf.services.issuer import issuer_key as stored_issuer_key
+
+    return stored_issuer_key(store, now=datetime.now(UTC))
 
 
-def _local_key_path(store_url: str | None) -> Path:
-    return default_key_path(
-        _sqlite_database_url(store_url or get_settings().database_url), get_settings().issuer_key_path
-    )
+def _local_keys(store_url: str | None) -> tuple[str, list[PublicKey]]:
+    """The local issuer's public keys (from the database; an earlier installation's key file
+    when the database has none yet) — never creates one, needs no secret."""
+    from aaaf.services.issuer import issuer_public_keys
+    from aaaf.store import open_store
+
+    url = store_url or get_settings().database_url
+    sqlite = _sqlite_database_url(url)
+    if sqlite is None or Path(sqlite[len("sqlite:///") :]).exists():
+        with open_store(url) as store:
+            return url, issuer_public_keys(store)
+    path = default_key_path(sqlite, get_settings().issuer_key_path)
+    return url, [read_issuer_key(path).public] if path.exists() else []
 
 
 def local_issuer(store_url: str | None) -> PublicKey | None:
     """This installation's issuer public key, or None when it has none yet (never creates one)."""
-    path = _local_key_path(store_url)
-    return read_issuer_key(path).public if path.exists() else None
+    keys = _local_keys(store_url)[1]
+    return keys[0] if keys else None
 
 
 def local_public_keys(store_url: str | None) -> list[PublicKey]:
-    """The local issuer's public key, for ``aaaf verify`` without ``--key`` (never creates one)."""
-    path = _local_key_path(store_url)
-    if not path.exists():
+    """The local issuer's public keys, for ``aaaf verify`` without ``--key`` (never creates one;
+    needs no secret: the public halves are stored in clear)."""
+    url, keys = _local_keys(store_url)
+    if not keys:
         raise AAAFError(
             "INVALID_REQUEST",
-            f"No local issuer key at {path}; pass the issuer's public key with --key PEM|JWKS.",
-            {"path": str(path)},
+            "No local issuer key (this database has issued no badge); pass the issuer's public key"
+            " with --key PEM|JWKS.",
+            {"database": url},
         )
-    return [read_issuer_key(path).public]
+    return keys
 
 
 def default_status_list_path(store: Any) -> Path:
@@ -507,7 +520,9 @@ def supersede(
     badge = org.supersede_badge(assessment_id, reason=reason, at=utc(now))
     if badge is None:
         return None, None
-    scoped = _OrgSession(store=_DatabaseAt(_engine_url(org)), org=org, organization=org.organization())
+    scoped = _OrgSession(
+        store=_DatabaseAt(_engine_url(org), org.engine), org=org, organization=org.organization()
+    )
     path = write_status_list(scoped, status_list_output, now)
     log.info(
         "superseded badge of assessment %s (bit %s): %s", badge.assessment_id, badge.status_index, reason
@@ -521,9 +536,11 @@ def _engine_url(org: Any) -> str:
 
 @dataclass(frozen=True)
 class _DatabaseAt:
-    """Where the issuer key and status list live is derived from the database URL only."""
+    """The database an organization's repositories use: the issuer key is in it, and the
+    status list file is written beside it (derived from its URL)."""
 
     url: str
+    engine: Any
 
 
 # -- the review hold (SCORING.md §2.4) ---------------------------------------------------

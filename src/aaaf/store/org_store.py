@@ -671,6 +671,22 @@ class OrgStore:
                 query = query.where(t.events.c.type.in_(list(types)))
             return int(connection.execute(query).scalar_one())
 
+    def event_counts(self, agent_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
+        """How many events each of the given agents has (0 for none); other organizations'
+        agents count 0.  One grouped scan of the ``(agent_id, timestamp)`` index."""
+        counts = dict.fromkeys(agent_ids, 0)
+        own_agents = select(t.agents.c.id).where(t.agents.c.organization_id == self.organization_id)
+        query = (
+            select(t.events.c.agent_id, func.count())
+            .where(t.events.c.agent_id.in_(own_agents))
+            .group_by(t.events.c.agent_id)
+        )
+        with read_connection(self._engine) as connection:
+            for agent_id, count in connection.execute(query):
+                if agent_id in counts:
+                    counts[agent_id] = int(count)
+        return counts
+
     def delete_events_before(self, cutoff: datetime) -> int:
         """Drop this organization's events older than ``cutoff`` (document 004 §7.3 retention)."""
         own_agents = select(t.agents.c.id).where(t.agents.c.organization_id == self.organization_id)

@@ -372,3 +372,31 @@ trust_weight_overrides = Table(
     Column("active", Boolean(), nullable=False, server_default=text("true")),
     Index("idx_trust_weight_overrides_organization", "organization_id", "active"),
 )
+
+# SCORING.md §7 "Admin and keys": an organization's API keys, stored only as hashes
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("name", Text(), nullable=True),
+    Column("prefix", Text(), nullable=False),
+    Column("key_hash", Text(), nullable=False, unique=True),
+    Column("scopes", TextArray(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("revoked_at", UTCDateTime(), nullable=True),
+    Column("last_used_at", UTCDateTime(), nullable=True),
+    Index("idx_api_keys_organization", "organization_id"),
+)
+
+# SCORING.md §7 "Secrets": the installation's signing keys, the private half sealed with
+# AAAF_SECRET_KEY (never in clear); one row per named slot ("issuer" signs every badge)
+issuer_keys = Table(
+    "issuer_keys",
+    metadata,
+    Column("name", Text(), primary_key=True),
+    Column("kid", Text(), nullable=False, unique=True),
+    Column("public_pem", Text(), nullable=False),
+    Column("private_key_sealed", Text(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)

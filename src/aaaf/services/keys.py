@@ -1,0 +1,139 @@
+"""Organizations and their API keys (SCORING.md §7 "Admin and keys"; issue 13 §3).
+
+A key is ``ak_`` + 43 URL-safe characters (256 random bits), shown once at creation and
+stored only as its SHA-256.  Each key holds scopes: ``read``, ``events:write``,
+``assessments:write``, ``auditor`` (audit findings, appeal resolution) and ``admin``
+(keys, configuration, webhooks).  The key returned when an organization is created holds
+every scope.  The CLI, the API and the dashboard authenticate through :func:`authenticate`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from aaaf.errors import AAAFError
+from aaaf.store import Organization, Store
+from aaaf.store.api_keys import ApiKey, ApiKeys
+
+KEY_PREFIX = "ak_"
+SCOPES: tuple[str, ...] = ("read", "events:write", "assessments:write", "auditor", "admin")
+KEY_PREFIX_SHOWN = len(KEY_PREFIX) + 8
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key just created: ``secret`` is the key itself, shown this once and never stored."""
+
+    key: ApiKey
+    secret: str
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a request (or a command) acts as: an organization and the scopes it holds."""
+
+    organization_id: uuid.UUID
+    scopes: frozenset[str]
+    key_id: uuid.UUID | None = None
+
+    def require(self, scope: str) -> None:
+        """``FORBIDDEN`` unless this principal holds ``scope`` (``admin`` holds every scope)."""
+        if scope not in self.scopes and "admin" not in self.scopes:
+            raise AAAFError(
+                "FORBIDDEN",
+                f"This API key lacks the {scope!r} scope.",
+                {"required_scope": scope, "scopes": sorted(self.scopes)},
+            )
+
+
+def hash_key(secret: str) -> str:
+    """The stored form of a key: SHA-256, hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def check_scopes(scopes: Sequence[str]) -> tuple[str, ...]:
+    """The scopes, de-duplicated in the canonical order; ``INVALID_REQUEST`` naming an unknown one."""
+    unknown = sorted(set(scopes) - set(SCOPES))
+    if unknown:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"Unknown scope(s) {', '.join(unknown)}; known scopes: {', '.join(SCOPES)}.",
+            {"field": "scopes", "unknown": unknown},
+        )
+    if not scopes:
+        raise AAAFError("INVALID_REQUEST", "A key needs at least one scope.", {"field": "scopes"})
+    return tuple(scope for scope in SCOPES if scope in set(scopes))
+
+
+def organization_named(store: Store, name: str) -> Organization:
+    """The organization with this name (``NOT_FOUND`` naming it otherwise)."""
+    for organization in store.organizations():
+        if organization.name == name:
+            return organization
+    raise AAAFError(
+        "NOT_FOUND", f"Organization {name!r} not found.", {"resource": "organization", "name": name}
+    )
+
+
+def create_organization(store: Store, name: str, *, now: datetime) -> tuple[Organization, IssuedKey]:
+    """A new organization and its first key, holding every scope (``CONFLICT`` when the name
+    is taken)."""
+    if any(organization.name == name for organization in store.organizations()):
+        raise AAAFError("CONFLICT", f"An organization named {name!r} already exists.", {"name": name})
+    organization = store.create_organization(name)
+    return organization, create_key(
+        store, organization.id, SCOPES, name="created with the organization", now=now
+    )
+
+
+def create_key(
+    store: Store,
+    organization_id: uuid.UUID,
+    scopes: Sequence[str],
+    *,
+    name: str | None = None,
+    now: datetime,
+) -> IssuedKey:
+    """A new key of the organization with these scopes; its secret is returned once."""
+    store.get_organization(organization_id)
+    canonical = check_scopes(scopes)
+    secret = KEY_PREFIX + secrets.token_urlsafe(32)
+    key = ApiKeys(store.engine).add(
+        organization_id,
+        key_hash=hash_key(secret),
+        prefix=secret[:KEY_PREFIX_SHOWN],
+        scopes=canonical,
+        name=name,
+        at=now,
+    )
+    return IssuedKey(key=key, secret=secret)
+
+
+def list_keys(store: Store, organization_id: uuid.UUID) -> list[ApiKey]:
+    return ApiKeys(store.engine).of_organization(organization_id)
+
+
+def revoke_key(store: Store, organization_id: uuid.UUID, key_id: str, *, now: datetime) -> ApiKey:
+    try:
+        wanted = uuid.UUID(str(key_id))
+    except ValueError:
+        raise AAAFError("NOT_FOUND", f"API key {key_id} not found.", {"resource": "api key"}) from None
+    return ApiKeys(store.engine).revoke(organization_id, wanted, at=now)
+
+
+def authenticate(store: Store, secret: str | None, *, now: datetime) -> Principal:
+    """The principal a key stands for; ``UNAUTHORIZED`` for a missing, unknown or revoked key
+    (the message does not say which, so a key cannot be probed)."""
+    if not secret or not secret.startswith(KEY_PREFIX):
+        raise AAAFError("UNAUTHORIZED", "Missing or invalid API key.", {})
+    keys = ApiKeys(store.engine)
+    key = keys.by_hash(hash_key(secret))
+    if key is None or not key.active:
+        raise AAAFError("UNAUTHORIZED", "Missing or invalid API key.", {})
+    keys.touch(key.id, at=now)
+    return Principal(organization_id=key.organization_id, scopes=frozenset(key.scopes), key_id=key.id)
