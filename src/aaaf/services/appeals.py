@@ -2,7 +2,9 @@
 
 Filed only within 14 days of the assessment's completion, naming at least one assessed
 dimension, with a justification and at least one counter-evidence item naming a task of the
-assessment.  Resolving ``accepted`` re-scores only the challenged dimensions without the
+assessment, and only while no other appeal of the assessment is open (``filed`` or
+``under_review``): a second is ``APPEAL_NOT_ALLOWED`` (SCORING.md §7 "appeal already open"),
+enforced by the store under a row lock so that two concurrent filings cannot both pass.  Resolving ``accepted`` re-scores only the challenged dimensions without the
 counter-evidenced tasks' evidence, recomputes composites and tiers, and keeps every other
 dimension byte-identical, and supersedes the badge already issued for the old scores (its
 status bit set, "superseded: appeal <id> accepted"); the appeal and its outcome stay on the record.

@@ -52,6 +52,8 @@ from aaaf.store.records import (
 AgentRef = uuid.UUID | str
 
 _STATUS_INDEX_ATTEMPTS = 5
+# an appeal still waiting for its decision (SCORING.md §7: at most one per assessment)
+OPEN_APPEAL_STATUSES = ("filed", "under_review")
 
 
 class DimensionRow(NamedTuple):
@@ -971,10 +973,35 @@ class OrgStore:
         counter_evidence: Sequence[Mapping[str, Any]],
         filed_at: datetime,
     ) -> Appeal:
-        """Record an appeal (status ``filed``); the rules of §2.4 are the service's job."""
+        """Record an appeal (status ``filed``); the rules of §2.4 are the service's job, but for
+        one the store enforces because it is a race: an assessment has at most one *open*
+        appeal (``filed`` or ``under_review``) — a second is ``APPEAL_NOT_ALLOWED`` (SCORING.md
+        §7).  The assessment row is locked first (``FOR UPDATE`` on PostgreSQL; SQLite's
+        ``BEGIN IMMEDIATE`` already serialises writers), so two concurrent filings cannot both pass.
+        """
         appeal_id = uuid.uuid4()
         with write_transaction(self._engine) as connection:
             row = self._assessment_row(connection, assessment_id)
+            connection.execute(
+                select(t.assessments.c.id).where(t.assessments.c.id == row.id).with_for_update()
+            )
+            open_appeal = connection.execute(
+                select(t.appeals.c.id, t.appeals.c.status)
+                .where(t.appeals.c.assessment_id == row.id, t.appeals.c.status.in_(OPEN_APPEAL_STATUSES))
+                .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+                .limit(1)
+            ).one_or_none()
+            if open_appeal is not None:
+                raise AAAFError(
+                    "APPEAL_NOT_ALLOWED",
+                    f"appeal already open: {open_appeal.id} ({open_appeal.status}) on assessment {row.id}; "
+                    "it must be resolved before another appeal is filed",
+                    {
+                        "assessment_id": str(row.id),
+                        "open_appeal_id": str(open_appeal.id),
+                        "open_appeal_status": open_appeal.status,
+                    },
+                )
             connection.execute(
                 insert(t.appeals).values(
                     id=appeal_id,
