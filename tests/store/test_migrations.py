@@ -52,7 +52,7 @@ def test_upgrade_creates_every_table_at_head(engine: Engine) -> None:
     upgrade_to_head(engine)
     with engine.connect() as connection:
         assert current_revisions(connection) == head_revisions()
-        assert head_revisions() == {"0003_badge_credentials"}
+        assert head_revisions() == {"0004_config_history"}
     assert set(inspect(engine).get_table_names()) >= EXPECTED_TABLES
 
 

@@ -8,6 +8,10 @@ enforced by the store under a row lock so that two concurrent filings cannot bot
 counter-evidenced tasks' evidence, recomputes composites and tiers, and keeps every other
 dimension byte-identical, and supersedes the badge already issued for the old scores (its
 status bit set, "superseded: appeal <id> accepted"); the appeal and its outcome stay on the record.
+
+An assessment is judged by the configuration in force when it ran (issue 21): its appeal window
+and the re-scoring use :meth:`OrgStore.config_at` of the assessment's creation, not a
+configuration changed since.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config = org.config()
+    config = org.config_at(assessment.created_at)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -74,7 +78,7 @@ def file_appeal(
     now: datetime,
 ) -> Any:
     assessment = org.get_assessment(assessment_id)
-    config = org.config()
+    config = org.config_at(assessment.created_at)
 
     def refuse(message: str, **details: Any) -> AAAFError:
         return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
@@ -144,7 +148,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
         org.events(assessment.agent_id),
-        org.config(),
+        org.config_at(assessment.created_at),
         assessment.window_end,
         list(appeal.dimensions_challenged),
         excluded,

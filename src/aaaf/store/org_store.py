@@ -28,10 +28,14 @@ from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
     WEIGHT_FIELDS,
+    ConfigChange,
     build_config,
+    config_in_force_at,
     extra_to_json,
     normalise_changes,
+    read_config_history,
     recency_weights_to_json,
+    record_config_change,
 )
 from aaaf.store.records import (
     Agent,
@@ -329,7 +333,11 @@ def _dimension_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, .
 def write_org_config(
     connection: Connection, organization_id: uuid.UUID, current: AAAFConfig, changes: Mapping[str, Any]
 ) -> AAAFConfig:
-    """Validate ``changes`` against ``current`` and store them (inside the caller's transaction)."""
+    """Validate ``changes`` against ``current`` and store them (inside the caller's transaction).
+
+    A change that alters something is recorded with its time (``org_config_changes``); one
+    that alters nothing writes nothing.
+    """
     normalised = normalise_changes(changes)
     updated = current.with_overrides(**normalised)  # WEIGHT_SUM_INVALID
     config_row = connection.execute(
@@ -338,6 +346,8 @@ def write_org_config(
         )
     ).one()
     stamp = now_utc()
+    if record_config_change(connection, organization_id, current, updated, stamp) is None:
+        return updated
     values: dict[str, Any] = {}
     for field, column in COLUMN_FIELDS.items():
         if field in normalised:
@@ -454,6 +464,17 @@ class OrgStore:
         with write_transaction(self._engine) as connection:
             current = read_org_config(connection, self.organization_id)
             return write_org_config(connection, self.organization_id, current, changes)
+
+    def config_history(self) -> list[ConfigChange]:
+        """Every recorded configuration change, oldest first (issue 21)."""
+        with read_connection(self._engine) as connection:
+            return read_config_history(connection, self.organization_id)
+
+    def config_at(self, when: datetime) -> AAAFConfig:
+        """The configuration in force at ``when`` (rebuilt from the change history)."""
+        with read_connection(self._engine) as connection:
+            current = read_org_config(connection, self.organization_id)
+            return config_in_force_at(connection, self.organization_id, when, current)
 
     def set_weights(self, axis: str, weights: Mapping[str, float]) -> AAAFConfig:
         """Replace one axis's weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
