@@ -220,10 +220,16 @@ def test_assessments_use_the_config_in_force_when_they_ran(store_url: str, tmp_p
         org = store.scope(store.default_organization().id)
         stored_old = org.get_assessment(old["id"]).result["performance"]["weights_used"]
         stored_new = org.get_assessment(new["id"]).result["performance"]["weights_used"]
+        recorded_old = org.get_assessment(old["id"]).result["config"]
+        recorded_new = org.get_assessment(new["id"]).result["config"]
     finally:
         store.close()
     assert stored_old == pytest.approx(dict(PERFORMANCE_WEIGHTS))
     assert stored_new == pytest.approx(NEW_PERFORMANCE)
+    # each result records the whole configuration it ran with
+    assert recorded_old["performance_weights"] == dict(PERFORMANCE_WEIGHTS)
+    assert recorded_new["performance_weights"] == NEW_PERFORMANCE
+    assert recorded_new["assessment_window_days"] == 30
 
     # an appeal against the old assessment re-scores it with the configuration it ran with
     filed = aaaf(

@@ -65,3 +65,22 @@ def test_snapshot_round_trips_every_setting() -> None:
         appeal_window_days=7,
     )
     assert config_from_snapshot(config_snapshot(config)) == config
+
+
+def test_an_appeal_takes_the_config_its_assessment_recorded_or_had(store: Store) -> None:
+    from types import SimpleNamespace
+
+    from aaaf.services.appeals import config_of
+
+    org = org_of(store)
+    org.update_config(validity_period_days=60)
+    first = org.config_history()[0].changed_at
+    org.update_config(validity_period_days=30)
+    recorded = config_snapshot(org.config_at(first))
+    # an assessment that recorded its configuration: that one, whatever changed since
+    with_record = SimpleNamespace(result={"config": recorded}, created_at=first)
+    assert config_of(org, with_record).validity_days == 60
+    # one stored before results recorded it: the configuration in force at its creation
+    older = SimpleNamespace(result={}, created_at=first + timedelta(microseconds=1))
+    assert config_of(org, older).validity_days == 60
+    assert config_of(org, SimpleNamespace(result=None, created_at=first - timedelta(days=1))) == AAAFConfig()

@@ -10,8 +10,9 @@ dimension byte-identical, and supersedes the badge already issued for the old sc
 status bit set, "superseded: appeal <id> accepted"); the appeal and its outcome stay on the record.
 
 An assessment is judged by the configuration in force when it ran (issue 21): its appeal window
-and the re-scoring use :meth:`OrgStore.config_at` of the assessment's creation, not a
-configuration changed since.
+and the re-scoring use the configuration recorded in its result (``result["config"]``), or for
+an assessment stored before results recorded it, the organization's configuration at the
+assessment's creation (:meth:`OrgStore.config_at`) — never one changed since.
 """
 
 from __future__ import annotations
@@ -47,12 +48,22 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
+def config_of(org: Any, assessment: Any) -> Any:
+    """The configuration ``assessment`` ran with (see the module docstring)."""
+    recorded = (assessment.result or {}).get("config")
+    if isinstance(recorded, dict):
+        from aaaf.store.org_config import config_from_snapshot
+
+        return config_from_snapshot(recorded)
+    return org.config_at(assessment.created_at)
+
+
 def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config = org.config_at(assessment.created_at)
+    config = config_of(org, assessment)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -78,7 +89,7 @@ def file_appeal(
     now: datetime,
 ) -> Any:
     assessment = org.get_assessment(assessment_id)
-    config = org.config_at(assessment.created_at)
+    config = config_of(org, assessment)
 
     def refuse(message: str, **details: Any) -> AAAFError:
         return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
@@ -148,7 +159,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
         org.events(assessment.agent_id),
-        org.config_at(assessment.created_at),
+        config_of(org, assessment),
         assessment.window_end,
         list(appeal.dimensions_challenged),
         excluded,
@@ -176,7 +187,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         org, assessment.id, reason=badge_service.appeal_reason(appeal.id), now=now
     )
     result_dict = rescored.to_dict()
-    for key in ("calibration",):
+    for key in ("calibration", "config"):
         if key in assessment.result:
             result_dict[key] = assessment.result[key]
     result_dict["appeals"] = [*assessment.result.get("appeals", []), str(appeal.id)]
