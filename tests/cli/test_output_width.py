@@ -151,6 +151,23 @@ def test_on_a_terminal_tables_fit_and_fold_instead_of_cutting() -> None:
         assert assessment_id in id_column
 
 
+def test_on_a_narrow_terminal_no_wrap_columns_fold_rather_than_vanish() -> None:
+    headers = ("agent", "task", "S", "succ", "cost", "lat", "rel")
+    values = ("wf-eridanus-long", "task-000123", "0.657", "0.750", "0.750", "0.500", "0.199")
+    table = Table(box=None)  # as `aaaf workflow score` draws its runs
+    for header in headers:
+        table.add_column(header, no_wrap=True, justify="right")
+    table.add_row(*values)
+    screen = _Terminal()
+    CliConsole(file=screen, width=30, color_system=None, highlight=False, soft_wrap=True).print(table)
+    text = screen.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 30
+    # folded, every character is still there (cropping would lose the right-hand columns)
+    shown = "".join(text.split())
+    assert len(shown) == sum(len(item) for item in (*headers, *values))
+    assert ELLIPSIS not in text
+
+
 def test_not_a_terminal_ignores_columns() -> None:
     value = "9" * 120
     table = Table()

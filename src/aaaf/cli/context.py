@@ -52,6 +52,7 @@ class CliConsole(Console):
         if self.writes_to_terminal():
             for table in tables:
                 for column in table.columns:
+                    column.no_wrap = False  # a no_wrap column would be cropped away instead
                     column.overflow = "fold"
             super().print(*objects, **kwargs)
             return
