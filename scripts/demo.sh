@@ -8,7 +8,6 @@ NOW=2026-11-20T12:00:00Z
 OUT=out
 export AAAF_DATABASE_URL="sqlite:///$PWD/$OUT/aaaf.db"
 export AAAF_ISSUER_KEY_PATH="$PWD/$OUT/aaaf-issuer.key"
-export COLUMNS="${COLUMNS:-160}"   # Rich tables: wide enough for agent names when not on a terminal
 
 rm -rf "$OUT"
 mkdir -p "$OUT/reports" "$OUT/badges"

@@ -12,7 +12,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
-from aaaf.store import Agent, Assessment, Badge, OrgStore, Store, open_store
+from aaaf.store import Agent, Appeal, Assessment, Badge, OrgStore, Store, open_store
 from aaaf.store import tables as t
 from aaaf.store.records import BadgeSlot, SignedCredential
 
@@ -53,23 +53,35 @@ def test_appeal_is_filed_listed_and_resolved(org: OrgStore) -> None:
         counter_evidence=evidence,
         filed_at=T0 + minutes(1),
     )
-    second = org.file_appeal(
-        assessment.id,
-        dimensions=["speed"],
-        justification="j",
-        counter_evidence=evidence,
-        filed_at=T0 + minutes(2),
-    )
     assert first.status == "filed" and first.dimensions_challenged == ("accuracy", "delegation_capability")
     assert first.counter_evidence == tuple(evidence) and first.resolved_at is None
     assert org.get_appeal(first.id) == first
-    assert org.appeals(assessment.id) == [first, second]
-    assert org.get_assessment(assessment.id).appeals == (first, second)
+
+    def file_second() -> Appeal:
+        return org.file_appeal(
+            assessment.id,
+            dimensions=["speed"],
+            justification="j",
+            counter_evidence=evidence,
+            filed_at=T0 + minutes(2),
+        )
+
+    # at most one open appeal per assessment (SCORING.md §7 "appeal already open")
+    with pytest.raises(AAAFError) as caught:
+        file_second()
+    assert caught.value.code == "APPEAL_NOT_ALLOWED" and caught.value.exit_code == 2
+    assert caught.value.details["open_appeal_id"] == str(first.id)
+    assert "appeal already open" in caught.value.message
 
     reviewing = org.resolve_appeal(
         first.id, status="under_review", reviewer_notes=None, resolution=None, resolved_at=None
     )
     assert reviewing.status == "under_review"
+    with pytest.raises(AAAFError) as caught:
+        file_second()
+    assert caught.value.code == "APPEAL_NOT_ALLOWED"
+    assert caught.value.details["open_appeal_status"] == "under_review"
+    assert org.appeals(assessment.id) == [reviewing]
     accepted = org.resolve_appeal(
         first.id,
         status="accepted",
@@ -87,6 +99,10 @@ def test_appeal_is_filed_listed_and_resolved(org: OrgStore) -> None:
         "before": {"accuracy": 0.6},
         "after": {"accuracy": 0.8},
     }
+    # decided: another appeal may now be filed, and both stay on the record
+    second = file_second()
+    assert org.appeals(assessment.id) == [accepted, second]
+    assert org.get_assessment(assessment.id).appeals == (accepted, second)
     with pytest.raises(AAAFError) as caught:
         org.resolve_appeal(first.id, status="rejected", reviewer_notes="", resolution=None, resolved_at=T0)
     assert caught.value.code == "CONFLICT"
@@ -94,6 +110,49 @@ def test_appeal_is_filed_listed_and_resolved(org: OrgStore) -> None:
         org.resolve_appeal(second.id, status="filed", reviewer_notes="", resolution=None, resolved_at=T0)
     assert caught.value.code == "INVALID_REQUEST"
     assert accepted.to_dict()["resolved_at"] == "2026-04-16T12:03:00Z"
+
+
+def test_concurrent_filings_leave_one_open_appeal(store_url: str) -> None:
+    """Two processes filing at once: one appeal, the other refused (the row lock / BEGIN IMMEDIATE)."""
+    setup = open_store(store_url)
+    try:
+        org = org_of(setup)
+        assessment = completed_assessment(org, org.enroll_agent("racer"))
+    finally:
+        setup.close()
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def file_one(index: int) -> None:
+        own = open_store(store_url)
+        try:
+            scoped = own.scope(org.organization_id)
+            barrier.wait()
+            try:
+                scoped.file_appeal(
+                    assessment.id,
+                    dimensions=["accuracy"],
+                    justification=f"filing {index}",
+                    counter_evidence=[{"task_id": "task-1", "claim": "c"}],
+                    filed_at=T0 + minutes(index),
+                )
+                outcomes.append("filed")
+            except AAAFError as error:
+                outcomes.append(error.code)
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=file_one, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["APPEAL_NOT_ALLOWED"] * 3 + ["filed"]
+    check = open_store(store_url)
+    try:
+        assert len(check.scope(org.organization_id).appeals(assessment.id)) == 1
+    finally:
+        check.close()
 
 
 def test_unknown_appeal_is_not_found(org: OrgStore) -> None:

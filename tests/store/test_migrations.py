@@ -20,6 +20,7 @@ EXPECTED_TABLES = {
     "organizations",
     "api_keys",
     "issuer_keys",
+    "org_config_changes",
     "org_configs",
     "dimension_weight_configs",
     "agents",

@@ -135,9 +135,22 @@ def test_all_and_history_and_at(db: str, org: Any) -> None:
     assert asked.exit_code == 0, asked.output
     assert json.loads(asked.stdout)["history"]["recorded"] is False
     history = json.loads(aaaf(db, "trust", "history", "strong", "--json").stdout)
-    assert len(history) == before == 2  # the two present-time --all runs, not the --at one
+    # the first present-time --all run is recorded; the second found nothing changed (issue 21),
+    # and the --at one is in the past
+    assert len(history) == before == 1
     human = aaaf(db, "trust", "history", "strong")
     assert human.exit_code == 0 and str(history[0]["id"]) in human.stdout
+
+
+def test_asking_twice_records_once(db: str, org: Any) -> None:
+    agent = org.enroll_agent("same")
+    add(org, agent, every_dimension(70.0, at=NOW, prefix="q"), now=NOW)
+    first = aaaf(db, "trust", "same")
+    assert first.exit_code == 0 and "history: recorded and committed" in first.stdout
+    second = aaaf(db, "trust", "same")
+    assert second.exit_code == 0, second.output
+    assert "history: not recorded (unchanged since history entry" in second.stdout
+    assert len(json.loads(aaaf(db, "trust", "history", "same", "--json").stdout)) == 1
 
 
 def test_anomaly_review_through_the_cli(db: str, org: Any) -> None:

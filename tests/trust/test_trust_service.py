@@ -175,3 +175,62 @@ def test_operational_fill_ins_come_from_stored_task_evidence(org: Any) -> None:
     # every task: max(0, 1 − 1/2) = 0.5 → costEfficiency 50
     assert result.dimensions["costEfficiency"].source == "operational"
     assert result.dimensions["costEfficiency"].score == pytest.approx(50.0)
+
+
+# ----------------------------------------------------------------------------- nothing changed (issue 21)
+
+
+def test_an_identical_score_adds_no_history_row(org: Any) -> None:
+    agent = org.enroll_agent("steady")
+    add(org, agent, every_dimension(80.0))  # a day old: inside the grace week, no decay
+    first = trust_service.trust_report(org, agent, at=NOW, record=True)
+    assert first.entry is not None and first.result.composite == pytest.approx(800.0)
+    again = trust_service.trust_report(org, agent, at=NOW + timedelta(hours=1), record=True)
+    assert again.result.composite == first.result.composite  # still 800 exactly: nothing decayed
+    assert again.entry is None
+    assert again.not_recorded_reason == (
+        f"unchanged since history entry {first.entry.id}: same composite, tier, dimension scores "
+        "and weights in force"
+    )
+    assert again.canonical is not None and again.canonical.id == first.entry.id
+    assert again.to_dict()["history"]["recorded"] is False
+    assert [entry.id for entry in trust_service.history(org, agent)] == [first.entry.id]
+
+
+def test_decay_below_the_reported_precision_is_not_a_change(org: Any) -> None:
+    agent = org.enroll_agent("aging")
+    add(org, agent, every_dimension(80.0, days_ago=8.0))
+    # 8 days old: 80 − (8 − 7)/7 = 79.857142…; composite 798.57… → shown 798, dimensions 79.8
+    first = trust_service.trust_report(org, agent, at=NOW, record=True)
+    assert first.entry is not None
+    assert first.result.composite == pytest.approx(10 * (80 - 1 / 7))
+    # a minute later every score lost 1/(7·1440) = 0.0000992 more: unrounded different,
+    # shown the same (798; 79.8) → not recorded
+    minute = trust_service.trust_report(org, agent, at=NOW + timedelta(minutes=1), record=True)
+    assert minute.result.composite != first.result.composite
+    assert minute.result.composite == pytest.approx(10 * (80 - (1 + 1 / 1440) / 7))
+    assert minute.entry is None and minute.not_recorded_reason is not None
+    # a day later: 80 − 2/7 = 79.714… → 79.7 and 797: a change, recorded and committed
+    day = trust_service.trust_report(org, agent, at=NOW + timedelta(days=1), record=True)
+    assert day.entry is not None and day.entry.committed
+    assert day.entry.score == pytest.approx(10 * (80 - 2 / 7))
+    assert len(trust_service.history(org, agent)) == 2
+
+
+def test_other_weights_in_force_are_a_change_even_with_the_same_composite(org: Any) -> None:
+    agent = org.enroll_agent("balanced")
+    add(org, agent, every_dimension(80.0))
+    first = trust_service.trust_report(org, agent, at=NOW, record=True)
+    assert first.entry is not None
+    _, rejected = trust_service.set_override(org, {"accuracy": 0.15, "teamwork": 0.01}, set_by="ops", at=NOW)
+    assert rejected is None
+    # every dimension 80: any weights give 800 again — but other weights are in force
+    reweighted = trust_service.trust_report(org, agent, at=NOW, record=True)
+    assert reweighted.result.composite == pytest.approx(800.0)
+    assert reweighted.entry is not None
+    assert reweighted.entry.details["weights_in_force"]["accuracy"] == 0.15
+    # a new observation that moves one dimension's reported score is a change as well
+    add(org, agent, [eval_raw("safety", 79.0, key="safety-2")])
+    moved = trust_service.trust_report(org, agent, at=NOW, record=True)
+    assert moved.entry is not None
+    assert len(trust_service.history(org, agent)) == 3

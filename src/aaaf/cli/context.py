@@ -2,6 +2,11 @@
 
 Exit codes everywhere (issue 3, SCORING.md §0): 0 success, 2 bad input (the message names the
 problem), 1 any other failure.
+
+Tables (issue 21): when stdout is not a terminal (a pipe, a file, a CI log) a table is printed
+as wide as its content needs, whatever ``COLUMNS`` says, so ids and numbers come out whole;
+on a terminal it fits the terminal's width and a cell too wide for its column folds onto the
+next line instead of being cut with "…".
 """
 
 from __future__ import annotations
@@ -18,13 +23,59 @@ from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
 
 from aaaf.errors import AAAFError
 
 log = logging.getLogger("aaaf.cli")
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+_UNBOUNDED = 1_000_000
+
+
+class CliConsole(Console):
+    """A Rich console whose tables never lose characters (see the module docstring)."""
+
+    def writes_to_terminal(self) -> bool:
+        """Whether the output really is a terminal (``FORCE_COLOR`` and ``COLUMNS`` aside)."""
+        isatty = getattr(self.file, "isatty", None)
+        try:
+            return bool(isatty is not None and isatty())
+        except ValueError:  # a closed stream
+            return False
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        tables = [item for item in objects if isinstance(item, Table)]
+        if not tables:
+            super().print(*objects, **kwargs)
+            return
+        if self.writes_to_terminal():
+            for table in tables:
+                for column in table.columns:
+                    column.no_wrap = False  # a no_wrap column would be cropped away instead
+                    column.overflow = "fold"
+            super().print(*objects, **kwargs)
+            return
+        saved = self._width
+        self._width = max(_natural_width(self, table) for table in tables)
+        try:
+            super().print(*objects, **kwargs)
+        finally:
+            self._width = saved
+
+
+def _natural_width(target: Console, table: Table) -> int:
+    """The width a table takes with nothing wrapped: its widest cells, title and caption."""
+    options = target.options.update_width(_UNBOUNDED)
+    width = Measurement.get(target, options, table).maximum
+    for text in (table.title, table.caption):
+        if text is not None:
+            width = max(width, Measurement.get(target, options, text).maximum)
+    return max(width, 1)
+
+
+console = CliConsole(highlight=False, soft_wrap=True)
+err_console = CliConsole(stderr=True, highlight=False, soft_wrap=True)
 
 DbOption = Annotated[
     str | None,

@@ -2,10 +2,17 @@
 
 Filed only within 14 days of the assessment's completion, naming at least one assessed
 dimension, with a justification and at least one counter-evidence item naming a task of the
-assessment.  Resolving ``accepted`` re-scores only the challenged dimensions without the
+assessment, and only while no other appeal of the assessment is open (``filed`` or
+``under_review``): a second is ``APPEAL_NOT_ALLOWED`` (SCORING.md §7 "appeal already open"),
+enforced by the store under a row lock so that two concurrent filings cannot both pass.  Resolving ``accepted`` re-scores only the challenged dimensions without the
 counter-evidenced tasks' evidence, recomputes composites and tiers, and keeps every other
 dimension byte-identical, and supersedes the badge already issued for the old scores (its
 status bit set, "superseded: appeal <id> accepted"); the appeal and its outcome stay on the record.
+
+An assessment is judged by the configuration in force when it ran (issue 21): its appeal window
+and the re-scoring use the configuration recorded in its result (``result["config"]``), or for
+an assessment stored before results recorded it, the organization's configuration at the
+assessment's creation (:meth:`OrgStore.config_at`) — never one changed since.
 """
 
 from __future__ import annotations
@@ -41,12 +48,22 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
+def config_of(org: Any, assessment: Any) -> Any:
+    """The configuration ``assessment`` ran with (see the module docstring)."""
+    recorded = (assessment.result or {}).get("config")
+    if isinstance(recorded, dict):
+        from aaaf.store.org_config import config_from_snapshot
+
+        return config_from_snapshot(recorded)
+    return org.config_at(assessment.created_at)
+
+
 def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config = org.config()
+    config = config_of(org, assessment)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -72,7 +89,7 @@ def file_appeal(
     now: datetime,
 ) -> Any:
     assessment = org.get_assessment(assessment_id)
-    config = org.config()
+    config = config_of(org, assessment)
 
     def refuse(message: str, **details: Any) -> AAAFError:
         return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
@@ -142,7 +159,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
         org.events(assessment.agent_id),
-        org.config(),
+        config_of(org, assessment),
         assessment.window_end,
         list(appeal.dimensions_challenged),
         excluded,
@@ -170,7 +187,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         org, assessment.id, reason=badge_service.appeal_reason(appeal.id), now=now
     )
     result_dict = rescored.to_dict()
-    for key in ("calibration",):
+    for key in ("calibration", "config"):
         if key in assessment.result:
             result_dict[key] = assessment.result[key]
     result_dict["appeals"] = [*assessment.result.get("appeals", []), str(appeal.id)]

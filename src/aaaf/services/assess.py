@@ -151,6 +151,9 @@ def assess_with_events(
         "deltas": calibration.deltas,
         "previous_assessment_id": str(previous.id) if previous else None,
     }
+    from aaaf.store.org_config import config_snapshot
+
+    result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
     org.complete_assessment(
         record.id,
         result=result_dict,
@@ -452,8 +455,10 @@ def _assess_many(
         prepare_finished_assessments,
         store_prepared_assessments,
     )
+    from aaaf.store.org_config import config_snapshot
 
     config = org.config()
+    snapshot = config_snapshot(config)  # recorded in every result: the configuration in force
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     # first: it checks every agent against the organization (NOT_FOUND), which workers rely on
@@ -492,6 +497,7 @@ def _assess_many(
             "deltas": calibration.deltas,
             "previous_assessment_id": str(before.assessment_id) if before else None,
         }
+        result_dict["config"] = snapshot  # the configuration in force (issue 21)
         if calibration.anomalous:
             log.warning(
                 "assessment of %s is anomalous (%s): badge held for review",

@@ -9,6 +9,9 @@
   the last committed score is stored ``was_anomalous = true`` and not committed — the
   previous score stays canonical — until :func:`review` approves it.
 * A composite that does not exist (no covered dimension) is not a score and is not recorded.
+* A score that says nothing new is not recorded either (issue 21): when the result shows
+  exactly what the last committed entry shows — see :func:`unchanged_since` — no row is
+  added and the last committed entry stays canonical.
 
 The clock is the caller's: ``at`` and ``computed_at`` are parameters.
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.core import truncate
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.trust import (
@@ -111,6 +115,69 @@ def history_details(result: TrustResult) -> dict[str, Any]:
     }
 
 
+def _shown(value: float | None, digits: int) -> float | None:
+    """A score as the trust scale reports it (SCORING.md §0: truncated, never rounded)."""
+    return None if value is None else truncate(value, digits)
+
+
+def _reported(
+    composite: float | None,
+    tier: str | None,
+    gated: bool,
+    dimension_scores: Mapping[str, float | None],
+    weights_in_force: Mapping[str, float],
+) -> tuple[Any, ...]:
+    return (
+        _shown(composite, 0),
+        tier,
+        bool(gated),
+        tuple(sorted((name, _shown(score, 1)) for name, score in dimension_scores.items())),
+        tuple(sorted((name, float(weight)) for name, weight in weights_in_force.items())),
+    )
+
+
+def unchanged_since(result: TrustResult, previous: Any | None) -> bool:
+    """Whether ``result`` says nothing that the committed entry ``previous`` does not already say.
+
+    "Nothing changed" means, all at once:
+
+    * the same composite on the 0-1000 scale as reported — an integer, truncated (SCORING.md §0);
+    * the same tier and the same security-gate state;
+    * the same dimensions covered, each with the same score as reported — 0-100 truncated to
+      one decimal, as ``aaaf trust NAME`` shows it (a null dimension only equals a null one);
+    * exactly the same weights in force (base or override, before renormalisation).
+
+    The comparison is at the reported precision because time decay (SCORING.md §3) moves an
+    unrounded score by a few millionths of a point every second once an observation is past
+    its grace week: an exact comparison would record a "new" score on every call.  The
+    unrounded values are still what is stored, and a drift that reaches the reported
+    precision is recorded (it is compared with the last *committed* entry, so small drifts
+    cannot add up unseen).
+    """
+    if previous is None or previous.score is None:
+        return False
+    details = previous.details or {}
+    stored_dimensions = details.get("dimensions")
+    stored_weights = details.get("weights_in_force")
+    if not isinstance(stored_dimensions, Mapping) or not isinstance(stored_weights, Mapping):
+        return False
+    before = _reported(
+        previous.score,
+        previous.tier,
+        bool(details.get("gated", False)),
+        {name: (entry or {}).get("score") for name, entry in stored_dimensions.items()},
+        stored_weights,
+    )
+    now = _reported(
+        result.composite,
+        result.tier,
+        result.gated,
+        {name: dim.score for name, dim in result.dimensions.items()},
+        result.weights_in_force,
+    )
+    return before == now
+
+
 def score_agent(
     org: Any,
     agent: Any,
@@ -157,6 +224,14 @@ def record_score(
     previous = org.last_committed_score(record.id, SCHEME)
     if result.composite is None:
         return TrustReport(result, None, previous, "no composite: no covered dimension")
+    if unchanged_since(result, previous):
+        return TrustReport(
+            result,
+            None,
+            previous,
+            f"unchanged since history entry {previous.id}: same composite, tier, dimension scores "
+            "and weights in force",
+        )
     was_anomalous = anomalous_change(
         result.composite, previous.score if previous is not None else None, config.anomaly_threshold
     )

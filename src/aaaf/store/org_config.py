@@ -12,17 +12,28 @@ stores only what an organization set:
 
 Input is validated here (``INVALID_REQUEST`` naming the key) and weights through
 ``AAAFConfig.with_overrides`` (``WEIGHT_SUM_INVALID``, SCORING.md §0).
+
+Every change is recorded (issue 21) in ``org_config_changes``: when, which settings changed
+(``{name: {"before", "after"}}``) and the whole configuration before and after, by the
+document 004 §6.2 names (:func:`config_snapshot`).  :func:`config_in_force_at` rebuilds the
+configuration an organization had at any instant from it — what an appeal re-scores an
+assessment with (the configuration in force when the assessment ran).
 """
 
 from __future__ import annotations
 
 import math
+import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
+from datetime import datetime
 from typing import Any
+
+from sqlalchemy import Connection, insert, select
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES, AAAFConfig
+from aaaf.store import tables as t
 
 # AAAFConfig field -> org_configs column
 COLUMN_FIELDS: Mapping[str, str] = {
@@ -91,13 +102,26 @@ def recency_weights_from_json(stored: Mapping[str, Any] | Sequence[Any]) -> tupl
     """Recency weights from document 004's ``{"0_7_days": 1.0}`` form or ``[[7, 1.0], ...]`` pairs."""
     pairs: list[tuple[int, float]] = []
     if isinstance(stored, Mapping):
+        bands: list[tuple[int, int]] = []
         for label, weight in stored.items():
             parts = str(label).split("_")
             if len(parts) != 3 or parts[2] != "days" or not parts[0].isdigit() or not parts[1].isdigit():
                 raise _invalid(
                     "recency_weights", f"key {label!r} is not of the form '<from>_<to>_days'", stored
                 )
+            bands.append((int(parts[0]), int(parts[1])))
             pairs.append((int(parts[1]), weight))
+        # the bands must tile the ages from 0 without a gap: 0_7, 8_14, 15_30
+        expected_from = 0
+        for low, high in sorted(bands, key=lambda band: band[1]):
+            if low != expected_from or high < low:
+                raise _invalid(
+                    "recency_weights",
+                    f"age bands must follow each other from 0 without gap or overlap "
+                    f"(a band from {expected_from} days expected, got {low}_{high}_days)",
+                    stored,
+                )
+            expected_from = high + 1
     else:
         for pair in stored:
             if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
@@ -111,6 +135,8 @@ def recency_weights_from_json(stored: Mapping[str, Any] | Sequence[Any]) -> tupl
     for _, weight in pairs:
         if not _is_number(weight) or not 0.0 <= weight <= 1.0:
             raise _invalid("recency_weights", "weights must be numbers in [0, 1]", stored)
+    if not any(weight > 0 for _, weight in pairs):
+        raise _invalid("recency_weights", "at least one age band needs a weight above 0", stored)
     pairs.sort()
     if len({age for age, _ in pairs}) != len(pairs):
         raise _invalid("recency_weights", "age bands overlap", stored)
@@ -138,49 +164,52 @@ def normalise_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
                 f"Unknown configuration key {raw_key!r}.",
                 {"field": raw_key, "known": sorted(set(CONFIG_FIELDS) | set(ALIASES))},
             )
-        out[key] = _normalise_value(key, value)
+        out[key] = _normalise_value(key, value, raw_key)
     return out
 
 
-def _normalise_value(key: str, value: Any) -> Any:
+def _normalise_value(key: str, value: Any, label: str | None = None) -> Any:
+    """``value`` checked and typed for the field ``key``; errors name ``label`` (the key as given)."""
+    name = label or key
     if key in _POSITIVE_INTS or key in _NON_NEGATIVE_INTS:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _invalid(key, "expected an integer", value)
-        if value < (1 if key in _POSITIVE_INTS else 0):
-            raise _invalid(key, "out of range", value)
+            raise _invalid(name, f"expected a whole number, got {value!r}", value)
+        minimum = 1 if key in _POSITIVE_INTS else 0
+        if value < minimum:
+            raise _invalid(name, f"out of range: must be at least {minimum}", value)
         return value
     if key in _POSITIVE_FLOATS or key in _NON_NEGATIVE_FLOATS:
         if not _is_number(value) or value < 0 or (key in _POSITIVE_FLOATS and value == 0):
             raise _invalid(
-                key,
+                name,
                 "expected a finite non-negative number" + (", above 0" if key in _POSITIVE_FLOATS else ""),
                 value,
             )
         return float(value)
     if key in WEIGHT_FIELDS:
         if not isinstance(value, Mapping):
-            raise _invalid(key, "expected an object of dimension weights", value)
+            raise _invalid(name, "expected an object of dimension weights", value)
         return dict(value)  # checked by AAAFConfig.with_overrides (WEIGHT_SUM_INVALID)
     if key == "recency_weights":
         return recency_weights_from_json(value)
     if key == "taxonomy":
-        return _string_list(key, value, allow_empty=False)
+        return _string_list(name, value, allow_empty=False)
     if key == "checklist":
-        return _string_list(key, value, allow_empty=True)
+        return _string_list(name, value, allow_empty=True)
     if key == "speed_baselines":
         if not isinstance(value, Mapping) or not value:
-            raise _invalid(key, "expected an object of complexity level -> seconds", value)
+            raise _invalid(name, "expected an object of complexity level -> seconds", value)
         baselines: dict[int, float] = {}
         for level, seconds in value.items():
             level_text = str(level)
             if not level_text.isdigit() or not 1 <= int(level_text) <= 5:
-                raise _invalid(key, f"complexity level {level!r} is not 1-5", value)
+                raise _invalid(name, f"complexity level {level!r} is not 1-5", value)
             if not _is_number(seconds) or seconds <= 0:
-                raise _invalid(key, f"baseline of level {level} must be a positive number of seconds", value)
+                raise _invalid(name, f"baseline of level {level} must be a positive number of seconds", value)
             baselines[int(level_text)] = float(seconds)
         return baselines
     raise _invalid(
-        key, "this key cannot be changed", value
+        name, "this key cannot be changed", value
     )  # pragma: no cover - every field is handled above
 
 
@@ -230,3 +259,141 @@ def build_config(
             }
     values.update(extra_from_json(config_row["extra"] or {}))
     return AAAFConfig(**values)
+
+
+# ------------------------------------------------------------------------------ history (issue 21)
+
+# AAAFConfig field -> the name people and the API use (document 004 §6.2 where it has one)
+PUBLIC_NAMES: Mapping[str, str] = {field: alias for alias, field in ALIASES.items()}
+
+
+def public_name(field: str) -> str:
+    return PUBLIC_NAMES.get(field, field)
+
+
+def config_snapshot(config: AAAFConfig) -> dict[str, Any]:
+    """Every setting of ``config`` as JSON, by its public name (accepted back by ``normalise_changes``)."""
+    out: dict[str, Any] = {}
+    for field in CONFIG_FIELDS:
+        value = getattr(config, field)
+        if field == "recency_weights":
+            out[public_name(field)] = recency_weights_to_json(value)
+        elif field in WEIGHT_FIELDS:
+            out[public_name(field)] = {name: float(weight) for name, weight in value.items()}
+        else:
+            out[public_name(field)] = extra_to_json(field, value)
+    return out
+
+
+def config_from_snapshot(snapshot: Mapping[str, Any]) -> AAAFConfig:
+    """The ``AAAFConfig`` a snapshot describes (settings it lacks keep their defaults)."""
+    known = {key: value for key, value in snapshot.items() if ALIASES.get(key, key) in CONFIG_FIELDS}
+    return AAAFConfig().with_overrides(**normalise_changes(known))
+
+
+def snapshot_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{name: {"before", "after"}}`` for every setting whose value differs."""
+    return {
+        key: {"before": before.get(key), "after": after.get(key)}
+        for key in after
+        if before.get(key) != after.get(key)
+    }
+
+
+@dataclass(frozen=True)
+class ConfigChange:
+    """One recorded change of an organization's configuration."""
+
+    id: uuid.UUID
+    changed_at: datetime
+    changes: Mapping[str, Mapping[str, Any]]
+    config_before: Mapping[str, Any]
+    config_after: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "changed_at": _iso(self.changed_at),
+            "changes": {key: dict(value) for key, value in self.changes.items()},
+        }
+
+
+def _iso(ts: datetime) -> str:
+    text = ts.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def record_config_change(
+    connection: Connection,
+    organization_id: uuid.UUID,
+    before: AAAFConfig,
+    after: AAAFConfig,
+    changed_at: datetime,
+) -> ConfigChange | None:
+    """Record the change from ``before`` to ``after`` (None, and nothing written, when they are equal)."""
+    old, new = config_snapshot(before), config_snapshot(after)
+    changes = snapshot_changes(old, new)
+    if not changes:
+        return None
+    change = ConfigChange(uuid.uuid4(), changed_at, changes, old, new)
+    connection.execute(
+        insert(t.org_config_changes).values(
+            id=change.id,
+            organization_id=organization_id,
+            changed_at=changed_at,
+            changes=changes,
+            config_before=old,
+            config_after=new,
+        )
+    )
+    return change
+
+
+def _change_from_row(row: Any) -> ConfigChange:
+    return ConfigChange(
+        id=row.id,
+        changed_at=row.changed_at,
+        changes=dict(row.changes),
+        config_before=dict(row.config_before),
+        config_after=dict(row.config_after),
+    )
+
+
+def read_config_history(connection: Connection, organization_id: uuid.UUID) -> list[ConfigChange]:
+    """Every recorded change, oldest first."""
+    table = t.org_config_changes
+    rows = connection.execute(
+        select(table)
+        .where(table.c.organization_id == organization_id)
+        .order_by(table.c.changed_at, table.c.id)
+    ).all()
+    return [_change_from_row(row) for row in rows]
+
+
+def config_in_force_at(
+    connection: Connection, organization_id: uuid.UUID, when: datetime, current: AAAFConfig
+) -> AAAFConfig:
+    """The configuration the organization had at ``when``.
+
+    The state after the last change made at or before ``when``; with none, the state before
+    the first change made after it; with no change recorded at all, ``current``.
+    """
+    table = t.org_config_changes
+    mine = table.c.organization_id == organization_id
+    row = connection.execute(
+        select(table.c.config_after)
+        .where(mine, table.c.changed_at <= when)
+        .order_by(table.c.changed_at.desc(), table.c.id.desc())
+        .limit(1)
+    ).one_or_none()
+    if row is not None:
+        return config_from_snapshot(row.config_after)
+    row = connection.execute(
+        select(table.c.config_before)
+        .where(mine, table.c.changed_at > when)
+        .order_by(table.c.changed_at, table.c.id)
+        .limit(1)
+    ).one_or_none()
+    if row is not None:
+        return config_from_snapshot(row.config_before)
+    return current

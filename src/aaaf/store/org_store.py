@@ -28,10 +28,14 @@ from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
     WEIGHT_FIELDS,
+    ConfigChange,
     build_config,
+    config_in_force_at,
     extra_to_json,
     normalise_changes,
+    read_config_history,
     recency_weights_to_json,
+    record_config_change,
 )
 from aaaf.store.records import (
     Agent,
@@ -52,6 +56,8 @@ from aaaf.store.records import (
 AgentRef = uuid.UUID | str
 
 _STATUS_INDEX_ATTEMPTS = 5
+# an appeal still waiting for its decision (SCORING.md §7: at most one per assessment)
+OPEN_APPEAL_STATUSES = ("filed", "under_review")
 
 
 class DimensionRow(NamedTuple):
@@ -327,7 +333,11 @@ def _dimension_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, .
 def write_org_config(
     connection: Connection, organization_id: uuid.UUID, current: AAAFConfig, changes: Mapping[str, Any]
 ) -> AAAFConfig:
-    """Validate ``changes`` against ``current`` and store them (inside the caller's transaction)."""
+    """Validate ``changes`` against ``current`` and store them (inside the caller's transaction).
+
+    A change that alters something is recorded with its time (``org_config_changes``); one
+    that alters nothing writes nothing.
+    """
     normalised = normalise_changes(changes)
     updated = current.with_overrides(**normalised)  # WEIGHT_SUM_INVALID
     config_row = connection.execute(
@@ -336,6 +346,8 @@ def write_org_config(
         )
     ).one()
     stamp = now_utc()
+    if record_config_change(connection, organization_id, current, updated, stamp) is None:
+        return updated
     values: dict[str, Any] = {}
     for field, column in COLUMN_FIELDS.items():
         if field in normalised:
@@ -452,6 +464,17 @@ class OrgStore:
         with write_transaction(self._engine) as connection:
             current = read_org_config(connection, self.organization_id)
             return write_org_config(connection, self.organization_id, current, changes)
+
+    def config_history(self) -> list[ConfigChange]:
+        """Every recorded configuration change, oldest first (issue 21)."""
+        with read_connection(self._engine) as connection:
+            return read_config_history(connection, self.organization_id)
+
+    def config_at(self, when: datetime) -> AAAFConfig:
+        """The configuration in force at ``when`` (rebuilt from the change history)."""
+        with read_connection(self._engine) as connection:
+            current = read_org_config(connection, self.organization_id)
+            return config_in_force_at(connection, self.organization_id, when, current)
 
     def set_weights(self, axis: str, weights: Mapping[str, float]) -> AAAFConfig:
         """Replace one axis's weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
@@ -987,10 +1010,35 @@ class OrgStore:
         counter_evidence: Sequence[Mapping[str, Any]],
         filed_at: datetime,
     ) -> Appeal:
-        """Record an appeal (status ``filed``); the rules of §2.4 are the service's job."""
+        """Record an appeal (status ``filed``); the rules of §2.4 are the service's job, but for
+        one the store enforces because it is a race: an assessment has at most one *open*
+        appeal (``filed`` or ``under_review``) — a second is ``APPEAL_NOT_ALLOWED`` (SCORING.md
+        §7).  The assessment row is locked first (``FOR UPDATE`` on PostgreSQL; SQLite's
+        ``BEGIN IMMEDIATE`` already serialises writers), so two concurrent filings cannot both pass.
+        """
         appeal_id = uuid.uuid4()
         with write_transaction(self._engine) as connection:
             row = self._assessment_row(connection, assessment_id)
+            connection.execute(
+                select(t.assessments.c.id).where(t.assessments.c.id == row.id).with_for_update()
+            )
+            open_appeal = connection.execute(
+                select(t.appeals.c.id, t.appeals.c.status)
+                .where(t.appeals.c.assessment_id == row.id, t.appeals.c.status.in_(OPEN_APPEAL_STATUSES))
+                .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+                .limit(1)
+            ).one_or_none()
+            if open_appeal is not None:
+                raise AAAFError(
+                    "APPEAL_NOT_ALLOWED",
+                    f"appeal already open: {open_appeal.id} ({open_appeal.status}) on assessment {row.id}; "
+                    "it must be resolved before another appeal is filed",
+                    {
+                        "assessment_id": str(row.id),
+                        "open_appeal_id": str(open_appeal.id),
+                        "open_appeal_status": open_appeal.status,
+                    },
+                )
             connection.execute(
                 insert(t.appeals).values(
                     id=appeal_id,

@@ -28,7 +28,10 @@ Bends from document 004 §7.2, and why:
 * assessments record who decided a review hold and when (``reviewed_by``, ``reviewed_at``);
 * webhooks keep the signing ``secret`` beside ``secret_hash``: HMAC signing needs it;
 * ``org_configs.extra`` holds the config knobs document 004 has no column for;
-* ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3).
+* ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3);
+* ``org_config_changes`` records every configuration change with its time (0006, issue 21);
+* ``api_keys`` hold an organization's keys as SHA-256 with their scopes (0004), ``issuer_keys`` the
+  installation's signing key, its private half sealed with ``AAAF_SECRET_KEY`` (0005; SCORING.md §7).
 """
 
 from __future__ import annotations
@@ -399,4 +402,17 @@ issuer_keys = Table(
     Column("public_pem", Text(), nullable=False),
     Column("private_key_sealed", Text(), nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
+)
+
+# issue 21: every configuration change with its time and the whole config before and after (0006)
+org_config_changes = Table(
+    "org_config_changes",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("changed_at", UTCDateTime(), nullable=False),
+    Column("changes", JSONDocument, nullable=False),
+    Column("config_before", JSONDocument, nullable=False),
+    Column("config_after", JSONDocument, nullable=False),
+    Index("idx_org_config_changes_organization", "organization_id", "changed_at"),
 )
