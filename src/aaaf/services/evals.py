@@ -380,6 +380,58 @@ def comparison_runs(
     return control_run, treatment_run
 
 
+def treatment_runs(
+    paths: Sequence[str | Path], *, source_format: str = "auto", treatment_column: str | None = None
+) -> list[dict[str, Any]]:
+    """The treatments of ``aaaf compare CONTROL T1 T2 …``: one run per file (a column option picks it)."""
+    return [
+        pick_column(
+            read_runs(path, source_format), treatment_column, source=str(path), option="--treatment-column"
+        )
+        for path in paths
+    ]
+
+
+def unfinished(run: Mapping[str, Any]) -> tuple[str | None, int] | None:
+    """(status, errored samples) when the run's source says it did not finish, else None (SCORING.md §4)."""
+    status = run.get("status")
+    errored = len({s["sample_id"] for s in run["samples"] if s.get("error") not in (None, "", {})})
+    if status in (None, "success") and not errored:
+        return None
+    return (None if status is None else str(status)), errored
+
+
+def check_finished(runs: Sequence[tuple[str, Mapping[str, Any]]], *, allow_incomplete: bool) -> None:
+    """Refuse a run that did not finish unless ``allow_incomplete`` (SCORING.md §4).
+
+    ``runs`` are (role, run) pairs.  INVALID_REQUEST (CLI exit 2) names each unfinished
+    run with its status and its count of errored samples.
+    """
+    if allow_incomplete:
+        return
+    problems: list[str] = []
+    details: list[dict[str, Any]] = []
+    for role, run in runs:
+        found = unfinished(run)
+        if found is None:
+            continue
+        status, errored = found
+        shown = "not recorded" if status is None else repr(status)
+        problems.append(
+            f"{role} run {run['run_id']} did not finish (status {shown}, {errored} errored sample(s) "
+            f"of {len({s['sample_id'] for s in run['samples']})})"
+        )
+        details.append({"role": role, "run_id": run["run_id"], "status": status, "errored_samples": errored})
+    if problems:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            "; ".join(problems)
+            + ". Comparing it would silently leave samples out; rerun it, or pass --allow-incomplete "
+            "to compare without its errored samples.",
+            {"incomplete": details},
+        )
+
+
 def write_run(run: Mapping[str, Any], path: str | Path) -> Path:
     """Write a run object as one indented JSON file (our format), creating parent folders."""
     file = Path(path)
