@@ -49,8 +49,13 @@ class MultiComparison:
         comparisons = []
         for comparison in self.comparisons:
             body = comparison.to_dict()
+            run = body.pop("treatment")
             comparisons.append(
-                {"treatment": f"{comparison.treatment.run_id}/{comparison.treatment.variant}", **body}
+                {
+                    "treatment": f"{comparison.treatment.run_id}/{comparison.treatment.variant}",
+                    **body,
+                    "treatment_run": run,
+                }
             )
         return {
             "control": self.control.to_dict(),
