@@ -179,3 +179,11 @@ def test_bad_ci_method_is_exit_2(runs: dict[str, Path]) -> None:  # noqa: F811
     assert result.exit_code == 2 and "--ci-method" in result.output
     bca = compare(str(runs["base"]), str(runs["better"]), "--ci-method", "bca", "--json")
     assert bca.exit_code == 0 and json.loads(bca.stdout)["method"]["ci_method"] == "bca"
+
+
+def test_a_human_label_goes_on_every_record_of_a_sample() -> None:
+    from aaaf.services.evals import apply_human_labels
+
+    (run,) = read_runs(INSPECT / "control_epochs.eval")
+    assert apply_human_labels([run], [(None, "q0", 4.0)]) == 1
+    assert [s.get("human") for s in run["samples"] if s["sample_id"] == "q0"] == [4.0, 4.0]

@@ -303,19 +303,22 @@ def apply_human_labels(
                     f"(runs: {', '.join(str(r['run_id']) for r in runs)}).",
                 )
         for run in targets:
-            sample = next((s for s in run["samples"] if s["sample_id"] == sample_id), None)
-            if sample is None:
+            # a sample recorded over several epochs is one unit: the label goes on every record
+            records = [s for s in run["samples"] if s["sample_id"] == sample_id]
+            if not records:
                 raise AAAFError(
                     "INVALID_REQUEST",
                     f"Human label for sample {sample_id}: run {run['run_id']} has no such sample.",
                 )
-            if sample.get("human") is not None and float(sample["human"]) != value:
-                raise AAAFError(
-                    "INVALID_REQUEST",
-                    f"Human label for sample {sample_id} ({value:g}) contradicts the run's own "
-                    f"human score ({sample['human']:g}) in run {run['run_id']}.",
-                )
-            sample["human"] = value
+            for sample in records:
+                if sample.get("human") is not None and float(sample["human"]) != value:
+                    raise AAAFError(
+                        "INVALID_REQUEST",
+                        f"Human label for sample {sample_id} ({value:g}) contradicts the run's own "
+                        f"human score ({sample['human']:g}) in run {run['run_id']}.",
+                    )
+            for sample in records:
+                sample["human"] = value
             applied += 1
     return applied
 
