@@ -259,8 +259,8 @@ def _graded(row: Mapping[str, Any], sample: dict[str, Any], notes: list[str], er
         for spec in declared:
             promptfoo_type = str(spec.get("type"))
             mapped = _aaaf_type(promptfoo_type)
-            if mapped is not None and promptfoo_type in _SAME_MEANING and spec.get("value") is not None:
-                assertion = _assertion(spec, None, "")
+            assertion = _assertion(spec, None, "")
+            if mapped is not None and "value" in assertion:  # AAAF's grader reads it the same way
                 assertion.pop("reason")
                 assertion["note"] = f"promptfoo recorded no grade ({error}); graded by AAAF from the output"
                 assertions.append(assertion)
