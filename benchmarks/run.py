@@ -158,6 +158,7 @@ def main() -> None:
     parser.add_argument("--events-per-agent", type=int, default=1000)
     parser.add_argument("--skip-bootstrap", action="store_true")
     parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
+    parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -183,6 +184,12 @@ def main() -> None:
             results["bootstrap"] = "not available"
         else:
             results["bootstrap"] = bench_bootstrap.run()
+    if not args.skip_validity:
+        import validity  # issue 11: verdict validity, new rules beside the rules of before
+
+        figures = validity.run()
+        results["validity"] = figures
+        print(validity.render(figures), file=sys.stderr)
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

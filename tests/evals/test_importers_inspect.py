@@ -128,21 +128,23 @@ def _log_dict(logs: tuple[Path, Path]) -> dict[str, Any]:
     return data
 
 
-def test_epochs_get_their_own_sample_ids(logs: tuple[Path, Path]) -> None:
+def test_epochs_map_to_epoch_not_to_new_sample_ids(logs: tuple[Path, Path]) -> None:
+    # SCORING.md §4 (2026-11-23): the records of one sample keep its id and carry `epoch`
     log = _log_dict(logs)
     second = copy.deepcopy(log["samples"])
     for sample in second:
         sample["epoch"] = 2
     log["samples"] += second
     run = importer.run_from_log(log)
-    assert [s["sample_id"] for s in run["samples"]] == [
-        "add-1#epoch1",
-        "add-1#epoch2",
-        "add-2#epoch1",
-        "add-2#epoch2",
-        "capital#epoch1",
-        "capital#epoch2",
+    assert [(s["sample_id"], s["epoch"]) for s in run["samples"]] == [
+        ("add-1", 1),
+        ("add-1", 2),
+        ("add-2", 1),
+        ("add-2", 2),
+        ("capital", 1),
+        ("capital", 2),
     ]
+    parse_run(run)  # (sample_id, epoch) unique: a valid run
 
 
 def test_score_values_map_to_verdicts(logs: tuple[Path, Path]) -> None:
@@ -180,7 +182,8 @@ def test_an_errored_sample_keeps_its_error_and_fails_its_ungraded_checks(logs: t
     run = importer.run_from_log(log)
     sample = run["samples"][0]
     assert sample["error"] == "RuntimeError: sandbox died" and "output" not in sample
-    assert "the log's status is 'error'" in run["import_notes"]
+    assert run["status"] == "error"
+    assert "the log's status is 'error': the run did not finish" in run["import_notes"]
     sample["assertions"] = [{"type": "contains", "value": "2"}]
     graded = grade_run(run)
     assert graded["samples"][0]["assertions"][0]["passed"] is False

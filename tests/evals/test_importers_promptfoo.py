@@ -170,10 +170,16 @@ def test_repeats_and_missing_descriptions_get_distinct_ids() -> None:
     for row in data["results"]["results"]:
         row["testCase"].pop("description", None)
     (run,) = importer.runs_from_results(data)
-    assert sorted(s["sample_id"] for s in run["samples"]) == ["test-0", "test-0#2", "test-1", "test-2"]
+    # repeats are one sample recorded several times (SCORING.md §4): same id, epochs 1, 2
+    assert sorted((s["sample_id"], s.get("epoch")) for s in run["samples"]) == [
+        ("test-0", 1),
+        ("test-0", 2),
+        ("test-1", None),
+        ("test-2", None),
+    ]
 
 
-def test_an_error_before_grading_fails_the_tests_assertions() -> None:
+def test_a_provider_error_is_an_errored_test_not_failed_assertions() -> None:
     data = _with_rows(lambda row: row["promptIdx"] == 0)
     row = data["results"]["results"][0]
     row["gradingResult"] = None
@@ -182,11 +188,12 @@ def test_an_error_before_grading_fails_the_tests_assertions() -> None:
     (run,) = importer.runs_from_results(data)
     broken = next(s for s in run["samples"] if s["sample_id"] == row["testCase"]["description"])
     assert "output" not in broken and broken["error"] == "API error: 503"
-    assert {a["passed"] for a in broken["assertions"]} == {False}
-    assert broken["assertions"][0]["reason"] == "not graded by promptfoo: API error: 503"
+    # nothing was graded: no assertion is made up as failed; the run did not finish
+    assert broken["assertions"] == [] and broken["judges"] == []
+    assert "1 errored test(s): the run did not finish" in run["import_notes"]
 
 
-def test_unmapped_assertion_types_are_noted() -> None:
+def test_a_model_graded_component_becomes_a_judge_score() -> None:
     data = _with_rows(lambda row: row["promptIdx"] == 0)
     component = {
         "pass": True,
@@ -196,9 +203,10 @@ def test_unmapped_assertion_types_are_noted() -> None:
     }
     data["results"]["results"][0]["gradingResult"]["componentResults"].append(component)
     (run,) = importer.runs_from_results(data)
-    assert run["import_notes"] == [
-        f"sample {run['samples'][0]['sample_id']}: promptfoo assertion 'llm-rubric' has no AAAF type; not imported"
-    ]
+    judges = run["samples"][0]["judges"]
+    # 1 + 4 × 0.9 = 4.6
+    assert [(j["judge"], j["score"]) for j in judges] == [("llm-rubric", pytest.approx(4.6))]
+    assert "import_notes" not in run
 
 
 def test_files_that_are_not_promptfoo_results_are_refused(tmp_path: Path) -> None:

@@ -262,4 +262,4 @@ def test_frozen_default_formula_hash() -> None:
     assert _digest(frozen) == FROZEN_DEFAULT_DIGEST
 
 
-FROZEN_DEFAULT_DIGEST = "b5674b29aa05742512d07fc1d16b97b38f480d139992289f82bf1352931b0190"
+FROZEN_DEFAULT_DIGEST = "5ce4380b8ac2e1dd954c1147f3fa4b55b318d05ecb8877b05d33f8e95cd27f07"

@@ -267,10 +267,13 @@ def test_interval_boundaries_follow_scoring_md() -> None:
     config = LayeredConfig()
     # 'contains 0' is lo ≤ 0 ≤ hi: a CI starting at exactly 0 is not > 0
     assert decide_verdict(_facts(Interval(0.0, 0.5)), config).verdict is Verdict.NOISE
-    assert decide_verdict(_facts(Interval(1e-9, 0.5)), config).verdict is Verdict.PROGRESS
+    # a bound within 1e-9 of 0 is 0 (SCORING.md §4, 2026-11-23); just beyond it, it counts
+    assert decide_verdict(_facts(Interval(1e-9, 0.5)), config).verdict is Verdict.NOISE
+    assert decide_verdict(_facts(Interval(2e-9, 0.5)), config).verdict is Verdict.PROGRESS
     # 'entirely < 0' is hi < 0: a CI ending at exactly 0 is not a regression
     assert decide_verdict(_facts(Interval(-0.5, 0.0)), config).verdict is Verdict.NOISE
-    assert decide_verdict(_facts(Interval(-0.5, -1e-9)), config).verdict is Verdict.REGRESS
+    assert decide_verdict(_facts(Interval(-0.5, -1e-9)), config).verdict is Verdict.NOISE
+    assert decide_verdict(_facts(Interval(-0.5, -2e-9)), config).verdict is Verdict.REGRESS
 
 
 def test_rule_order() -> None:
@@ -319,6 +322,7 @@ def test_pairing_unpaired_and_unscored() -> None:
         "control_only": ["only-c"],
         "treatment_only": ["only-t"],
         "unscored": ["empty"],
+        "errored": [],
     }
 
 

@@ -2,9 +2,15 @@
 
 ::
 
-    {run_id, variant, samples: [{sample_id, input?, output?, tool_calls?: [{name, arguments?}],
-      turns?, assertions: [{type, passed?, weight=1, value?}], judges: [{judge, score 1-5}],
-      human?: 1-5, cost_usd?, latency_ms?}]}
+    {run_id, variant, status?, samples: [{sample_id, epoch?, error?, input?, output?,
+      tool_calls?: [{name, arguments?}], turns?, assertions: [{type, passed?, weight=1, value?,
+      layer?}], judges: [{judge, score 1-5}], human?: 1-5, cost_usd?, latency_ms?}]}
+
+A sample recorded several times (epochs, repeats) carries ``epoch`` (≥ 1) on every
+record, ``(sample_id, epoch)`` unique.  ``status`` (the source's, e.g. inspect_ai's
+``success`` / ``error``) and a sample's ``error`` say the run did not finish; ``compare``
+refuses such a run unless told ``--allow-incomplete`` (SCORING.md §4).  An already graded
+assertion of another tool's type names its ``layer`` (``fact`` or ``behavior``).
 
 A run file is either one JSON object of that shape, or JSON Lines: one sample object per
 line, optionally preceded by a header line without ``sample_id`` carrying ``run_id`` and
@@ -24,7 +30,7 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -68,13 +74,23 @@ class Assertion(BaseModel):
     weight: float = Field(default=1.0, ge=0.0)
     value: Any = None
     reason: str | None = None
+    layer: Literal["fact", "behavior"] | None = None
 
-    @field_validator("type")
-    @classmethod
-    def _known_type(cls, value: str) -> str:
-        if value not in ASSERTION_LAYERS:
-            raise ValueError(f"unknown assertion type {value!r}; known types: {', '.join(ASSERTION_LAYERS)}")
-        return value
+    @model_validator(mode="after")
+    def _known_type(self) -> Assertion:
+        known = ASSERTION_LAYERS.get(self.type)
+        if known is not None:
+            if self.layer is not None and self.layer != known:
+                raise ValueError(
+                    f"assertion type {self.type!r} counts in the {known} layer, not {self.layer!r}"
+                )
+            return self
+        if self.layer is None or self.passed is None:
+            raise ValueError(
+                f"unknown assertion type {self.type!r}; known types: {', '.join(ASSERTION_LAYERS)} "
+                "(another tool's grade is accepted with `passed` and its `layer`)"
+            )
+        return self
 
     @field_validator("weight")
     @classmethod
@@ -99,6 +115,8 @@ class EvalSample(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     sample_id: str
+    epoch: int | None = Field(default=None, ge=1)
+    error: Any = None
     input: Any = None
     output: Any = None
     tool_calls: list[ToolCall] | None = None
@@ -134,6 +152,7 @@ class EvalRun(BaseModel):
     run_id: str
     variant: str
     samples: list[EvalSample]
+    status: str | None = None
 
     @field_validator("run_id", "variant", mode="before")
     @classmethod
@@ -142,15 +161,19 @@ class EvalRun(BaseModel):
 
     @model_validator(mode="after")
     def _unique_samples(self) -> EvalRun:
-        seen: set[str] = set()
-        duplicates: list[str] = []
+        """SCORING.md §4: (sample_id, epoch) unique; a repeated sample_id needs `epoch` on every record."""
+        records: dict[str, list[int | None]] = {}
         for sample in self.samples:
-            if sample.sample_id in seen:
-                duplicates.append(sample.sample_id)
-            seen.add(sample.sample_id)
+            records.setdefault(sample.sample_id, []).append(sample.epoch)
+        duplicates = sorted(
+            sid
+            for sid, epochs in records.items()
+            if len(epochs) > 1 and (None in epochs or len(set(epochs)) < len(epochs))
+        )
         if duplicates:
             raise ValueError(
-                f"duplicate sample_id(s) {', '.join(sorted(set(duplicates)))}: pairing needs unique ids"
+                f"duplicate sample_id(s) {', '.join(duplicates)}: pairing needs unique ids "
+                "(records of one sample need distinct `epoch` numbers)"
             )
         return self
 
@@ -265,12 +288,24 @@ def to_layered(run: EvalRun) -> LayeredRun:
             LayeredSample(
                 sample_id=sample.sample_id,
                 assertions=tuple(
-                    GradedAssertion(a.type, bool(a.passed), float(a.weight), a.reason)
+                    GradedAssertion(a.type, bool(a.passed), float(a.weight), a.reason, a.layer)
                     for a in sample.assertions
                 ),
                 judges=tuple(JudgeScore(j.judge, float(j.score)) for j in sample.judges),
                 human=sample.human,
+                epoch=sample.epoch,
+                error=_error_text(sample.error),
             )
             for sample in run.samples
         ),
+        status=run.status,
     )
+
+
+def _error_text(error: Any) -> str | None:
+    """A sample's recorded error as text (None when it has none)."""
+    if error is None or error == "" or error == {}:
+        return None
+    if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    return error if isinstance(error, str) else json.dumps(error, sort_keys=True)

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
+from aaaf.scoring.treatments import MultiComparison
 from aaaf.scoring.verdict import Comparison, Verdict, fmt
 
 VERDICT_COLOURS: dict[Verdict, str] = {
@@ -66,18 +67,21 @@ def difference_figure(comparison: Comparison) -> Figure:
     return figure
 
 
-def difference_plot_svg(comparison: Comparison) -> str:
+def difference_plot_svg(comparison: Comparison, *, salt: str = "aaaf-compare") -> str:
     """The forest plot as inline SVG text (deterministic ids, no date, text as paths)."""
-    figure = difference_figure(comparison)
+    return _svg(difference_figure(comparison), salt)
+
+
+def _svg(figure: Figure, salt: str) -> str:
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "aaaf-compare", "svg.fonttype": "path"}):
+    with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "path"}):
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     svg = buffer.getvalue()
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg
 
 
-_TEMPLATE = """<!DOCTYPE html>
+_HEAD = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -103,10 +107,12 @@ code { background: #edf2f7; padding: 0 .25rem; border-radius: .2rem; }
 </style>
 </head>
 <body>
-<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
+"""
+
+_BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <div class="muted">control variant <code>{{ c.control.variant }}</code>, treatment variant
 <code>{{ c.treatment.variant }}</code> · {{ c.n_paired }} paired samples</div>
-<p><span class="pill">{{ c.verdict.value }} · {{ c.action }}</span></p>
+<p><span class="pill"{{ pill_style }}>{{ c.verdict.value }} · {{ c.action }}</span></p>
 <div class="headline">{{ c.headline() }}</div>
 <div class="reason">Rule {{ c.rule }}: {{ c.reason }}</div>
 
@@ -169,16 +175,18 @@ p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.r
 <h2>Samples left out</h2>
 <p>{{ c.control_only | length }} only in control{% if c.control_only %} ({{ c.control_only | join(', ') }}){% endif %};
 {{ c.treatment_only | length }} only in treatment{% if c.treatment_only %} ({{ c.treatment_only | join(', ') }}){% endif %};
-{{ c.unscored | length }} without a score in a run{% if c.unscored %} ({{ c.unscored | join(', ') }}){% endif %}.</p>
+{{ c.unscored | length }} without a score in a run{% if c.unscored %} ({{ c.unscored | join(', ') }}){% endif %}{% if c.errored %};
+{{ c.errored | length }} errored ({{ c.errored | join(', ') }}){% endif %}.</p>{% for run in c.incomplete %}
+<p class="reason">Incomplete run: {{ run.text() }}.</p>{% endfor %}
 
 <h2>Method</h2>
-<p class="muted">Paired percentile bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
+<p class="muted">Paired {{ 'BCa' if method.ci_method == 'bca' else 'percentile' }} bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
 the composite and every layer; {{ level }} % intervals, layer intervals also at the Bonferroni level for rule 3.
 Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% if method.weights %}, weights
 {{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of SCORING.md §4.</p>
-</body>
-</html>
 """
+
+_TEMPLATE = _HEAD + _BODY + "</body>\n</html>\n"
 
 
 def _number(value: float | None) -> str:
@@ -194,14 +202,21 @@ def _used(histogram: dict[str, int]) -> str:
     )
 
 
+def _environment() -> Environment:
+    return Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+
+
 def render_comparison_html(comparison: Comparison) -> str:
     """The report as one HTML string (deterministic for a given comparison)."""
-    environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
-    template = environment.from_string(_TEMPLATE)
-    return template.render(
+    return _environment().from_string(_TEMPLATE).render(**_context(comparison))
+
+
+def _context(comparison: Comparison, *, pill_style: str = "", salt: str = "aaaf-compare") -> dict[str, Any]:
+    return dict(
         c=comparison,
         colour=VERDICT_COLOURS[comparison.verdict],
-        plot=Markup(difference_plot_svg(comparison)),
+        pill_style=Markup(pill_style),
+        plot=Markup(difference_plot_svg(comparison, salt=salt)),
         layers=[comparison.layers[name] for name in LAYERS],
         k=len(comparison.present_layers),
         level=f"{comparison.config.confidence * 100:g}",
@@ -226,4 +241,100 @@ def write_comparison_html(comparison: Comparison, path: str | Path) -> Path:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(render_comparison_html(comparison), encoding="utf-8")
+    return target
+
+
+# ---------------------------------------------------------------- several treatments
+
+
+def overview_figure(result: MultiComparison) -> Figure:
+    """One row per treatment: its composite difference with the Bonferroni-across-treatments CI."""
+    rows = [c for c in result.comparisons]
+    figure = Figure(figsize=(6.4, 1.0 + 0.55 * max(len(rows), 1)), dpi=100)
+    axes = figure.add_subplot(1, 1, 1)
+    for position, comparison in enumerate(reversed(rows)):
+        colour = VERDICT_COLOURS[comparison.verdict]
+        ci = comparison.composite.ci
+        if ci is not None:
+            axes.plot([ci.low, ci.high], [position, position], color=colour, linewidth=2.5)
+        if comparison.composite.diff is not None:
+            axes.plot([comparison.composite.diff], [position], marker="o", color=colour, markersize=7)
+    axes.axvline(0.0, color="#2d3748", linewidth=1, linestyle="--")
+    axes.set_yticks(range(len(rows)), [f"{c.treatment.run_id} ({c.verdict.value})" for c in reversed(rows)])
+    axes.set_ylim(-0.6, len(rows) - 0.4)
+    axes.set_xlabel("composite: treatment − control")
+    level = rows[0].config.confidence * 100.0 if rows else 95.0
+    axes.set_title(
+        f"{level:.4g} % CI per treatment (Bonferroni across {len(rows)} treatments)", fontsize=9, loc="left"
+    )
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    figure.tight_layout()
+    return figure
+
+
+_SEVERAL = """<h1>{{ m.control.run_id }} → {{ m.comparisons | length }} treatments</h1>
+<div class="muted">control variant <code>{{ m.control.variant }}</code> · each treatment compared with the control,
+every confidence level adjusted for {{ m.comparisons | length }} comparisons (Bonferroni across treatments)</div>
+<p><span class="pill">{{ m.verdict.value }} · {{ m.action }}</span></p>
+<div class="headline">{{ m.headline() }}</div>
+
+<h2>Overview</h2>
+<div class="plot">{{ overview }}</div>
+<table>
+<thead><tr><th>treatment</th><th>verdict</th><th>paired</th><th>composite diff</th><th>CI</th><th>reason</th></tr></thead>
+<tbody>
+{% for c in m.comparisons %}
+<tr><td><a href="#t{{ loop.index }}">{{ c.treatment.run_id }}</a></td><td>{{ c.verdict.value }}</td><td>{{ c.n_paired }}</td>
+<td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td style="text-align: left">Rule {{ c.rule }}: {{ c.reason }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% for section in sections %}
+<hr>
+<section id="t{{ loop.index }}">
+{{ section }}</section>
+{% endfor %}
+"""
+
+
+def render_several_html(result: MultiComparison) -> str:
+    """One page: the roll-up, an overview plot and table, then one section per treatment."""
+    environment = _environment()
+    body = environment.from_string(_BODY)
+    sections = [
+        Markup(
+            body.render(
+                **_context(
+                    comparison,
+                    pill_style=f' style="background: {VERDICT_COLOURS[comparison.verdict]}"',
+                    salt=f"aaaf-compare-{number}",
+                )
+            )
+        )
+        for number, comparison in enumerate(result.comparisons, start=1)
+    ]
+    page = environment.from_string(
+        _HEAD.replace(
+            "{{ c.verdict.value }} · {{ c.control.run_id }} → {{ c.treatment.run_id }}",
+            "{{ m.verdict.value }} · {{ m.control.run_id }} → {{ m.comparisons | length }} treatments",
+        )
+        + _SEVERAL
+        + "</body>\n</html>\n"
+    )
+    return page.render(
+        m=result,
+        colour=VERDICT_COLOURS[result.verdict],
+        overview=Markup(_svg(overview_figure(result), "aaaf-compare-overview")),
+        sections=sections,
+        diff=lambda value: fmt(value, signed=True),
+        ci=lambda interval: interval.text() if interval is not None else "—",
+    )
+
+
+def write_several_html(result: MultiComparison, path: str | Path) -> Path:
+    """Write the several-treatments report; parent directories are created."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(render_several_html(result), encoding="utf-8")
     return target

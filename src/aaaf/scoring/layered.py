@@ -32,6 +32,8 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.core import check_weights, renormalised_weights
 
 LAYERS: tuple[str, ...] = ("fact", "behavior", "judge")
+# SCORING.md §4: percentile is the default and the contract; BCa is offered for comparison.
+CI_METHODS: tuple[str, ...] = ("percentile", "bca")
 SCALE_MIN = 1.0
 SCHEME = "layered"
 """The scheme's registered name (DESIGN.md: one scheme = one module)."""
@@ -89,9 +91,12 @@ class LayeredConfig:
     weights: Mapping[str, float] | None = None
     standardize: bool = False
     hotelling: bool = False
+    ci_method: str = "percentile"
 
     def __post_init__(self) -> None:
         problems: list[str] = []
+        if self.ci_method not in CI_METHODS:
+            problems.append(f"ci_method must be one of {', '.join(CI_METHODS)}, got {self.ci_method!r}")
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
             problems.append(f"resamples must be a positive integer, got {self.resamples!r}")
         if not (isinstance(self.confidence, int | float) and 0.0 < self.confidence < 1.0):
@@ -131,21 +136,38 @@ class LayeredConfig:
             "weights": dict(self.weights) if self.weights is not None else None,
             "standardize": self.standardize,
             "significance_test": "hotelling_t2" if self.hotelling else "composite_ci",
+            "ci_method": self.ci_method,
             "formula": "v0.x equal-weight mean" if self.is_default_formula else "v1.0 option",
         }
 
 
 @dataclass(frozen=True)
 class GradedAssertion:
-    """An assertion whose outcome is known (given as ``passed`` or computed by a grader)."""
+    """An assertion whose outcome is known (given as ``passed`` or computed by a grader).
+
+    Its layer comes from the fixed table of SCORING.md §4; an already graded assertion of
+    another tool's type (promptfoo's ``javascript``, ``levenshtein``…) names its layer in
+    ``source_layer`` as its importer classified it.
+    """
 
     type: str
     passed: bool
     weight: float = 1.0
     reason: str | None = None
+    source_layer: str | None = None
 
     def __post_init__(self) -> None:
-        assertion_layer(self.type)
+        if self.type in ASSERTION_LAYERS:
+            if self.source_layer is not None and self.source_layer != ASSERTION_LAYERS[self.type]:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"Assertion type {self.type!r} counts in the {ASSERTION_LAYERS[self.type]} layer, "
+                    f"not {self.source_layer!r}.",
+                    {"field": "layer", "value": self.source_layer},
+                )
+        elif self.source_layer not in ("fact", "behavior"):
+            # an imported grade of another tool's type names its layer (SCORING.md §4 'Importers')
+            assertion_layer(self.type)
         if not (math.isfinite(self.weight) and self.weight >= 0.0):
             raise AAAFError(
                 "INVALID_REQUEST",
@@ -155,7 +177,7 @@ class GradedAssertion:
 
     @property
     def layer(self) -> str:
-        return ASSERTION_LAYERS[self.type]
+        return ASSERTION_LAYERS.get(self.type) or str(self.source_layer)
 
 
 @dataclass(frozen=True)
@@ -176,21 +198,44 @@ class JudgeScore:
 
 @dataclass(frozen=True)
 class LayeredSample:
-    """One eval sample as the core sees it: graded assertions, judge scores, human label."""
+    """One record of an eval sample as the core sees it: graded assertions, judges, human label.
+
+    ``epoch`` (integer ≥ 1) numbers the records of a sample recorded several times
+    (inspect_ai epochs, promptfoo ``--repeat``); ``error`` is the source's error when the
+    sample did not finish (such a sample is left out of comparisons and reported).
+    """
 
     sample_id: str
     assertions: tuple[GradedAssertion, ...] = ()
     judges: tuple[JudgeScore, ...] = ()
     human: float | None = None
+    epoch: int | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True)
 class LayeredRun:
-    """One eval run (one variant) of graded samples."""
+    """One eval run (one variant) of graded samples; ``status`` as its source recorded it."""
 
     run_id: str
     variant: str
     samples: tuple[LayeredSample, ...]
+    status: str | None = None
+
+    @property
+    def errored(self) -> tuple[str, ...]:
+        """Distinct ids of the samples that errored (any of their records), in run order."""
+        return tuple(dict.fromkeys(s.sample_id for s in self.samples if s.error is not None))
+
+    @property
+    def incomplete(self) -> bool:
+        """SCORING.md §4: the source says the run did not finish (status, or an errored sample)."""
+        return self.status not in (None, "success") or bool(self.errored)
+
+    def incomplete_text(self) -> str:
+        """ "status 'error', 2 errored sample(s)" — how a refusal or a reason names it."""
+        status = self.status if self.status is not None else "not recorded"
+        return f"status {status!r}, {len(self.errored)} errored sample(s)"
 
 
 def assertion_layer_score(assertions: Sequence[GradedAssertion], layer: str) -> float | None:
@@ -248,6 +293,7 @@ class SampleScores:
     composite: float | None
     layers_used: int
     human: float | None = None
+    records: int = 1
 
     def layer(self, name: str) -> float | None:
         if name == "fact":
@@ -270,6 +316,7 @@ class SampleScores:
             "composite": self.composite,
             "layers_used": self.layers_used,
             "human": self.human,
+            "records": self.records,
         }
 
 
@@ -290,6 +337,64 @@ def score_sample(sample: LayeredSample) -> SampleScores:
         layers_used=used,
         human=sample.human,
     )
+
+
+def check_records(samples: Sequence[LayeredSample]) -> None:
+    """SCORING.md §4: ``(sample_id, epoch)`` unique; a repeated ``sample_id`` needs ``epoch`` on every record."""
+    seen: dict[str, list[int | None]] = {}
+    for sample in samples:
+        seen.setdefault(sample.sample_id, []).append(sample.epoch)
+    for sample_id, epochs in seen.items():
+        if len(epochs) == 1:
+            continue
+        if any(epoch is None for epoch in epochs):
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"Sample {sample_id} is recorded {len(epochs)} times without an epoch on every record: "
+                "pairing needs unique ids (give each record its `epoch`).",
+                {"sample_id": sample_id},
+            )
+        repeated = sorted({epoch for epoch in epochs if epochs.count(epoch) > 1})  # type: ignore[type-var]
+        if repeated:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"Sample {sample_id} has epoch {', '.join(map(str, repeated))} more than once: "
+                "(sample_id, epoch) must be unique.",
+                {"sample_id": sample_id},
+            )
+
+
+def score_units(samples: Sequence[LayeredSample]) -> list[SampleScores]:
+    """One score per ``sample_id`` (SCORING.md §4, 2026-11-23), in order of first appearance.
+
+    A sample recorded once scores as :func:`score_sample`.  A sample recorded over several
+    epochs is one unit: each layer is the mean of its records' layer scores (over the
+    records that have the layer), its composite the mean of its records' composites, its
+    human label the mean of its records' labels; ``records`` counts them.
+    """
+    check_records(samples)
+    groups: dict[str, list[SampleScores]] = {}
+    for sample in samples:
+        groups.setdefault(sample.sample_id, []).append(score_sample(sample))
+    units: list[SampleScores] = []
+    for sample_id, scores in groups.items():
+        if len(scores) == 1:
+            units.append(scores[0])
+            continue
+        composites = [s.composite for s in scores]
+        units.append(
+            SampleScores(
+                sample_id=sample_id,
+                fact=mean_or_none([s.fact for s in scores]),
+                behavior=mean_or_none([s.behavior for s in scores]),
+                judge=mean_or_none([s.judge for s in scores]),
+                composite=mean_or_none(composites),
+                layers_used=max(s.layers_used for s in scores),
+                human=mean_or_none([s.human for s in scores]),
+                records=len(scores),
+            )
+        )
+    return units
 
 
 def mean_or_none(values: Sequence[float | None]) -> float | None:
@@ -360,8 +465,8 @@ def summarise(run_id: str, variant: str, scores: Sequence[SampleScores]) -> RunS
 
 
 def score_run(run: LayeredRun) -> RunScores:
-    """Every sample's v0.x scores and the run's layer means and composite."""
-    return summarise(run.run_id, run.variant, [score_sample(sample) for sample in run.samples])
+    """Every sample's v0.x scores (one unit per sample_id) and the run's layer means and composite."""
+    return summarise(run.run_id, run.variant, score_units(run.samples))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -34,11 +33,26 @@ from pathlib import Path
 from typing import Any, overload
 
 from aaaf.errors import AAAFError
-from aaaf.evals.models import EvalRun, load_run, parse_run, to_layered
+from aaaf.evals.models import EvalRun, parse_run, to_layered
 from aaaf.graders.assertions import grade_assertion
 from aaaf.graders.calibration import SPEARMAN_THRESHOLD, Calibration, calibrate
 from aaaf.graders.judge import Judge, JudgeEnsemble, Judgement
 from aaaf.scoring.layered import LayeredRun
+
+# run files live in aaaf.services.eval_files; re-exported here for the commands that import them from here
+from aaaf.services.eval_files import (
+    RUN_FORMATS,
+    check_finished,
+    column_list,
+    comparison_runs,
+    detect_format,
+    pick_column,
+    read_runs,
+    run_file_name,
+    treatment_runs,
+    unfinished,
+    write_run,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -193,211 +207,26 @@ def grade_run(
     return result if isinstance(run, EvalRun) else result.model_dump(mode="json", exclude_none=True)
 
 
-# --------------------------------------------------------------------------- run files
-#
-# What the CLI reads: our run files and the logs of other tools, chosen by ``--from`` or
-# recognised by content, each file giving one run per column.
-
-RUN_FORMATS: tuple[str, ...] = ("auto", "aaaf", "inspect_ai", "promptfoo")
-
-
-def detect_format(path: str | Path) -> str:
-    """The format of a run file, told from its content (not its name alone).
-
-    * a zip archive (``PK``) is an inspect_ai ``.eval`` log;
-    * a JSON object with an ``eval`` header object is an inspect_ai JSON log;
-    * a JSON object with ``evalId`` or a ``results.results`` list is a promptfoo result file;
-    * a JSON object with ``samples`` or ``sample_id``, a JSON list, or JSON Lines (a
-      ``.jsonl`` file, or text that is not one JSON document but whose lines are) is ours.
-
-    Anything else is INVALID_REQUEST naming the formats, so the user can say ``--from``.
-    """
-    file = Path(path)
-    if not file.is_file():
-        raise AAAFError("INVALID_REQUEST", f"{file}: no such run file.", {"path": str(file)})
-    with file.open("rb") as stream:
-        if stream.read(4).startswith(b"PK"):
-            return "inspect_ai"
-    if file.suffix.lower() == ".jsonl":
-        return "aaaf"
-    text = file.read_text(encoding="utf-8", errors="replace")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
-            return "aaaf"
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"{file}: not JSON, JSON Lines or an inspect_ai .eval log; cannot tell its format.",
-            {"path": str(file), "formats": list(RUN_FORMATS[1:])},
-        ) from None
-    if isinstance(data, list):
-        return "aaaf"
-    if isinstance(data, Mapping):
-        if isinstance(data.get("eval"), Mapping):
-            return "inspect_ai"
-        results = data.get("results")
-        if "evalId" in data or (isinstance(results, Mapping) and isinstance(results.get("results"), list)):
-            return "promptfoo"
-        if "samples" in data or "sample_id" in data:
-            return "aaaf"
-    raise AAAFError(
-        "INVALID_REQUEST",
-        f"{file}: cannot tell its format (not an AAAF run, an inspect_ai log or a promptfoo result "
-        f"file); pass --from {'|'.join(RUN_FORMATS[1:])}.",
-        {"path": str(file), "formats": list(RUN_FORMATS[1:])},
-    )
-
-
-def read_runs(path: str | Path, source_format: str = "auto") -> list[dict[str, Any]]:
-    """Every run (column) of a file, as run objects of SCORING.md §4, validated.
-
-    Our files and inspect_ai logs hold one run; a promptfoo result file one per
-    (provider, prompt) column, in promptfoo's column order.
-    """
-    if source_format not in RUN_FORMATS:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"Unknown run format {source_format!r}; formats: {', '.join(RUN_FORMATS)}.",
-            {"field": "from", "value": source_format},
-        )
-    kind = detect_format(path) if source_format == "auto" else source_format
-    if kind == "aaaf":
-        runs = [load_run(path).model_dump(mode="json", exclude_none=True)]
-    elif kind == "inspect_ai":
-        from aaaf.evals.importers import inspect_ai
-
-        runs = [inspect_ai.load(path)]
-    else:
-        from aaaf.evals.importers import promptfoo
-
-        runs = promptfoo.load_runs(path)
-    if not runs:
-        raise AAAFError("INVALID_REQUEST", f"{path}: the file holds no run.", {"path": str(path)})
-    return [
-        parse_run(run, source=str(path)).model_dump(mode="json", exclude_none=True) if kind != "aaaf" else run
-        for run in runs
-    ]
-
-
-def column_list(runs: Sequence[Mapping[str, Any]]) -> str:
-    """'1. control, 2. treatment' — how errors name a file's columns."""
-    return ", ".join(f"{number}. {run['variant']}" for number, run in enumerate(runs, start=1))
-
-
-def pick_column(
-    runs: Sequence[dict[str, Any]], column: str | None, *, source: str, option: str
-) -> dict[str, Any]:
-    """The run of one column, named by its variant or its 1-based number.
-
-    A file with one run needs no column; a file with several needs ``option``.  An
-    unknown column is INVALID_REQUEST listing the file's columns.
-    """
-    details = {"path": source, "columns": [run["variant"] for run in runs]}
-    if column is None:
-        if len(runs) == 1:
-            return runs[0]
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"{source} has {len(runs)} columns ({column_list(runs)}); choose one with {option}.",
-            details,
-        )
-    for run in runs:
-        if run["variant"] == column:
-            return run
-    if column.strip().isdigit() and 1 <= int(column) <= len(runs):
-        return runs[int(column) - 1]
-    raise AAAFError(
-        "INVALID_REQUEST",
-        f"{option}: {source} has no column {column!r}; its columns are {column_list(runs)}.",
-        details,
-    )
-
-
-def comparison_runs(
-    control: str | Path,
-    treatment: str | Path | None,
-    *,
-    source_format: str = "auto",
-    control_column: str | None = None,
-    treatment_column: str | None = None,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The control and treatment runs of ``aaaf compare``.
-
-    Two files: one run from each (a column option picks it from a multi-column file).
-    One file: two of its columns — columns 1 and 2 when it has exactly two, else the
-    ones named by ``--control-column`` / ``--treatment-column`` (with two columns, naming
-    one leaves the other).
-    """
-    control_runs = read_runs(control, source_format)
-    if treatment is not None:
-        treatment_runs = read_runs(treatment, source_format)
-        return (
-            pick_column(control_runs, control_column, source=str(control), option="--control-column"),
-            pick_column(treatment_runs, treatment_column, source=str(treatment), option="--treatment-column"),
-        )
-    source = str(control)
-    if len(control_runs) < 2:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"{source} holds one run ({column_list(control_runs)}); give a TREATMENT run file too, "
-            "or a result file with two columns.",
-            {"path": source, "columns": [run["variant"] for run in control_runs]},
-        )
-    if control_column is None and treatment_column is None:
-        if len(control_runs) != 2:
-            raise AAAFError(
-                "INVALID_REQUEST",
-                f"{source} has {len(control_runs)} columns ({column_list(control_runs)}); choose two "
-                "with --control-column and --treatment-column.",
-                {"path": source, "columns": [run["variant"] for run in control_runs]},
-            )
-        return control_runs[0], control_runs[1]
-    if (control_column is None or treatment_column is None) and len(control_runs) != 2:
-        missing = "--control-column" if control_column is None else "--treatment-column"
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"{source} has {len(control_runs)} columns ({column_list(control_runs)}); {missing} is needed too.",
-            {"path": source, "columns": [run["variant"] for run in control_runs]},
-        )
-    if control_column is not None:
-        control_run = pick_column(control_runs, control_column, source=source, option="--control-column")
-    if treatment_column is not None:
-        treatment_run = pick_column(
-            control_runs, treatment_column, source=source, option="--treatment-column"
-        )
-    if control_column is None:
-        control_run = next(run for run in control_runs if run is not treatment_run)
-    if treatment_column is None:
-        treatment_run = next(run for run in control_runs if run is not control_run)
-    if control_run is treatment_run:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"--control-column and --treatment-column name the same column ({control_run['variant']}).",
-            {"path": source, "columns": [run["variant"] for run in control_runs]},
-        )
-    return control_run, treatment_run
-
-
-def write_run(run: Mapping[str, Any], path: str | Path) -> Path:
-    """Write a run object as one indented JSON file (our format), creating parent folders."""
-    file = Path(path)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text(json.dumps(run, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
-    return file
-
-
-def run_file_name(run: Mapping[str, Any], taken: set[str]) -> str:
-    """A file name for an imported run: its variant, made safe ('mockllm/model' → 'mockllm-model.json')."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", str(run.get("variant") or run.get("run_id") or "run"))
-    stem = stem.strip("-.") or "run"
-    name, number = f"{stem}.json", 1
-    while name in taken:
-        number += 1
-        name = f"{stem}-{number}.json"
-    taken.add(name)
-    return name
+__all__ = [
+    "RUN_FORMATS",
+    "apply_human_labels",
+    "calibrate_ensemble",
+    "check_finished",
+    "column_list",
+    "comparison_runs",
+    "detect_format",
+    "grade_run",
+    "grading_summary",
+    "judge_calibrations",
+    "pick_column",
+    "read_human_labels",
+    "read_runs",
+    "run_file_name",
+    "to_layered_run",
+    "treatment_runs",
+    "unfinished",
+    "write_run",
+]
 
 
 # --------------------------------------------------------------------------- human labels
@@ -474,19 +303,22 @@ def apply_human_labels(
                     f"(runs: {', '.join(str(r['run_id']) for r in runs)}).",
                 )
         for run in targets:
-            sample = next((s for s in run["samples"] if s["sample_id"] == sample_id), None)
-            if sample is None:
+            # a sample recorded over several epochs is one unit: the label goes on every record
+            records = [s for s in run["samples"] if s["sample_id"] == sample_id]
+            if not records:
                 raise AAAFError(
                     "INVALID_REQUEST",
                     f"Human label for sample {sample_id}: run {run['run_id']} has no such sample.",
                 )
-            if sample.get("human") is not None and float(sample["human"]) != value:
-                raise AAAFError(
-                    "INVALID_REQUEST",
-                    f"Human label for sample {sample_id} ({value:g}) contradicts the run's own "
-                    f"human score ({sample['human']:g}) in run {run['run_id']}.",
-                )
-            sample["human"] = value
+            for sample in records:
+                if sample.get("human") is not None and float(sample["human"]) != value:
+                    raise AAAFError(
+                        "INVALID_REQUEST",
+                        f"Human label for sample {sample_id} ({value:g}) contradicts the run's own "
+                        f"human score ({sample['human']:g}) in run {run['run_id']}.",
+                    )
+            for sample in records:
+                sample["human"] = value
             applied += 1
     return applied
 

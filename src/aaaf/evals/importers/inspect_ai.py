@@ -4,8 +4,9 @@ One log (one task × one model) is one run: ``run_id`` is the log's ``eval.run_i
 (``eval.eval_id`` when absent), ``variant`` the model (``eval.model``).  Per sample
 (and epoch):
 
-* ``sample_id`` — the sample's ``id``; with several epochs ``"{id}#epoch{n}"``, so that
-  two logs of the same task and epochs pair sample by sample;
+* ``sample_id`` — the sample's ``id``; with several epochs each record also carries
+  ``epoch`` (SCORING.md §4: the records of one sample are one unit, averaged and
+  resampled together — never ``id#epochN`` as independent samples);
 * ``input``, ``target`` (kept as the judge's reference), ``output`` — the final
   completion (``output.completion``);
 * ``tool_calls`` — every assistant tool call in message order, ``{name, arguments}``;
@@ -20,10 +21,17 @@ One log (one task × one model) is one run: ``run_id`` is the log's ``eval.run_i
   its explanation; ``source`` names the scorer.  No ``value`` is given: inspect's scorers normalise text in
   their own ways, so AAAF's grader of the same type could disagree with the verdict.
 
+* ``judges`` — model-graded scorers (``model_graded_qa``, ``model_graded_fact``, any
+  scorer whose options or score metadata name a grader model) are judges, not
+  assertions (SCORING.md §4 'Importers'): ``C`` 5, ``P`` 3, ``I`` 1, a number in [0, 1]
+  as 1 + 4 × value; the judge is named by the scorer.
+
 A score that cannot be mapped (an unknown scorer, a dict-valued score, a value of
 another kind) is not guessed into the run: it is listed in the run's ``import_notes``.
-A sample that errored is imported with its error and whatever it produced; its
-ungraded inputs make the graders fail it.
+The log's ``status`` is kept as the run's ``status``; a sample that errored is imported
+with its ``error`` and whatever it produced.  A run whose status is not ``success`` or
+with an errored sample did not finish: ``compare`` refuses it unless told
+``--allow-incomplete``, and then leaves the errored samples out.
 
 ``.json`` logs are read as JSON directly; ``.eval`` logs (a zip with zstd members) are
 read with inspect_ai's own reader, so inspect_ai must be installed for them.
@@ -50,9 +58,37 @@ SCORER_TYPES: Mapping[str, str] = {
     "choice": "equals",
     "pattern": "regex",
     "f1": "similar",
-    "model_graded_qa": "similar",
-    "model_graded_fact": "similar",
 }
+# SCORING.md §4: model-graded scorers are judges; a grade letter or a number in [0, 1] maps to 1-5.
+MODEL_GRADED_SCORERS: tuple[str, ...] = ("model_graded_qa", "model_graded_fact")
+JUDGE_GRADES: Mapping[str, float] = {"C": 5.0, "P": 3.0, "I": 1.0}
+_MODEL_KEYS = ("model", "grader_model", "grader")
+
+
+def _names_model(options: Any) -> bool:
+    return isinstance(options, Mapping) and any(options.get(key) for key in _MODEL_KEYS)
+
+
+def model_graded_scorers(spec: Mapping[str, Any]) -> set[str]:
+    """Scorers of the log's header that are model-graded: by name, or whose options name a model."""
+    names = set(MODEL_GRADED_SCORERS)
+    for scorer in spec.get("scorers") or []:
+        if isinstance(scorer, Mapping) and (
+            _names_model(scorer.get("options")) or _names_model(scorer.get("metadata"))
+        ):
+            names.add(str(scorer.get("name")))
+    return names
+
+
+def _judge_score(value: Any) -> float | None:
+    """A model-graded score on the 1-5 scale: C 5, P 3, I 1, a number v in [0, 1] as 1 + 4v."""
+    if isinstance(value, str):
+        return JUDGE_GRADES.get(value.strip().upper())
+    if isinstance(value, bool):
+        return 5.0 if value else 1.0
+    if isinstance(value, int | float) and math.isfinite(value) and 0.0 <= value <= 1.0:
+        return 1.0 + 4.0 * float(value)
+    return None
 
 
 def _read_log(path: Path) -> dict[str, Any]:
@@ -132,6 +168,14 @@ def _passed(value: Any, assertion_type: str) -> bool | None:
     return None
 
 
+def _reason(scorer: str, value: Any, explanation: Any) -> str:
+    reason = f"inspect_ai scorer {scorer} scored {json.dumps(value)}"
+    if isinstance(explanation, str) and explanation.strip():
+        shown = explanation.strip()
+        reason += f": {shown if len(shown) <= 200 else shown[:199] + '…'}"
+    return reason
+
+
 def _id_order(sample_id: Any) -> tuple[int, int, str]:
     """Integer ids in numeric order, then string ids: the run's order does not depend on the log's."""
     if isinstance(sample_id, int) and not isinstance(sample_id, bool):
@@ -163,20 +207,23 @@ def run_from_log(log: Mapping[str, Any], *, scorer_types: Mapping[str, str] | No
         raise AAAFError("INVALID_REQUEST", "Not an inspect_ai log: it has no `eval` header.")
     raw_samples = log.get("samples") or []
     epochs = {s.get("epoch", 1) for s in raw_samples if isinstance(s, Mapping)}
+    judged = model_graded_scorers(spec)
     notes: list[str] = []
-    if log.get("status") not in (None, "success"):
-        notes.append(f"the log's status is {log.get('status')!r}")
+    status = log.get("status")
+    if status not in (None, "success"):
+        notes.append(f"the log's status is {status!r}: the run did not finish")
     samples: list[dict[str, Any]] = []
     for raw in sorted(
         (s for s in raw_samples if isinstance(s, Mapping)),
         key=lambda s: (_id_order(s.get("id")), s.get("epoch", 1)),
     ):
         sample_id = str(raw.get("id"))
-        if len(epochs) > 1:
-            sample_id = f"{sample_id}#epoch{raw.get('epoch', 1)}"
         messages = raw.get("messages") or []
         output: Mapping[str, Any] = raw["output"] if isinstance(raw.get("output"), Mapping) else {}
-        sample: dict[str, Any] = {"sample_id": sample_id, "input": _input(raw.get("input"))}
+        sample: dict[str, Any] = {"sample_id": sample_id}
+        if len(epochs) > 1:
+            sample["epoch"] = int(raw.get("epoch", 1))
+        sample["input"] = _input(raw.get("input"))
         if raw.get("target") not in (None, "", []):
             sample["target"] = raw["target"]
         completion = output.get("completion")
@@ -196,10 +243,31 @@ def run_from_log(log: Mapping[str, Any], *, scorer_types: Mapping[str, str] | No
         if raw.get("error"):
             error = raw["error"]
             sample["error"] = error.get("message") if isinstance(error, Mapping) else str(error)
+        where = sample_id if len(epochs) <= 1 else f"{sample_id} (epoch {sample['epoch']})"
         assertions: list[dict[str, Any]] = []
+        judges: list[dict[str, Any]] = []
         for scorer, score in sorted((raw.get("scores") or {}).items()):
-            assertion_type = types.get(scorer)
             value = score.get("value") if isinstance(score, Mapping) else None
+            metadata = score.get("metadata") if isinstance(score, Mapping) else None
+            if scorer in judged or _names_model(metadata):
+                judge = _judge_score(value)
+                if judge is None:
+                    notes.append(
+                        f"sample {where}: score of model-graded scorer {scorer!r} not imported "
+                        f"(value {json.dumps(value)} is not a grade)"
+                    )
+                    continue
+                explanation = score.get("explanation") if isinstance(score, Mapping) else None
+                judges.append(
+                    {
+                        "judge": scorer,
+                        "score": judge,
+                        "reason": _reason(scorer, value, explanation),
+                        "source": f"inspect_ai:{scorer}",
+                    }
+                )
+                continue
+            assertion_type = types.get(scorer)
             passed = _passed(value, assertion_type or "")
             if assertion_type is None or passed is None:
                 why = (
@@ -207,24 +275,20 @@ def run_from_log(log: Mapping[str, Any], *, scorer_types: Mapping[str, str] | No
                     if assertion_type is None
                     else f"value {json.dumps(value)} is not a verdict"
                 )
-                notes.append(f"sample {sample_id}: score of scorer {scorer!r} not imported ({why})")
+                notes.append(f"sample {where}: score of scorer {scorer!r} not imported ({why})")
                 continue
             explanation = score.get("explanation") if isinstance(score, Mapping) else None
-            reason = f"inspect_ai scorer {scorer} scored {json.dumps(value)}"
-            if isinstance(explanation, str) and explanation.strip():
-                shown = explanation.strip()
-                reason += f": {shown if len(shown) <= 200 else shown[:199] + '…'}"
             assertions.append(
                 {
                     "type": assertion_type,
                     "passed": passed,
                     "weight": 1.0,
-                    "reason": reason,
+                    "reason": _reason(scorer, value, explanation),
                     "source": f"inspect_ai:{scorer}",
                 }
             )
         sample["assertions"] = assertions
-        sample["judges"] = []
+        sample["judges"] = judges
         samples.append(sample)
     run: dict[str, Any] = {
         "run_id": str(spec.get("run_id") or spec.get("eval_id") or spec.get("task_id") or "inspect"),
@@ -233,6 +297,11 @@ def run_from_log(log: Mapping[str, Any], *, scorer_types: Mapping[str, str] | No
         "source": "inspect_ai",
         "task": spec.get("task"),
     }
+    if isinstance(status, str):
+        run["status"] = status
+    errored = sum(1 for sample in samples if sample.get("error"))
+    if errored:
+        notes.append(f"{errored} errored sample record(s)")
     if notes:
         run["import_notes"] = notes
     return run

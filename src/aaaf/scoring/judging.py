@@ -1,0 +1,200 @@
+"""Judge agreement, human alignment and the methodology badges of SCORING.md §4 (pure).
+
+* Judge agreement: Pearson r between each pair of judges over the samples both scored,
+  per run; a pair counts only with ≥ 3 common samples and neither judge constant; the
+  run disagrees when its mean pairwise r < 0.4.  Krippendorff's α (interval) beside it.
+  A sample recorded several times (epochs) is one unit: a judge's score of it is the
+  mean of its scores over the sample's records.
+* Badges (document 002 §4): judges agree, difference significant, saturated,
+  human-aligned (Spearman ≥ 0.80 between judge and human scores where labels exist).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from aaaf.scoring.layered import LayeredConfig, LayeredSample, SampleScores
+from aaaf.scoring.verdict_rules import fmt
+from aaaf.stats.agreement import krippendorff_alpha, pearson, spearman
+
+
+@dataclass(frozen=True)
+class JudgePair:
+    """Pearson r of two judges over the samples both scored; counted per SCORING.md §4."""
+
+    first: str
+    second: str
+    common: int
+    r: float | None
+    counted: bool
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "judges": [self.first, self.second],
+            "common_samples": self.common,
+            "pearson": self.r,
+            "counted": self.counted,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class RunJudgeAgreement:
+    """One run's judge agreement: mean pairwise Pearson over counted pairs, α (interval)."""
+
+    judges: tuple[str, ...]
+    pairs: tuple[JudgePair, ...]
+    mean_pearson: float | None
+    krippendorff_alpha: float | None
+    disagree: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "judges": list(self.judges),
+            "mean_pearson": self.mean_pearson,
+            "krippendorff_alpha": self.krippendorff_alpha,
+            "disagree": self.disagree,
+            "pairs": [pair.to_dict() for pair in self.pairs],
+        }
+
+
+def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> RunJudgeAgreement:
+    """Judge agreement of one run (SCORING.md §4 'Judge agreement').
+
+    Pearson r for each pair of judges over the samples both scored; a pair counts only
+    with ≥ ``judge_min_common`` common samples and neither judge constant on them.  The
+    run disagrees when the mean r of its counted pairs is < 0.4; a run without a counted
+    pair does not disagree.  Krippendorff's α (interval; judges as coders, samples as
+    units) is reported beside it.
+    """
+    records: dict[str, dict[str, list[float]]] = {}
+    for sample in samples:
+        for score in sample.judges:
+            records.setdefault(score.judge, {}).setdefault(sample.sample_id, []).append(score.score)
+    # one unit per sample_id: a judge's score of a sample recorded over epochs is their mean
+    by_judge = {
+        judge: {sid: math.fsum(values) / len(values) for sid, values in scored.items()}
+        for judge, scored in records.items()
+    }
+    judges = tuple(sorted(by_judge))
+    pairs: list[JudgePair] = []
+    for first, second in itertools.combinations(judges, 2):
+        common = [sid for sid in by_judge[first] if sid in by_judge[second]]
+        x = [by_judge[first][sid] for sid in common]
+        y = [by_judge[second][sid] for sid in common]
+        if len(common) < config.judge_min_common:
+            pairs.append(
+                JudgePair(
+                    first,
+                    second,
+                    len(common),
+                    None,
+                    False,
+                    f"fewer than {config.judge_min_common} common samples",
+                )
+            )
+            continue
+        constant = [name for name, values in ((first, x), (second, y)) if len(set(values)) == 1]
+        if constant:
+            pairs.append(
+                JudgePair(
+                    first,
+                    second,
+                    len(common),
+                    None,
+                    False,
+                    f"judge {', '.join(constant)} constant on the common samples",
+                )
+            )
+            continue
+        pairs.append(JudgePair(first, second, len(common), pearson(x, y), True, None))
+    counted = [pair.r for pair in pairs if pair.counted and pair.r is not None]
+    mean_r = math.fsum(counted) / len(counted) if counted else None
+    alpha: float | None = None
+    if len(judges) >= 2:
+        sample_ids = list(dict.fromkeys(s.sample_id for s in samples))
+        matrix = np.full((len(judges), len(sample_ids)), np.nan)
+        for row, judge in enumerate(judges):
+            for column, sid in enumerate(sample_ids):
+                if sid in by_judge[judge]:
+                    matrix[row, column] = by_judge[judge][sid]
+        alpha = krippendorff_alpha(matrix, "interval")
+    disagree = mean_r is not None and mean_r < config.judge_min_pearson
+    return RunJudgeAgreement(judges, tuple(pairs), mean_r, alpha, disagree)
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A methodology badge (document 002 §4): value True / False / None (unknown)."""
+
+    key: str
+    label: str
+    value: bool | None
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value, "detail": self.detail}
+
+
+def human_alignment(
+    scores: Sequence[SampleScores], config: LayeredConfig
+) -> tuple[bool | None, float | None, int, str]:
+    """Spearman ρ between the judge layer and human labels where both exist.
+
+    Returns (aligned, ρ, n, detail); aligned is None (unknown) without at least 3 labelled
+    judged samples or when ρ is undefined (a constant side).
+    """
+    pairs = [(s.judge, s.human) for s in scores if s.judge is not None and s.human is not None]
+    if len(pairs) < 3:
+        return None, None, len(pairs), f"{len(pairs)} judged sample(s) with a human label (need ≥ 3)"
+    rho = spearman([p[0] for p in pairs], [p[1] for p in pairs])
+    if rho is None:
+        return None, None, len(pairs), "Spearman ρ undefined (judge or human scores constant)"
+    aligned = rho >= config.human_alignment_min_spearman
+    relation = "≥" if aligned else "<"
+    return (
+        aligned,
+        rho,
+        len(pairs),
+        f"Spearman ρ {fmt(rho)} {relation} {fmt(config.human_alignment_min_spearman)} over {len(pairs)} labelled samples",
+    )
+
+
+def methodology_badges(
+    *,
+    judges_agree: bool,
+    judges_detail: str,
+    significant: bool | None,
+    significance_detail: str,
+    saturated: bool | None,
+    saturation_detail: str,
+    human: tuple[bool | None, float | None, int, str],
+) -> dict[str, Badge]:
+    return {
+        "judges_agree": Badge("judges_agree", "judges agree", judges_agree, judges_detail),
+        "difference_significant": Badge(
+            "difference_significant", "difference significant", significant, significance_detail
+        ),
+        "saturated": Badge("saturated", "saturated", saturated, saturation_detail),
+        "human_aligned": Badge("human_aligned", "human-aligned", human[0], human[3]),
+    }
+
+
+def judges_summary(agreements: Mapping[str, RunJudgeAgreement], config: LayeredConfig) -> tuple[bool, str]:
+    disagreeing = [name for name, a in agreements.items() if a.disagree]
+    if disagreeing:
+        details = ", ".join(f"{name} mean r {fmt(agreements[name].mean_pearson)}" for name in disagreeing)
+        return False, f"judges disagree ({details} < {fmt(config.judge_min_pearson)})"
+    if all(a.mean_pearson is None for a in agreements.values()):
+        return True, "judges agree (no judge pair to compare)"
+    details = ", ".join(
+        f"{name} {fmt(a.mean_pearson)}" for name, a in agreements.items() if a.mean_pearson is not None
+    )
+    return True, f"judges agree (mean r {details} ≥ {fmt(config.judge_min_pearson)})"
