@@ -47,7 +47,30 @@ _EXPORTS: dict[str, str] = {
     "VerificationResult": "aaaf.badges.verify:VerificationResult",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AAAFConfig",
+    "AAAFError",
+    "AAAFResult",
+    "Comparison",
+    "EventRecord",
+    "LayeredConfig",
+    "OrgStore",
+    "SchemeSpec",
+    "Store",
+    "TrustResult",
+    "VerificationResult",
+    "WorkflowWeights",
+    "assess_agent",
+    "collect",
+    "compare_runs",
+    "get_scheme",
+    "load_run",
+    "open_store",
+    "replay",
+    "scheme_names",
+    "validate_event",
+    "verify_badge",
+]
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly
     from aaaf.badges.verify import VerificationResult
