@@ -52,7 +52,7 @@ def test_upgrade_creates_every_table_at_head(engine: Engine) -> None:
     upgrade_to_head(engine)
     with engine.connect() as connection:
         assert current_revisions(connection) == head_revisions()
-        assert head_revisions() == {"0003_badge_credentials"}
+        assert head_revisions() == {"0004_event_digest"}
     assert set(inspect(engine).get_table_names()) >= EXPECTED_TABLES
 
 
@@ -95,7 +95,7 @@ def test_opening_twice_is_a_no_op(store_url: str) -> None:
 
 def test_sqlite_pragmas(tmp_path: object) -> None:
     with (
-        open_store(f"sqlite:///{tmp_path}/nested/dir/aaaf.db") as store,
+        open_store(f"sqlite:///{tmp_path}/aaaf.db") as store,
         store.engine.connect() as connection,
     ):
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"

@@ -61,6 +61,8 @@ def open_session(db: str | None) -> Iterator[Session]:
     from aaaf.store import open_store
 
     store = open_store(database_url(db))
+    if store.created:  # SCORING.md §7 "Databases": a new SQLite file is said
+        err_console.print(f"created a new database at {store.engine.url.database}", markup=False)
     try:
         organization = store.default_organization()
         yield Session(store=store, org=store.scope(organization.id), organization=organization)
