@@ -537,10 +537,10 @@ class OrgStore:
         NOTHING`` on the unique (organization, name), so two writers enrolling the same
         new name both get the one agent and neither fails.
         """
+        _check_agent_name(name)
         found = self.find_agent(name)
         if found is not None:
             return found, False
-        _check_agent_name(name)
         from sqlalchemy.dialects import postgresql, sqlite
 
         stamp = now_utc()

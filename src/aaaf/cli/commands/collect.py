@@ -195,5 +195,5 @@ def _print_report(report: CollectReport, as_json: bool) -> None:
         console.print(f"errors ({note}):")
     for error in shown:
         where = f"line {error.line}" if error.line is not None else f"index {error.index}"
-        field = f" {error.field}:" if error.field else ""
+        field = f" {error.field}:" if error.field and not error.message.startswith(f"{error.field}:") else ""
         console.print(f"  {where}: [{error.code}]{field} {error.message}", markup=False)
