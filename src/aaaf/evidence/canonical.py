@@ -35,7 +35,7 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 # Where orjson's output may differ from RFC 8785 for ASCII text: a float written ``1.0`` or
 # with an exponent (ECMAScript writes ``1`` and uses exponents only outside 1e-7..1e21), or
-# an integer of 16+ digits (maybe beyond ±(2^53 − 1)).  A match inside a string only sends
+# an integer of 16+ digits (maybe beyond ±(2^53 − 1)), a non-finite float (written null).  A match inside a string only sends
 # the value down the exact path.  Plain decimals (``0.85``) are the same in both.  Three
 # searches with literal prefixes are ~10x faster than one alternation.
 _INTEGRAL_FLOAT = re.compile(rb"\.0(?![0-9])")
@@ -47,6 +47,7 @@ _SIXTEEN_DIGITS = b"9" * 16
 def _orjson_may_differ(text: bytes) -> bool:
     return (
         not text.isascii()
+        or b"null" in text  # orjson writes NaN and ±infinity as null
         or _INTEGRAL_FLOAT.search(text) is not None
         or _EXPONENT.search(text) is not None
         or _SIXTEEN_DIGITS in text.translate(_ALL_DIGITS_TO_9)

@@ -59,10 +59,11 @@ def _too_long(index: int, line: int, size: int, limit: int) -> EventError:
 
 
 def _skip_rest_of_line(stream: BinaryIO, size: int) -> int:
-    """Read past the rest of an over-long line, a chunk at a time; its total size."""
+    """Read past the rest of an over-long line, a chunk at a time; its size without the
+    line break."""
     while True:
         chunk = stream.readline(_SKIP_CHUNK)
-        size += len(chunk)
+        size += len(chunk.rstrip(b"\r\n"))
         if not chunk or chunk.endswith(b"\n"):
             return size
 
