@@ -17,7 +17,7 @@ from pathlib import Path
 from aaaf.store import open_store
 from tests.cli.events_factory import NOW, agent_log, write_jsonl
 
-NAMES = [f"kagent-{i:05d}" for i in range(30)]
+NAMES = [f"kagent-{i:05d}" for i in range(60)]
 
 
 def _start(store_url: str, *args: str) -> subprocess.Popen[str]:
@@ -52,7 +52,7 @@ def test_two_collects_enrolling_the_same_new_agents(store_url: str, tmp_path: Pa
     for code, stdout, stderr in results:
         assert code == 0, stdout + stderr
         reports.append(json.loads(stdout))
-    assert [(r["accepted"], r["rejected"]) for r in reports] == [(120, 0), (120, 0)]
+    assert [(r["accepted"], r["rejected"]) for r in reports] == [(240, 0), (240, 0)]
     assert sorted(reports[0]["enrolled"] + reports[1]["enrolled"]) == NAMES  # each enrolled once
     assert _events_by_agent(store_url) == dict.fromkeys(NAMES, 8)
 
