@@ -114,3 +114,11 @@ def test_event_digest_by_hand() -> None:
     same = {"task_id": "t1", "time_to_complete_seconds": 1800, "quality": 0.85}
     assert event_digest(str(AGENT).upper(), "task_completed", at.astimezone(UTC), same) == expected
     assert event_digest(AGENT, "task_completed", at + timedelta(microseconds=1), data) != expected
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=3))
+def test_floats_inside_documents_match_the_reference(values: list[float]) -> None:
+    """The floats left to orjson (non-integral, 1e-5 ≤ |x| < 1e16) and the pre-formatted ones."""
+    document = {"a": values, "b": {"c": values[0]}}
+    assert canonical_json(document) == rfc8785.dumps(document)

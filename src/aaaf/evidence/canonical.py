@@ -105,18 +105,27 @@ def es6_number(value: float) -> str:
     return sign + body
 
 
+def _float_fragment(value: float) -> float | orjson.Fragment:
+    """What orjson must write for a float: the float itself where orjson already writes
+    ES6's text (a non-integral 1e-5 ≤ |x| < 1e16: the same shortest digits, plain
+    notation — the property test against ``rfc8785`` checks it), else the ES6 text."""
+    if value.is_integer():
+        if -1e16 < value < 1e16:  # the common 1800.0: ES6 writes 1800
+            return orjson.Fragment(str(int(value)).encode())
+    elif 1e-5 <= abs(value) < 1e16:
+        return value
+    return orjson.Fragment(es6_number(value).encode())
+
+
+def _unsafe_integer(value: int) -> ValueError:
+    return ValueError(f"integer {value} is outside ±{MAX_SAFE_INTEGER} (RFC 8785, I-JSON)")
+
+
 def _prepared(value: Any) -> Any:
     """``value`` with every float replaced by its RFC 8785 text (an ``orjson.Fragment``);
-    containers are copied only when something inside them changed."""
+    containers are copied only when something inside them changed.  Scalars inside a
+    container are handled inline (this runs once per event on the ingest path)."""
     kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return value
-    if kind is int:
-        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            return value
-        raise ValueError(f"integer {value} is outside ±{MAX_SAFE_INTEGER} (RFC 8785, I-JSON)")
-    if kind is float:
-        return orjson.Fragment(es6_number(value).encode())
     if kind is dict:
         changed: dict[str, Any] | None = None
         for key, inner in value.items():
@@ -126,13 +135,25 @@ def _prepared(value: Any) -> Any:
                 raise _NeedsReference
             inner_kind = type(inner)
             if inner_kind is str or inner_kind is bool or inner is None:
-                continue  # the common leaves, without a call
-            new = _prepared(inner)
+                continue
+            if inner_kind is int:
+                if not -MAX_SAFE_INTEGER <= inner <= MAX_SAFE_INTEGER:
+                    raise _unsafe_integer(inner)
+                continue
+            new = _float_fragment(inner) if inner_kind is float else _prepared(inner)
             if new is not inner:
                 if changed is None:
                     changed = dict(value)
                 changed[key] = new
         return value if changed is None else changed
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int:
+        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            return value
+        raise _unsafe_integer(value)
+    if kind is float:
+        return _float_fragment(value)
     if kind is list or kind is tuple:
         items = [_prepared(inner) for inner in value]
         if kind is list and all(new is old for new, old in zip(items, value, strict=True)):
@@ -143,10 +164,13 @@ def _prepared(value: Any) -> Any:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
-def _plain(value: Any) -> Any:
+def _materialised(value: Any) -> Any:
+    """Mappings as dicts and tuples as lists, at any depth (for the reference package)."""
     if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
+        return {key: _materialised(inner) for key, inner in value.items()}
+    if isinstance(value, list | tuple):
+        return [_materialised(inner) for inner in value]
+    return value
 
 
 def canonical_json(value: Any) -> bytes:
@@ -167,7 +191,7 @@ def canonical_json(value: Any) -> bytes:
         prepared = _prepared(value)
     except _NeedsReference:
         try:
-            return rfc8785.dumps(orjson.loads(orjson.dumps(value, default=_plain)))
+            return rfc8785.dumps(_materialised(value))
         except rfc8785.CanonicalizationError as error:
             raise ValueError(str(error)) from None
     try:
@@ -179,14 +203,28 @@ def canonical_json(value: Any) -> bytes:
 def event_digest(agent_id: uuid.UUID | str, event_type: str, timestamp: datetime, data: Any) -> str:
     """SHA-256 (hex) of the RFC 8785 form of ``{agent, type, timestamp, data}`` (SCORING.md §1).
 
-    ``agent_id`` is the resolved agent's id (its canonical UUID text, lower case with
-    dashes); ``timestamp`` is spelled by :func:`instant_text`.  This is the id of an event
-    sent without ``id`` and the content digest that tells a re-sent event (same digest:
-    nothing new stored) from a conflicting one (``DUPLICATE_CONFLICT``).
+    ``agent_id`` is the resolved agent's id (written as its canonical UUID text, lower
+    case with dashes, whatever the spelling given); ``timestamp`` is spelled by
+    :func:`instant_text`.  This is the id of an event sent without ``id`` and the content
+    digest that tells a re-sent event (same digest: nothing new stored) from a
+    conflicting one (``DUPLICATE_CONFLICT``).
     """
     agent = str(agent_id) if isinstance(agent_id, uuid.UUID) else str(uuid.UUID(agent_id))
+    return digest_for_agent_text(agent, event_type, timestamp, data)
+
+
+def digest_for_agent_text(agent: str, event_type: str, timestamp: datetime, data: Any) -> str:
+    """:func:`event_digest` for an agent id already in canonical UUID text (``str(uuid)``):
+    the store's hot path, which knows each agent's text once per batch."""
     document = {"agent": agent, "type": event_type, "timestamp": instant_text(timestamp), "data": data}
     return hashlib.sha256(canonical_json(document)).hexdigest()
 
 
-__all__ = ["MAX_SAFE_INTEGER", "canonical_json", "es6_number", "event_digest", "instant_text"]
+__all__ = [
+    "MAX_SAFE_INTEGER",
+    "canonical_json",
+    "digest_for_agent_text",
+    "es6_number",
+    "event_digest",
+    "instant_text",
+]

@@ -54,7 +54,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from aaaf.errors import AAAFError
-from aaaf.evidence.canonical import event_digest
+from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
 from aaaf.store.types import json_default
 
@@ -202,7 +202,7 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                     known = agent_hexes.setdefault(agent_id, (agent_id.hex, str(agent_id)))
                 agent_hex, agent_text = known
                 last_agent = agent_id
-            digest = event_digest(agent_text, event_type, timestamp, event.data)
+            digest = digest_for_agent_text(agent_text, event_type, timestamp, event.data)
             key = event.key if event.key is not None else digest
             if (agent_hex, key) in seen_keys:  # settled below, against what the key stands for
                 repeats.append((start + offset, (agent_hex, key), digest))
