@@ -56,6 +56,20 @@ def test_why1_a_lone_surrogate_is_exit_2_with_its_line(tmp_path: Path) -> None:
     assert "line 3: [INVALID_REQUEST] data.domain: is not valid Unicode" in result.stdout
 
 
+def test_why4_the_readmes_manual_example_is_stored_once(tmp_path: Path) -> None:
+    """Why 4: an event without `id` (the README's manual example) was stored on every send."""
+    db = str(tmp_path / "aaaf.db")
+    aaaf(db, "enroll", "a1")
+    event = {k: v for k, v in agent_log(None, 1)[0].items() if k != "id"}
+    first = aaaf(db, "collect", "a1", "--source", "manual", input=json.dumps(event))
+    again = aaaf(db, "collect", "a1", "--source", "manual", input=json.dumps(event, indent=2))
+    assert first.exit_code == again.exit_code == 0
+    assert "accepted 1, rejected 0" in first.stdout
+    assert "1 already stored" in again.stdout and "accepted 0, rejected 0" in again.stdout
+    too_big = aaaf(db, "collect", "a1", "--source", "manual", input=" " * 1_048_577)
+    assert too_big.exit_code == 2 and "over 1048576 bytes" in too_big.stderr
+
+
 def test_why3_the_error_list_says_first_100_of_n(tmp_path: Path) -> None:
     db = str(tmp_path / "aaaf.db")
     aaaf(db, "enroll", "a1")

@@ -279,6 +279,7 @@ def validate_batch(
     default_agent: str | None = None,
     lines: Sequence[int] | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> tuple[list[tuple[int, ValidEvent]], list[EventError]]:
     """Validate a batch, keeping every valid event and reporting every invalid one.
 
@@ -295,7 +296,7 @@ def validate_batch(
             raise ValueError(f"lines has {len(lines)} entries but the batch has more events")
         try:
             valid.append(
-                (index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent))
+                (index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits))
             )
         except EventValidationError as error:
             errors.append(error.at(index, lines[index] if lines is not None else None))
@@ -308,6 +309,7 @@ def validate_stream(
     now: datetime,
     default_agent: str | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> Iterator[tuple[int, ValidEvent] | EventError]:
     """Validate ``(line, raw event or EventError)`` pairs as they come, e.g. from
     ``collectors.task_logs.read_jsonl``, without holding the file in memory.
@@ -323,7 +325,10 @@ def validate_stream(
             continue
         outcome: tuple[int, ValidEvent] | EventError
         try:
-            outcome = index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent)
+            outcome = (
+                index,
+                _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits),
+            )
         except EventValidationError as error:
             outcome = error.at(index, line)
         yield outcome

@@ -88,7 +88,16 @@ def _manual_items(
     from aaaf.evidence.collectors.manual import event_from_flags, event_from_text
 
     if event_type is None:
-        yield (1, event_from_text(sys.stdin.read()))
+        from aaaf.settings import get_settings
+
+        limit = get_settings().event_max_line_bytes
+        text = sys.stdin.read(limit + 1)
+        if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"the event on stdin is over {limit} bytes, the limit of one event (AAAF_EVENT_MAX_LINE_BYTES)",
+            )
+        yield (1, event_from_text(text))
     else:
         yield (1, event_from_flags(event_type, None, timestamp, data, now=datetime.now(UTC)))
 
