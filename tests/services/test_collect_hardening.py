@@ -284,3 +284,27 @@ def test_enrolment_names_obey_the_id_limit(org: OrgStore) -> None:
         org.get_or_enroll_agent("a\x00")
     agent, created = org.get_or_enroll_agent("fresh")
     assert created and org.get_or_enroll_agent("fresh") == (agent, False)
+
+
+def test_only_refusals_of_an_event_are_blamed_on_it() -> None:
+    """A database that is down, locked or full stops the command (exit 1) instead of
+    rejecting every line as bad input; a constraint, data or size refusal blames the line."""
+    import sqlite3
+
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    from aaaf.errors import AAAFError
+    from aaaf.services.collect import _blames_the_event
+
+    locked = sqlite3.OperationalError("database is locked")
+    locked.sqlite_errorcode = 5  # SQLITE_BUSY
+    constraint = sqlite3.IntegrityError("poisoned row")
+    constraint.sqlite_errorcode = 1811  # SQLITE_CONSTRAINT_TRIGGER
+    assert not _blames_the_event(OperationalError("INSERT", {}, locked))
+    assert _blames_the_event(IntegrityError("INSERT", {}, constraint))
+    assert _blames_the_event(ValueError("integer outside ±9007199254740991"))
+    assert not _blames_the_event(AAAFError("NOT_FOUND", "Agent x not found."))
+    gone = OperationalError(
+        "INSERT", {}, Exception("server closed the connection"), connection_invalidated=True
+    )
+    assert not _blames_the_event(gone)
