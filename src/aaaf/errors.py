@@ -26,6 +26,9 @@ ERROR_CODES: dict[str, tuple[int, int]] = {
     "VERIFICATION_FAILED": (422, 1),
     "RATE_LIMITED": (429, 1),
     "INTERNAL_ERROR": (500, 1),
+    # per-item codes of batch and collect errors (SCORING.md §7 "Error codes")
+    "DUPLICATE_CONFLICT": (409, 2),
+    "AGENT_MISMATCH": (400, 2),
 }
 
 

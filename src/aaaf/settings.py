@@ -8,8 +8,13 @@ live in :mod:`aaaf.scoring.defaults` and org overrides in the database.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from aaaf.evidence.limits import EventLimits
 
 
 class Settings(BaseSettings):
@@ -31,6 +36,21 @@ class Settings(BaseSettings):
     # database (generated once), and an error with a server database
     secret_key: str | None = None
     public_base_url: str = "http://localhost:8000"
+    # what one event may hold (aaaf.evidence.limits; docs/cli.md "Limits"), the same on
+    # SQLite and PostgreSQL: a task-log line, an id / agent name / task_id, any string
+    event_max_line_bytes: int = Field(default=1_048_576, ge=1)
+    event_max_id_chars: int = Field(default=256, ge=1)
+    event_max_string_bytes: int = Field(default=65_536, ge=1)
+
+    def event_limits(self) -> EventLimits:
+        """The ``event_max_*`` settings as the evidence package's ``EventLimits``."""
+        from aaaf.evidence.limits import EventLimits
+
+        return EventLimits(
+            line_bytes=self.event_max_line_bytes,
+            id_chars=self.event_max_id_chars,
+            string_bytes=self.event_max_string_bytes,
+        )
 
 
 @lru_cache(maxsize=1)

@@ -14,8 +14,11 @@ from hypothesis import strategies as st
 
 from aaaf.errors import AAAFError
 from aaaf.store import OrgStore, Store, event_writer
+from aaaf.store.event_writer import Stored
 
 from .factories import T0, Event, completed, minutes, org_of
+
+NEW, DUPLICATE, CONFLICT = Stored.NEW, Stored.DUPLICATE, Stored.CONFLICT
 
 
 @pytest.fixture()
@@ -25,8 +28,10 @@ def org(store: Store) -> OrgStore:
 
 def test_same_key_twice_stores_once(org: OrgStore) -> None:
     agent = org.enroll_agent("a")
-    assert org.add_events([(agent.id, completed("t1", T0, key="event-1"))]) == [True]
-    assert org.add_events([(agent.id, completed("t1", T0 + minutes(1), key="event-1"))]) == [False]
+    assert org.add_events([(agent.id, completed("t1", T0, key="event-1"))]) == [NEW]
+    assert org.add_events([(agent.id, completed("t1", T0, key="event-1"))]) == [DUPLICATE]
+    # SCORING.md §1 (2026-11-23): a known id with other content is a conflict, not dropped
+    assert org.add_events([(agent.id, completed("t1", T0 + minutes(1), key="event-1"))]) == [CONFLICT]
     events = org.events(agent.id)
     assert len(events) == 1 and events[0].timestamp == T0 and events[0].key == "event-1"
 
@@ -35,23 +40,49 @@ def test_duplicates_inside_one_batch_keep_the_first(org: OrgStore) -> None:
     agent = org.enroll_agent("a")
     batch = [
         (agent.id, completed("t1", T0, key="k")),
-        (agent.id, completed("t2", T0, key="k")),
+        (agent.id, completed("t2", T0, key="k")),  # same id, other content
         (agent.id, completed("t3", T0, key="other")),
         (agent.id, completed("t4", T0)),
-        (agent.id, completed("t4", T0)),  # keyless events are never duplicates
+        (agent.id, completed("t4", T0)),  # identical in every field: one event (SCORING.md §1)
+        (agent.id, completed("t4", T0 + minutes(1))),  # another instant: another event
+        (agent.id, completed("t1", T0, key="k")),  # re-sent exactly: nothing new
     ]
-    assert org.add_events(batch) == [True, False, True, True, True]
+    assert org.add_events(batch) == [NEW, CONFLICT, NEW, NEW, DUPLICATE, NEW, DUPLICATE]
     assert sorted(event.task_id or "" for event in org.events(agent.id)) == ["t1", "t3", "t4", "t4"]
+
+
+def test_a_keyless_event_is_keyed_by_its_content_digest(org: OrgStore) -> None:
+    """The derived id is SCORING.md §1's: SHA-256 of the RFC 8785 form of {agent, type,
+    timestamp in UTC with microseconds, data}; the same instant in another zone is the same
+    event."""
+    import hashlib
+
+    import rfc8785
+
+    agent = org.enroll_agent("a")
+    event = completed("t1", T0)
+    assert org.add_events([(agent.id, event)]) == [NEW]
+    in_paris = T0.astimezone(timezone(timedelta(hours=2)))
+    assert org.add_events([(agent.id, completed("t1", in_paris))]) == [DUPLICATE]
+    expected = hashlib.sha256(
+        rfc8785.dumps(
+            {
+                "agent": str(agent.id),
+                "type": "task_completed",
+                "timestamp": "2026-04-16T12:00:00.000000Z",
+                "data": dict(event.data),
+            }
+        )
+    ).hexdigest()
+    [stored] = org.events(agent.id)
+    assert stored.key == expected
 
 
 def test_keys_are_per_agent(org: OrgStore) -> None:
     first, second = org.enroll_agent("first"), org.enroll_agent("second")
     assert org.add_events(
         [(first.id, completed("t", T0, key="k")), (second.id, completed("t", T0, key="k"))]
-    ) == [
-        True,
-        True,
-    ]
+    ) == [NEW, NEW]
 
 
 def test_idempotency_across_chunks(org: OrgStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -59,8 +90,9 @@ def test_idempotency_across_chunks(org: OrgStore, monkeypatch: pytest.MonkeyPatc
     agent = org.enroll_agent("a")
     org.add_events([(agent.id, completed("old", T0, key="k2"))])
     keys = ["k1", "k2", "k3", "k1", None, "k4", "k3", "k5"]
-    flags = org.add_events([(agent.id, completed(f"t{i}", T0, key=key)) for i, key in enumerate(keys)])
-    assert flags == [True, False, True, False, True, True, False, True]
+    flags = org.add_events([(agent.id, completed(f"t{key or i}", T0, key=key)) for i, key in enumerate(keys)])
+    # k2 was stored with other content ("old"): a conflict; k1 and k3 repeat with the same
+    assert flags == [NEW, CONFLICT, NEW, DUPLICATE, NEW, NEW, DUPLICATE, NEW]
     assert org.count_events(agent.id) == 1 + 5
 
 
@@ -79,7 +111,7 @@ def test_round_trip_is_exact(org: OrgStore) -> None:
     data = {
         "task_id": "tâche-✓",
         "floats": floats,
-        "big_int": 2**62,
+        "big_int": 2**53 - 1,  # the largest RFC 8785 keeps exact (validation refuses beyond)
         "nested": {"list": [1, "two", None, True, {"deep": [0.2]}]},
         "errors": [{"severity": "minor"}],
     }
@@ -144,7 +176,8 @@ def test_every_stored_type_is_accepted(org: OrgStore) -> None:
     from aaaf.store.tables import STORED_EVENT_TYPES
 
     agent = org.enroll_agent("a")
-    assert all(org.add_events([(agent.id, Event(kind, T0)) for kind in STORED_EVENT_TYPES]))
+    outcomes = org.add_events([(agent.id, Event(kind, T0)) for kind in STORED_EVENT_TYPES])
+    assert outcomes == [NEW] * len(STORED_EVENT_TYPES)
     assert {"eval_result", "workflow_run", "memory_operation"} <= {e.type for e in org.events(agent.id)}
 
 
@@ -210,22 +243,34 @@ def test_empty_batch(org: OrgStore) -> None:
     batch=st.lists(st.one_of(st.none(), st.sampled_from("abcdefgh")), max_size=12),
 )
 def test_flags_match_a_set_model(org: OrgStore, already: list[str], batch: list[str | None]) -> None:
-    """Property: an event is stored iff it has no key, or its key was neither stored
-    before nor seen earlier in the batch; the store then holds exactly those."""
+    """Property: an event is stored iff its key (its id, else its content digest) was
+    neither stored before nor seen earlier in the batch; a known key is a duplicate with
+    the same content and a conflict with other content; the store then holds exactly
+    the new ones."""
     agent = org.enroll_agent(f"agent-{uuid.uuid4().hex}")
     org.add_events([(agent.id, completed("pre", T0, key=key)) for key in already])
-    stored_keys = set(already)
+    stored = dict.fromkeys(already, "pre")
     expected = []
-    for key in batch:
-        new = key is None or key not in stored_keys
-        expected.append(new)
-        if key is not None:
-            stored_keys.add(key)
-    flags = org.add_events([(agent.id, completed(f"t{i}", T0, key=key)) for i, key in enumerate(batch)])
+    for i, key in enumerate(batch):
+        task = f"t{i}" if key is None else f"t-{key}"
+        if key is None:
+            expected.append(NEW)
+        elif key not in stored:
+            expected.append(NEW)
+            stored[key] = task
+        else:
+            expected.append(DUPLICATE if stored[key] == task else CONFLICT)
+    events = [
+        (agent.id, completed(f"t{i}" if key is None else f"t-{key}", T0, key=key))
+        for i, key in enumerate(batch)
+    ]
+    flags = org.add_events(events)
     assert flags == expected
-    assert org.count_events(agent.id) == len(set(already)) + sum(expected)
-    keys_in_store = [e.key for e in org.events(agent.id) if e.key is not None]
-    assert sorted(keys_in_store) == sorted(stored_keys)
+    # re-sending stores nothing new; a conflict stays a conflict
+    assert org.add_events(events) == [CONFLICT if flag is CONFLICT else DUPLICATE for flag in flags]
+    assert org.count_events(agent.id) == len(set(already)) + expected.count(NEW)
+    keys_in_store = [e.key for e in org.events(agent.id) if e.key in stored]
+    assert sorted(keys_in_store) == sorted(stored)
 
 
 def test_concurrent_writers_of_the_same_keys(store_url: str) -> None:
@@ -241,7 +286,7 @@ def test_concurrent_writers_of_the_same_keys(store_url: str) -> None:
         agent = stores[0].scope(org_id).enroll_agent("a")
         batch = [(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(200)]
         barrier = threading.Barrier(2)
-        results: list[list[bool]] = []
+        results: list[list[Stored]] = []
 
         def send(store: Store) -> None:
             org = store.scope(org_id)
@@ -254,7 +299,7 @@ def test_concurrent_writers_of_the_same_keys(store_url: str) -> None:
         for thread in threads:
             thread.join()
         assert len(results) == 2
-        assert [a + b for a, b in zip(results[0], results[1], strict=True)] == [1] * len(batch)
+        assert set(zip(results[0], results[1], strict=True)) <= {(DUPLICATE, NEW), (NEW, DUPLICATE)}
         assert stores[0].scope(org_id).count_events(agent.id) == len(batch)
     finally:
         for store in stores:

@@ -98,7 +98,7 @@ def test_opening_twice_is_a_no_op(store_url: str) -> None:
 
 def test_sqlite_pragmas(tmp_path: object) -> None:
     with (
-        open_store(f"sqlite:///{tmp_path}/nested/dir/aaaf.db") as store,
+        open_store(f"sqlite:///{tmp_path}/aaaf.db") as store,
         store.engine.connect() as connection,
     ):
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
@@ -232,3 +232,70 @@ def test_0003_turns_badges_into_credentials_keeping_every_bit(engine: Engine) ->
     assert [row[1] for row in left] == [0, 2]  # only the current credential of each assessment
     upgrade_to_head(engine)
     assert schema_differences(engine, metadata) == []
+
+
+def test_0004_keys_events_stored_without_id_by_their_content(engine: Engine) -> None:
+    """Why 4 on an existing database: keyless events stored before 0004 get their derived
+    key, so re-sending them after the upgrade stores nothing; copies the old code stored
+    twice keep one key; a keyed row's digest is computed from the row when needed."""
+    import uuid
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, select
+
+    from aaaf.evidence.canonical import event_digest
+    from aaaf.store import OrgStore
+    from aaaf.store import tables as t
+    from aaaf.store.event_writer import Stored
+
+    from .factories import completed
+
+    _migrate(engine, "upgrade", "0003_badge_credentials")
+    at = datetime(2026, 4, 16, 12, 0, tzinfo=UTC)
+    org_id, agent_id = uuid.uuid4(), uuid.uuid4()
+    twice, once, keyed = completed("twice", at), completed("once", at), completed("keyed", at, key="k1")
+    rows = [(twice, None), (twice, None), (once, None), (keyed, "k1")]
+    with engine.begin() as connection:
+        connection.execute(insert(t.organizations).values(id=org_id, name="o", domain_taxonomy=[]))
+        connection.execute(
+            insert(t.agents).values(
+                id=agent_id, organization_id=org_id, name="a", claimed_domains=[], tools=[], metadata={}
+            )
+        )
+        for event, key in rows:
+            connection.execute(
+                insert(t.events).values(
+                    id=uuid.uuid4(),
+                    agent_id=agent_id,
+                    type=event.type,
+                    task_id=event.task_id,
+                    idempotency_key=key,
+                    timestamp=event.timestamp,
+                    data=dict(event.data),
+                )
+            )
+    upgrade_to_head(engine)
+    assert schema_differences(engine, metadata) == []
+    with engine.connect() as connection:
+        stored = connection.execute(
+            select(t.events.c.task_id, t.events.c.idempotency_key, t.events.c.content_digest)
+        ).all()
+    digest = {e.task_id: event_digest(agent_id, e.type, e.timestamp, dict(e.data)) for e in (twice, once)}
+    assert sorted((task, key or "", content or "") for task, key, content in stored) == sorted(
+        [
+            ("keyed", "k1", ""),
+            ("once", digest["once"], digest["once"]),
+            ("twice", digest["twice"], digest["twice"]),
+            ("twice", "", ""),
+        ]
+    )
+    org = OrgStore(engine, org_id)
+    assert org.add_events([(agent_id, e) for e in (twice, once, keyed)]) == [Stored.DUPLICATE] * 3
+    assert org.add_events([(agent_id, completed("other", at, key="k1"))]) == [Stored.CONFLICT]
+    assert org.count_events(agent_id) == 4
+
+    _migrate(engine, "downgrade", "0003_badge_credentials")
+    with engine.connect() as connection:
+        keys = connection.execute(text("SELECT idempotency_key FROM events")).scalars().all()
+    assert sorted(key or "" for key in keys) == ["", "", "", "k1"]
+    upgrade_to_head(engine)

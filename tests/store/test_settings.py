@@ -40,6 +40,7 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_open_store_without_url_uses_the_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     database = tmp_path / "from-env" / "aaaf.db"
+    database.parent.mkdir()  # a new SQLite file only in an existing folder (SCORING.md §7)
     monkeypatch.setenv("AAAF_DATABASE_URL", f"sqlite:///{database}")
     with open_store() as store:
         store.default_organization()

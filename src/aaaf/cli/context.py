@@ -119,6 +119,8 @@ def open_store_for(db: str | None) -> Iterator[Any]:
     from aaaf.store import open_store
 
     store = open_store(database_url(db))
+    if store.created:  # SCORING.md §7 "Databases": a new SQLite file is said
+        err_console.print(f"created a new database at {store.engine.url.database}", markup=False)
     try:
         yield store
     finally:

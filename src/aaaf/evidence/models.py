@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.evidence.limits import printable
 from aaaf.scoring.results import iso
 
 
@@ -61,6 +62,12 @@ class EventError:
     code: str
     field: str | None
     message: str
+
+    def __post_init__(self) -> None:
+        # a message or field may quote the input: keep it printable and short
+        object.__setattr__(self, "message", printable(self.message, 1000))
+        if self.field is not None:
+            object.__setattr__(self, "field", printable(self.field, 200))
 
     def to_dict(self) -> dict[str, Any]:
         """Document 004 §6.2's batch error item with ``code`` and ``field`` added."""

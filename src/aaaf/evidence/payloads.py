@@ -42,6 +42,7 @@ from typing_extensions import (
     is_typeddict,
 )
 
+from aaaf.evidence.limits import printable
 from aaaf.evidence.timestamps import RFC3339_PHRASE, parse_rfc3339, timestamp_problem
 from aaaf.evidence.vocabulary import (
     COMPLETION_STATUSES,
@@ -81,7 +82,8 @@ def show_value(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     if value is None or isinstance(value, str | int | float):
-        return json.dumps(value, ensure_ascii=False)
+        # printable (lone surrogates escaped) and short: a 50 MB value is not echoed back
+        return printable(json.dumps(value, ensure_ascii=False), 80)
     return f"a non-JSON value of type {type(value).__name__}"
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, data_problem, text_problem
 from aaaf.evidence.models import EventError, EventValidationError, ValidEvent
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
 from aaaf.evidence.timestamps import parse_rfc3339, timestamp_problem
@@ -121,7 +122,7 @@ def _first_unstorable(node: dict[Any, Any] | list[Any]) -> tuple[list[str | int]
     return None
 
 
-def _agent_of(raw: dict[str, Any], default_agent: str | None) -> str:
+def _agent_of(raw: dict[str, Any], default_agent: str | None, limits: EventLimits) -> str:
     named_id = raw.get("agent_id")
     named = raw.get("agent")
     if named_id is not None and named is not None and named_id != named:
@@ -136,6 +137,9 @@ def _agent_of(raw: dict[str, Any], default_agent: str | None) -> str:
         return default_agent
     if type(agent) is not str or not agent:
         raise _invalid(field, f"must be a non-empty string, got {show_value(agent)}")
+    problem = text_problem(agent, max_chars=limits.id_chars)
+    if problem is not None:
+        raise _invalid(field, problem)
     return agent
 
 
@@ -161,6 +165,7 @@ def _validate(
     now: datetime,
     tolerance_seconds: float,
     default_agent: str | None,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> ValidEvent:
     if not isinstance(raw, dict):
         raise _invalid(None, f"event must be a JSON object, got {show_value(raw)}")
@@ -179,12 +184,20 @@ def _validate(
         )
 
     agent = raw.get("agent_id")
-    if type(agent) is not str or not agent or "agent" in raw:  # the common case skips the call
-        agent = _agent_of(raw, default_agent)
+    if (
+        type(agent) is not str or not agent or "agent" in raw or len(agent) > 36 or not agent.isascii()
+    ):  # the common case (a UUID) skips the call
+        agent = _agent_of(raw, default_agent, limits)
+    elif "\x00" in agent:
+        raise _invalid("agent_id", text_problem(agent) or "")
 
     key = raw.get("id")
-    if key is not None and (type(key) is not str or not key):
-        raise _invalid("id", f"must be a non-empty string (the idempotency key), got {show_value(key)}")
+    if key is not None:
+        if type(key) is not str or not key:
+            raise _invalid("id", f"must be a non-empty string (the idempotency key), got {show_value(key)}")
+        problem = text_problem(key, max_chars=limits.id_chars)
+        if problem is not None:
+            raise _invalid("id", problem)
 
     timestamp = _timestamp_of(raw)
     if timestamp > latest_allowed:
@@ -198,6 +211,9 @@ def _validate(
     data = raw["data"]
     if not isinstance(data, dict):
         raise _invalid("data", f"must be an object, got {show_value(data)}")
+    unstorable_text = data_problem(data, limits)
+    if unstorable_text is not None:
+        raise _invalid(*unstorable_text)
     try:
         validator.validate_python(data)
     except ValidationError as error:
@@ -239,19 +255,21 @@ def validate_event(
     now: datetime,
     default_agent: str | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> ValidEvent:
     """Check one raw event against every rule of SCORING.md §1 and return it validated.
 
     ``now`` (timezone-aware) is the clock the future check compares with: a timestamp
     more than ``future_tolerance_seconds`` after it is rejected ("Timestamp in future");
     exactly at the tolerance is accepted.  ``default_agent`` is used when the event names
-    no ``agent_id``/``agent`` (a task log whose agent the CLI gives).
+    no ``agent_id``/``agent`` (a task log whose agent the CLI gives).  ``limits`` bound
+    ids and strings and refuse NUL characters and lone surrogates (``aaaf.evidence.limits``).
 
     Raises ``EventValidationError`` (``INVALID_EVENT_TYPE`` or ``INVALID_REQUEST``) whose
     ``field`` is the offending field's path.
     """
     latest_allowed = _latest_allowed(now, future_tolerance_seconds)
-    return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent)
+    return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits)
 
 
 def validate_batch(
@@ -261,6 +279,7 @@ def validate_batch(
     default_agent: str | None = None,
     lines: Sequence[int] | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> tuple[list[tuple[int, ValidEvent]], list[EventError]]:
     """Validate a batch, keeping every valid event and reporting every invalid one.
 
@@ -277,7 +296,7 @@ def validate_batch(
             raise ValueError(f"lines has {len(lines)} entries but the batch has more events")
         try:
             valid.append(
-                (index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent))
+                (index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits))
             )
         except EventValidationError as error:
             errors.append(error.at(index, lines[index] if lines is not None else None))
@@ -290,6 +309,7 @@ def validate_stream(
     now: datetime,
     default_agent: str | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
 ) -> Iterator[tuple[int, ValidEvent] | EventError]:
     """Validate ``(line, raw event or EventError)`` pairs as they come, e.g. from
     ``collectors.task_logs.read_jsonl``, without holding the file in memory.
@@ -305,7 +325,10 @@ def validate_stream(
             continue
         outcome: tuple[int, ValidEvent] | EventError
         try:
-            outcome = index, _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent)
+            outcome = (
+                index,
+                _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits),
+            )
         except EventValidationError as error:
             outcome = error.at(index, line)
         yield outcome

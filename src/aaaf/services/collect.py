@@ -2,48 +2,105 @@
 
 SCORING.md §1: each invalid event is an error that names the field (and its line), the rest
 of a batch is kept; re-sending an event with the same ``(agent, id)`` stores nothing new and
-is not an error.  Nothing already accepted is lost when a later line is bad: events are
-stored chunk by chunk, each chunk in one transaction.
+is not an error; an event without ``id`` is keyed by the digest of its content; a known id
+with other content is ``DUPLICATE_CONFLICT``.  Nothing good is lost (issue 21):
+
+* events are stored chunk by chunk, each chunk in one transaction, so nothing already
+  accepted is lost when a later line is bad;
+* validation refuses, per line, what a database would refuse (``aaaf.evidence.limits``),
+  the same on SQLite and PostgreSQL; should a database still refuse a chunk for what
+  one of its events holds, the chunk is split in halves until the event is found, which
+  is rejected with the database's reason while every other event is stored;
+* ``--enroll`` is get-or-create, so concurrent collects sharing new agents both succeed;
+* with an agent given (``aaaf collect AGENT FILE``) a line naming another agent is
+  rejected (``AGENT_MISMATCH``), never stored under that other agent.
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
+import sqlite3
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError, StatementError
+
 from aaaf.errors import AAAFError
-from aaaf.evidence.models import EventError
+from aaaf.evidence.limits import EventLimits, printable
+from aaaf.evidence.models import EventError, ValidEvent
+from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, validate_event
 from aaaf.evidence.workflow_definition import resolve_event
+from aaaf.store.event_writer import Stored
 
 log = logging.getLogger(__name__)
 
 CHUNK_SIZE = 5000
 
 
+MAX_ERRORS_KEPT = 100  # the error list is "first 100 of N" (issue 21)
+
+# SQLSTATE classes that blame the row, not the server: data exception, integrity
+# constraint violation, program limit exceeded (an index row too large)
+_ROW_SQLSTATE_CLASSES = ("22", "23", "54")
+# SQLite primary result codes that blame the row: TOOBIG, CONSTRAINT, MISMATCH
+_ROW_SQLITE_CODES = frozenset({18, 19, 20})
+
+
 @dataclass
 class CollectReport:
-    """What a collection did: counts, the agents it enrolled, the first errors."""
+    """What a collection did: counts, the agents it enrolled, the first errors by line.
+
+    ``errors`` holds at most ``MAX_ERRORS_KEPT`` errors, those of the earliest lines;
+    ``rejected`` counts them all, so the list is "first 100 of ``rejected``".
+    """
 
     accepted: int = 0
     duplicates: int = 0
     rejected: int = 0
     skipped: int = 0
     enrolled: list[str] = field(default_factory=list)
-    errors: list[EventError] = field(default_factory=list)
+    _heap: list[tuple[int, int, EventError]] = field(default_factory=list, repr=False)
 
-    def to_dict(self, max_errors: int = 100) -> dict[str, Any]:
-        return {
+    @property
+    def errors(self) -> list[EventError]:
+        """The kept errors (at most ``MAX_ERRORS_KEPT``, the earliest lines'), in line order."""
+        return sorted((item[2] for item in self._heap), key=lambda error: error.index)
+
+    def reject(self, error: EventError) -> None:
+        """Count one rejected event, keeping it if it is among the first lines' errors."""
+        self.rejected += 1
+        entry = (-error.index, self.rejected, error)
+        if len(self._heap) < MAX_ERRORS_KEPT:
+            heapq.heappush(self._heap, entry)
+        elif entry[:2] > self._heap[0][:2]:
+            heapq.heapreplace(self._heap, entry)
+
+    def errors_note(self, shown: int) -> str | None:
+        """``"first 100 of 250"`` when the list shown is cut, else None."""
+        if self.rejected > shown:
+            return f"first {shown} of {self.rejected}"
+        return None
+
+    def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, Any]:
+        shown = self.errors[:max_errors] if max_errors > 0 else []
+        out: dict[str, Any] = {
             "accepted": self.accepted,
             "duplicates": self.duplicates,
             "rejected": self.rejected,
             "skipped": self.skipped,
             "enrolled": list(self.enrolled),
-            "errors": [e.to_dict() for e in self.errors[:max_errors]],
+            "errors": [e.to_dict() for e in shown],
+            "errors_total": self.rejected,
         }
+        note = self.errors_note(len(shown))
+        if note is not None:
+            out["errors_note"] = note
+        return out
 
 
 class AgentResolver:
@@ -64,13 +121,109 @@ class AgentResolver:
             if not self.enroll:
                 raise AAAFError(
                     "NOT_FOUND",
-                    f"unknown agent {reference!r}: enroll it first (aaaf enroll) or collect with --enroll",
+                    f"unknown agent {printable(reference, 80)!r}: enroll it first (aaaf enroll) "
+                    "or collect with --enroll",
                     {"agent": reference},
                 )
-            agent = self.org.enroll_agent(reference)
-            self.report.enrolled.append(agent.name)
+            # get-or-create: a concurrent collect enrolling the same name is not a conflict
+            agent, enrolled = self.org.get_or_enroll_agent(reference)
+            if enrolled:
+                self.report.enrolled.append(agent.name)
         self.cache[reference] = agent
         return agent
+
+
+def _names(agent: Any, reference: str) -> bool:
+    """Whether ``reference`` (a name or an id) is ``agent``."""
+    if reference == agent.name:
+        return True
+    try:
+        return bool(uuid.UUID(reference) == agent.id)
+    except ValueError:
+        return False
+
+
+def _blames_the_event(error: Exception) -> bool:
+    """Whether a failed insert was refused for what an event holds (split the chunk and
+    reject that event) rather than for the database's state (stop: exit 1)."""
+    if isinstance(error, AAAFError):
+        return False
+    if isinstance(error, ValueError | TypeError | OverflowError):
+        return True
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return False
+        original = error.orig
+        state = getattr(original, "sqlstate", None)
+        if isinstance(state, str):
+            return state[:2] in _ROW_SQLSTATE_CLASSES
+        if isinstance(original, sqlite3.Error):
+            return (getattr(original, "sqlite_errorcode", 0) & 0xFF) in _ROW_SQLITE_CODES
+        return False
+    if isinstance(error, StatementError):  # a value the driver could not bind
+        return isinstance(error.orig, ValueError | TypeError | OverflowError)
+    return False
+
+
+def _reason(error: Exception) -> str:
+    original = error.orig if isinstance(error, StatementError) and error.orig is not None else error
+    first = (str(original).strip().splitlines() or [type(original).__name__])[0]
+    return printable(f"{type(original).__name__}: {first}", 300)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    agent_id: uuid.UUID
+    event: ValidEvent
+    index: int
+    line: int | None
+
+
+def _store(org: Any, entries: list[_Pending], report: CollectReport) -> None:
+    """Store ``entries``; if the database refuses them for what one holds, split in halves
+    until the refused events are found and rejected, storing all the others."""
+    try:
+        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries])
+    except Exception as error:
+        if not _blames_the_event(error):
+            raise
+        if len(entries) == 1:
+            entry = entries[0]
+            log.warning("database refused line %s: %s", entry.line, _reason(error))
+            report.reject(
+                EventError(
+                    index=entry.index,
+                    line=entry.line,
+                    code="INVALID_REQUEST",
+                    field=None,
+                    message=f"the database refused this event ({_reason(error)})",
+                )
+            )
+            return
+        middle = len(entries) // 2
+        _store(org, entries[:middle], report)
+        _store(org, entries[middle:], report)
+        return
+    for entry, outcome in zip(entries, outcomes, strict=True):
+        if outcome is Stored.NEW:
+            report.accepted += 1
+        elif outcome is Stored.DUPLICATE:
+            report.duplicates += 1
+        else:
+            event = entry.event
+            what = f"id {show_value(event.key)}" if event.key is not None else "this content"
+            report.reject(
+                EventError(
+                    index=entry.index,
+                    line=entry.line,
+                    code="DUPLICATE_CONFLICT",
+                    field="id",
+                    message=(
+                        f"id: an event with {what} is already stored for this agent with "
+                        "different content; give this event an id of its own (SCORING.md §1)"
+                    ),
+                )
+            )
 
 
 def collect(
@@ -84,13 +237,20 @@ def collect(
     future_tolerance_seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
     workflow_definitions: Mapping[str, Any] | None = None,
+    limits: EventLimits | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
     ``since`` skips (does not reject) events older than it: ``aaaf collect --from``.
     ``workflow_definitions`` fills a ``workflow_run``'s ``dag_steps`` and
-    ``declared_retry_budget`` from the definition it names (SCORING.md §5).
+    ``declared_retry_budget`` from the definition it names (SCORING.md §5).  ``limits``
+    default to the ``AAAF_EVENT_MAX_*`` settings.  With ``default_agent`` (the CLI's
+    AGENT) an event naming another agent is ``AGENT_MISMATCH``.
     """
+    if limits is None:
+        from aaaf.settings import get_settings
+
+        limits = get_settings().event_limits()
     report = CollectReport()
     resolver = AgentResolver(org, enroll=enroll, report=report)
     tolerance = (
@@ -98,43 +258,50 @@ def collect(
         if future_tolerance_seconds is not None
         else org.config().future_tolerance_seconds
     )
-    chunk: list[tuple[Any, Any]] = []
+    chunk: list[_Pending] = []
     seen = 0
 
     def flush() -> None:
-        if not chunk:
-            return
-        inserted = org.add_events(chunk)
-        new = sum(1 for flag in inserted if flag)
-        report.accepted += new
-        report.duplicates += len(inserted) - new
-        chunk.clear()
+        if chunk:
+            _store(org, list(chunk), report)
+            chunk.clear()
 
     for index, (line, raw) in enumerate(items):
         seen += 1
         if isinstance(raw, EventError):
-            report.rejected += 1
-            report.errors.append(raw)
+            report.reject(raw)
             continue
         try:
             if workflow_definitions:
                 raw = resolve_event(raw, workflow_definitions)
             event = validate_event(
-                raw, now=now, default_agent=default_agent, future_tolerance_seconds=tolerance
+                raw,
+                now=now,
+                default_agent=default_agent,
+                future_tolerance_seconds=tolerance,
+                limits=limits,
             )
             if since is not None and event.timestamp < since:
                 report.skipped += 1
                 continue
-            agent = resolver.resolve(event.agent)
+            if default_agent is not None and event.agent != default_agent:
+                expected = resolver.resolve(default_agent)
+                if not _names(expected, event.agent):
+                    named = "agent_id" if raw.get("agent_id") is not None else "agent"
+                    raise EventValidationError(
+                        "AGENT_MISMATCH",
+                        named,
+                        f"{named}: the event names agent {show_value(event.agent)}, but the "
+                        f"command collects for {show_value(default_agent)}; it was not stored",
+                    )
+                agent = expected
+            else:
+                agent = resolver.resolve(event.agent)
         except EventValidationError as error:
-            report.rejected += 1
-            report.errors.append(
-                EventError(index=index, line=line, code=error.code, field=error.field, message=error.message)
-            )
+            report.reject(error.at(index, line))
             continue
         except AAAFError as error:
-            report.rejected += 1
-            report.errors.append(
+            report.reject(
                 EventError(
                     index=index,
                     line=line,
@@ -144,7 +311,7 @@ def collect(
                 )
             )
             continue
-        chunk.append((agent.id, event))
+        chunk.append(_Pending(agent.id, event, index, line))
         if len(chunk) >= CHUNK_SIZE:
             flush()
             if progress is not None:

@@ -20,6 +20,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import StaticPool
 
+from aaaf.errors import AAAFError
 from aaaf.store.types import dumps_json, loads_json
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -40,7 +41,10 @@ def normalise_url(url: str) -> str:
 
 
 def build_engine(url: str) -> Engine:
-    """The engine for ``url`` with the per-dialect settings above; creates a SQLite file's directory."""
+    """The engine for ``url`` with the per-dialect settings above.
+
+    A SQLite file whose folder does not exist is ``INVALID_REQUEST`` naming the folder.
+    """
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -63,7 +67,16 @@ def _sqlite_engine(url: str) -> Engine:
         kwargs["poolclass"] = StaticPool
         kwargs["connect_args"] = {"check_same_thread": False}
     else:
-        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        # SCORING.md §7 "Databases": a new SQLite file only in an existing folder — a
+        # mistyped path must not silently create folders and an empty database
+        folder = Path(database).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"The folder {folder} of the database {database} does not exist; "
+                "a new SQLite database is created only in an existing folder (check the path).",
+                {"folder": str(folder)},
+            )
     engine = create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")

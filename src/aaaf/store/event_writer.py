@@ -9,8 +9,12 @@ needed:
   counter), so the primary-key index grows at its right edge instead of splitting pages
   at random — on SQLite and PostgreSQL alike;
 * idempotency without a per-row SELECT, exact also under concurrent writers (see
-  below per dialect).  Keyless events never conflict (NULLs are distinct in a unique
-  index).  Duplicate keys inside one batch are dropped before the database sees them;
+  below per dialect).  Every event has a key: the client's ``id``, or else its content
+  digest (SCORING.md §1 *2026-11-23*: ``aaaf.evidence.canonical.event_digest``), so an
+  event sent twice without an id is stored once.  Each row also stores its content
+  digest; a known key whose stored digest differs is ``Stored.CONFLICT`` (the caller
+  reports ``DUPLICATE_CONFLICT``), never silently dropped.  Duplicate keys inside one
+  batch are settled the same way before the database sees them;
 * SQLite: values are converted once, here, to exactly what the typed columns store
   (32-hex-digit UUIDs, naive-UTC ``YYYY-MM-DD HH:MM:SS.ffffff`` text, orjson text);
   the chunk's keys are looked up set-wise (exact under the write lock of ``BEGIN
@@ -28,8 +32,9 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Protocol
 
 import orjson
@@ -49,12 +54,21 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from aaaf.errors import AAAFError
+from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
 from aaaf.store.types import json_default
 
 # big enough to amortise a statement, small enough to keep memory flat on huge batches
 EVENT_CHUNK_SIZE = 5_000
 _STORED_TYPES = frozenset(t.STORED_EVENT_TYPES)
+
+
+class Stored(StrEnum):
+    """What became of one event handed to :func:`write_events` (SCORING.md §1)."""
+
+    NEW = "new"  # stored
+    DUPLICATE = "duplicate"  # its key was known with the same content: nothing new, not an error
+    CONFLICT = "conflict"  # its key was known with other content: DUPLICATE_CONFLICT
 
 
 class EventLike(Protocol):
@@ -133,6 +147,7 @@ sqlite_events_table = Table(
     Column("idempotency_key", Text()),
     Column("timestamp", Text()),
     Column("data", Text()),
+    Column("content_digest", Text()),
 )
 
 
@@ -144,19 +159,24 @@ def sqlite_timestamp(value: datetime) -> str:
     return value.isoformat(" ", "microseconds")[:26]
 
 
-def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[bool]:
-    """Insert ``items`` inside the caller's transaction; True per newly stored event.
+def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[Stored]:
+    """Insert ``items`` inside the caller's transaction; per item ``Stored.NEW``, ``.DUPLICATE``
+    (its key known with the same content) or ``.CONFLICT`` (known with other content).
 
     The caller has checked that every agent id is the organization's.  An unknown type
     is ``INVALID_EVENT_TYPE`` and a naive timestamp ``INVALID_REQUEST``, naming the
-    item's index; the caller's transaction then stores nothing.
+    item's index; the caller's transaction then stores nothing.  Data RFC 8785 cannot
+    write (validation refuses it first) raises ``ValueError``.
     """
     write_chunk = _write_sqlite_chunk if connection.dialect.name == "sqlite" else _write_postgres_chunk
-    stored = [False] * len(items)
-    seen_keys: set[tuple[str, str]] = set()
-    agent_hexes: dict[uuid.UUID, str] = {}
+    outcomes = [Stored.NEW] * len(items)
+    seen_keys: dict[tuple[str, str], str] = {}
+    # the content a key stands for: the stored row's, else its first event's in this batch
+    reference: dict[tuple[str, str], str] = {}
+    repeats: list[tuple[int, tuple[str, str], str]] = []
+    agent_hexes: dict[uuid.UUID, tuple[str, str]] = {}
     last_agent: uuid.UUID | None = None
-    agent_hex = ""
+    agent_hex = agent_text = ""
     for start in range(0, len(items), EVENT_CHUNK_SIZE):
         chunk = items[start : start + EVENT_CHUNK_SIZE]
         id_values = _ids.take(len(chunk))
@@ -177,13 +197,17 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
                     {"index": start + offset, "field": "timestamp"},
                 )
             if agent_id is not last_agent:  # batches are mostly one agent's: skip re-hashing its UUID
-                agent_hex = agent_hexes.get(agent_id) or agent_hexes.setdefault(agent_id, agent_id.hex)
+                known = agent_hexes.get(agent_id)
+                if known is None:
+                    known = agent_hexes.setdefault(agent_id, (agent_id.hex, str(agent_id)))
+                agent_hex, agent_text = known
                 last_agent = agent_id
-            key = event.key
-            if key is not None:
-                if (agent_hex, key) in seen_keys:
-                    continue
-                seen_keys.add((agent_hex, key))
+            digest = digest_for_agent_text(agent_text, event_type, timestamp, event.data)
+            key = event.key if event.key is not None else digest
+            if (agent_hex, key) in seen_keys:  # settled below, against what the key stands for
+                repeats.append((start + offset, (agent_hex, key), digest))
+                continue
+            seen_keys[(agent_hex, key)] = digest
             columns.positions.append(start + offset)
             columns.ids.append(f"{id_values[offset]:032x}")
             columns.agent_ids.append(agent_hex)
@@ -192,17 +216,66 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
             columns.keys.append(key)
             columns.timestamps.append(timestamp)
             columns.data.append(event.data)
+            columns.digests.append(digest)
         if columns.ids:
-            by_id = dict(zip(columns.ids, columns.positions, strict=True))
-            for new_id in write_chunk(connection, columns):
-                stored[by_id[new_id]] = True
-    return stored
+            known_digests = write_chunk(connection, columns)
+            for position, agent, key, digest in zip(
+                columns.positions, columns.agent_ids, columns.keys, columns.digests, strict=True
+            ):
+                stored_digest = known_digests.get((agent, key))
+                if stored_digest is not None:
+                    outcomes[position] = Stored.DUPLICATE if stored_digest == digest else Stored.CONFLICT
+                reference[(agent, key)] = stored_digest if stored_digest is not None else digest
+    for position, pair, digest in repeats:
+        outcomes[position] = Stored.DUPLICATE if reference[pair] == digest else Stored.CONFLICT
+    return outcomes
+
+
+def _stored_digests(connection: Connection, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The content digests of stored events by (agent hex, key), any dialect.
+
+    A row stored before migration 0004 has no digest: it is computed from the row.
+    """
+    wanted: dict[str, list[str]] = {}
+    for agent_hex, key in pairs:
+        wanted.setdefault(agent_hex, []).append(key)
+    events = t.events
+    out: dict[tuple[str, str], str] = {}
+    for agent_hex, keys in wanted.items():
+        agent_id = uuid.UUID(hex=agent_hex)
+        for start in range(0, len(keys), _SQLITE_KEY_PROBE):
+            part = keys[start : start + _SQLITE_KEY_PROBE]
+            rows = connection.execute(
+                select(events.c.idempotency_key, events.c.content_digest).where(
+                    events.c.agent_id == agent_id, events.c.idempotency_key.in_(part)
+                )
+            ).all()
+            legacy = [key for key, digest in rows if digest is None]
+            out.update(((agent_hex, key), digest) for key, digest in rows if digest is not None)
+            if legacy:
+                for key, event_type, timestamp, data in connection.execute(
+                    select(events.c.idempotency_key, events.c.type, events.c.timestamp, events.c.data).where(
+                        events.c.agent_id == agent_id, events.c.idempotency_key.in_(legacy)
+                    )
+                ):
+                    out[(agent_hex, key)] = event_digest(agent_id, event_type, timestamp, data)
+    return out
 
 
 class _Columns:
     """One chunk's values, column by column; ids and agent ids as 32 hex digits."""
 
-    __slots__ = ("agent_ids", "data", "ids", "keys", "positions", "task_ids", "timestamps", "types")
+    __slots__ = (
+        "agent_ids",
+        "data",
+        "digests",
+        "ids",
+        "keys",
+        "positions",
+        "task_ids",
+        "timestamps",
+        "types",
+    )
 
     def __init__(self) -> None:
         self.positions: list[int] = []
@@ -210,12 +283,22 @@ class _Columns:
         self.agent_ids: list[str] = []
         self.types: list[str] = []
         self.task_ids: list[str | None] = []
-        self.keys: list[str | None] = []
+        self.keys: list[str] = []
         self.timestamps: list[datetime] = []
         self.data: list[Mapping[str, Any]] = []
+        self.digests: list[str] = []
 
 
-_SQLITE_COLUMNS = ("id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data")
+_SQLITE_COLUMNS = (
+    "id",
+    "agent_id",
+    "type",
+    "task_id",
+    "idempotency_key",
+    "timestamp",
+    "data",
+    "content_digest",
+)
 # The Core insert compiled once to SQLite's positional form, so that a chunk is one
 # DB-API executemany of plain tuples (what a hand-written sqlite3 loader would do).
 _sqlite_insert_compiled = (
@@ -231,34 +314,39 @@ _SQLITE_INSERT = str(_sqlite_insert_compiled)
 _SQLITE_KEY_PROBE = 500  # keys per look-up query, well under SQLite's bound-variable limit
 
 
-def _existing_sqlite_keys(connection: Connection, columns: _Columns) -> set[tuple[str, str]]:
-    """(agent hex, key) pairs of this chunk that are already stored: one indexed IN
-    query per agent and 500 keys."""
+def _existing_sqlite_keys(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+    """The content digests of this chunk's (agent hex, key) pairs already stored: one
+    indexed IN query per agent and 500 keys (rows from before 0004: see _stored_digests)."""
     wanted: dict[str, list[str]] = {}
     for agent_id, key in zip(columns.agent_ids, columns.keys, strict=True):
-        if key is not None:
-            wanted.setdefault(agent_id, []).append(key)
-    existing: set[tuple[str, str]] = set()
+        wanted.setdefault(agent_id, []).append(key)
+    existing: dict[tuple[str, str], str] = {}
+    legacy: list[tuple[str, str]] = []
     for agent_id, keys in wanted.items():
         for start in range(0, len(keys), _SQLITE_KEY_PROBE):
             part = keys[start : start + _SQLITE_KEY_PROBE]
             query = (
-                "SELECT idempotency_key FROM events WHERE agent_id = ? AND idempotency_key IN "
+                "SELECT idempotency_key, content_digest FROM events WHERE agent_id = ? AND idempotency_key IN "
                 f"({', '.join('?' * len(part))})"
             )
-            existing.update(
-                (agent_id, key) for (key,) in connection.exec_driver_sql(query, (agent_id, *part))
-            )
+            for key, digest in connection.exec_driver_sql(query, (agent_id, *part)):
+                if digest is None:
+                    legacy.append((agent_id, key))
+                else:
+                    existing[(agent_id, key)] = digest
+    if legacy:
+        existing.update(_stored_digests(connection, legacy))
     return existing
 
 
-def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
+def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
     """Set-based pre-check of the chunk's keys, then one executemany of the new rows.
 
     The pre-check is exact because a SQLite write transaction holds the database's
     write lock from its ``BEGIN IMMEDIATE`` (:mod:`aaaf.store.engine`): no other writer
     can store a key between the look-up and the insert.  ``ON CONFLICT DO NOTHING``
-    stays on the statement as a guard.  Returns the hex ids of the rows inserted.
+    stays on the statement as a guard.  Returns the stored digests of the keys that were
+    already there (every other row was inserted).
     """
     existing = _existing_sqlite_keys(connection, columns)
     dumps = orjson.dumps
@@ -271,8 +359,9 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
             key,
             sqlite_timestamp(timestamp),
             dumps(data, default=json_default).decode(),
+            digest,
         )
-        for event_id, agent_id, event_type, task_id, key, timestamp, data in zip(
+        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in zip(
             columns.ids,
             columns.agent_ids,
             columns.types,
@@ -280,13 +369,14 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> list[str]:
             columns.keys,
             columns.timestamps,
             columns.data,
+            columns.digests,
             strict=True,
         )
-        if key is None or (agent_id, key) not in existing
+        if (agent_id, key) not in existing
     ]
     if rows:
         connection.exec_driver_sql(_SQLITE_INSERT, rows)
-    return [row[0] for row in rows]
+    return existing
 
 
 def _postgres_insert_new() -> Any:
@@ -306,10 +396,11 @@ def _postgres_insert_new() -> Any:
             column("idempotency_key", Text()),
             column("timestamp", DateTime(timezone=True)),
             column("data", postgresql.JSON()),
+            column("content_digest", Text()),
         )
         .render_derived(name="chunk", with_types=True)
     )
-    names = ["id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data"]
+    names = ["id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data", "content_digest"]
     return (
         postgresql.insert(events)
         .from_select(names, select(*(chunk.c[name] for name in names)))
@@ -321,8 +412,12 @@ def _postgres_insert_new() -> Any:
 _postgres_statement = _postgres_insert_new()
 
 
-def _write_postgres_chunk(connection: Connection, columns: _Columns) -> list[str]:
-    """Returns the hex ids of the rows actually inserted."""
+def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+    """Insert what is new; returns the stored digests of the keys that were already there.
+
+    ``ON CONFLICT DO NOTHING`` waits for a concurrent writer of the same key to commit,
+    and the look-up that follows (a new statement under READ COMMITTED) sees its row.
+    """
     rows = [
         {
             "id": event_id,
@@ -332,8 +427,9 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> list[str
             "idempotency_key": key,
             "timestamp": timestamp,
             "data": data,
+            "content_digest": digest,
         }
-        for event_id, agent_id, event_type, task_id, key, timestamp, data in zip(
+        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in zip(
             columns.ids,
             columns.agent_ids,
             columns.types,
@@ -341,9 +437,20 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> list[str
             columns.keys,
             columns.timestamps,
             columns.data,
+            columns.digests,
             strict=True,
         )
     ]
     document = orjson.dumps(rows, default=json_default).decode()
     result = connection.execute(_postgres_statement, {"rows": document})
-    return [text.replace("-", "") for text in result.scalars()]
+    inserted = {text.replace("-", "") for text in result.scalars()}
+    if len(inserted) == len(rows):
+        return {}
+    return _stored_digests(
+        connection,
+        [
+            (agent_id, key)
+            for event_id, agent_id, key in zip(columns.ids, columns.agent_ids, columns.keys, strict=True)
+            if event_id not in inserted
+        ],
+    )

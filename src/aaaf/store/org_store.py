@@ -23,7 +23,7 @@ from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_reader import read_events_by_agent
-from aaaf.store.event_writer import EventLike, write_events
+from aaaf.store.event_writer import EventLike, Stored, write_events
 from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
@@ -88,6 +88,21 @@ def as_uuid(value: uuid.UUID | str | None) -> uuid.UUID | None:
 
 def not_found(kind: str, ref: object) -> AAAFError:
     return AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
+
+
+def _check_agent_name(name: object) -> None:
+    """A name is a non-empty string within the id limit, without NUL or lone surrogates
+    (issue 21: the same on SQLite and PostgreSQL; ``Settings.event_max_id_chars``)."""
+    if not isinstance(name, str) or not name.strip():
+        raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+    from aaaf.evidence.limits import printable, text_problem
+    from aaaf.settings import get_settings
+
+    problem = text_problem(name, max_chars=get_settings().event_max_id_chars)
+    if problem is not None:
+        raise AAAFError(
+            "INVALID_REQUEST", f"agent name {printable(name, 60)!r} {problem}.", {"field": "name"}
+        )
 
 
 def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
@@ -513,8 +528,7 @@ class OrgStore:
         metadata: Mapping[str, Any] | None = None,
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
-        if not isinstance(name, str) or not name.strip():
-            raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+        _check_agent_name(name)
         stamp = now_utc()
         agent_id = uuid.uuid4()
         try:
@@ -538,6 +552,47 @@ class OrgStore:
         except IntegrityError as error:  # a concurrent enrolment of the same name
             raise self._name_taken(name) from error
         return self.get_agent(agent_id)
+
+    def get_or_enroll_agent(self, name: str) -> tuple[Agent, bool]:
+        """The agent named ``name``, enrolled first if there is none: ``(agent, enrolled)``.
+
+        Race-free (``collect --enroll``, issue 21): the insert is ``ON CONFLICT DO
+        NOTHING`` on the unique (organization, name), so two writers enrolling the same
+        new name both get the one agent and neither fails.
+        """
+        _check_agent_name(name)
+        found = self.find_agent(name)
+        if found is not None:
+            return found, False
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        stamp = now_utc()
+        agent_id = uuid.uuid4()
+        dialect_insert = postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
+        with write_transaction(self._engine) as connection:
+            inserted = connection.execute(
+                dialect_insert(t.agents)
+                .values(
+                    id=agent_id,
+                    organization_id=self.organization_id,
+                    name=name,
+                    claimed_domains=[],
+                    tools=[],
+                    description=None,
+                    metadata={},
+                    status="enrolled",
+                    created_at=stamp,
+                    updated_at=stamp,
+                )
+                .on_conflict_do_nothing(index_elements=[t.agents.c.organization_id, t.agents.c.name])
+                .returning(t.agents.c.id)
+            ).scalar_one_or_none()
+            row = connection.execute(
+                select(t.agents).where(
+                    t.agents.c.organization_id == self.organization_id, t.agents.c.name == name
+                )
+            ).one()
+        return _agent_from_row(row), inserted is not None
 
     @staticmethod
     def _name_taken(name: str) -> AAAFError:
@@ -626,11 +681,14 @@ class OrgStore:
             )
         return found
 
-    def add_events(self, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[bool]:
+    def add_events(self, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[Stored]:
         """Store validated events in one transaction; idempotent by (agent, key).
 
-        Returns, per item, True when it was newly stored, False when its key was already
-        stored for that agent (or came earlier in the same batch) — SCORING.md §1.
+        The key is the event's ``id``, or else the digest of its content (SCORING.md §1
+        *2026-11-23*).  Returns, per item, ``Stored.NEW`` when it was newly stored,
+        ``Stored.DUPLICATE`` when its key was already stored for that agent (or came
+        earlier in the same batch) with the same content, ``Stored.CONFLICT`` when with
+        other content (``DUPLICATE_CONFLICT``).
         An agent id not of this organization is ``NOT_FOUND`` and nothing is stored.
 
         An unknown type is ``INVALID_EVENT_TYPE``.  How this is made fast (``make

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import DEFAULT_TAXONOMY, AAAFConfig
 from aaaf.store import tables as t
-from aaaf.store.engine import build_engine, read_connection, write_transaction
+from aaaf.store.engine import build_engine, normalise_url, read_connection, write_transaction
 from aaaf.store.migrate import upgrade_to_head
 from aaaf.store.org_store import (
     OrgStore,
@@ -48,8 +50,10 @@ class Store:
     the engine on exit.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, created: bool = False) -> None:
         self._engine = engine
+        #: True when opening it created a new SQLite database file (the CLI says so)
+        self.created = created
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
@@ -296,17 +300,33 @@ def _default_config_row(org_id: uuid.UUID, stamp: Any) -> dict[str, Any]:
 def open_store(url: str | None = None) -> Store:
     """Open (and create or upgrade to head) the database at ``url``.
 
-    ``None`` takes ``Settings.database_url`` (``AAAF_DATABASE_URL``).  For a SQLite file
-    the parent directory is created.
+    ``None`` takes ``Settings.database_url`` (``AAAF_DATABASE_URL``).  A SQLite file is
+    created only in an existing folder (else ``INVALID_REQUEST`` naming the folder,
+    SCORING.md §7 "Databases"); ``Store.created`` says whether this call created it.
     """
     if url is None:
         from aaaf.settings import get_settings
 
         url = get_settings().database_url
+    new_file = _new_sqlite_file(url)
     engine = build_engine(url)
     try:
         upgrade_to_head(engine)
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine)
+    return Store(engine, created=new_file is not None and new_file.exists())
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The file a SQLite ``url`` names when it does not exist yet (or is empty), else None."""
+    parsed = make_url(normalise_url(url))
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return None
+    if parsed.query.get("mode") == "memory" or database.startswith("file:"):
+        return None
+    path = Path(database).expanduser().resolve()
+    if path.exists() and path.stat().st_size > 0:
+        return None
+    return path

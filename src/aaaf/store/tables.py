@@ -184,6 +184,8 @@ events = Table(
     Column("timestamp", UTCDateTime(), nullable=False),
     Column("data", JSONDocument, nullable=False),
     _created_at(),
+    # SHA-256 of the RFC 8785 form of {agent, type, timestamp, data} (0004, SCORING.md §1)
+    Column("content_digest", Text(), nullable=True),
     UniqueConstraint("agent_id", "idempotency_key"),
     CheckConstraint(one_of("type", STORED_EVENT_TYPES), name="type"),
     Index("idx_events_agent_type", "agent_id", "type"),

@@ -26,7 +26,7 @@ from aaaf.evidence.collectors.task_logs import read_jsonl
 from aaaf.services.collect import CollectReport
 from aaaf.services.collect import collect as collect_events
 
-MAX_ERRORS_SHOWN = 10
+MAX_ERRORS_SHOWN = 100  # "first 100 of N" when there are more (issue 21)
 
 
 class Source(StrEnum):
@@ -63,10 +63,13 @@ def _count_lines(paths: list[Path]) -> int | None:
 
 
 def _task_log_items(paths: list[Path]) -> Iterator[tuple[int | None, Any]]:
+    from aaaf.settings import get_settings
+
+    max_line_bytes = get_settings().event_max_line_bytes
     for path in paths:
         if not path.exists():
             raise AAAFError("INVALID_REQUEST", f"no such file: {path}")
-        yield from read_jsonl(path)
+        yield from read_jsonl(path, max_line_bytes=max_line_bytes)
 
 
 def _memory_items(paths: list[Path], agent: str | None) -> Iterator[tuple[int | None, Any]]:
@@ -85,7 +88,16 @@ def _manual_items(
     from aaaf.evidence.collectors.manual import event_from_flags, event_from_text
 
     if event_type is None:
-        yield (1, event_from_text(sys.stdin.read()))
+        from aaaf.settings import get_settings
+
+        limit = get_settings().event_max_line_bytes
+        text = sys.stdin.read(limit + 1)
+        if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"the event on stdin is over {limit} bytes, the limit of one event (AAAF_EVENT_MAX_LINE_BYTES)",
+            )
+        yield (1, event_from_text(text))
     else:
         yield (1, event_from_flags(event_type, None, timestamp, data, now=datetime.now(UTC)))
 
@@ -174,7 +186,7 @@ def collect(
 
 def _print_report(report: CollectReport, as_json: bool) -> None:
     if as_json:
-        print_json(report.to_dict())
+        print_json(report.to_dict(max_errors=MAX_ERRORS_SHOWN))
         return
     if report.enrolled:
         console.print(f"enrolled {len(report.enrolled)} agent(s): {', '.join(report.enrolled)}")
@@ -186,9 +198,11 @@ def _print_report(report: CollectReport, as_json: bool) -> None:
     if extra:
         console.print("; ".join(extra))
     console.print(f"accepted {report.accepted}, rejected {report.rejected}")
-    for error in report.errors[:MAX_ERRORS_SHOWN]:
+    shown = report.errors[:MAX_ERRORS_SHOWN]
+    note = report.errors_note(len(shown))
+    if note is not None:
+        console.print(f"errors ({note}):")
+    for error in shown:
         where = f"line {error.line}" if error.line is not None else f"index {error.index}"
-        field = f" {error.field}:" if error.field else ""
+        field = f" {error.field}:" if error.field and not error.message.startswith(f"{error.field}:") else ""
         console.print(f"  {where}: [{error.code}]{field} {error.message}", markup=False)
-    if len(report.errors) > MAX_ERRORS_SHOWN:
-        console.print(f"  … and {len(report.errors) - MAX_ERRORS_SHOWN} more")

@@ -18,15 +18,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
 from aaaf.errors import AAAFError
+from aaaf.evidence.limits import DEFAULT_LINE_BYTES
 from aaaf.evidence.models import EventError
 
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = " \t\r\n"
+_SKIP_CHUNK = 1 << 20
 
 
 def _decode_line(line: bytes) -> Any:
@@ -46,19 +48,50 @@ def _not_json(index: int, line: int, reason: str) -> EventError:
     )
 
 
-def _read_json_lines(path: Path) -> Iterator[tuple[int, Any | EventError]]:
+def _too_long(index: int, line: int, size: int, limit: int) -> EventError:
+    return EventError(
+        index=index,
+        line=line,
+        code="INVALID_REQUEST",
+        field=None,
+        message=f"line {line}: {size} bytes long; an event may be at most {limit} bytes (1 MiB by default)",
+    )
+
+
+def _skip_rest_of_line(stream: BinaryIO, size: int) -> int:
+    """Read past the rest of an over-long line, a chunk at a time; its size without the
+    line break."""
+    while True:
+        chunk = stream.readline(_SKIP_CHUNK)
+        size += len(chunk.rstrip(b"\r\n"))
+        if not chunk or chunk.endswith(b"\n"):
+            return size
+
+
+def _read_json_lines(path: Path, max_line_bytes: int) -> Iterator[tuple[int, Any | EventError]]:
     index = 0
     with path.open("rb") as stream:
-        for line_number, line in enumerate(stream, start=1):
+        line_number = 0
+        while True:
+            # never more than the limit in memory: a 50 MB line is skipped, not read whole
+            line = stream.readline(max_line_bytes + 2)
+            if not line:
+                return
+            line_number += 1
             if line_number == 1 and line.startswith(_BOM):
                 line = line[len(_BOM) :]
-            if not line.strip():
-                continue
             item: Any | EventError
-            try:
-                item = _decode_line(line)
-            except (ValueError, UnicodeDecodeError) as problem:
-                item = _not_json(index, line_number, str(problem).split("\n")[0])
+            if not line.endswith(b"\n") and len(line) > max_line_bytes:
+                item = _too_long(index, line_number, _skip_rest_of_line(stream, len(line)), max_line_bytes)
+            elif len(line.rstrip(b"\r\n")) > max_line_bytes:
+                item = _too_long(index, line_number, len(line.rstrip(b"\r\n")), max_line_bytes)
+            elif not line.strip():
+                continue
+            else:
+                try:
+                    item = _decode_line(line)
+                except (ValueError, UnicodeDecodeError, RecursionError) as problem:
+                    item = _not_json(index, line_number, str(problem).split("\n")[0])
             yield line_number, item
             index += 1
 
@@ -73,6 +106,8 @@ class _DocumentScanner:
         self.position = 0
         self.line = 1
         self._counted_to = 0
+        self.last_start = 0
+        self.last_span = 0
 
     def skip_whitespace(self) -> None:
         while self.position < len(self.text) and self.text[self.position] in _WHITESPACE:
@@ -84,8 +119,16 @@ class _DocumentScanner:
         return self.line
 
     def value(self) -> Any:
+        start = self.position
         found, self.position = self.decoder.raw_decode(self.text, self.position)
+        self.last_start, self.last_span = start, self.position - start
         return found
+
+    def last_text(self) -> str:
+        """The text of the last value read (the whole document for a single event)."""
+        if self.last_start == 0 and self.last_span == 0:
+            return self.text
+        return self.text[self.last_start : self.last_start + self.last_span]
 
     def expect(self, character: str) -> None:
         self.skip_whitespace()
@@ -131,7 +174,7 @@ class _DocumentScanner:
                 return
 
 
-def _read_json_document(path: Path) -> Iterator[tuple[int, Any | EventError]]:
+def _read_json_document(path: Path, max_event_bytes: int) -> Iterator[tuple[int, Any | EventError]]:
     """A ``.json`` file: a list of events, a batch body ``{"events": [...]}`` (document 004
     §6.2), or a single event object."""
     raw = path.read_bytes()
@@ -149,22 +192,36 @@ def _read_json_document(path: Path) -> Iterator[tuple[int, Any | EventError]]:
     scanner = _DocumentScanner(text)
     scanner.skip_whitespace()
     if isinstance(document, list):
-        yield from scanner.array_items()
+        items = scanner.array_items()
     elif isinstance(document, dict) and isinstance(document.get("events"), list):
-        yield from scanner.events_of_batch_object()
+        items = scanner.events_of_batch_object()
     else:
-        yield scanner.line_here(), document
+        items = iter([(scanner.line_here(), document)])
+        scanner.last_span = len(raw)
+    for index, (line, item) in enumerate(items):
+        span = scanner.last_span
+        if (
+            span > max_event_bytes // 4
+            and (size := len(scanner.last_text().encode("utf-8"))) > max_event_bytes
+        ):
+            yield line, _too_long(index, line, size, max_event_bytes)
+        else:
+            yield line, item
 
 
-def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | EventError]]:
+def read_jsonl(
+    path: str | Path, *, max_line_bytes: int = DEFAULT_LINE_BYTES
+) -> Iterator[tuple[int, Any | EventError]]:
     """Yield ``(line, raw event)`` for each event of a task log, or ``(line, EventError)``
     for a line that is not JSON.
 
     Lines are 1-based; blank lines are skipped.  A ``.json`` file is read as one JSON
     document (a list of events, a batch body ``{"events": [...]}`` or a single event),
     each event reported with the line it starts on; any other file is JSON Lines,
-    streamed.  An ``EventError``'s ``index`` is its position among the items yielded, the
-    same position ``validate_stream`` gives the events around it.
+    streamed; a line over ``max_line_bytes`` (an event over it, in a ``.json`` document) is
+    an ``EventError`` and is never held in memory whole.  An ``EventError``'s ``index`` is
+    its position among the items yielded, the same position ``validate_stream`` gives the
+    events around it.
     """
     file = Path(path)
     if not file.is_file():
@@ -172,5 +229,5 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any | EventError]]:
             "INVALID_REQUEST", f"Task log {file} does not exist or is not a file.", {"path": str(file)}
         )
     if file.suffix.lower() == ".json":
-        return _read_json_document(file)
-    return _read_json_lines(file)
+        return _read_json_document(file, max_line_bytes)
+    return _read_json_lines(file, max_line_bytes)
