@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from joserfc.jwk import OKPKey
 
 from aaaf.errors import AAAFError
+from aaaf.secret_box import create_private_file_once, read_private_file
 
 log = logging.getLogger(__name__)
 
@@ -121,49 +120,29 @@ def _private_pem(key: Ed25519PrivateKey) -> bytes:
     )
 
 
-def _check_private(path: Path) -> None:
-    if os.name != "posix":
-        return
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise AAAFError(
-            "INTERNAL_ERROR",
-            f"The issuer key {path} is readable by others (mode {mode:04o}); run `chmod 600 {path}`.",
-            {"path": str(path), "mode": f"{mode:04o}"},
-        )
-
-
 def read_issuer_key(path: Path) -> IssuerKey:
-    """Load an existing issuer key (refusing a file others can read)."""
-    _check_private(path)
-    loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    """Load an existing issuer key file (refusing a file others can read)."""
+    loaded = serialization.load_pem_private_key(read_private_file(path, "issuer key"), password=None)
     if not isinstance(loaded, Ed25519PrivateKey):
         raise AAAFError("INTERNAL_ERROR", f"The issuer key {path} is not an Ed25519 private key.")
     return IssuerKey(private_key=loaded, path=path)
 
 
 def load_or_create_issuer_key(path: Path) -> IssuerKey:
-    """The key at ``path``, created (0600, atomically, never overwriting) if missing."""
-    if path.exists():
-        return read_issuer_key(path)
+    """The key file at ``path``, created (0600, atomically, never overwriting) if missing.
+
+    The installation's key lives in the database (:mod:`aaaf.services.issuer`); a key file is
+    what earlier installations kept, and what a user may point ``--key`` at."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    key = Ed25519PrivateKey.generate()
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(_private_pem(key))
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            # another process won the race: use its key, not ours
-            return read_issuer_key(path)
-    finally:
-        temporary.unlink(missing_ok=True)
-    issued = IssuerKey(private_key=key, path=path)
-    log.info("created issuer key %s (kid %s)", path, issued.kid)
+    content, created = create_private_file_once(
+        path, _private_pem(Ed25519PrivateKey.generate()), "issuer key"
+    )
+    loaded = serialization.load_pem_private_key(content, password=None)
+    if not isinstance(loaded, Ed25519PrivateKey):
+        raise AAAFError("INTERNAL_ERROR", f"The issuer key {path} is not an Ed25519 private key.")
+    issued = IssuerKey(private_key=loaded, path=path)
+    if created:
+        log.info("created issuer key %s (kid %s)", path, issued.kid)
     return issued
 
 
