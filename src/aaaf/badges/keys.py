@@ -134,13 +134,8 @@ def load_or_create_issuer_key(path: Path) -> IssuerKey:
     The installation's key lives in the database (:mod:`aaaf.services.issuer`); a key file is
     what earlier installations kept, and what a user may point ``--key`` at."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    content, created = create_private_file_once(
-        path, _private_pem(Ed25519PrivateKey.generate()), "issuer key"
-    )
-    loaded = serialization.load_pem_private_key(content, password=None)
-    if not isinstance(loaded, Ed25519PrivateKey):
-        raise AAAFError("INTERNAL_ERROR", f"The issuer key {path} is not an Ed25519 private key.")
-    issued = IssuerKey(private_key=loaded, path=path)
+    _, created = create_private_file_once(path, _private_pem(Ed25519PrivateKey.generate()), "issuer key")
+    issued = read_issuer_key(path)
     if created:
         log.info("created issuer key %s (kid %s)", path, issued.kid)
     return issued
