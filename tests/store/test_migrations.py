@@ -31,6 +31,7 @@ EXPECTED_TABLES = {
     "stress_test_results",
     "score_history",
     "trust_weight_overrides",
+    "assessment_evidence",
 }
 
 
@@ -52,7 +53,7 @@ def test_upgrade_creates_every_table_at_head(engine: Engine) -> None:
     upgrade_to_head(engine)
     with engine.connect() as connection:
         assert current_revisions(connection) == head_revisions()
-        assert head_revisions() == {"0003_badge_credentials"}
+        assert head_revisions() == {"0004_assessment_evidence"}
     assert set(inspect(engine).get_table_names()) >= EXPECTED_TABLES
 
 

@@ -18,7 +18,11 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.results import AAAFResult
+from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
+from aaaf.scoring.trace import of_result as trace_of
+from aaaf.scoring.trace import with_event_ids
 from aaaf.services.assess import composites, dimension_rows
 
 
@@ -41,12 +45,23 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
+def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None]:
+    """The config the assessment was computed with (its recorded spec) and that spec; the
+    organization's current config, and None, for an assessment stored before specs were
+    recorded (SCORING.md §2.4: an appeal re-scores with the recorded spec)."""
+    evidence = org.assessment_evidence(assessment.id)
+    if evidence is None:
+        return org.config(), None
+    spec = SchemeSpec(evidence.scheme, evidence.scheme_version, evidence.config)
+    return aaaf_config_of(spec), spec
+
+
 def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config = org.config()
+    config, _ = recorded_config(org, assessment)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -137,12 +152,19 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
             resolution={"rescored": False},
             resolved_at=now,
         )
+    # the recorded spec, not the organization's current configuration (SCORING.md §2.4)
+    config, spec = recorded_config(org, assessment)
     previous = AAAFResult.from_dict(assessment.result)
+    evidence = org.assessment_evidence(assessment.id) if spec is not None else None
+    if evidence is not None:  # the carried-over dimensions keep their recorded event ids
+        previous = with_event_ids(
+            previous, {name: evidence.ids_of(name) for name in evidence.dimension_events}
+        )
     excluded = frozenset(item["task_id"] for item in appeal.counter_evidence)
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
         org.events(assessment.agent_id),
-        org.config(),
+        config,
         assessment.window_end,
         list(appeal.dimensions_challenged),
         excluded,
@@ -178,9 +200,16 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         assessment.id,
         rows=dimension_rows(rescored),
         result=result_dict,
+        spec=spec,
+        trace=trace_of(rescored) if spec is not None else None,
         **composites(rescored),
     )
-    resolution: dict[str, Any] = {"rescored": True, "excluded_tasks": sorted(excluded), "changes": changes}
+    resolution: dict[str, Any] = {
+        "rescored": True,
+        "excluded_tasks": sorted(excluded),
+        "changes": changes,
+        "config": "recorded" if spec is not None else "current (no spec was recorded)",
+    }
     if superseded is not None:
         resolution["superseded_badge"] = {
             "credential_id": superseded.credential_id,

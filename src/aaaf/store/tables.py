@@ -29,6 +29,10 @@ Bends from document 004 §7.2, and why:
 * webhooks keep the signing ``secret`` beside ``secret_hash``: HMAC signing needs it;
 * ``org_configs.extra`` holds the config knobs document 004 has no column for;
 * ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3).
+* ``assessment_evidence`` (0004), one row per assessment: the scheme spec it was computed
+  with (name, version, the exact config) and the event ids each dimension used — the ids
+  once (``event_ids``), each dimension as positions in that list (``dimension_events``);
+  see :mod:`aaaf.scoring.trace` (SCORING.md §0 'Traceability', §2.4 appeals, §6 retention).
 """
 
 from __future__ import annotations
@@ -245,6 +249,17 @@ dimension_scores = Table(
     CheckConstraint(one_of("axis", AXES), name="axis"),
     CheckConstraint("score >= 0 AND score <= 1", name="score_range"),
     Index("idx_dimension_scores_assessment", "assessment_id"),
+)
+
+assessment_evidence = Table(
+    "assessment_evidence",
+    metadata,
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), primary_key=True),
+    Column("scheme", Text(), nullable=False),
+    Column("scheme_version", Text(), nullable=False),
+    Column("config", JSONDocument, nullable=False),
+    Column("event_ids", JSONDocument, nullable=False),
+    Column("dimension_events", JSONDocument, nullable=False),
 )
 
 badges = Table(
