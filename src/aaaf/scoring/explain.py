@@ -36,6 +36,11 @@ from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.fold import fold_evidence
 from aaaf.scoring.records import EventRecord
 
+CHANGE_TOLERANCE = 1e-12
+"""A change this small is the rounding of a sum taken over one task fewer, not an effect (the
+engine sums terms in order, so removing a task whose value equals the mean can move the last
+bits): such a task does not move the dimension."""
+
 MEAN_DIMENSIONS: tuple[str, ...] = ("task_completion_rate", "speed", "review_compliance")
 """Dimensions that are a recency-weighted mean of a per-task value (SCORING.md §2.2)."""
 
@@ -151,7 +156,7 @@ def explain_dimensions(
                 if score is None and after is None:
                     continue  # no score with or without the task
                 change = None if score is None or after is None else score - after
-                if change == 0.0:
+                if change is not None and abs(change) <= CHANGE_TOLERANCE:
                     continue  # the task does not move this dimension
                 pull = value = weight = None
                 terms = means.get(name)
