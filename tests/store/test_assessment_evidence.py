@@ -11,6 +11,7 @@ from aaaf.evidence.validation import validate_event
 from aaaf.scoring import aaaf as engine
 from aaaf.scoring.spec import config_to_json
 from aaaf.services.assess import assess_agent, assess_many
+from aaaf.store.evidence import pack_event_ids, unpack_event_ids
 from tests.cli.events_factory import NOW, agent_log
 
 
@@ -98,3 +99,12 @@ def test_another_organization_cannot_read_the_evidence(store) -> None:
     with pytest.raises(AAAFError) as refused:
         other.assessment_evidence(record.id)
     assert refused.value.code == "NOT_FOUND"
+
+
+def test_event_ids_are_stored_as_16_bytes_each_and_come_back_as_text() -> None:
+    ids = ("0190d5a2-7c1e-7b3a-9f00-0123456789ab", "00000000-0000-0000-0000-000000000001")
+    packed = pack_event_ids(ids)
+    assert len(packed) == 32 and unpack_event_ids(packed) == ids
+    assert pack_event_ids(()) == b"" and unpack_event_ids(b"") == ()
+    with pytest.raises(ValueError):
+        pack_event_ids(("e00001",))

@@ -40,19 +40,22 @@ def encode(dimensions: Iterable[DimensionResult], union: Sequence[str] = ()) -> 
     """The ids of ``dimensions`` in the stored form.
 
     ``union``: the result's :attr:`~aaaf.scoring.results.AAAFResult.event_ids` (the same ids
-    in first-seen order); ids missing from it are appended, so any union works.
+    in first-seen order, each once); ids missing from it are appended, so any union works.
+    The common case — every id in the union — is one dictionary built and looked up in C.
     """
     dims = list(dimensions)
     event_ids = list(dict.fromkeys(union))
     position = dict(zip(event_ids, range(len(event_ids)), strict=True))
-    used = dict.fromkeys(chain.from_iterable(dim.event_ids for dim in dims))
-    if used.keys() - position.keys():  # set difference in C; normally the union holds all
-        for event_id in used:
+    look_up = position.__getitem__
+    try:
+        positions = {dim.name: list(map(look_up, dim.event_ids)) for dim in dims}
+    except KeyError:  # an id outside the given union: append it, in first-seen order
+        for event_id in chain.from_iterable(dim.event_ids for dim in dims):
             if event_id not in position:
                 position[event_id] = len(event_ids)
                 event_ids.append(event_id)
-    look_up = position.__getitem__
-    return DimensionEvidence(tuple(event_ids), {dim.name: list(map(look_up, dim.event_ids)) for dim in dims})
+        positions = {dim.name: list(map(look_up, dim.event_ids)) for dim in dims}
+    return DimensionEvidence(tuple(event_ids), positions)
 
 
 def decode(event_ids: Sequence[str], positions: Mapping[str, Sequence[int]]) -> DimensionEvidence:

@@ -356,7 +356,7 @@ _EVIDENCE_CONVERTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("scheme", _as_is),
     ("scheme_version", _as_is),
     ("config", dumps_json),
-    ("event_ids", dumps_json),
+    ("event_ids", _as_is),
     ("dimension_events", dumps_json),
 )
 
@@ -378,8 +378,28 @@ def sqlite_values(
 
 
 def sqlite_evidence_values(evidence_rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """The ``assessment_evidence`` rows as SQLite stores them (:data:`_EVIDENCE_CONVERTERS` order)."""
-    return [tuple(convert(row[name]) for name, convert in _EVIDENCE_CONVERTERS) for row in evidence_rows]
+    """The ``assessment_evidence`` rows as SQLite stores them (:data:`_EVIDENCE_CONVERTERS` order).
+
+    A run's rows share one config object: it is serialised once, not once per agent.
+    """
+    configs: dict[int, str] = {}
+    out = []
+    for row in evidence_rows:
+        config = row["config"]
+        text = configs.get(id(config))
+        if text is None:
+            text = configs[id(config)] = dumps_json(config)
+        out.append(
+            (
+                row["assessment_id"].hex,
+                row["scheme"],
+                row["scheme_version"],
+                text,
+                row["event_ids"],
+                dumps_json(row["dimension_events"]),
+            )
+        )
+    return out
 
 
 def insert_values_sqlite(

@@ -31,7 +31,9 @@ Bends from document 004 §7.2, and why:
 * ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3).
 * ``assessment_evidence`` (0004), one row per assessment: the scheme spec it was computed
   with (name, version, the exact config) and the event ids each dimension used — the ids
-  once (``event_ids``), each dimension as positions in that list (``dimension_events``);
+  once (``event_ids``: 16 bytes per UUID, a third of their JSON text, which keeps
+  ``assess --all``'s one write transaction short), each dimension as positions in that
+  list (``dimension_events``);
   see :mod:`aaaf.scoring.trace` (SCORING.md §0 'Traceability', §2.4 appeals, §6 retention).
 """
 
@@ -44,6 +46,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Table,
     Text,
@@ -258,7 +261,7 @@ assessment_evidence = Table(
     Column("scheme", Text(), nullable=False),
     Column("scheme_version", Text(), nullable=False),
     Column("config", JSONDocument, nullable=False),
-    Column("event_ids", JSONDocument, nullable=False),
+    Column("event_ids", LargeBinary(), nullable=False),
     Column("dimension_events", JSONDocument, nullable=False),
 )
 

@@ -7,7 +7,8 @@ Create Date: 2026-11-23
 One ``assessment_evidence`` row per assessment: the scheme it was computed with (name,
 version, the exact config — an accepted appeal re-scores with it, not with the
 organization's current configuration) and the ids of the events each dimension used,
-stored once (``event_ids``) with each dimension as positions in that list
+stored once (``event_ids``, the UUIDs' 16 bytes each, concatenated) with each dimension as
+positions in that list
 (``dimension_events``).  Assessments stored before this revision have no row: their spec
 and ids were never recorded (``aaaf explain`` says so; an appeal falls back to the current
 configuration, as before).
@@ -35,7 +36,7 @@ def upgrade() -> None:
         sa.Column("scheme", sa.Text(), nullable=False),
         sa.Column("scheme_version", sa.Text(), nullable=False),
         sa.Column("config", JSON_DOCUMENT, nullable=False),
-        sa.Column("event_ids", JSON_DOCUMENT, nullable=False),
+        sa.Column("event_ids", sa.LargeBinary(), nullable=False),  # 16 bytes per event UUID
         sa.Column("dimension_events", JSON_DOCUMENT, nullable=False),
         sa.ForeignKeyConstraint(
             ["assessment_id"],
