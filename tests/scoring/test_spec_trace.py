@@ -79,3 +79,9 @@ def test_a_result_rebuilt_from_json_gets_its_ids_back() -> None:
         assert {n: d.event_ids for n, d in after.dimensions.items()} == {
             n: d.event_ids for n, d in before.dimensions.items()
         }
+
+
+def test_a_repeated_id_in_the_union_keeps_its_first_place() -> None:
+    dims = [DimensionResult("a", 1.0, 1, 2, event_ids=("e2", "e1"))]
+    trace = encode(dims, ("e1", "e2", "e1"))
+    assert trace.event_ids == ("e1", "e2") and dict(trace.positions) == {"a": [1, 0]}

@@ -44,8 +44,11 @@ def encode(dimensions: Iterable[DimensionResult], union: Sequence[str] = ()) -> 
     The common case — every id in the union — is one dictionary built and looked up in C.
     """
     dims = list(dimensions)
-    event_ids = list(dict.fromkeys(union))
-    position = dict(zip(event_ids, range(len(event_ids)), strict=True))
+    event_ids = list(union)
+    position = dict(zip(event_ids, range(len(event_ids)), strict=False))  # equal lengths
+    if len(position) != len(event_ids):  # a repeated id: keep its first place
+        event_ids = list(dict.fromkeys(event_ids))
+        position = dict(zip(event_ids, range(len(event_ids)), strict=False))  # equal lengths
     look_up = position.__getitem__
     try:
         positions = {dim.name: list(map(look_up, dim.event_ids)) for dim in dims}
