@@ -120,3 +120,37 @@ def test_accepted_appeal_uses_the_recorded_weights(store) -> None:
     for name in before_ids.dimension_events:
         if name != "accuracy":
             assert ids.ids_of(name) == before_ids.ids_of(name), name
+
+
+def test_an_assessment_stored_before_specs_were_recorded_falls_back_and_says_so(store) -> None:
+    from sqlalchemy import delete
+
+    from aaaf.services.explain import explain_assessment
+    from aaaf.store import tables as t
+
+    org = store.scope(store.default_organization().id)
+    org.update_config(min_tasks_performance=4, min_tasks_capability=4)
+    agent = org.enroll_agent("coder")
+    events = [
+        e
+        for i in range(4)
+        for e in task_events(None, f"t{i}", completed_at=NOW - timedelta(hours=i + 1), revisions=int(i == 0))
+    ]
+    org.add_events([(agent.id, validate_event(e, now=NOW, default_agent="coder")) for e in events])
+    record = assess_agent(org, "coder", now=NOW)
+    with store.engine.begin() as connection:  # as an assessment stored before migration 0004
+        connection.execute(delete(t.assessment_evidence))
+    explained = explain_assessment(org, str(record.id))
+    assert explained.status == "not_recorded" and "before" in (explained.message or "")
+    appeal = file_appeal(
+        org,
+        str(record.id),
+        dimensions=["accuracy"],
+        justification="scope change",
+        counter_evidence=[{"task_id": "t0", "claim": "scope change"}],
+        now=NOW,
+    )
+    resolved = resolve_appeal(org, str(appeal.id), decision="accepted", notes=None, now=NOW)
+    assert resolved.resolution["config"] == "current (no spec was recorded)"
+    assert org.get_assessment(record.id).result["performance"]["dimensions"]["accuracy"]["score"] == 1.0
+    assert org.assessment_evidence(record.id) is None

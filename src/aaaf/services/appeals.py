@@ -45,15 +45,16 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
-def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None]:
-    """The config the assessment was computed with (its recorded spec) and that spec; the
-    organization's current config, and None, for an assessment stored before specs were
-    recorded (SCORING.md §2.4: an appeal re-scores with the recorded spec)."""
+def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+    """The config the assessment was computed with (its recorded spec), that spec and the
+    stored evidence row; the organization's current config, None and None for an assessment
+    stored before specs were recorded (SCORING.md §2.4: an appeal re-scores with the recorded
+    spec)."""
     evidence = org.assessment_evidence(assessment.id)
     if evidence is None:
-        return org.config(), None
+        return org.config(), None, None
     spec = SchemeSpec(evidence.scheme, evidence.scheme_version, evidence.config)
-    return aaaf_config_of(spec), spec
+    return aaaf_config_of(spec), spec, evidence
 
 
 def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
@@ -61,7 +62,7 @@ def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config, _ = recorded_config(org, assessment)
+    config, _, _ = recorded_config(org, assessment)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -153,9 +154,8 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
             resolved_at=now,
         )
     # the recorded spec, not the organization's current configuration (SCORING.md §2.4)
-    config, spec = recorded_config(org, assessment)
+    config, spec, evidence = recorded_config(org, assessment)
     previous = AAAFResult.from_dict(assessment.result)
-    evidence = org.assessment_evidence(assessment.id) if spec is not None else None
     if evidence is not None:  # the carried-over dimensions keep their recorded event ids
         previous = with_event_ids(
             previous, {name: evidence.ids_of(name) for name in evidence.dimension_events}
