@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from aaaf.scoring.defaults import AAAFConfig
+from aaaf.scoring.spec import aaaf_spec
+from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import open_store
 from aaaf.store.assessment_batch import (
     FinishedAssessment,
@@ -23,6 +26,7 @@ from aaaf.store.assessment_batch import (
 from aaaf.store.engine import read_connection, write_transaction
 
 NOW = datetime(2026, 11, 20, 12, 0, 0, 123456, tzinfo=UTC)
+SPEC = aaaf_spec(AAAFConfig(window_days=45))
 
 
 def _items(agent_ids: list[uuid.UUID]) -> list[FinishedAssessment]:
@@ -49,6 +53,10 @@ def _items(agent_ids: list[uuid.UUID]) -> list[FinishedAssessment]:
         anomalous=True,
         review_state="pending_review",
         valid_until=NOW + timedelta(days=30),
+        spec=SPEC,
+        trace=DimensionEvidence(
+            tuple(str(uuid.UUID(int=n)) for n in (7, 8, 9)), {"accuracy": [0, 2], "learning_rate": []}
+        ),
         **common,
     )
     failed = FinishedAssessment(
@@ -56,12 +64,13 @@ def _items(agent_ids: list[uuid.UUID]) -> list[FinishedAssessment]:
         agent_name="b",
         status="failed",
         error={"code": "INSUFFICIENT_EVIDENCE", "message": "m", "details": {"current_count": 12}},
+        spec=SPEC,
         **common,
     )
     return [completed, failed]
 
 
-def _stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+def _stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], list[tuple[object, ...]]]:
     store = open_store(url)
     try:
         with read_connection(store.engine) as connection:
@@ -69,7 +78,14 @@ def _stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]
             dimensions = connection.execute(
                 text("SELECT * FROM dimension_scores ORDER BY assessment_id, axis, dimension")
             ).fetchall()
-        return [tuple(row) for row in assessments], [tuple(row) for row in dimensions]
+            evidence = connection.execute(
+                text("SELECT * FROM assessment_evidence ORDER BY assessment_id")
+            ).fetchall()
+        return (
+            [tuple(row) for row in assessments],
+            [tuple(row) for row in dimensions],
+            [tuple(row) for row in evidence],
+        )
     finally:
         store.close()
 
@@ -91,7 +107,9 @@ def _write(url: str, *, fast: bool) -> None:
         else:
             prepared = prepare_finished_assessments(org.organization_id, items, sqlite=False)
             with write_transaction(store.engine) as connection:
-                insert_rows_core(connection, prepared.assessment_rows, prepared.dimension_rows)
+                insert_rows_core(
+                    connection, prepared.assessment_rows, prepared.dimension_rows, prepared.evidence_rows
+                )
             records = prepared.records
         assert [r.status for r in records] == ["completed", "failed"]
         again = org.get_assessment(records[0].id)
@@ -115,6 +133,10 @@ def test_dbapi_rows_equal_core_rows(tmp_path: Path) -> None:
     assert strip(fast[0]) == strip(core[0])
     # dimension rows get fresh random ids: compare every other column
     assert [row[1:] for row in fast[1]] == [row[1:] for row in core[1]]
+    # the evidence rows (spec and ids; the failed one has a spec and no ids) are the same too
+    assert len(fast[2]) == 2 and fast[2] == core[2]
+    ids = b"".join(uuid.UUID(int=n).bytes for n in (7, 8, 9))
+    assert (ids, '{"accuracy":[0,2],"learning_rate":[]}') in [row[4:] for row in fast[2]]
     # the JSON null of a missing document and the 0/1 flag, as SQLAlchemy stores them
     failed = next(row for row in fast[0] if row[3] == "failed")
     assert "null" in failed and 0 in failed

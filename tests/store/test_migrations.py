@@ -34,6 +34,7 @@ EXPECTED_TABLES = {
     "stress_test_results",
     "score_history",
     "trust_weight_overrides",
+    "assessment_evidence",
 }
 
 

@@ -482,13 +482,16 @@ def render_agent_report(
     configured_weights: Mapping[str, Mapping[str, float]] | None = None,
     trust: Mapping[str, Any] | None = None,
     trust_note: str | None = None,
+    moved: Mapping[str, Any] | None = None,
 ) -> str:
     """The Markdown report of one completed assessment.
 
     ``assessment`` is ``Assessment.to_dict()`` (its ``result`` is ``AAAFResult.to_dict()``);
     ``agent`` the agent's ``to_dict()`` (domains, tools, description); ``configured_weights``
     the organization's weights per axis (for what covering an uncovered dimension would need);
-    ``trust`` a trust result's ``to_dict()``, or None with ``trust_note`` saying why.
+    ``trust`` a trust result's ``to_dict()``, or None with ``trust_note`` saying why;
+    ``moved`` an explanation's ``to_dict()`` (:mod:`aaaf.services.explain`) for the "What moved
+    this score" section, left out when None.
     """
     result: Mapping[str, Any] = assessment.get("result") or {}
     name = assessment.get("agent_name") or (agent or {}).get("name") or "agent"
@@ -548,6 +551,11 @@ def render_agent_report(
 
     lines.extend(_standards_section(assessed))
     lines.extend(_validity_section(assessment, result))
+
+    if moved is not None:
+        from aaaf.reports.moved import moved_section  # its own module, which imports this one
+
+        lines.extend(moved_section(moved))
 
     lines.append("## What would raise the tier")
     lines.append("")

@@ -1267,6 +1267,20 @@ def performance_dimensions(
     return {name: DIMENSIONS[name](ctx) for name in PERFORMANCE_DIMENSIONS}
 
 
+def dimension_scores(
+    folded: FoldedEvidence,
+    config: AAAFConfig,
+    window_end: datetime,
+    names: Sequence[str],
+    excluded_tasks: frozenset[str] = frozenset(),
+) -> tuple[WindowEvidence, dict[str, DimensionResult]]:
+    """The named dimensions over an already folded log, minimums waived (``explain``'s
+    leave-one-task-out recomputes them once per task without re-folding)."""
+    window = window_evidence(folded, config, window_end, excluded_tasks)
+    ctx = _Context(window, config)
+    return window, {name: DIMENSIONS[name](ctx) for name in names}
+
+
 def rescore_after_appeal(
     previous: AAAFResult,
     events: Sequence[EventRecord],

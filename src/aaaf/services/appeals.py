@@ -25,7 +25,11 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.results import AAAFResult
+from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
+from aaaf.scoring.trace import of_result as trace_of
+from aaaf.scoring.trace import with_event_ids
 from aaaf.services.assess import composites, dimension_rows
 
 
@@ -58,12 +62,24 @@ def config_of(org: Any, assessment: Any) -> Any:
     return org.config_at(assessment.created_at)
 
 
+def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+    """The config the assessment was computed with (its recorded spec), that spec and the
+    stored evidence row; for an assessment stored before specs were recorded, the config its
+    result recorded or the one in force at its creation (:func:`config_of`), None and None
+    (SCORING.md §2.4: an appeal re-scores with the recorded spec)."""
+    evidence = org.assessment_evidence(assessment.id)
+    if evidence is None:
+        return config_of(org, assessment), None, None
+    spec = SchemeSpec(evidence.scheme, evidence.scheme_version, evidence.config)
+    return aaaf_config_of(spec), spec, evidence
+
+
 def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
         return set(summary["task_ids"])
-    config = config_of(org, assessment)
+    config, _, _ = recorded_config(org, assessment)
     result = aaaf_scheme.assess(
         org.events(assessment.agent_id), config, assessment.window_end, enforce_minimums=False
     )
@@ -89,7 +105,7 @@ def file_appeal(
     now: datetime,
 ) -> Any:
     assessment = org.get_assessment(assessment_id)
-    config = config_of(org, assessment)
+    config, _, _ = recorded_config(org, assessment)
 
     def refuse(message: str, **details: Any) -> AAAFError:
         return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
@@ -154,12 +170,18 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
             resolution={"rescored": False},
             resolved_at=now,
         )
+    # the recorded spec, not the organization's current configuration (SCORING.md §2.4)
+    config, spec, evidence = recorded_config(org, assessment)
     previous = AAAFResult.from_dict(assessment.result)
+    if evidence is not None:  # the carried-over dimensions keep their recorded event ids
+        previous = with_event_ids(
+            previous, {name: evidence.ids_of(name) for name in evidence.dimension_events}
+        )
     excluded = frozenset(item["task_id"] for item in appeal.counter_evidence)
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
         org.events(assessment.agent_id),
-        config_of(org, assessment),
+        config,
         assessment.window_end,
         list(appeal.dimensions_challenged),
         excluded,
@@ -195,9 +217,16 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         assessment.id,
         rows=dimension_rows(rescored),
         result=result_dict,
+        spec=spec,
+        trace=trace_of(rescored) if spec is not None else None,
         **composites(rescored),
     )
-    resolution: dict[str, Any] = {"rescored": True, "excluded_tasks": sorted(excluded), "changes": changes}
+    resolution: dict[str, Any] = {
+        "rescored": True,
+        "excluded_tasks": sorted(excluded),
+        "changes": changes,
+        "config": "recorded" if spec is not None else "in force when it ran (no spec was recorded)",
+    }
     if superseded is not None:
         resolution["superseded_badge"] = {
             "credential_id": superseded.credential_id,

@@ -26,6 +26,9 @@ from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
+from aaaf.scoring.spec import aaaf_spec
+from aaaf.scoring.trace import DimensionEvidence
+from aaaf.scoring.trace import of_result as trace_of
 from aaaf.sqlite_events import read_sqlite_events
 
 log = logging.getLogger(__name__)
@@ -121,6 +124,7 @@ def assess_with_events(
     """Score one agent from already-loaded events and store the assessment (completed or failed)."""
     _check_type(assessment_type, dimension)
     config = config or org.config()
+    spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     previous = org.latest_completed_assessment(agent.id)
@@ -130,11 +134,11 @@ def assess_with_events(
     try:
         result = aaaf_scheme.assess(events, config, end, assessment_type=assessment_type, dimension=dimension)
     except AAAFError as error:
-        org.fail_assessment(record.id, error=error.to_dict()["error"], completed_at=now)
+        org.fail_assessment(record.id, error=error.to_dict()["error"], completed_at=now, spec=spec)
         raise
     except Exception as error:
         org.fail_assessment(
-            record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, completed_at=now
+            record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, completed_at=now, spec=spec
         )
         raise
     values = composites(result)
@@ -163,6 +167,8 @@ def assess_with_events(
         completed_at=now,
         anomalous=calibration.anomalous,
         review_state="pending_review" if calibration.anomalous else "not_required",
+        spec=spec,
+        trace=trace_of(result),
         **values,
     )
     if calibration.anomalous:
@@ -189,7 +195,7 @@ def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> 
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
-# not the result objects with their event-id tuples.
+# the event ids already in their compact stored form (:mod:`aaaf.scoring.trace`).
 CHUNK_EVENTS = 10_000
 PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
@@ -202,6 +208,7 @@ class ScoredAgent(NamedTuple):
     dimension_rows: list[tuple[str, str, float | None, int, int, dict[str, Any], str | None]]
     evidence_summary: dict[str, Any]
     composites: dict[str, Any]
+    trace: DimensionEvidence
 
 
 Scored = tuple[Any, ScoredAgent | None, dict[str, Any] | None]
@@ -227,7 +234,11 @@ def _gc_paused() -> Iterator[None]:
 
 def _plain(result: AAAFResult) -> ScoredAgent:
     return ScoredAgent(
-        result.to_dict(), dimension_rows(result), dict(result.evidence_summary), composites(result)
+        result.to_dict(),
+        dimension_rows(result),
+        dict(result.evidence_summary),
+        composites(result),
+        trace_of(result),
     )
 
 
@@ -459,6 +470,7 @@ def _assess_many(
 
     config = org.config()
     snapshot = config_snapshot(config)  # recorded in every result: the configuration in force
+    spec = aaaf_spec(config)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     # first: it checks every agent against the organization (NOT_FOUND), which workers rely on
@@ -477,6 +489,7 @@ def _assess_many(
             "window_start": start,
             "window_end": end,
             "completed_at": now,
+            "spec": spec,
         }
         if item is None:
             assert error is not None
@@ -512,6 +525,7 @@ def _assess_many(
             valid_until=valid_until(now, config),
             anomalous=calibration.anomalous,
             review_state="pending_review" if calibration.anomalous else "not_required",
+            trace=item.trace,
             **values,
             **common,
         )

@@ -19,7 +19,9 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import render_agent_report
+from aaaf.reports.moved import REPORT_TOP
 from aaaf.reports.summary import FleetEntry, render_fleet_summary
+from aaaf.services.explain import explain_assessment
 
 log = logging.getLogger(__name__)
 
@@ -83,12 +85,14 @@ def agent_report(org: Any, agent_ref: str, *, at: datetime, with_trust: bool = T
             {"agent": agent.name},
         )
     trust, note = trust_for(org, agent, at=at) if with_trust else (None, "Trust score not requested.")
+    moved = explain_assessment(org, str(assessment.id)).to_dict(top=REPORT_TOP)
     markdown = render_agent_report(
         assessment.to_dict(),
         agent=agent.to_dict(),
         configured_weights=configured_weights(org),
         trust=trust,
         trust_note=note,
+        moved=moved,
     )
     return AgentReport(agent=agent.name, assessment_id=str(assessment.id), markdown=markdown)
 

@@ -16,9 +16,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, insert, select
 
+from aaaf.scoring.spec import SchemeSpec
+from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_writer import sqlite_timestamp
+from aaaf.store.evidence import evidence_values
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
 from aaaf.store.types import dumps_json
@@ -47,6 +50,8 @@ class FinishedAssessment:
     anomalous: bool = False
     review_state: str = "not_required"
     valid_until: datetime | None = None
+    spec: SchemeSpec | None = None
+    trace: DimensionEvidence | None = None
     id: uuid.UUID = field(default_factory=uuid.uuid4)
 
 
@@ -123,12 +128,18 @@ class PreparedAssessments:
 
     ``sqlite`` says the rows were also converted to the values SQLite stores
     (:func:`sqlite_values`); the Core rows are kept for any other database.
+    ``evidence_rows``: the ``assessment_evidence`` rows (spec and event ids, 0004) — for
+    SQLite only their stored values (``sqlite_evidence``) are kept: a fleet's rows wait in
+    memory for the one write transaction, and their position lists are several times the
+    size of the stored text (measured: +80 MiB peak for ``make bench`` when both were kept).
     """
 
     assessment_rows: list[dict[str, Any]]
     dimension_rows: list[dict[str, Any]]
     records: list[Assessment]
     sqlite: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None = None
+    evidence_rows: list[dict[str, Any]] = field(default_factory=list)
+    sqlite_evidence: list[tuple[Any, ...]] | None = None
 
 
 def record_finished_assessments(
@@ -147,6 +158,7 @@ def prepare_finished_assessments(
     """The rows and records of ``items``; nothing is written (see :func:`store_prepared_assessments`)."""
     assessment_rows: list[dict[str, Any]] = []
     dimension_rows: list[dict[str, Any]] = []
+    evidence_rows: list[dict[str, Any]] = []
     records: list[Assessment] = []
     for item in items:
         if item.status not in ("completed", "failed"):
@@ -191,6 +203,8 @@ def prepare_finished_assessments(
             }
             dimension_rows.append(row)
             dims.append(DimensionScore(**row))
+        if item.spec is not None:
+            evidence_rows.append(evidence_values(item.id, item.spec, item.trace))
         records.append(
             Assessment(
                 id=item.id,
@@ -222,6 +236,8 @@ def prepare_finished_assessments(
         dimension_rows,
         records,
         sqlite_values(assessment_rows, dimension_rows) if sqlite else None,
+        [] if sqlite else evidence_rows,
+        sqlite_evidence_values(evidence_rows) if sqlite else None,
     )
 
 
@@ -238,28 +254,42 @@ def store_prepared_assessments(
         if connection.dialect.name == "sqlite":
             assessment_values: list[tuple[Any, ...]] = []
             dimension_values: list[tuple[Any, ...]] = []
+            evidence: list[tuple[Any, ...]] = []
             for batch in batches:
                 values = batch.sqlite or sqlite_values(batch.assessment_rows, batch.dimension_rows)
                 assessment_values.extend(values[0])
                 dimension_values.extend(values[1])
-            insert_values_sqlite(connection, assessment_values, dimension_values)
+                evidence.extend(
+                    batch.sqlite_evidence
+                    if batch.sqlite_evidence is not None
+                    else sqlite_evidence_values(batch.evidence_rows)
+                )
+            insert_values_sqlite(connection, assessment_values, dimension_values, evidence)
         else:
+            if any(batch.sqlite_evidence for batch in batches):
+                raise ValueError("assessments prepared for SQLite cannot be written to another database")
             insert_rows_core(
                 connection,
                 [row for batch in batches for row in batch.assessment_rows],
                 [row for batch in batches for row in batch.dimension_rows],
+                [row for batch in batches for row in batch.evidence_rows],
             )
     return records
 
 
 def insert_rows_core(
-    connection: Connection, assessment_rows: list[dict[str, Any]], dimension_rows: list[dict[str, Any]]
+    connection: Connection,
+    assessment_rows: list[dict[str, Any]],
+    dimension_rows: list[dict[str, Any]],
+    evidence_rows: Sequence[dict[str, Any]] = (),
 ) -> None:
     """The rows through SQLAlchemy Core and the column types (PostgreSQL)."""
     for start in range(0, len(assessment_rows), 1000):
         connection.execute(insert(t.assessments), assessment_rows[start : start + 1000])
     for start in range(0, len(dimension_rows), 5000):
         connection.execute(insert(t.dimension_scores), dimension_rows[start : start + 5000])
+    for start in range(0, len(evidence_rows), 500):
+        connection.execute(insert(t.assessment_evidence), list(evidence_rows[start : start + 500]))
 
 
 # What the column types store on SQLite, value by value: ``Uuid`` → 32 hex digits,
@@ -326,6 +356,14 @@ _DIMENSION_CONVERTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("reason", _as_is),
     ("created_at", _optional_timestamp),
 )
+_EVIDENCE_CONVERTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("assessment_id", _uuid_hex),
+    ("scheme", _as_is),
+    ("scheme_version", _as_is),
+    ("config", dumps_json),
+    ("event_ids", _as_is),
+    ("dimension_events", dumps_json),
+)
 
 
 def _sqlite_insert(table: str, converters: tuple[tuple[str, Callable[[Any], Any]], ...]) -> str:
@@ -344,10 +382,36 @@ def sqlite_values(
     )
 
 
+def sqlite_evidence_values(evidence_rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The ``assessment_evidence`` rows as SQLite stores them (:data:`_EVIDENCE_CONVERTERS` order).
+
+    A run's rows share one config object: it is serialised once, not once per agent.
+    """
+    configs: dict[int, str] = {}
+    out = []
+    for row in evidence_rows:
+        config = row["config"]
+        text = configs.get(id(config))
+        if text is None:
+            text = configs[id(config)] = dumps_json(config)
+        out.append(
+            (
+                row["assessment_id"].hex,
+                row["scheme"],
+                row["scheme_version"],
+                text,
+                row["event_ids"],
+                dumps_json(row["dimension_events"]),
+            )
+        )
+    return out
+
+
 def insert_values_sqlite(
     connection: Connection,
     assessment_values: list[tuple[Any, ...]],
     dimension_values: list[tuple[Any, ...]],
+    evidence: Sequence[tuple[Any, ...]] = (),
 ) -> None:
     """One DB-API executemany per table (SQLite), without SQLAlchemy's per-row processing
     (half the cost of a thousand-agent write, measured)."""
@@ -355,5 +419,7 @@ def insert_values_sqlite(
     try:
         cursor.executemany(_sqlite_insert("assessments", _ASSESSMENT_CONVERTERS), assessment_values)
         cursor.executemany(_sqlite_insert("dimension_scores", _DIMENSION_CONVERTERS), dimension_values)
+        if evidence:
+            cursor.executemany(_sqlite_insert("assessment_evidence", _EVIDENCE_CONVERTERS), evidence)
     finally:
         cursor.close()

@@ -20,10 +20,13 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
+from aaaf.scoring.spec import SchemeSpec
+from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_reader import read_events_by_agent
 from aaaf.store.event_writer import EventLike, Stored, write_events
+from aaaf.store.evidence import evidence_values, read_evidence, write_evidence
 from aaaf.store.org_config import (
     COLUMN_FIELDS,
     EXTRA_FIELDS,
@@ -41,6 +44,7 @@ from aaaf.store.records import (
     Agent,
     Appeal,
     Assessment,
+    AssessmentEvidence,
     Badge,
     BadgeSlot,
     DimensionScore,
@@ -902,10 +906,14 @@ class OrgStore:
         completed_at: datetime,
         anomalous: bool = False,
         review_state: str = "not_required",
+        spec: SchemeSpec | None = None,
+        trace: DimensionEvidence | None = None,
     ) -> Assessment:
         """Record a finished assessment and its dimension rows in one transaction.
 
         Only an ``in_progress`` (or ``pending``) assessment can complete (else ``CONFLICT``).
+        ``spec`` and ``trace`` (the scheme spec and the event ids each dimension used) are
+        stored in ``assessment_evidence`` in the same transaction.
         """
         _check_one_of("review_state", review_state, t.REVIEW_STATES)
         with write_transaction(self._engine) as connection:
@@ -934,10 +942,16 @@ class OrgStore:
             ]
             if rows:
                 connection.execute(insert(t.dimension_scores), rows)
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, trace))
             return self._load_assessment(connection, row.id)
 
     def fail_assessment(
-        self, assessment_id: uuid.UUID, error: Mapping[str, Any], completed_at: datetime
+        self,
+        assessment_id: uuid.UUID,
+        error: Mapping[str, Any],
+        completed_at: datetime,
+        spec: SchemeSpec | None = None,
     ) -> Assessment:
         """Record why an assessment could not complete (e.g. ``INSUFFICIENT_EVIDENCE``)."""
         with write_transaction(self._engine) as connection:
@@ -948,12 +962,21 @@ class OrgStore:
                 .where(t.assessments.c.id == row.id)
                 .values(status="failed", error=dict(error), completed_at=completed_at)
             )
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, None))
             return self._load_assessment(connection, row.id)
 
     def get_assessment(self, assessment_id: uuid.UUID | str) -> Assessment:
         """The assessment with its dimensions and appeals, or ``NOT_FOUND``."""
         with read_connection(self._engine) as connection:
             return self._load_assessment(connection, assessment_id)
+
+    def assessment_evidence(self, assessment_id: uuid.UUID | str) -> AssessmentEvidence | None:
+        """The recorded spec and event ids of an assessment (``NOT_FOUND`` if it is not this
+        organization's); None for an assessment stored before they were recorded (0004)."""
+        with read_connection(self._engine) as connection:
+            row = self._assessment_row(connection, assessment_id)
+            return read_evidence(connection, row.id)
 
     def assessments(self, agent_id: uuid.UUID | None = None, status: str | None = None) -> list[Assessment]:
         """Assessments newest first (without dimensions/appeals; use get_assessment)."""
@@ -1015,6 +1038,8 @@ class OrgStore:
         capability_composite: float | None,
         capability_tier: str | None,
         result: Mapping[str, Any],
+        spec: SchemeSpec | None = None,
+        trace: DimensionEvidence | None = None,
     ) -> Assessment:
         """Rewrite the given dimensions, composites, tiers and result in one transaction.
 
@@ -1056,6 +1081,8 @@ class OrgStore:
                     result=dict(result),
                 )
             )
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, trace))
             return self._load_assessment(connection, row.id)
 
     # appeals ------------------------------------------------------------------------------

@@ -147,6 +147,36 @@ class Appeal:
 
 
 @dataclass(frozen=True)
+class AssessmentEvidence:
+    """What an assessment was computed with and from (SCORING.md §0 'Traceability', §6).
+
+    ``scheme`` / ``scheme_version`` / ``config``: the recorded scheme spec (the exact
+    config, field by field, see :mod:`aaaf.scoring.spec`); ``event_ids``: every event any
+    dimension used; ``dimension_events``: per dimension, its ids as positions in
+    ``event_ids`` (:mod:`aaaf.scoring.trace`).
+    """
+
+    assessment_id: uuid.UUID
+    scheme: str
+    scheme_version: str
+    config: Mapping[str, Any]
+    event_ids: tuple[str, ...]
+    dimension_events: Mapping[str, tuple[int, ...]]
+
+    def ids_of(self, dimension: str) -> tuple[str, ...]:
+        """The ids ``dimension`` used (empty when it used none or was not assessed)."""
+        return tuple(self.event_ids[index] for index in self.dimension_events.get(dimension, ()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "assessment_id": str(self.assessment_id),
+            "spec": {"name": self.scheme, "version": self.scheme_version, "config": dict(self.config)},
+            "event_ids": list(self.event_ids),
+            "dimensions": {name: list(self.ids_of(name)) for name in self.dimension_events},
+        }
+
+
+@dataclass(frozen=True)
 class Assessment:
     """An assessment record (document 004 §7.2 ``assessments`` + SCORING.md §6 bends).
 

@@ -31,7 +31,13 @@ Bends from document 004 §7.2, and why:
 * ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3);
 * ``org_config_changes`` records every configuration change with its time (0006, issue 21);
 * ``api_keys`` hold an organization's keys as SHA-256 with their scopes (0004), ``issuer_keys`` the
-  installation's signing key, its private half sealed with ``AAAF_SECRET_KEY`` (0005; SCORING.md §7).
+  installation's signing key, its private half sealed with ``AAAF_SECRET_KEY`` (0005; SCORING.md §7);
+* ``assessment_evidence`` (0008), one row per assessment: the scheme spec it was computed
+  with (name, version, the exact config) and the event ids each dimension used — the ids
+  once (``event_ids``: 16 bytes per UUID, a third of their JSON text, which keeps
+  ``assess --all``'s one write transaction short), each dimension as positions in that
+  list (``dimension_events``);
+  see :mod:`aaaf.scoring.trace` (SCORING.md §0 'Traceability', §2.4 appeals, §6 retention).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Table,
     Text,
@@ -250,6 +257,17 @@ dimension_scores = Table(
     CheckConstraint(one_of("axis", AXES), name="axis"),
     CheckConstraint("score >= 0 AND score <= 1", name="score_range"),
     Index("idx_dimension_scores_assessment", "assessment_id"),
+)
+
+assessment_evidence = Table(
+    "assessment_evidence",
+    metadata,
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), primary_key=True),
+    Column("scheme", Text(), nullable=False),
+    Column("scheme_version", Text(), nullable=False),
+    Column("config", JSONDocument, nullable=False),
+    Column("event_ids", LargeBinary(), nullable=False),
+    Column("dimension_events", JSONDocument, nullable=False),
 )
 
 badges = Table(
