@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     # database (generated once), and an error with a server database
     secret_key: str | None = None
     public_base_url: str = "http://localhost:8000"
+    # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
+    # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
+    admin_key: str | None = None
 
 
 @lru_cache(maxsize=1)
