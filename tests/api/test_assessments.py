@@ -1,0 +1,78 @@
+"""Assessments over HTTP: trigger → 202 → scored off the request path (SCORING.md §7)."""
+
+from __future__ import annotations
+
+from tests.api.conftest import LiveServer, agent_evidence, assert_error, wait_for_status
+
+SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
+
+
+def test_a_triggered_assessment_completes_off_the_request_path(live: LiveServer) -> None:
+    org = live.organization(**SMALL_MINIMUMS)
+    agent = org.client.post("/api/v1/agents", json={"name": "worker"}).json()
+    # 5 tasks: one short of the organization's minimum of 6 — refused at once, nothing recorded
+    assert (
+        org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 5)}).json()[
+            "accepted"
+        ]
+        == 10
+    )
+    error = assert_error(
+        org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "full"}),
+        422,
+        "INSUFFICIENT_EVIDENCE",
+    )
+    assert (error["details"]["current_count"], error["details"]["required_count"]) == (5, 6)
+    assert org.client.get("/api/v1/assessments", params={"agent_id": agent["id"]}).json()["items"] == []
+    assert (
+        org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 8)}).json()[
+            "accepted"
+        ]
+        == 6
+    )  # tasks 0-4 are re-sends
+    started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "full"})
+    assert started.status_code == 202, started.text
+    body = started.json()
+    assert body["agent_id"] == agent["id"] and body["status"] == "in_progress"
+    done = wait_for_status(org.client, body["id"])
+    assert done["status"] == "completed", done
+    performance = done["performance"]
+    # 8 accepted tasks, none revised or late: every task counts as completed
+    assert performance["dimensions"]["task_completion_rate"]["score"] == 1.0
+    assert performance["dimensions"]["task_completion_rate"]["sample_size"] == 8
+    assert performance["composite_score"] is not None and performance["tier"]
+    assert done["badge_urls"]["svg"].endswith(f"/api/v1/badges/{body['id']}.svg")
+    listed = org.client.get("/api/v1/assessments", params={"agent_id": agent["id"]}).json()
+    assert [item["id"] for item in listed["items"]] == [body["id"]]
+    assert org.client.get("/api/v1/assessments", params={"status": "failed"}).json()["items"] == []
+
+
+def test_single_dimension_and_the_refused_kinds(live: LiveServer) -> None:
+    org = live.organization(**SMALL_MINIMUMS)
+    agent = org.client.post("/api/v1/agents", json={"name": "worker"}).json()
+    org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 6)})
+    started = org.client.post(
+        "/api/v1/assessments",
+        json={"agent_id": agent["id"], "type": "single_dimension", "dimension": "speed"},
+    )
+    assert started.status_code == 202, started.text
+    done = wait_for_status(org.client, started.json()["id"])
+    assert done["status"] == "completed" and done["capability"] is None
+    assert list(done["performance"]["dimensions"]) == ["speed"]
+    assert_error(
+        org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "single_dimension"}),
+        400,
+        "INVALID_REQUEST",
+    )
+    assert_error(
+        org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "stress_test_only"}),
+        501,
+        "NOT_IMPLEMENTED",
+    )
+    assert_error(
+        org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "weekly"}),
+        400,
+        "INVALID_REQUEST",
+    )
+    assert_error(org.client.post("/api/v1/assessments", json={"agent_id": "nobody"}), 404, "NOT_FOUND")
+    assert_error(org.client.get("/api/v1/assessments/not-an-id"), 404, "NOT_FOUND")
