@@ -14,17 +14,18 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
 from tests.conftest import DIALECTS, _PostgresSchema, _require_postgres
 
+T = TypeVar("T")
 ADMIN_KEY = "admin-" + uuid.uuid4().hex
 START_TIMEOUT_S = 60.0
 
@@ -228,6 +229,16 @@ def wait_for_status(client: httpx.Client, assessment_id: str, *, timeout: float 
             return body
         if time.monotonic() > deadline:
             raise AssertionError(f"assessment {assessment_id} still {body['status']} after {timeout} s")
+        time.sleep(0.05)
+
+
+def poll_until(fetch: Callable[[], T], done: Callable[[T], bool], *, timeout: float = 30.0) -> T:
+    """``fetch()`` until ``done`` says so (a deadline, not a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fetch()
+        if done(value) or time.monotonic() > deadline:
+            return value
         time.sleep(0.05)
 
 

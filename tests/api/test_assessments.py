@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.api.conftest import LiveServer, agent_evidence, assert_error, wait_for_status
+from tests.api.conftest import LiveServer, agent_evidence, assert_error, poll_until, wait_for_status
 
 SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
 
@@ -76,3 +76,48 @@ def test_single_dimension_and_the_refused_kinds(live: LiveServer) -> None:
     )
     assert_error(org.client.post("/api/v1/assessments", json={"agent_id": "nobody"}), 404, "NOT_FOUND")
     assert_error(org.client.get("/api/v1/assessments/not-an-id"), 404, "NOT_FOUND")
+
+
+def test_a_completed_assessment_has_its_badge_verifiable_by_anyone(live: LiveServer) -> None:
+    from joserfc import jws
+    from joserfc.jwk import KeySet
+
+    org = live.organization(**SMALL_MINIMUMS)
+    agent = org.client.post("/api/v1/agents", json={"name": "badge-holder"}).json()
+    org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 6)})
+    started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
+    done = wait_for_status(org.client, started["id"])
+    assert done["status"] == "completed"
+    # issued right after scoring (a moment after the status turns completed); no key needed
+    verified = poll_until(
+        lambda: live.anonymous.get(f"/api/v1/badges/{started['id']}/verify"),
+        lambda response: response.status_code != 404,
+    )
+    assert verified.status_code == 200, verified.text
+    body = verified.json()
+    assert body["valid"] is True and body["expired"] is False and body["revoked"] is False
+    assert (body["assessment_id"], body["agent_name"], body["organization"]) == (
+        started["id"],
+        "badge-holder",
+        org.name,
+    )
+    assert (body["performance_tier"], body["capability_tier"]) == (
+        done["performance"]["tier"],
+        done["capability"]["tier"],
+    )
+    assert body["valid_until"] and body["issued"]
+    # the JWT checks out against the published JWKS with a third-party JOSE library
+    keys = KeySet.import_key_set(live.anonymous.get("/.well-known/jwks.json").json())
+    token = live.anonymous.get(f"/api/v1/badges/{started['id']}.jwt").text.strip()
+    header = jws.extract_compact(token.encode()).protected
+    assert header["alg"] == "EdDSA"
+    jws.deserialize_compact(token, keys.get_by_kid(header["kid"]), algorithms=["EdDSA"])
+    svg = live.anonymous.get(f"/api/v1/badges/{started['id']}.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml") and "<svg" in svg.text
+    png = live.anonymous.get(f"/api/v1/badges/{started['id']}.png")
+    assert png.headers["content-type"] == "image/png" and png.content.startswith(b"\x89PNG\r\n\x1a\n")
+    document = live.anonymous.get(f"/api/v1/badges/{started['id']}.json").json()
+    assert "OpenBadgeCredential" in document["type"]
+    missing = "00000000-0000-0000-0000-000000000000"
+    assert_error(live.anonymous.get(f"/api/v1/badges/{missing}/verify"), 404, "NOT_FOUND")
+    assert_error(live.anonymous.get(f"/api/v1/badges/{missing}.svg"), 404, "NOT_FOUND")

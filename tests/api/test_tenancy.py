@@ -26,6 +26,12 @@ PUBLIC = {
     ("HEAD", "/docs"),
     ("HEAD", "/openapi.json"),
     ("POST", "/api/v1/organizations"),
+    ("GET", "/.well-known/jwks.json"),
+    ("GET", "/api/v1/badges/{assessment_id}/verify"),
+    ("GET", "/api/v1/badges/{assessment_id}.svg"),
+    ("GET", "/api/v1/badges/{assessment_id}.png"),
+    ("GET", "/api/v1/badges/{assessment_id}.json"),
+    ("GET", "/api/v1/badges/{assessment_id}.jwt"),
 }
 PUBLIC_MOUNTS = {"/docs/assets"}
 # a valid body for routes that need one, so that the answer is about the id, not the body

@@ -1,6 +1,6 @@
 """One router per resource (DESIGN.md suggested layout); :data:`ROUTERS` in mounting order."""
 
-from aaaf.api.routes import agents, assessments, events, health, keys, organizations
+from aaaf.api.routes import agents, assessments, badges, events, health, keys, organizations
 
 ROUTERS = [
     health.router,
@@ -9,4 +9,5 @@ ROUTERS = [
     events.router,
     assessments.router,
     keys.router,
+    badges.router,
 ]

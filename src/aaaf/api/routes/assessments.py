@@ -18,13 +18,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, BackgroundTasks, Query
 
-from aaaf.api.deps import AssessmentWriter, NowDep, Reader
+from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.errors import AAAFError
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
-from aaaf.store import OrgStore
+from aaaf.store import OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
 
@@ -43,14 +44,16 @@ def _moment(value: str | None, field: str) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
-def run_assessment(org: OrgStore, assessment_id: uuid.UUID) -> None:
-    """Score a triggered assessment (the background part); failures are recorded on it."""
+def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> None:
+    """Score a triggered assessment (the background part) and issue its badge unless it is
+    held for review; failures are recorded on the assessment."""
     record = org.get_assessment(assessment_id)
     now = datetime.now(UTC)
     try:
         agent = org.get_agent(record.agent_id)
         previous = org.latest_completed_assessment(agent.id)
         assess_service.score_assessment(org, agent, record, org.events(agent.id), now=now, previous=previous)
+        issue_after_scoring(store, org, assessment_id, now)
     except Exception as error:
         if isinstance(error, AAAFError):
             log.info("assessment %s failed: %s", assessment_id, error.code)
@@ -64,7 +67,7 @@ def run_assessment(org: OrgStore, assessment_id: uuid.UUID) -> None:
 
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
 def create_assessment(
-    body: AssessmentCreate, org: AssessmentWriter, now: NowDep, background: BackgroundTasks
+    body: AssessmentCreate, org: AssessmentWriter, store: StoreDep, now: NowDep, background: BackgroundTasks
 ) -> dict[str, Any]:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
     if body.type == "stress_test_only" or body.include_stress_test:
@@ -95,7 +98,7 @@ def create_assessment(
         dimension=body.dimension,
         window_end=window_end,
     )
-    background.add_task(run_assessment, org, record.id)
+    background.add_task(run_assessment, store, org, record.id)
     return {
         "id": str(record.id),
         "agent_id": str(record.agent_id),

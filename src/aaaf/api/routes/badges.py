@@ -1,0 +1,120 @@
+"""Badges: the public routes (document 004 §6.2 "Badges"; SCORING.md §7 "Public routes").
+
+``GET /api/v1/badges/{assessment_id}/verify`` checks the credential on record (signature
+with this installation's issuer key, dates, revocation in the organization's status list)
+and answers document 004 §6.2's shape; ``/.well-known/jwks.json`` publishes the issuer's
+public keys; ``.svg``/``.png``/``.json``/``.jwt`` serve the badge on record, its pictures
+redrawn from the signed credential and baked with it.  None of these needs a key: a badge
+is shown to whoever the agent's operator shows it to.
+
+A completed assessment gets its badge right after it is scored (:func:`issue_after_scoring`)
+unless it is held for review (SCORING.md §7 "Assessments").
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from aaaf.api.deps import NowDep, StoreDep
+from aaaf.errors import AAAFError
+from aaaf.store import Organization, OrgStore, Store
+
+log = logging.getLogger("aaaf.api")
+
+router = APIRouter(tags=["badges"])
+
+MEDIA_TYPES = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "json": "application/json",
+    "jwt": "application/jwt",
+}
+
+
+@dataclass(frozen=True)
+class OrgSession:
+    """What the badge service takes: the store, the organization's scope, the organization."""
+
+    store: Store
+    org: OrgStore
+    organization: Organization
+
+
+def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
+    """Issue the badge of a just-completed assessment; a held or refused one is only logged
+    (the assessment record says why: its review state)."""
+    from aaaf.services import badges as badge_service
+
+    try:
+        badge_service.issue(OrgSession(store, org, org.organization()), assessment_id, now=now)
+    except AAAFError as error:
+        log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
+
+
+def _rendered(store: Store, assessment_id: str, fmt: str) -> Response:
+    from aaaf.services import badges as badge_service
+
+    badge = store.find_badge(assessment_id)
+    if badge is None or not badge.credential_jwt:
+        raise AAAFError(
+            "NOT_FOUND",
+            f"No badge for assessment {assessment_id}.",
+            {"resource": "badge", "id": assessment_id},
+        )
+    return Response(badge_service.stored_badge(badge).render(fmt), media_type=MEDIA_TYPES[fmt])
+
+
+@router.get("/api/v1/badges/{assessment_id}/verify", operation_id="verify_badge")
+def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
+    """Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
+    from aaaf.services import badges as badge_service
+
+    result = badge_service.verify_issued(store, assessment_id, now)
+    subject = result.subject or {}
+    return {
+        "valid": result.valid,
+        "assessment_id": subject.get("assessment_id") or assessment_id,
+        "agent_name": (subject.get("agent") or {}).get("name"),
+        "organization": (subject.get("organization") or {}).get("name"),
+        "performance_tier": (subject.get("performance") or {}).get("tier"),
+        "capability_tier": (subject.get("capability") or {}).get("tier"),
+        "issued": subject.get("issued"),
+        "valid_until": subject.get("valid_until"),
+        "expired": result.expired,
+        "revoked": result.revoked,
+        "reason": result.reason,
+    }
+
+
+@router.get("/.well-known/jwks.json", operation_id="get_jwks")
+def get_jwks(store: StoreDep) -> dict[str, Any]:
+    """The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
+    from aaaf.badges.keys import jwks
+    from aaaf.services.issuer import issuer_public_keys
+
+    return jwks(issuer_public_keys(store))
+
+
+def _format_route(fmt: str) -> None:
+    def get_badge_file(assessment_id: str, store: StoreDep) -> Response:
+        return _rendered(store, assessment_id, fmt)
+
+    get_badge_file.__doc__ = f"The badge on record as {fmt.upper()} (public)."
+    router.add_api_route(
+        f"/api/v1/badges/{{assessment_id}}.{fmt}",
+        get_badge_file,
+        methods=["GET"],
+        operation_id=f"get_badge_{fmt}",
+        response_class=Response,
+        responses={200: {"content": {MEDIA_TYPES[fmt]: {}}}},
+    )
+
+
+for _fmt in MEDIA_TYPES:
+    _format_route(_fmt)
