@@ -96,11 +96,12 @@ async def _on_http_error(request: Request, error: Exception) -> JSONResponse:
             headers=headers,
         )
     if error.status_code == 405:
+        allowed = next((value for name, value in headers.items() if name.lower() == "allow"), None)
         return error_response(
             405,
             "INVALID_REQUEST",
             f"{request.method} is not allowed on {request.url.path}"
-            + (f"; allowed: {headers['allow']}." if "allow" in headers else "."),
+            + (f"; allowed: {allowed}." if allowed else "."),
             {"method": request.method, "path": request.url.path},
             headers=headers,
         )
