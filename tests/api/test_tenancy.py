@@ -37,6 +37,17 @@ PUBLIC_MOUNTS = {"/docs/assets"}
 # a valid body for routes that need one, so that the answer is about the id, not the body
 BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/agents/{agent_id}"): {"description": "changed by another organization"},
+    ("PATCH", "/api/v1/organizations/{org_id}/config"): {"assessment_window_days": 7},
+    ("PUT", "/api/v1/organizations/{org_id}/config/weights"): {
+        "performance_weights": {
+            "task_completion_rate": 0.2,
+            "accuracy": 0.2,
+            "speed": 0.2,
+            "consistency": 0.2,
+            "review_compliance": 0.2,
+        }
+    },
+    ("PUT", "/api/v1/organizations/{org_id}/config/taxonomy"): {"domain_taxonomy": ["taken-over"]},
 }
 
 
@@ -174,10 +185,13 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 14
+    assert checked >= 21
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
+    config = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/config").json()
+    assert config["assessment_window_days"] == 30 and "taken-over" not in config["domain_taxonomy"]
+    assert config["performance_weights"]["task_completion_rate"] == 0.25

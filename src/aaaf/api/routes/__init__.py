@@ -1,10 +1,11 @@
 """One router per resource (DESIGN.md suggested layout); :data:`ROUTERS` in mounting order."""
 
-from aaaf.api.routes import agents, assessments, badges, events, health, keys, organizations
+from aaaf.api.routes import agents, assessments, badges, config, events, health, keys, organizations
 
 ROUTERS = [
     health.router,
     organizations.router,
+    config.router,
     agents.router,
     events.router,
     assessments.router,
