@@ -112,9 +112,10 @@ class Org:
 class LiveServer:
     """The server of one dialect, and helpers that create what tests need over HTTP."""
 
-    def __init__(self, server: Server, dialect: str) -> None:
+    def __init__(self, server: Server, dialect: str, database_url: str) -> None:
         self.server = server
         self.dialect = dialect
+        self.database_url = database_url
         self.base_url = server.base_url
         self.anonymous = httpx.Client(base_url=server.base_url, timeout=30.0)
         self._clients: list[httpx.Client] = [self.anonymous]
@@ -155,7 +156,7 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         schema = _PostgresSchema()
         url = schema.url
     server = start_server(url, log_dir)
-    live_server = LiveServer(server, request.param)
+    live_server = LiveServer(server, request.param, url)
     try:
         yield live_server
     finally:

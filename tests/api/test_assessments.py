@@ -121,3 +121,24 @@ def test_a_completed_assessment_has_its_badge_verifiable_by_anyone(live: LiveSer
     missing = "00000000-0000-0000-0000-000000000000"
     assert_error(live.anonymous.get(f"/api/v1/badges/{missing}/verify"), 404, "NOT_FOUND")
     assert_error(live.anonymous.get(f"/api/v1/badges/{missing}.svg"), 404, "NOT_FOUND")
+
+
+def test_a_second_trigger_while_one_runs_is_409(live: LiveServer) -> None:
+    """The running assessment is made in the server's database directly, so that the test does
+    not race the background scoring."""
+    from datetime import UTC, datetime, timedelta
+
+    from aaaf.store import open_store
+
+    org = live.organization(**SMALL_MINIMUMS)
+    agent = org.client.post("/api/v1/agents", json={"name": "busy"}).json()
+    org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 6)})
+    now = datetime.now(UTC)
+    with open_store(live.database_url) as store:
+        running = store.scope(org.id).create_assessment(
+            agent["id"], type="passive_only", window_start=now - timedelta(days=30), window_end=now
+        )
+    error = assert_error(
+        org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}), 409, "ASSESSMENT_IN_PROGRESS"
+    )
+    assert error["details"]["assessment_id"] == str(running.id)
