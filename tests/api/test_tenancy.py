@@ -48,6 +48,12 @@ BODIES: dict[tuple[str, str], Any] = {
         }
     },
     ("PUT", "/api/v1/organizations/{org_id}/config/taxonomy"): {"domain_taxonomy": ["taken-over"]},
+    ("POST", "/api/v1/assessments/{assessment_id}/appeals"): {
+        "dimensions_challenged": ["accuracy"],
+        "justification": "filed by another organization",
+        "counter_evidence": [{"task_id": "task-000", "claim": "x"}],
+    },
+    ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
 }
 
 
@@ -59,6 +65,7 @@ class Victim:
     agent_id: str
     assessment_id: str
     key_id: str
+    appeal_id: str
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -66,6 +73,7 @@ class Victim:
             "agent_id": self.agent_id,
             "assessment_id": self.assessment_id,
             "key_id": self.key_id,
+            "appeal_id": self.appeal_id,
         }
 
 
@@ -155,7 +163,17 @@ def _victim(live: LiveServer) -> Victim:
     started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
     assert wait_for_status(org.client, started["id"])["status"] == "completed"
     key = org.client.post("/api/v1/keys", json={"scopes": ["read"]}).json()
-    return Victim(org=org, agent_id=agent["id"], assessment_id=started["id"], key_id=key["id"])
+    appeal = org.client.post(
+        f"/api/v1/assessments/{started['id']}/appeals",
+        json={
+            "dimensions_challenged": ["accuracy"],
+            "justification": "victim's own appeal",
+            "counter_evidence": [{"task_id": "task-000", "claim": "scope change"}],
+        },
+    ).json()
+    return Victim(
+        org=org, agent_id=agent["id"], assessment_id=started["id"], key_id=key["id"], appeal_id=appeal["id"]
+    )
 
 
 def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
@@ -185,13 +203,17 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 21
+    assert checked >= 24
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
+    appeal = victim.org.client.get(
+        f"/api/v1/assessments/{victim.assessment_id}/appeals/{victim.appeal_id}"
+    ).json()
+    assert appeal["status"] == "filed"
     config = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/config").json()
     assert config["assessment_window_days"] == 30 and "taken-over" not in config["domain_taxonomy"]
     assert config["performance_weights"]["task_completion_rate"] == 0.25

@@ -80,6 +80,7 @@ def org_store(scope: str) -> Callable[..., OrgStore]:
 Reader = Annotated[OrgStore, Depends(org_store("read"))]
 EventWriter = Annotated[OrgStore, Depends(org_store("events:write"))]
 AssessmentWriter = Annotated[OrgStore, Depends(org_store("assessments:write"))]
+Auditor = Annotated[OrgStore, Depends(org_store("auditor"))]
 Admin = Annotated[OrgStore, Depends(org_store("admin"))]
 AdminCaller = Annotated[Principal, Depends(caller("admin"))]
 

@@ -1,6 +1,6 @@
 """One router per resource (DESIGN.md suggested layout); :data:`ROUTERS` in mounting order."""
 
-from aaaf.api.routes import agents, assessments, badges, config, events, health, keys, organizations
+from aaaf.api.routes import agents, appeals, assessments, badges, config, events, health, keys, organizations
 
 ROUTERS = [
     health.router,
@@ -9,6 +9,7 @@ ROUTERS = [
     agents.router,
     events.router,
     assessments.router,
+    appeals.router,
     keys.router,
     badges.router,
 ]
