@@ -57,7 +57,7 @@ def _appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
 @router.post("", status_code=201, operation_id="file_appeal")
 def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
     """File an appeal against an assessment (status ``filed``)."""
-    appeal = appeal_service.file_appeal(
+    appeal: Appeal = appeal_service.file_appeal(
         org,
         assessment_id,
         dimensions=body.dimensions_challenged,
@@ -80,7 +80,7 @@ def resolve_appeal(
     """Accept (re-score the challenged dimensions, supersede the old badge and issue one with
     the corrected scores) or reject an appeal."""
     appeal = _appeal_of(org, assessment_id, appeal_id)
-    resolved = appeal_service.resolve_appeal(
+    resolved: Appeal = appeal_service.resolve_appeal(
         org, str(appeal.id), decision=body.decision, notes=body.notes, now=now
     )
     if resolved.status == "accepted":
