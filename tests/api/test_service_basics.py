@@ -42,7 +42,7 @@ def test_unknown_route_and_method_answer_the_error_shape(live: LiveServer) -> No
     response = org.client.put("/api/v1/agents")
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "INVALID_REQUEST"
-    assert "GET" in response.json()["error"]["message"] and "POST" in response.headers["allow"]
+    assert f"allowed: {response.headers['allow']}" in response.json()["error"]["message"]
 
 
 def test_invalid_bodies_are_400_naming_every_field(live: LiveServer) -> None:
