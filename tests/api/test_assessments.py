@@ -75,6 +75,9 @@ def test_single_dimension_and_the_refused_kinds(live: LiveServer) -> None:
         "INVALID_REQUEST",
     )
     assert_error(org.client.post("/api/v1/assessments", json={"agent_id": "nobody"}), 404, "NOT_FOUND")
+    assert_error(
+        org.client.post(f"/api/v1/assessments/{done['id']}/stress-test", json={}), 501, "NOT_IMPLEMENTED"
+    )
     assert_error(org.client.get("/api/v1/assessments/not-an-id"), 404, "NOT_FOUND")
 
 

@@ -145,3 +145,20 @@ def test_without_admin_key_creating_organizations_is_forbidden(tmp_path) -> None
         )
     error = assert_error(response, 403, "FORBIDDEN")
     assert "AAAF_ADMIN_KEY" in error["message"]
+
+
+def test_an_organization_renames_itself_and_publishes_its_status_list(live: LiveServer) -> None:
+    org, other = live.organization(), live.organization()
+    renamed = org.client.patch(f"/api/v1/organizations/{org.id}", json={"name": org.name + "-renamed"})
+    assert renamed.status_code == 200 and renamed.json()["name"] == org.name + "-renamed"
+    assert_error(
+        org.client.patch(f"/api/v1/organizations/{org.id}", json={"name": other.name}), 409, "CONFLICT"
+    )
+    reader = live.client(org.client.post("/api/v1/keys", json={"scopes": ["read"]}).json()["api_key"])
+    assert_error(reader.patch(f"/api/v1/organizations/{org.id}", json={"name": "x"}), 403, "FORBIDDEN")
+    # the revocation list every badge names: public, a signed VC-JWT
+    token = live.anonymous.get(f"/api/v1/organizations/{org.id}/status-list")
+    assert token.status_code == 200 and token.headers["content-type"] == "application/jwt"
+    assert token.text.count(".") == 2
+    missing = "00000000-0000-0000-0000-000000000000"
+    assert_error(live.anonymous.get(f"/api/v1/organizations/{missing}/status-list"), 404, "NOT_FOUND")

@@ -27,6 +27,7 @@ PUBLIC = {
     ("HEAD", "/openapi.json"),
     ("POST", "/api/v1/organizations"),
     ("GET", "/.well-known/jwks.json"),
+    ("GET", "/api/v1/organizations/{org_id}/status-list"),
     ("GET", "/api/v1/badges/{assessment_id}/verify"),
     ("GET", "/api/v1/badges/{assessment_id}.svg"),
     ("GET", "/api/v1/badges/{assessment_id}.png"),
@@ -54,6 +55,7 @@ BODIES: dict[tuple[str, str], Any] = {
         "counter_evidence": [{"task_id": "task-000", "claim": "x"}],
     },
     ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
+    ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
 }
 
 
@@ -203,7 +205,7 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 24
+    assert checked >= 26
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None
@@ -217,3 +219,4 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     config = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/config").json()
     assert config["assessment_window_days"] == 30 and "taken-over" not in config["domain_taxonomy"]
     assert config["performance_weights"]["task_completion_rate"] == 0.25
+    assert victim.org.client.get(f"/api/v1/organizations/{victim.org.id}").json()["name"] == victim.org.name

@@ -48,6 +48,10 @@ class OrganizationCreated(BaseModel):
     created_at: str
 
 
+class OrganizationPatch(Request):
+    name: str = Field(min_length=1, max_length=200)
+
+
 class OrganizationOut(BaseModel):
     id: str
     name: str

@@ -108,6 +108,18 @@ def create_assessment(
     }
 
 
+@router.post("/{assessment_id}/stress-test", operation_id="run_stress_test")
+def run_stress_test(assessment_id: str, org: AssessmentWriter) -> dict[str, Any]:
+    """Document 004 §6.2's stress test of an assessment: 501 ``NOT_IMPLEMENTED`` until the
+    stress-test harness is wired (another organization's assessment is 404 first)."""
+    assessment = org.get_assessment(assessment_id)
+    raise AAAFError(
+        "NOT_IMPLEMENTED",
+        "Stress tests are not available on this server yet.",
+        {"assessment_id": str(assessment.id)},
+    )
+
+
 @router.get("/{assessment_id}", operation_id="get_assessment")
 def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
     """The assessment (document 004 §6.2's result shape once completed)."""

@@ -101,6 +101,17 @@ def get_jwks(store: StoreDep) -> dict[str, Any]:
     return jwks(issuer_public_keys(store))
 
 
+@router.get("/api/v1/organizations/{org_id}/status-list", operation_id="get_status_list")
+def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
+    """The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
+    which badge verifiers fetch from the URL each credential names (public)."""
+    from aaaf.services import badges as badge_service
+
+    organization = store.get_organization(org_id)
+    session = OrgSession(store, store.scope(organization.id), organization)
+    return Response(badge_service.status_list_token(session, now), media_type="application/jwt")
+
+
 def _format_route(fmt: str) -> None:
     def get_badge_file(assessment_id: str, store: StoreDep) -> Response:
         return _rendered(store, assessment_id, fmt)

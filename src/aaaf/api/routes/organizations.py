@@ -11,8 +11,8 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from aaaf.api.deps import NowDep, Reader, StoreDep, require_admin_key
-from aaaf.api.models import OrganizationCreate, OrganizationCreated, OrganizationOut
+from aaaf.api.deps import Admin, NowDep, Reader, StoreDep, require_admin_key
+from aaaf.api.models import OrganizationCreate, OrganizationCreated, OrganizationOut, OrganizationPatch
 from aaaf.errors import AAAFError
 from aaaf.scoring.results import iso
 from aaaf.services import keys as key_service
@@ -58,3 +58,17 @@ def get_organization(org_id: str, org: Reader) -> dict[str, Any]:
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
     return org.organization().to_dict()
+
+
+@router.patch("/{org_id}", response_model=OrganizationOut, operation_id="update_organization")
+def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store: StoreDep) -> dict[str, Any]:
+    """Rename the caller's own organization (``admin``); a name already taken is 409."""
+    if org_id != str(org.organization_id):
+        raise AAAFError(
+            "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
+        )
+    if any(other.name == body.name and other.id != org.organization_id for other in store.organizations()):
+        raise AAAFError(
+            "CONFLICT", f"An organization named {body.name!r} already exists.", {"name": body.name}
+        )
+    return store.update_organization(org.organization_id, name=body.name).to_dict()
