@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tests.api.conftest import LiveServer, agent_evidence, assert_error, poll_until, wait_for_status
 
 SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
@@ -145,3 +147,39 @@ def test_a_second_trigger_while_one_runs_is_409(live: LiveServer) -> None:
         org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}), 409, "ASSESSMENT_IN_PROGRESS"
     )
     assert error["details"]["assessment_id"] == str(running.id)
+
+
+def test_a_badge_is_revoked_and_a_held_one_is_decided_on_review(live: LiveServer) -> None:
+    from aaaf.store import open_store
+
+    org = live.organization(**SMALL_MINIMUMS)
+    agent = org.client.post("/api/v1/agents", json={"name": "revoked"}).json()
+    org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 6)})
+    started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
+    assert wait_for_status(org.client, started["id"])["status"] == "completed"
+    poll_until(
+        lambda: live.anonymous.get(f"/api/v1/badges/{started['id']}/verify"),
+        lambda response: response.status_code != 404,
+    )
+    auditor = live.client(org.client.post("/api/v1/keys", json={"scopes": ["auditor"]}).json()["api_key"])
+    assert_error(
+        auditor.post(f"/api/v1/badges/{started['id']}/revoke", json={"reason": "x"}), 403, "FORBIDDEN"
+    )
+    assert_error(org.client.post(f"/api/v1/badges/{started['id']}/revoke", json={}), 400, "INVALID_REQUEST")
+    revoked = org.client.post(f"/api/v1/badges/{started['id']}/revoke", json={"reason": "key compromised"})
+    assert revoked.status_code == 200, revoked.text
+    assert revoked.json()["revoked"] is True and revoked.json()["revoke_reason"] == "key compromised"
+    verified = live.anonymous.get(f"/api/v1/badges/{started['id']}/verify").json()
+    assert verified["valid"] is False and verified["revoked"] is True
+
+    # nothing is held: 409; held (an anomalous assessment, recorded here directly): approved
+    assert_error(
+        auditor.post(f"/api/v1/badges/{started['id']}/review", json={"decision": "approve"}), 409, "CONFLICT"
+    )
+    with open_store(live.database_url) as store:
+        store.scope(org.id).set_review_state(uuid.UUID(started["id"]), "pending_review")
+    decided = auditor.post(
+        f"/api/v1/badges/{started['id']}/review", json={"decision": "approve", "reviewer": "ada"}
+    )
+    assert decided.status_code == 200, decided.text
+    assert decided.json()["review_state"] == "approved"

@@ -56,6 +56,8 @@ BODIES: dict[tuple[str, str], Any] = {
     },
     ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
+    ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
+    ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
 }
 
 
@@ -205,13 +207,14 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 26
+    assert checked >= 28
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
+    assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
     appeal = victim.org.client.get(
         f"/api/v1/assessments/{victim.assessment_id}/appeals/{victim.appeal_id}"
     ).json()

@@ -17,11 +17,13 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Response
+from pydantic import Field
 
-from aaaf.api.deps import NowDep, StoreDep
+from aaaf.api.deps import Admin, Auditor, NowDep, StoreDep
+from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.store import Organization, OrgStore, Store
 
@@ -110,6 +112,51 @@ def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
     organization = store.get_organization(org_id)
     session = OrgSession(store, store.scope(organization.id), organization)
     return Response(badge_service.status_list_token(session, now), media_type="application/jwt")
+
+
+class Revocation(Request):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class Review(Request):
+    decision: Literal["approve", "reject"]
+    reviewer: str | None = Field(default=None, max_length=200)
+
+
+@router.post("/api/v1/badges/{assessment_id}/revoke", operation_id="revoke_badge")
+def revoke_badge(
+    assessment_id: str, body: Revocation, org: Admin, store: StoreDep, now: NowDep
+) -> dict[str, Any]:
+    """Revoke the assessment's badge (``admin``): its bit is set in the organization's status
+    list with when and why, so every copy handed out verifies as revoked from now on."""
+    from aaaf.services import badges as badge_service
+
+    session = OrgSession(store, org, org.organization())
+    badge, _ = badge_service.revoke(session, assessment_id, reason=body.reason, now=now)
+    return {
+        "assessment_id": str(badge.assessment_id),
+        "revoked": badge.revoked,
+        "revoked_at": None if badge.revoked_at is None else badge.revoked_at.isoformat(),
+        "revoke_reason": badge.revoke_reason,
+    }
+
+
+@router.post("/api/v1/badges/{assessment_id}/review", operation_id="review_badge")
+def review_badge(
+    assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep
+) -> dict[str, Any]:
+    """Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held."""
+    from aaaf.services import assess as assess_service
+    from aaaf.services import badges as badge_service
+
+    session = OrgSession(store, org, org.organization())
+    decided = badge_service.review(
+        session, assessment_id, approve=body.decision == "approve", reviewer=body.reviewer, now=now
+    )
+    if decided.review_state == "approved":
+        issue_after_scoring(store, org, decided.id, now)
+    return assess_service.assessment_json(org.get_assessment(decided.id), extended=True)
 
 
 def _format_route(fmt: str) -> None:
