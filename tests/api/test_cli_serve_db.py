@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+
+import pytest
 
 from tests.api.conftest import aaaf_script
 
@@ -35,3 +38,25 @@ def test_serve_prints_the_committed_openapi_document() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == json.loads(COMMITTED.read_text(encoding="utf-8"))
+
+
+@pytest.mark.postgres
+def test_serve_on_postgresql_without_the_secret_refuses_to_start_naming_it() -> None:
+    """SCORING.md §7 "Secrets": a start-up error naming AAAF_SECRET_KEY, exit 2, before listening."""
+    from tests.conftest import _PostgresSchema, _require_postgres
+
+    _require_postgres()
+    schema = _PostgresSchema()
+    try:
+        env = {key: value for key, value in os.environ.items() if key != "AAAF_SECRET_KEY"}
+        done = subprocess.run(
+            [aaaf_script(), "serve", "--db", schema.url, "--port", "1"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    finally:
+        schema.drop()
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "AAAF_SECRET_KEY" in done.stderr
