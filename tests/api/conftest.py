@@ -80,6 +80,7 @@ def start_server(database_url: str, log_dir: Path, *, admin_key: str | None = AD
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
+            cwd=log_dir,  # files the server writes beside itself (a status list) stay out of the tree
         )
     server = Server(process, f"http://127.0.0.1:{port}", log_path)
     deadline = time.monotonic() + START_TIMEOUT_S
