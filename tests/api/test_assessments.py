@@ -123,6 +123,10 @@ def test_a_completed_assessment_has_its_badge_verifiable_by_anyone(live: LiveSer
     assert png.headers["content-type"] == "image/png" and png.content.startswith(b"\x89PNG\r\n\x1a\n")
     document = live.anonymous.get(f"/api/v1/badges/{started['id']}.json").json()
     assert "OpenBadgeCredential" in document["type"]
+    record = org.client.get(f"/api/v1/badges/{started['id']}")
+    assert record.status_code == 200 and record.json()["credential_jwt"] == token
+    assert record.json()["current"] is True and record.json()["revoked"] is False
+    assert_error(live.anonymous.get(f"/api/v1/badges/{started['id']}"), 401, "UNAUTHORIZED")
     missing = "00000000-0000-0000-0000-000000000000"
     assert_error(live.anonymous.get(f"/api/v1/badges/{missing}/verify"), 404, "NOT_FOUND")
     assert_error(live.anonymous.get(f"/api/v1/badges/{missing}.svg"), 404, "NOT_FOUND")

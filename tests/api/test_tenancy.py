@@ -207,7 +207,7 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 28
+    assert checked >= 29
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Response
 from pydantic import Field
 
-from aaaf.api.deps import Admin, Auditor, NowDep, StoreDep
+from aaaf.api.deps import Admin, Auditor, NowDep, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.store import Organization, OrgStore, Store
@@ -176,3 +176,11 @@ def _format_route(fmt: str) -> None:
 
 for _fmt in MEDIA_TYPES:
     _format_route(_fmt)
+
+
+# after the .svg/.png/.json/.jwt routes: `{assessment_id}` alone would also match "<id>.svg"
+@router.get("/api/v1/badges/{assessment_id}", operation_id="get_badge")
+def get_badge(assessment_id: str, org: Reader) -> dict[str, Any]:
+    """The badge record of one of the organization's assessments (``read``): its latest
+    credential, status-list bit, dates and revocation."""
+    return org.get_badge(assessment_id).to_dict()
