@@ -24,11 +24,13 @@ ERROR_CODES: dict[str, tuple[int, int]] = {
     "WEIGHT_SUM_INVALID": (422, 2),
     "BADGE_HELD": (409, 2),
     "VERIFICATION_FAILED": (422, 1),
+    "PAYLOAD_TOO_LARGE": (413, 2),
     "RATE_LIMITED": (429, 1),
     "INTERNAL_ERROR": (500, 1),
     # per-item codes of batch and collect errors (SCORING.md §7 "Error codes")
     "DUPLICATE_CONFLICT": (409, 2),
     "AGENT_MISMATCH": (400, 2),
+    "NOT_IMPLEMENTED": (501, 1),
 }
 
 

@@ -52,6 +52,10 @@ class Settings(BaseSettings):
             string_bytes=self.event_max_string_bytes,
         )
 
+    # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
+    # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
+    admin_key: str | None = None
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -1346,3 +1346,21 @@ def _assessed(result: AAAFResult) -> list[str]:
         if axis is not None
         for name in axis.dimensions
     ]
+
+
+def check_minimums(
+    events: Sequence[EventRecord],
+    config: AAAFConfig,
+    window_end: datetime,
+    *,
+    assessment_type: str = "full",
+    dimension: str | None = None,
+) -> None:
+    """``INSUFFICIENT_EVIDENCE`` when :func:`assess` would refuse for want of tasks (SCORING.md
+    §2.1), without scoring anything: a trigger answers 422 at once (SCORING.md §7
+    "Assessments") and leaves the scoring to run off the request path."""
+    window = window_evidence(fold_evidence(events), config, window_end)
+    if assessment_type == "single_dimension" and dimension is not None and dimension in AXIS_OF:
+        _check_minimums((AXIS_OF[dimension],), window, config)
+    else:
+        _check_minimums(("performance", "capability"), window, config)

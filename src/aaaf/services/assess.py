@@ -124,13 +124,58 @@ def assess_with_events(
     """Score one agent from already-loaded events and store the assessment (completed or failed)."""
     _check_type(assessment_type, dimension)
     config = config or org.config()
-    spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     previous = org.latest_completed_assessment(agent.id)
     record = org.create_assessment(
         agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
     )
+    return score_assessment(org, agent, record, events, now=now, config=config, previous=previous)
+
+
+def start_assessment(
+    org: Any,
+    agent: Any,
+    events: Sequence[EventRecord],
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    dimension: str | None = None,
+    window_end: datetime | None = None,
+) -> Any:
+    """Check an assessment can run and record it ``in_progress``, scoring nothing (the API's
+    trigger, SCORING.md §7 "Assessments"): ``INVALID_REQUEST`` for a bad type or dimension,
+    ``INSUFFICIENT_EVIDENCE`` below the minimums (no record is made), ``ASSESSMENT_IN_PROGRESS``
+    when the agent has one running.  :func:`score_assessment` finishes it."""
+    _check_type(assessment_type, dimension)
+    config = org.config()
+    end = window_end or now
+    aaaf_scheme.check_minimums(events, config, end, assessment_type=assessment_type, dimension=dimension)
+    return org.create_assessment(
+        agent.id,
+        type=assessment_type,
+        window_start=end - timedelta(days=config.window_days),
+        window_end=end,
+        dimension=dimension,
+    )
+
+
+def score_assessment(
+    org: Any,
+    agent: Any,
+    record: Any,
+    events: Sequence[EventRecord],
+    *,
+    now: datetime,
+    config: Any = None,
+    previous: Any = None,
+) -> Any:
+    """Score an ``in_progress`` assessment record and store it completed (or failed, with the
+    error that stopped it); ``previous`` is the completed assessment the calibration check
+    (SCORING.md §2.4) compares against."""
+    config = config or org.config()
+    spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
+    assessment_type, dimension, end = record.type, record.dimension, record.window_end
     try:
         result = aaaf_scheme.assess(events, config, end, assessment_type=assessment_type, dimension=dimension)
     except AAAFError as error:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.store import Organization, Store
@@ -80,12 +81,20 @@ def organization_named(store: Store, name: str) -> Organization:
     )
 
 
-def create_organization(store: Store, name: str, *, now: datetime) -> tuple[Organization, IssuedKey]:
+def create_organization(
+    store: Store,
+    name: str,
+    *,
+    now: datetime,
+    taxonomy: Sequence[str] | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> tuple[Organization, IssuedKey]:
     """A new organization and its first key, holding every scope (``CONFLICT`` when the name
-    is taken)."""
+    is taken).  ``taxonomy`` and ``config`` (document 004 §6.2 names; weights checked:
+    ``WEIGHT_SUM_INVALID``) are stored with it, or nothing is created."""
     if any(organization.name == name for organization in store.organizations()):
         raise AAAFError("CONFLICT", f"An organization named {name!r} already exists.", {"name": name})
-    organization = store.create_organization(name)
+    organization = store.create_organization(name, taxonomy=taxonomy, config=config)
     return organization, create_key(
         store, organization.id, SCOPES, name="created with the organization", now=now
     )

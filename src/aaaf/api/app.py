@@ -1,0 +1,79 @@
+"""The FastAPI application of the AAAF service (document 004 §6; issue 13).
+
+:func:`create_app` builds it around one :class:`~aaaf.store.Store` (opened, and upgraded to
+the schema head, when the server starts; closed when it stops).  Routes are thin: they
+authenticate, scope to the caller's organization and call the same services the CLI calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from aaaf.api.docs import install_docs
+from aaaf.api.errors import install_error_handlers
+from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit
+from aaaf.api.routes import ROUTERS
+
+log = logging.getLogger("aaaf.api")
+
+DESCRIPTION = """The AAAF service: organizations enroll agents, stream evidence events, trigger
+assessments and fetch results (document 004 §6).
+
+Authenticate with an API key (`ak_…`) as `Authorization: Bearer ak_…` or `X-API-Key: ak_…`.
+Errors are `{"error": {"code", "message", "details"}}` (document 004 §6.4)."""
+
+
+def create_app(
+    database_url: str | None = None, *, admin_key: str | None = None, max_body_bytes: int = MAX_BODY_BYTES
+) -> FastAPI:
+    """The app; ``database_url`` and ``admin_key`` default to ``AAAF_DATABASE_URL`` and
+    ``AAAF_ADMIN_KEY``."""
+    from aaaf.settings import get_settings
+
+    settings = get_settings()
+    url = database_url or settings.database_url
+    admin = admin_key if admin_key is not None else settings.admin_key
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from aaaf.store import open_store
+
+        app.state.store = open_store(url)
+        log.info("serving %s", app.state.store.url)
+        try:
+            yield
+        finally:
+            app.state.store.close()
+
+    app = FastAPI(
+        title="AAAF",
+        version=_version(),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.admin_key = admin or None
+    install_error_handlers(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    install_docs(app)
+    app.add_middleware(BodySizeLimit, limit=max_body_bytes)
+    return app
+
+
+def openapi_document(app: FastAPI | None = None) -> dict[str, Any]:
+    """The OpenAPI document of the app (committed as ``openapi.json``)."""
+    return (app or create_app("sqlite://")).openapi()
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("aaaf")

@@ -1,0 +1,107 @@
+"""What routes are handed (FastAPI dependencies): the store, the clock, the caller.
+
+A caller is a :class:`~aaaf.services.keys.Principal`: the organization its API key belongs
+to and the key's scopes (SCORING.md §7 "Admin and keys").  The key comes as
+``Authorization: Bearer ak_…`` or ``X-API-Key: ak_…``; missing, unknown or revoked is 401
+``UNAUTHORIZED``, a key without the route's scope is 403 ``FORBIDDEN``.  Every route but the
+public ones gets an :class:`~aaaf.store.OrgStore` scoped to the caller's organization, so
+another organization's resources answer 404 as if they did not exist.
+"""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from aaaf.errors import AAAFError
+from aaaf.services.keys import Principal, authenticate
+from aaaf.store import OrgStore, Store
+
+bearer_scheme = HTTPBearer(auto_error=False, scheme_name="BearerKey", description="`Bearer ak_…`")
+api_key_scheme = APIKeyHeader(
+    name="X-API-Key", auto_error=False, scheme_name="ApiKeyHeader", description="`ak_…`"
+)
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def get_now() -> datetime:
+    """The request's clock (services take ``now``; they never read the clock themselves)."""
+    return datetime.now(UTC)
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+NowDep = Annotated[datetime, Depends(get_now)]
+
+
+def presented_key(
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
+    header_key: Annotated[str | None, Security(api_key_scheme)],
+) -> str | None:
+    """The key the request presents (``Authorization: Bearer`` wins over ``X-API-Key``)."""
+    if bearer is not None and bearer.credentials:
+        return bearer.credentials
+    return header_key or None
+
+
+PresentedKey = Annotated[str | None, Depends(presented_key)]
+
+
+def get_principal(store: StoreDep, now: NowDep, key: PresentedKey) -> Principal:
+    return authenticate(store, key, now=now)
+
+
+def caller(scope: str) -> Callable[..., Principal]:
+    """A dependency: the authenticated caller, who must hold ``scope`` (403 otherwise)."""
+
+    def dependency(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:
+        principal.require(scope)
+        return principal
+
+    dependency.__name__ = f"caller_with_{scope.replace(':', '_')}"
+    return dependency
+
+
+def org_store(scope: str) -> Callable[..., OrgStore]:
+    """A dependency: the store scoped to the caller's organization (caller needs ``scope``)."""
+
+    def dependency(store: StoreDep, principal: Annotated[Principal, Depends(caller(scope))]) -> OrgStore:
+        return store.scope(principal.organization_id)
+
+    dependency.__name__ = f"org_store_with_{scope.replace(':', '_')}"
+    return dependency
+
+
+Reader = Annotated[OrgStore, Depends(org_store("read"))]
+EventWriter = Annotated[OrgStore, Depends(org_store("events:write"))]
+AssessmentWriter = Annotated[OrgStore, Depends(org_store("assessments:write"))]
+Auditor = Annotated[OrgStore, Depends(org_store("auditor"))]
+Admin = Annotated[OrgStore, Depends(org_store("admin"))]
+AdminCaller = Annotated[Principal, Depends(caller("admin"))]
+
+
+def require_admin_key(request: Request, key: PresentedKey) -> None:
+    """The installation's ``AAAF_ADMIN_KEY`` (creating organizations): 403 ``FORBIDDEN`` when
+    it is unset, 401 ``UNAUTHORIZED`` when the request does not present it."""
+    import hmac
+
+    expected: str | None = request.app.state.admin_key
+    if not expected:
+        raise AAAFError(
+            "FORBIDDEN",
+            "Creating organizations over HTTP is disabled: AAAF_ADMIN_KEY is not set on the server.",
+            {"setting": "AAAF_ADMIN_KEY"},
+        )
+    if key is None or not hmac.compare_digest(key.encode(), expected.encode()):
+        raise AAAFError("UNAUTHORIZED", "Missing or invalid admin key.", {})
+
+
+def not_found_unless(found: Any, kind: str, ref: object) -> Any:
+    if found is None:
+        raise AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
+    return found

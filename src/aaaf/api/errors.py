@@ -1,0 +1,130 @@
+"""Every failure as document 004 §6.4's JSON, mapped once (DESIGN.md "one error type").
+
+``{"error": {"code", "message", "details"}}`` with the HTTP status of the code
+(:data:`aaaf.errors.ERROR_CODES`).  Beyond :class:`~aaaf.errors.AAAFError` this maps what
+the framework raises: a body or parameter that fails validation is 400 ``INVALID_REQUEST``
+naming every offending field (never FastAPI's 422 body: 422 means ``INSUFFICIENT_EVIDENCE``,
+``WEIGHT_SUM_INVALID`` or ``APPEAL_NOT_ALLOWED``), an unknown route 404 ``NOT_FOUND``, a
+method the route lacks 405, and anything unexpected 500 ``INTERNAL_ERROR`` with a request id
+that the server log repeats beside the stack trace (the client never sees one).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from aaaf.errors import AAAFError
+
+log = logging.getLogger("aaaf.api")
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The §6.4 body; ``details`` is always present (an object, possibly empty)."""
+    return {"error": {"code": code, "message": message, "details": dict(details or {})}}
+
+
+def error_response(
+    status: int, code: str, message: str, details: dict[str, Any] | None = None, **kwargs: Any
+) -> JSONResponse:
+    return JSONResponse(error_body(code, message, details), status_code=status, **kwargs)
+
+
+def aaaf_error_response(error: AAAFError) -> JSONResponse:
+    return error_response(error.http_status, error.code, error.message, error.details)
+
+
+def field_path(location: Sequence[Any]) -> str:
+    """``("body", "events", 3, "type")`` → ``body.events[3].type``."""
+    out = ""
+    for part in location:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def validation_problems(errors: Sequence[Any]) -> list[dict[str, str]]:
+    """One ``{"field", "message"}`` per problem pydantic found, in its order."""
+    problems = []
+    for error in errors:
+        location = [part for part in error.get("loc", ()) if part != "__root__"]
+        message = str(error.get("msg", "invalid value"))
+        if error.get("type") == "json_invalid":
+            message = "the body is not valid JSON" + (
+                f" ({error['ctx']['error']})" if error.get("ctx", {}).get("error") else ""
+            )
+        problems.append({"field": field_path(location), "message": message})
+    return problems
+
+
+async def _on_aaaf_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, AAAFError)
+    return aaaf_error_response(error)
+
+
+async def _on_validation_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = validation_problems(error.errors())
+    named = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:10])
+    more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
+    return error_response(
+        400,
+        "INVALID_REQUEST",
+        f"Invalid request: {named}{more}.",
+        {"field": problems[0]["field"] if problems else None, "fields": problems},
+    )
+
+
+async def _on_http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    headers = dict(error.headers or {})
+    if error.status_code == 404:
+        return error_response(
+            404,
+            "NOT_FOUND",
+            f"No route {request.method} {request.url.path}.",
+            {"path": request.url.path},
+            headers=headers,
+        )
+    if error.status_code == 405:
+        allowed = next((value for name, value in headers.items() if name.lower() == "allow"), None)
+        return error_response(
+            405,
+            "INVALID_REQUEST",
+            f"{request.method} is not allowed on {request.url.path}"
+            + (f"; allowed: {allowed}." if allowed else "."),
+            {"method": request.method, "path": request.url.path},
+            headers=headers,
+        )
+    code = {401: "UNAUTHORIZED", 403: "FORBIDDEN", 413: "PAYLOAD_TOO_LARGE", 400: "INVALID_REQUEST"}.get(
+        error.status_code, "INTERNAL_ERROR" if error.status_code >= 500 else "INVALID_REQUEST"
+    )
+    return error_response(error.status_code, code, str(error.detail), {}, headers=headers)
+
+
+async def _on_unexpected(request: Request, error: Exception) -> JSONResponse:
+    request_id = str(uuid.uuid4())
+    log.error("request %s: %s %s failed", request_id, request.method, request.url.path, exc_info=error)
+    return error_response(
+        500,
+        "INTERNAL_ERROR",
+        f"Internal server error (request id {request_id}).",
+        {"request_id": request_id},
+        headers={"X-Request-Id": request_id},
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(AAAFError, _on_aaaf_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(Exception, _on_unexpected)

@@ -1,0 +1,94 @@
+"""Request-size limits (issue 13 §2; SCORING.md §7: 413 ``PAYLOAD_TOO_LARGE``).
+
+A body over :data:`MAX_BODY_BYTES` (1 MiB) is refused before any route sees it, whether
+it declares its length or is sent chunked; a batch over :data:`MAX_BATCH_EVENTS` events is
+refused by the events route.  Both answers name the limit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from aaaf.api.errors import error_body
+
+MAX_BODY_BYTES = 1_048_576
+MAX_BATCH_EVENTS = 1_000
+
+
+def _too_large_body(limit: int, received: int | None) -> bytes:
+    details: dict[str, Any] = {"limit_bytes": limit}
+    if received is not None:
+        details["content_length"] = received
+    return json.dumps(
+        error_body(
+            "PAYLOAD_TOO_LARGE",
+            f"The request body is larger than the limit of {limit} bytes (1 MiB).",
+            details,
+        )
+    ).encode()
+
+
+class BodySizeLimit:
+    """Pure ASGI middleware: buffer at most ``limit`` bytes of a body, else answer 413."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = None
+        if declared is not None and declared > self.limit:
+            await self._refuse(send, declared)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send, declared)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send, declared: int | None) -> None:
+        content = _too_large_body(self.limit, declared)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(content)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})

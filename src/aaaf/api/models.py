@@ -1,0 +1,201 @@
+"""Request and response bodies of the API (document 004 §6.2 shapes; SCORING.md §7).
+
+Requests forbid unknown fields, so a misspelt field is a 400 naming it rather than
+silently ignored.  Responses are what the store's records' ``to_dict()`` give — the same
+JSON the CLI's ``--json`` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a list (SCORING.md §7 "Shapes")."""
+
+    items: list[T]
+    next_cursor: str | None
+
+
+# organizations ---------------------------------------------------------------------------
+class OrganizationCreate(Request):
+    """Document 004 §6.2 ``POST /api/v1/organizations``; configuration keys are optional."""
+
+    name: str = Field(min_length=1, max_length=200)
+    domain_taxonomy: list[str] | None = None
+    performance_weights: dict[str, float] | None = None
+    capability_weights: dict[str, float] | None = None
+    assessment_window_days: int | None = Field(default=None, ge=1)
+    validity_period_days: int | None = Field(default=None, ge=1)
+    minimum_tasks_performance: int | None = Field(default=None, ge=0)
+    minimum_tasks_capability: int | None = Field(default=None, ge=0)
+
+
+class OrganizationCreated(BaseModel):
+    """The answer to creating an organization: its first API key, shown this once."""
+
+    id: str
+    name: str
+    api_key: str
+    created_at: str
+
+
+class OrganizationPatch(Request):
+    name: str = Field(min_length=1, max_length=200)
+
+
+class OrganizationOut(BaseModel):
+    id: str
+    name: str
+    domain_taxonomy: list[str]
+    status: str
+    created_at: str
+    updated_at: str
+
+
+# agents ----------------------------------------------------------------------------------
+class AgentCreate(Request):
+    """Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
+
+    organization_id: str | None = None
+    name: str = Field(min_length=1, max_length=200)
+    claimed_domains: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)
+    description: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class AgentPatch(Request):
+    """Fields to change; an absent field is left as it is."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    claimed_domains: list[str] | None = None
+    tools: list[str] | None = None
+    description: str | None = None
+    metadata: dict[str, Any] | None = None
+    status: Literal["enrolled", "active", "suspended"] | None = None
+
+
+class AgentOut(BaseModel):
+    id: str
+    organization_id: str
+    name: str
+    claimed_domains: list[str]
+    tools: list[str]
+    description: str | None
+    metadata: dict[str, Any]
+    status: str
+    created_at: str
+    updated_at: str
+
+
+# events ----------------------------------------------------------------------------------
+class EventIn(BaseModel):
+    """One event (SCORING.md §1); validated by the evidence rules, not here, so that a batch
+    answers per event instead of refusing the whole request."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = None
+    agent_id: str | None = None
+    type: str | None = None
+    timestamp: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class EventBatch(Request):
+    events: list[dict[str, Any]]
+
+
+class EventItemError(BaseModel):
+    """Why the event at ``index`` was rejected; ``id`` is the event's own ``id`` if it had one."""
+
+    index: int
+    id: str | None
+    code: str
+    field: str | None
+    error: str
+
+
+class BatchResult(BaseModel):
+    """Document 004 §6.2's batch answer plus the count of re-sent events (not errors)."""
+
+    accepted: int
+    duplicates: int
+    rejected: int
+    errors: list[EventItemError]
+
+
+class EventStored(BaseModel):
+    """The answer to one event: stored now, or a re-send of one already stored."""
+
+    accepted: int
+    duplicates: int
+    id: str | None
+
+
+class EventOut(BaseModel):
+    id: str
+    key: str | None
+    agent_id: str
+    type: str
+    timestamp: str
+    task_id: str | None
+    data: dict[str, Any]
+
+
+# assessments -----------------------------------------------------------------------------
+class AssessmentCreate(Request):
+    """Document 004 §6.2 ``POST /api/v1/assessments``."""
+
+    agent_id: str
+    type: Literal["full", "passive_only", "stress_test_only", "single_dimension"] = "passive_only"
+    dimension: str | None = None
+    include_stress_test: bool = False
+    window_start: str | None = None
+    window_end: str | None = None
+
+
+class AssessmentStarted(BaseModel):
+    id: str
+    agent_id: str
+    status: str
+    type: str
+    created_at: str
+
+
+# keys ------------------------------------------------------------------------------------
+class KeyCreate(Request):
+    scopes: list[str] = Field(min_length=1)
+    name: str | None = Field(default=None, max_length=200)
+
+
+class KeyOut(BaseModel):
+    id: str
+    organization_id: str
+    name: str | None
+    prefix: str
+    scopes: list[str]
+    created_at: str
+    revoked_at: str | None
+    last_used_at: str | None
+
+
+class KeyCreated(KeyOut):
+    """A new key: ``api_key`` is the key itself, shown this once."""
+
+    api_key: str
+
+
+class Health(BaseModel):
+    status: str
+    database: str
+    version: str

@@ -1,0 +1,15 @@
+"""One router per resource (DESIGN.md suggested layout); :data:`ROUTERS` in mounting order."""
+
+from aaaf.api.routes import agents, appeals, assessments, badges, config, events, health, keys, organizations
+
+ROUTERS = [
+    health.router,
+    organizations.router,
+    config.router,
+    agents.router,
+    events.router,
+    assessments.router,
+    appeals.router,
+    keys.router,
+    badges.router,
+]

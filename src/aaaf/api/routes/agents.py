@@ -1,0 +1,105 @@
+"""Agents (document 004 §6.2; SCORING.md §7 "Shapes").
+
+``organization_id`` in ``POST /agents`` is optional: it defaults to the caller's
+organization, and any other organization's id is 404 (as if it did not exist).  ``DELETE``
+archives: the agent stops being listed by default and takes no new evidence-driven
+assessments, but its events, assessments and badges stay on record.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+
+from aaaf.api.deps import AssessmentWriter, Reader
+from aaaf.api.models import AgentCreate, AgentOut, AgentPatch, Page
+from aaaf.api.pagination import CursorQuery, LimitQuery, paginate
+from aaaf.errors import AAAFError
+from aaaf.store import Agent, OrgStore
+
+router = APIRouter(prefix="/api/v1/agents", tags=["agents"])
+
+# enrolling and changing agents is part of setting up assessments
+Writer = AssessmentWriter
+
+
+def _agent(org: OrgStore, agent_id: str) -> Agent:
+    return org.get_agent(agent_id)
+
+
+@router.post("", status_code=201, response_model=AgentOut, operation_id="create_agent")
+def create_agent(body: AgentCreate, org: Writer) -> dict[str, Any]:
+    """Register an agent for assessment (document 004 §5.1 step 1)."""
+    if body.organization_id is not None and body.organization_id != str(org.organization_id):
+        raise AAAFError(
+            "NOT_FOUND",
+            f"Organization {body.organization_id} not found.",
+            {"resource": "organization", "id": body.organization_id, "field": "organization_id"},
+        )
+    agent = org.enroll_agent(
+        body.name,
+        claimed_domains=body.claimed_domains,
+        tools=body.tools,
+        description=body.description,
+        metadata=body.metadata,
+    )
+    return agent.to_dict()
+
+
+@router.get("/{agent_id}", response_model=AgentOut, operation_id="get_agent")
+def get_agent(agent_id: str, org: Reader) -> dict[str, Any]:
+    """One agent of the caller's organization, by id (or by its unique name)."""
+    return _agent(org, agent_id).to_dict()
+
+
+@router.get("", response_model=Page[AgentOut], operation_id="list_agents")
+def list_agents(
+    org: Reader,
+    status: Annotated[
+        Literal["enrolled", "active", "suspended", "archived"] | None,
+        Query(description="Only agents with this status (default: every agent but archived ones)."),
+    ] = None,
+    org_id: Annotated[
+        str | None, Query(description="Document 004 §6.2's filter: must be the caller's organization.")
+    ] = None,
+    cursor: CursorQuery = None,
+    limit: LimitQuery = 100,
+) -> dict[str, Any]:
+    """The organization's agents by name."""
+    if org_id is not None and org_id != str(org.organization_id):
+        raise AAAFError(
+            "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
+        )
+    agents = org.agents(status=status)
+    if status is None:
+        agents = [agent for agent in agents if agent.status != "archived"]
+    return paginate(agents, key=lambda a: [a.name], cursor=cursor, limit=limit, render=lambda a: a.to_dict())
+
+
+@router.patch("/{agent_id}", response_model=AgentOut, operation_id="update_agent")
+def update_agent(agent_id: str, body: AgentPatch, org: Writer) -> dict[str, Any]:
+    """Change an agent's name, domains, tools, description, metadata or status."""
+    agent = _agent(org, agent_id)
+    if agent.status == "archived":
+        raise AAAFError(
+            "CONFLICT", f"Agent {agent.id} is archived and cannot be changed.", {"status": "archived"}
+        )
+    agent = org.update_agent(
+        agent.id,
+        name=body.name,
+        claimed_domains=body.claimed_domains,
+        tools=body.tools,
+        description=body.description,
+        metadata=body.metadata,
+    )
+    if body.status is not None and body.status != agent.status:
+        agent = org.set_agent_status(agent.id, body.status)
+    return agent.to_dict()
+
+
+@router.delete("/{agent_id}", response_model=AgentOut, operation_id="archive_agent")
+def archive_agent(agent_id: str, org: Writer) -> dict[str, Any]:
+    """Archive an agent: its history (events, assessments, badges) is kept."""
+    agent = _agent(org, agent_id)
+    return org.set_agent_status(agent.id, "archived").to_dict()

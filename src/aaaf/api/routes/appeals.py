@@ -1,0 +1,88 @@
+"""Appeals (document 004 §5.4, §6.2 "Appeals"; SCORING.md §2.4).
+
+Filed by the agent's operator (``assessments:write``) within the organization's appeal window
+(14 days) against dimensions the assessment scored, with a justification and counter-evidence
+naming tasks of the assessment — otherwise 422 ``APPEAL_NOT_ALLOWED`` saying why.  Resolved by
+an auditor (``auditor`` scope): ``accepted`` re-scores only the challenged dimensions without
+the counter-evidenced tasks and supersedes the badge issued for the old scores; ``rejected``
+changes nothing but the record (:mod:`aaaf.services.appeals`, as ``aaaf appeal``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from aaaf.api.deps import AssessmentWriter, Auditor, NowDep, Reader, StoreDep
+from aaaf.api.models import Request
+from aaaf.api.routes.badges import issue_after_scoring
+from aaaf.errors import AAAFError
+from aaaf.services import appeals as appeal_service
+from aaaf.store import Appeal, OrgStore
+
+router = APIRouter(prefix="/api/v1/assessments/{assessment_id}/appeals", tags=["appeals"])
+
+
+class CounterEvidence(Request):
+    task_id: str = Field(min_length=1)
+    claim: str = Field(min_length=1)
+
+
+class AppealCreate(Request):
+    """Document 004 §6.2's appeal request."""
+
+    dimensions_challenged: list[str] = Field(min_length=1)
+    justification: str = Field(min_length=1)
+    counter_evidence: list[CounterEvidence] = Field(min_length=1)
+
+
+class AppealResolution(Request):
+    decision: Literal["accepted", "rejected"]
+    notes: str | None = None
+
+
+def _appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
+    """The appeal, which must be one of this assessment's (404 otherwise, like any other id)."""
+    assessment = org.get_assessment(assessment_id)
+    appeal = org.get_appeal(appeal_id)
+    if appeal.assessment_id != assessment.id:
+        raise AAAFError(
+            "NOT_FOUND", f"Appeal {appeal_id} not found.", {"resource": "appeal", "id": appeal_id}
+        )
+    return appeal
+
+
+@router.post("", status_code=201, operation_id="file_appeal")
+def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
+    """File an appeal against an assessment (status ``filed``)."""
+    appeal: Appeal = appeal_service.file_appeal(
+        org,
+        assessment_id,
+        dimensions=body.dimensions_challenged,
+        justification=body.justification,
+        counter_evidence=[item.model_dump() for item in body.counter_evidence],
+        now=now,
+    )
+    return appeal.to_dict()
+
+
+@router.get("/{appeal_id}", operation_id="get_appeal")
+def get_appeal(assessment_id: str, appeal_id: str, org: Reader) -> dict[str, Any]:
+    return _appeal_of(org, assessment_id, appeal_id).to_dict()
+
+
+@router.post("/{appeal_id}/resolve", operation_id="resolve_appeal")
+def resolve_appeal(
+    assessment_id: str, appeal_id: str, body: AppealResolution, org: Auditor, store: StoreDep, now: NowDep
+) -> dict[str, Any]:
+    """Accept (re-score the challenged dimensions, supersede the old badge and issue one with
+    the corrected scores) or reject an appeal."""
+    appeal = _appeal_of(org, assessment_id, appeal_id)
+    resolved: Appeal = appeal_service.resolve_appeal(
+        org, str(appeal.id), decision=body.decision, notes=body.notes, now=now
+    )
+    if resolved.status == "accepted":
+        issue_after_scoring(store, org, resolved.assessment_id, now)
+    return resolved.to_dict()

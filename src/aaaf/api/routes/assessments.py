@@ -1,0 +1,148 @@
+"""Assessments (document 004 §6.2 "Assessments"; SCORING.md §7 "Assessments").
+
+A trigger checks at once what can be checked — the type, the dimension, the agent, the
+minimum evidence (422 ``INSUFFICIENT_EVIDENCE``), an assessment already running (409
+``ASSESSMENT_IN_PROGRESS``) — records the assessment ``in_progress`` and answers 202; the
+scoring runs off the request path (a background task of this server process until the jobs
+and workers of part 2 take it over), and the record turns ``completed`` or ``failed``.
+``stress_test_only`` and ``include_stress_test`` need the stress-test harness: 501
+``NOT_IMPLEMENTED`` until it is wired.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, BackgroundTasks, Query
+
+from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
+from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
+from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.api.routes.badges import issue_after_scoring
+from aaaf.errors import AAAFError
+from aaaf.scoring.results import iso
+from aaaf.services import assess as assess_service
+from aaaf.store import OrgStore, Store
+
+log = logging.getLogger("aaaf.api")
+
+router = APIRouter(prefix="/api/v1/assessments", tags=["assessments"])
+
+
+def _moment(value: str | None, field: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise AAAFError(
+            "INVALID_REQUEST", f"{field}: {value!r} is not an RFC 3339 timestamp.", {"field": field}
+        ) from None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> None:
+    """Score a triggered assessment (the background part) and issue its badge unless it is
+    held for review; failures are recorded on the assessment."""
+    record = org.get_assessment(assessment_id)
+    now = datetime.now(UTC)
+    try:
+        agent = org.get_agent(record.agent_id)
+        previous = org.latest_completed_assessment(agent.id)
+        assess_service.score_assessment(org, agent, record, org.events(agent.id), now=now, previous=previous)
+        issue_after_scoring(store, org, assessment_id, now)
+    except Exception as error:
+        if isinstance(error, AAAFError):
+            log.info("assessment %s failed: %s", assessment_id, error.code)
+            reason = error.to_dict()["error"]
+        else:
+            log.exception("assessment %s failed unexpectedly", assessment_id)
+            reason = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
+        if org.get_assessment(assessment_id).status == "in_progress":
+            org.fail_assessment(assessment_id, error=reason, completed_at=datetime.now(UTC))
+
+
+@router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
+def create_assessment(
+    body: AssessmentCreate, org: AssessmentWriter, store: StoreDep, now: NowDep, background: BackgroundTasks
+) -> dict[str, Any]:
+    """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
+    if body.type == "stress_test_only" or body.include_stress_test:
+        raise AAAFError(
+            "NOT_IMPLEMENTED",
+            "Stress tests are not available on this server yet; use type passive_only,"
+            " full or single_dimension without include_stress_test.",
+            {"field": "include_stress_test" if body.include_stress_test else "type"},
+        )
+    if body.window_start is not None:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            "window_start is set by the organization's assessment_window_days; give window_end only.",
+            {"field": "window_start"},
+        )
+    agent = org.get_agent(body.agent_id)
+    if agent.status == "archived":
+        raise AAAFError(
+            "CONFLICT", f"Agent {agent.id} is archived and cannot be assessed.", {"status": "archived"}
+        )
+    window_end = _moment(body.window_end, "window_end")
+    record = assess_service.start_assessment(
+        org,
+        agent,
+        org.events(agent.id),
+        now=now,
+        assessment_type=body.type,
+        dimension=body.dimension,
+        window_end=window_end,
+    )
+    background.add_task(run_assessment, store, org, record.id)
+    return {
+        "id": str(record.id),
+        "agent_id": str(record.agent_id),
+        "status": record.status,
+        "type": record.type,
+        "created_at": iso(record.created_at),
+    }
+
+
+@router.post("/{assessment_id}/stress-test", operation_id="run_stress_test")
+def run_stress_test(assessment_id: str, org: AssessmentWriter) -> dict[str, Any]:
+    """Document 004 §6.2's stress test of an assessment: 501 ``NOT_IMPLEMENTED`` until the
+    stress-test harness is wired (another organization's assessment is 404 first)."""
+    assessment = org.get_assessment(assessment_id)
+    raise AAAFError(
+        "NOT_IMPLEMENTED",
+        "Stress tests are not available on this server yet.",
+        {"assessment_id": str(assessment.id)},
+    )
+
+
+@router.get("/{assessment_id}", operation_id="get_assessment")
+def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
+    """The assessment (document 004 §6.2's result shape once completed)."""
+    return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
+
+
+@router.get("", operation_id="list_assessments")
+def list_assessments(
+    org: Reader,
+    agent_id: Annotated[str | None, Query(description="Only this agent's assessments.")] = None,
+    status: Annotated[Literal["pending", "in_progress", "completed", "failed"] | None, Query()] = None,
+    cursor: CursorQuery = None,
+    limit: LimitQuery = 100,
+) -> Page[dict[str, Any]]:
+    """Assessments, newest first."""
+    agent = None if agent_id is None else org.get_agent(agent_id)
+    records = org.assessments(agent.id if agent else None, status=status)
+    page = paginate(
+        records,
+        key=lambda r: [time_key(r.created_at), str(r.id)],
+        cursor=cursor,
+        limit=limit,
+        descending=True,
+        render=lambda r: assess_service.assessment_json(r, extended=True),
+    )
+    return Page[dict[str, Any]](**page)

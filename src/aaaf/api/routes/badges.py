@@ -1,0 +1,186 @@
+"""Badges: the public routes (document 004 §6.2 "Badges"; SCORING.md §7 "Public routes").
+
+``GET /api/v1/badges/{assessment_id}/verify`` checks the credential on record (signature
+with this installation's issuer key, dates, revocation in the organization's status list)
+and answers document 004 §6.2's shape; ``/.well-known/jwks.json`` publishes the issuer's
+public keys; ``.svg``/``.png``/``.json``/``.jwt`` serve the badge on record, its pictures
+redrawn from the signed credential and baked with it.  None of these needs a key: a badge
+is shown to whoever the agent's operator shows it to.
+
+A completed assessment gets its badge right after it is scored (:func:`issue_after_scoring`)
+unless it is held for review (SCORING.md §7 "Assessments").
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, Response
+from pydantic import Field
+
+from aaaf.api.deps import Admin, Auditor, NowDep, Reader, StoreDep
+from aaaf.api.models import Request
+from aaaf.errors import AAAFError
+from aaaf.store import Organization, OrgStore, Store
+
+log = logging.getLogger("aaaf.api")
+
+router = APIRouter(tags=["badges"])
+
+MEDIA_TYPES = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "json": "application/json",
+    "jwt": "application/jwt",
+}
+
+
+@dataclass(frozen=True)
+class OrgSession:
+    """What the badge service takes: the store, the organization's scope, the organization."""
+
+    store: Store
+    org: OrgStore
+    organization: Organization
+
+
+def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
+    """Issue the badge of a just-completed assessment; a held or refused one is only logged
+    (the assessment record says why: its review state)."""
+    from aaaf.services import badges as badge_service
+
+    try:
+        badge_service.issue(OrgSession(store, org, org.organization()), assessment_id, now=now)
+    except AAAFError as error:
+        log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
+
+
+def _rendered(store: Store, assessment_id: str, fmt: str) -> Response:
+    from aaaf.services import badges as badge_service
+
+    badge = store.find_badge(assessment_id)
+    if badge is None or not badge.credential_jwt:
+        raise AAAFError(
+            "NOT_FOUND",
+            f"No badge for assessment {assessment_id}.",
+            {"resource": "badge", "id": assessment_id},
+        )
+    return Response(badge_service.stored_badge(badge).render(fmt), media_type=MEDIA_TYPES[fmt])
+
+
+@router.get("/api/v1/badges/{assessment_id}/verify", operation_id="verify_badge")
+def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
+    """Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
+    from aaaf.services import badges as badge_service
+
+    result = badge_service.verify_issued(store, assessment_id, now)
+    subject = result.subject or {}
+    return {
+        "valid": result.valid,
+        "assessment_id": subject.get("assessment_id") or assessment_id,
+        "agent_name": (subject.get("agent") or {}).get("name"),
+        "organization": (subject.get("organization") or {}).get("name"),
+        "performance_tier": (subject.get("performance") or {}).get("tier"),
+        "capability_tier": (subject.get("capability") or {}).get("tier"),
+        "issued": subject.get("issued"),
+        "valid_until": subject.get("valid_until"),
+        "expired": result.expired,
+        "revoked": result.revoked,
+        "reason": result.reason,
+    }
+
+
+@router.get("/.well-known/jwks.json", operation_id="get_jwks")
+def get_jwks(store: StoreDep) -> dict[str, Any]:
+    """The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
+    from aaaf.badges.keys import jwks
+    from aaaf.services.issuer import issuer_public_keys
+
+    return jwks(issuer_public_keys(store))
+
+
+@router.get("/api/v1/organizations/{org_id}/status-list", operation_id="get_status_list")
+def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
+    """The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
+    which badge verifiers fetch from the URL each credential names (public)."""
+    from aaaf.services import badges as badge_service
+
+    organization = store.get_organization(org_id)
+    session = OrgSession(store, store.scope(organization.id), organization)
+    return Response(badge_service.status_list_token(session, now), media_type="application/jwt")
+
+
+class Revocation(Request):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class Review(Request):
+    decision: Literal["approve", "reject"]
+    reviewer: str | None = Field(default=None, max_length=200)
+
+
+@router.post("/api/v1/badges/{assessment_id}/revoke", operation_id="revoke_badge")
+def revoke_badge(
+    assessment_id: str, body: Revocation, org: Admin, store: StoreDep, now: NowDep
+) -> dict[str, Any]:
+    """Revoke the assessment's badge (``admin``): its bit is set in the organization's status
+    list with when and why, so every copy handed out verifies as revoked from now on."""
+    from aaaf.services import badges as badge_service
+
+    session = OrgSession(store, org, org.organization())
+    badge, _ = badge_service.revoke(session, assessment_id, reason=body.reason, now=now)
+    return {
+        "assessment_id": str(badge.assessment_id),
+        "revoked": badge.revoked,
+        "revoked_at": None if badge.revoked_at is None else badge.revoked_at.isoformat(),
+        "revoke_reason": badge.revoke_reason,
+    }
+
+
+@router.post("/api/v1/badges/{assessment_id}/review", operation_id="review_badge")
+def review_badge(
+    assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep
+) -> dict[str, Any]:
+    """Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held."""
+    from aaaf.services import assess as assess_service
+    from aaaf.services import badges as badge_service
+
+    session = OrgSession(store, org, org.organization())
+    decided = badge_service.review(
+        session, assessment_id, approve=body.decision == "approve", reviewer=body.reviewer, now=now
+    )
+    if decided.review_state == "approved":
+        issue_after_scoring(store, org, decided.id, now)
+    return assess_service.assessment_json(org.get_assessment(decided.id), extended=True)
+
+
+def _format_route(fmt: str) -> None:
+    def get_badge_file(assessment_id: str, store: StoreDep) -> Response:
+        return _rendered(store, assessment_id, fmt)
+
+    get_badge_file.__doc__ = f"The badge on record as {fmt.upper()} (public)."
+    router.add_api_route(
+        f"/api/v1/badges/{{assessment_id}}.{fmt}",
+        get_badge_file,
+        methods=["GET"],
+        operation_id=f"get_badge_{fmt}",
+        response_class=Response,
+        responses={200: {"content": {MEDIA_TYPES[fmt]: {}}}},
+    )
+
+
+for _fmt in MEDIA_TYPES:
+    _format_route(_fmt)
+
+
+# after the .svg/.png/.json/.jwt routes: `{assessment_id}` alone would also match "<id>.svg"
+@router.get("/api/v1/badges/{assessment_id}", operation_id="get_badge")
+def get_badge(assessment_id: str, org: Reader) -> dict[str, Any]:
+    """The badge record of one of the organization's assessments (``read``): its latest
+    credential, status-list bit, dates and revocation."""
+    return org.get_badge(assessment_id).to_dict()

@@ -1,0 +1,134 @@
+"""Evidence events (document 004 §6.2 "Events"; SCORING.md §1; issue 13 §5).
+
+Events go through the same validation and idempotent store as ``aaaf collect``
+(:func:`aaaf.services.collect.collect`): each invalid event is rejected with an error that
+names its field, the rest of a batch is kept, a re-sent event (same agent and ``id``) is a
+duplicate, not an error.  The answer comes only after the accepted events are committed.
+A batch holds at most 1 000 events (413 ``PAYLOAD_TOO_LARGE`` beyond, as for a body over
+1 MiB).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query
+
+from aaaf.api.deps import EventWriter, NowDep, Reader
+from aaaf.api.limits import MAX_BATCH_EVENTS
+from aaaf.api.models import BatchResult, EventOut, EventStored, Page
+from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, paginate, time_key
+from aaaf.errors import AAAFError
+from aaaf.scoring.records import EventRecord
+from aaaf.scoring.results import iso
+from aaaf.services.collect import collect as collect_events
+
+router = APIRouter(prefix="/api/v1/events", tags=["events"])
+
+
+def _client_id(raw: Any) -> str | None:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+        return str(raw["id"])
+    return None
+
+
+@router.post("", status_code=201, response_model=EventStored, operation_id="create_event")
+def create_event(
+    event: Annotated[dict[str, Any], Body(description="One event (SCORING.md §1).")],
+    org: EventWriter,
+    now: NowDep,
+) -> dict[str, Any]:
+    """Submit one event; an invalid one is refused with the code and field of its problem."""
+    report = collect_events(org, [(None, event)], now=now)
+    if report.errors:
+        error = report.errors[0]
+        details = {"field": error.field, "id": _client_id(event)}
+        raise AAAFError(error.code, error.message, details)
+    return {"accepted": report.accepted, "duplicates": report.duplicates, "id": _client_id(event)}
+
+
+@router.post("/batch", status_code=201, response_model=BatchResult, operation_id="create_events_batch")
+def create_events_batch(
+    events: Annotated[list[Any], Body(embed=True, description="Up to 1 000 events.")],
+    org: EventWriter,
+    now: NowDep,
+) -> dict[str, Any]:
+    """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
+    its ``id``, the code and the field of its problem."""
+    if len(events) > MAX_BATCH_EVENTS:
+        raise AAAFError(
+            "PAYLOAD_TOO_LARGE",
+            f"A batch holds at most {MAX_BATCH_EVENTS} events; this one has {len(events)}.",
+            {"limit_events": MAX_BATCH_EVENTS, "events": len(events)},
+        )
+    report = collect_events(org, ((None, raw) for raw in events), now=now)
+    return {
+        "accepted": report.accepted,
+        "duplicates": report.duplicates,
+        "rejected": report.rejected,
+        "errors": [
+            {
+                "index": error.index,
+                "id": _client_id(events[error.index]) if 0 <= error.index < len(events) else None,
+                "code": error.code,
+                "field": error.field,
+                "error": error.message,
+            }
+            for error in report.errors
+        ],
+    }
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _event_json(record: EventRecord, agent_id: str) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "key": record.key,
+        "agent_id": agent_id,
+        "type": record.type,
+        "timestamp": iso(record.timestamp),
+        "task_id": record.task_id,
+        "data": dict(record.data),
+    }
+
+
+@router.get("", response_model=Page[EventOut], operation_id="list_events")
+def list_events(
+    org: Reader,
+    agent_id: Annotated[str, Query(description="The agent whose events to list.")],
+    event_type: Annotated[
+        str | None, Query(alias="type", description="Only these types (comma-separated).")
+    ] = None,
+    since: Annotated[datetime | None, Query(alias="from", description="RFC 3339; inclusive.")] = None,
+    until: Annotated[datetime | None, Query(alias="to", description="RFC 3339; inclusive.")] = None,
+    cursor: CursorQuery = None,
+    limit: LimitQuery = 100,
+) -> dict[str, Any]:
+    """An agent's events in time order (``id`` is the store's, ``key`` the client's ``id``)."""
+    agent = org.get_agent(agent_id)
+    types = [part.strip() for part in event_type.split(",") if part.strip()] if event_type else None
+    start = _utc(since)
+    after = decode_cursor(cursor)
+    if after is not None and len(after) == 2:
+        # the page starts at the last item's instant: read no earlier than that
+        try:
+            resumed = datetime.fromisoformat(after[0]).replace(tzinfo=UTC)
+        except ValueError:
+            raise AAAFError(
+                "INVALID_REQUEST", "cursor: not a cursor this server returned.", {"field": "cursor"}
+            ) from None
+        start = resumed if start is None or resumed > start else start
+    records = org.events(agent.id, types=types, since=start, until=_utc(until))
+    return paginate(
+        records,
+        key=lambda r: [time_key(r.timestamp), r.id],
+        cursor=cursor,
+        limit=limit,
+        render=lambda r: _event_json(r, str(agent.id)),
+    )

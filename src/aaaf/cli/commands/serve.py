@@ -1,0 +1,69 @@
+"""`aaaf serve`: the HTTP API (document 004 §6) under uvicorn.
+
+The database is `--db` / `AAAF_DATABASE_URL`; `AAAF_ADMIN_KEY` lets `POST
+/api/v1/organizations` create organizations; `AAAF_SECRET_KEY` is required with PostgreSQL
+(SCORING.md §7 "Secrets").  Before it listens, the command opens the database (creating or
+upgrading its schema) and checks the secret, so a misconfiguration is an error naming what
+is missing (exit 2), not a server that fails its first request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from aaaf.cli.context import DbOption, console, database_url, handle_errors
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+
+
+@handle_errors
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.", min=0, max=65535)] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Server processes (each with its own pool).", min=1)
+    ] = 1,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
+    print_openapi: Annotated[
+        bool, typer.Option("--print-openapi", help="Print the OpenAPI document and exit.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Run the AAAF service (REST API under /api/v1, reference at /docs)."""
+    if print_openapi:
+        from aaaf.api import openapi_document
+
+        sys.stdout.write(json.dumps(openapi_document(), indent=2, ensure_ascii=False) + "\n")
+        return
+    import uvicorn
+
+    from aaaf.services.issuer import secret_box
+    from aaaf.store import open_store
+
+    url = database_url(db)
+    if url is not None:
+        # the app factory reads it in every worker process
+        os.environ["AAAF_DATABASE_URL"] = url
+    from aaaf.settings import get_settings
+
+    get_settings.cache_clear()
+    with open_store(url) as store:
+        secret_box(store)  # SCORING.md §7: a server database needs AAAF_SECRET_KEY
+        shown = store.url
+    console.print(f"serving {shown} on http://{host}:{port} (docs at /docs)")
+    uvicorn.run(
+        "aaaf.api.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        proxy_headers=False,
+    )

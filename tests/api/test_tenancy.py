@@ -1,0 +1,225 @@
+"""Tenant isolation for every route, generated from the app's route table (issue 13 §3, §7).
+
+Organization A's all-scopes key is sent against organization B's ids on every route: a
+route with an id in its path must answer 404 ``NOT_FOUND`` (as if B's resource did not
+exist), never 200; a route whose ids come in the query or the body has its own case below.
+A route that is neither public nor covered here fails the test, so a new route cannot
+escape the check without someone writing its case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from starlette.routing import Mount
+
+from tests.api.conftest import LiveServer, Org, agent_evidence, assert_error, wait_for_status
+
+# SCORING.md §7 "Public routes" (and the admin-key route, which no organization's key reaches)
+PUBLIC = {
+    ("GET", "/health"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("HEAD", "/docs"),
+    ("HEAD", "/openapi.json"),
+    ("POST", "/api/v1/organizations"),
+    ("GET", "/.well-known/jwks.json"),
+    ("GET", "/api/v1/organizations/{org_id}/status-list"),
+    ("GET", "/api/v1/badges/{assessment_id}/verify"),
+    ("GET", "/api/v1/badges/{assessment_id}.svg"),
+    ("GET", "/api/v1/badges/{assessment_id}.png"),
+    ("GET", "/api/v1/badges/{assessment_id}.json"),
+    ("GET", "/api/v1/badges/{assessment_id}.jwt"),
+}
+PUBLIC_MOUNTS = {"/docs/assets"}
+# a valid body for routes that need one, so that the answer is about the id, not the body
+BODIES: dict[tuple[str, str], Any] = {
+    ("PATCH", "/api/v1/agents/{agent_id}"): {"description": "changed by another organization"},
+    ("PATCH", "/api/v1/organizations/{org_id}/config"): {"assessment_window_days": 7},
+    ("PUT", "/api/v1/organizations/{org_id}/config/weights"): {
+        "performance_weights": {
+            "task_completion_rate": 0.2,
+            "accuracy": 0.2,
+            "speed": 0.2,
+            "consistency": 0.2,
+            "review_compliance": 0.2,
+        }
+    },
+    ("PUT", "/api/v1/organizations/{org_id}/config/taxonomy"): {"domain_taxonomy": ["taken-over"]},
+    ("POST", "/api/v1/assessments/{assessment_id}/appeals"): {
+        "dimensions_challenged": ["accuracy"],
+        "justification": "filed by another organization",
+        "counter_evidence": [{"task_id": "task-000", "claim": "x"}],
+    },
+    ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
+    ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
+    ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
+    ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
+}
+
+
+@dataclass
+class Victim:
+    """Organization B and one of each of its resources."""
+
+    org: Org
+    agent_id: str
+    assessment_id: str
+    key_id: str
+    appeal_id: str
+
+    def path_ids(self) -> dict[str, str]:
+        return {
+            "org_id": self.org.id,
+            "agent_id": self.agent_id,
+            "assessment_id": self.assessment_id,
+            "key_id": self.key_id,
+            "appeal_id": self.appeal_id,
+        }
+
+
+def _event(victim: Victim) -> dict[str, Any]:
+    return agent_evidence(victim.agent_id, 1)[0]
+
+
+def _batch(client: httpx.Client, victim: Victim) -> None:
+    body = client.post("/api/v1/events/batch", json={"events": [_event(victim)]}).json()
+    assert (body["accepted"], body["rejected"]) == (0, 1)
+    assert body["errors"][0]["code"] == "NOT_FOUND"
+
+
+def _list_keys(client: httpx.Client, victim: Victim) -> None:
+    ids = {item["id"] for item in client.get("/api/v1/keys").json()["items"]}
+    assert victim.key_id not in ids
+
+
+def _create_key(client: httpx.Client, victim: Victim) -> None:
+    created = client.post("/api/v1/keys", json={"scopes": ["read"]}).json()
+    assert created["organization_id"] != victim.org.id
+
+
+# routes whose ids come in the query or the body: what organization A tries with B's ids
+CASES: dict[tuple[str, str], Callable[[httpx.Client, Victim], None]] = {
+    ("GET", "/api/v1/agents"): lambda c, v: assert_error(
+        c.get("/api/v1/agents", params={"org_id": v.org.id}), 404, "NOT_FOUND"
+    ),
+    ("POST", "/api/v1/agents"): lambda c, v: assert_error(
+        c.post("/api/v1/agents", json={"name": "intruder", "organization_id": v.org.id}), 404, "NOT_FOUND"
+    ),
+    ("GET", "/api/v1/events"): lambda c, v: assert_error(
+        c.get("/api/v1/events", params={"agent_id": v.agent_id}), 404, "NOT_FOUND"
+    ),
+    ("POST", "/api/v1/events"): lambda c, v: assert_error(
+        c.post("/api/v1/events", json=_event(v)), 404, "NOT_FOUND"
+    ),
+    ("POST", "/api/v1/events/batch"): _batch,
+    ("GET", "/api/v1/assessments"): lambda c, v: assert_error(
+        c.get("/api/v1/assessments", params={"agent_id": v.agent_id}), 404, "NOT_FOUND"
+    ),
+    ("POST", "/api/v1/assessments"): lambda c, v: assert_error(
+        c.post("/api/v1/assessments", json={"agent_id": v.agent_id}), 404, "NOT_FOUND"
+    ),
+    ("GET", "/api/v1/keys"): _list_keys,
+    ("POST", "/api/v1/keys"): _create_key,
+}
+
+
+def _flatten(routes: list[Any], prefix: str = "") -> list[tuple[str, str]]:
+    table = []
+    for route in routes:
+        included = getattr(route, "original_router", None)  # FastAPI >= 0.16x: an included router
+        if included is not None:
+            inner = getattr(getattr(route, "include_context", None), "prefix", "") or ""
+            table += _flatten(included.routes, prefix + inner)
+            continue
+        if isinstance(route, Mount):
+            assert prefix + route.path in PUBLIC_MOUNTS, f"unexpected mount {route.path}: add it here"
+            continue
+        for method in sorted(getattr(route, "methods", None) or ()):
+            table.append((method, prefix + route.path))
+    return table
+
+
+def route_table() -> list[tuple[str, str]]:
+    """Every (method, path) the app serves (a mount other than the docs' assets fails)."""
+    from aaaf.api import create_app
+
+    return _flatten(list(create_app("sqlite://").routes))
+
+
+def test_the_route_table_is_complete() -> None:
+    """The table the isolation test walks is the app's: every path of the OpenAPI document."""
+    from aaaf.api import openapi_document
+
+    table = set(route_table())
+    for path, operations in openapi_document()["paths"].items():
+        for method in operations:
+            assert (method.upper(), path) in table
+
+
+def _victim(live: LiveServer) -> Victim:
+    org = live.organization(minimum_tasks_performance=2, minimum_tasks_capability=2)
+    agent = org.client.post("/api/v1/agents", json={"name": "victim"}).json()
+    org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 2)})
+    started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
+    assert wait_for_status(org.client, started["id"])["status"] == "completed"
+    key = org.client.post("/api/v1/keys", json={"scopes": ["read"]}).json()
+    appeal = org.client.post(
+        f"/api/v1/assessments/{started['id']}/appeals",
+        json={
+            "dimensions_challenged": ["accuracy"],
+            "justification": "victim's own appeal",
+            "counter_evidence": [{"task_id": "task-000", "claim": "scope change"}],
+        },
+    ).json()
+    return Victim(
+        org=org, agent_id=agent["id"], assessment_id=started["id"], key_id=key["id"], appeal_id=appeal["id"]
+    )
+
+
+def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
+    victim = _victim(live)
+    attacker = live.organization()
+    attacker.client.post("/api/v1/agents", json={"name": "victim"})  # same name, other tenant
+    ids = victim.path_ids()
+    uncovered = []
+    checked = 0
+    for method, path in route_table():
+        if (method, path) in PUBLIC:
+            continue
+        params = [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
+        if params:
+            if not all(name in ids for name in params):
+                uncovered.append(f"{method} {path}")
+                continue
+            url = path.format(**{name: ids[name] for name in params})
+            body = BODIES.get((method, path), {} if method in ("POST", "PUT", "PATCH") else None)
+            response = attacker.client.request(method, url, json=body)
+            assert response.status_code == 404, f"{method} {url}: {response.status_code} {response.text}"
+            assert_error(response, 404, "NOT_FOUND")
+            checked += 1
+        elif (method, path) in CASES:
+            CASES[(method, path)](attacker.client, victim)
+            checked += 1
+        else:
+            uncovered.append(f"{method} {path}")
+    assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
+    assert checked >= 29
+    # and B's resources are as they were
+    agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
+    assert agent["status"] == "enrolled" and agent["description"] is None
+    keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
+    assert keys[victim.key_id]["revoked_at"] is None
+    assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
+    assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
+    appeal = victim.org.client.get(
+        f"/api/v1/assessments/{victim.assessment_id}/appeals/{victim.appeal_id}"
+    ).json()
+    assert appeal["status"] == "filed"
+    config = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/config").json()
+    assert config["assessment_window_days"] == 30 and "taken-over" not in config["domain_taxonomy"]
+    assert config["performance_weights"]["task_completion_rate"] == 0.25
+    assert victim.org.client.get(f"/api/v1/organizations/{victim.org.id}").json()["name"] == victim.org.name
