@@ -1,0 +1,213 @@
+"""Enrolled agents (document 004 §7.2 ``agents``).
+
+Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`); it extends
+:class:`ConfigRepository` so that its methods may use every earlier concept's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from aaaf.errors import AAAFError
+from aaaf.store import tables as t
+from aaaf.store.records import (
+    Agent,
+)
+from aaaf.store.repositories.base import (
+    AgentRef,
+    _check_agent_name,
+    _check_one_of,
+    as_uuid,
+    not_found,
+    now_utc,
+)
+from aaaf.store.repositories.config import ConfigRepository
+
+
+def _agent_from_row(row: Row[Any]) -> Agent:
+    return Agent(
+        id=row.id,
+        organization_id=row.organization_id,
+        name=row.name,
+        claimed_domains=tuple(row.claimed_domains),
+        tools=tuple(row.tools),
+        description=row.description,
+        metadata=dict(row.metadata),
+        status=row.status,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+class AgentRepository(ConfigRepository):
+    """Enrolled agents (document 004 §7.2 ``agents``)."""
+
+    def _agent_row(self, connection: Connection, name_or_id: AgentRef) -> Row[Any] | None:
+        by_org = t.agents.c.organization_id == self.organization_id
+        agent_id = as_uuid(name_or_id)
+        if agent_id is not None:
+            row = connection.execute(select(t.agents).where(by_org, t.agents.c.id == agent_id)).one_or_none()
+            if row is not None:
+                return row
+        return connection.execute(
+            select(t.agents).where(by_org, t.agents.c.name == str(name_or_id))
+        ).one_or_none()
+
+    def _require_agent(self, connection: Connection, name_or_id: AgentRef) -> Row[Any]:
+        row = self._agent_row(connection, name_or_id)
+        if row is None:
+            raise not_found("Agent", name_or_id)
+        return row
+
+    def enroll_agent(
+        self,
+        name: str,
+        *,
+        claimed_domains: Sequence[str] = (),
+        tools: Sequence[str] = (),
+        description: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Agent:
+        """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
+        _check_agent_name(name)
+        stamp = now_utc()
+        agent_id = uuid.uuid4()
+        try:
+            with self._writing() as connection:
+                if self._agent_row(connection, name) is not None:
+                    raise self._name_taken(name)
+                connection.execute(
+                    insert(t.agents).values(
+                        id=agent_id,
+                        organization_id=self.organization_id,
+                        name=name,
+                        claimed_domains=list(claimed_domains),
+                        tools=list(tools),
+                        description=description,
+                        metadata=dict(metadata or {}),
+                        status="enrolled",
+                        created_at=stamp,
+                        updated_at=stamp,
+                    )
+                )
+        except IntegrityError as error:  # a concurrent enrolment of the same name
+            raise self._name_taken(name) from error
+        return self.get_agent(agent_id)
+
+    def get_or_enroll_agent(self, name: str) -> tuple[Agent, bool]:
+        """The agent named ``name``, enrolled first if there is none: ``(agent, enrolled)``.
+
+        Race-free (``collect --enroll``, issue 21): the insert is ``ON CONFLICT DO
+        NOTHING`` on the unique (organization, name), so two writers enrolling the same
+        new name both get the one agent and neither fails.
+        """
+        _check_agent_name(name)
+        found = self.find_agent(name)
+        if found is not None:
+            return found, False
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        stamp = now_utc()
+        agent_id = uuid.uuid4()
+        dialect_insert = postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
+        with self._writing() as connection:
+            inserted = connection.execute(
+                dialect_insert(t.agents)
+                .values(
+                    id=agent_id,
+                    organization_id=self.organization_id,
+                    name=name,
+                    claimed_domains=[],
+                    tools=[],
+                    description=None,
+                    metadata={},
+                    status="enrolled",
+                    created_at=stamp,
+                    updated_at=stamp,
+                )
+                .on_conflict_do_nothing(index_elements=[t.agents.c.organization_id, t.agents.c.name])
+                .returning(t.agents.c.id)
+            ).scalar_one_or_none()
+            row = connection.execute(
+                select(t.agents).where(
+                    t.agents.c.organization_id == self.organization_id, t.agents.c.name == name
+                )
+            ).one()
+        return _agent_from_row(row), inserted is not None
+
+    @staticmethod
+    def _name_taken(name: str) -> AAAFError:
+        return AAAFError("CONFLICT", f"An agent named {name!r} is already enrolled.", {"name": name})
+
+    def get_agent(self, name_or_id: AgentRef) -> Agent:
+        """The agent by id or name, or ``NOT_FOUND`` naming what was asked for."""
+        agent = self.find_agent(name_or_id)
+        if agent is None:
+            raise not_found("Agent", name_or_id)
+        return agent
+
+    def find_agent(self, name_or_id: AgentRef) -> Agent | None:
+        """The agent by id or name, or None."""
+        with self._reading() as connection:
+            row = self._agent_row(connection, name_or_id)
+        return None if row is None else _agent_from_row(row)
+
+    def agents(self, *, status: str | None = None) -> list[Agent]:
+        """The organization's agents ordered by name."""
+        query = select(t.agents).where(t.agents.c.organization_id == self.organization_id)
+        if status is not None:
+            query = query.where(t.agents.c.status == status)
+        with self._reading() as connection:
+            rows = connection.execute(query.order_by(t.agents.c.name)).all()
+        return [_agent_from_row(row) for row in rows]
+
+    def update_agent(
+        self,
+        name_or_id: AgentRef,
+        *,
+        name: str | None = None,
+        claimed_domains: Sequence[str] | None = None,
+        tools: Sequence[str] | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Agent:
+        """Change the given fields (None leaves a field as it is); a taken name is ``CONFLICT``."""
+        values: dict[str, Any] = {}
+        if name is not None:
+            if not name.strip():
+                raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+            values["name"] = name
+        if claimed_domains is not None:
+            values["claimed_domains"] = list(claimed_domains)
+        if tools is not None:
+            values["tools"] = list(tools)
+        if description is not None:
+            values["description"] = description
+        if metadata is not None:
+            values["metadata"] = dict(metadata)
+        try:
+            with self._writing() as connection:
+                row = self._require_agent(connection, name_or_id)
+                if name is not None and name != row.name and self._agent_row(connection, name) is not None:
+                    raise self._name_taken(name)
+                if values:
+                    values["updated_at"] = now_utc()
+                    connection.execute(update(t.agents).where(t.agents.c.id == row.id).values(**values))
+        except IntegrityError as error:
+            raise self._name_taken(str(name)) from error
+        return self.get_agent(row.id)
+
+    def set_agent_status(self, name_or_id: AgentRef, status: str) -> Agent:
+        """enrolled | active | suspended | archived (document 004 §7.2)."""
+        _check_one_of("status", status, t.AGENT_STATUSES)
+        with self._writing() as connection:
+            row = self._require_agent(connection, name_or_id)
+            connection.execute(
+                update(t.agents).where(t.agents.c.id == row.id).values(status=status, updated_at=now_utc())
+            )
+        return self.get_agent(row.id)

@@ -1,0 +1,437 @@
+"""Assessments and their dimension scores (document 004 §7.2; SCORING.md §2.4).
+
+Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`); it extends
+:class:`EventRepository` so that its methods may use every earlier concept's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
+from aaaf.scoring.spec import SchemeSpec
+from aaaf.scoring.trace import DimensionEvidence
+from aaaf.store import tables as t
+from aaaf.store.evidence import evidence_values, read_evidence, write_evidence
+from aaaf.store.records import (
+    Appeal,
+    Assessment,
+    AssessmentEvidence,
+    DimensionScore,
+)
+from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found, now_utc
+from aaaf.store.repositories.events import EventRepository
+
+# an appeal still waiting for its decision (SCORING.md §7: at most one per assessment)
+OPEN_APPEAL_STATUSES = ("filed", "under_review")
+
+
+class DimensionRow(NamedTuple):
+    """One dimension result to store (SCORING.md §0): ``score`` None is stored as NULL."""
+
+    axis: str
+    dimension: str
+    score: float | None
+    sample_size: int
+    evidence_count: int
+    details: Mapping[str, Any]
+    reason: str | None = None
+
+
+def _dimension_order(axis: str, dimension: str) -> tuple[int, int, str]:
+    """Performance before capability, each in its document order (SCORING.md §2.2, §2.3)."""
+    axis_rank = t.AXES.index(axis) if axis in t.AXES else len(t.AXES)
+    names = AXIS_DIMENSIONS.get(axis, ())
+    dimension_rank = names.index(dimension) if dimension in names else len(names)
+    return axis_rank, dimension_rank, dimension
+
+
+def _dimension_from_row(row: Row[Any]) -> DimensionScore:
+    return DimensionScore(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        axis=row.axis,
+        dimension=row.dimension,
+        score=row.score,
+        sample_size=row.sample_size,
+        evidence_count=row.evidence_count,
+        details=dict(row.details),
+        reason=row.reason,
+        created_at=row.created_at,
+    )
+
+
+def _appeal_from_row(row: Row[Any]) -> Appeal:
+    return Appeal(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        dimensions_challenged=tuple(row.dimensions_challenged),
+        justification=row.justification,
+        counter_evidence=tuple(dict(item) for item in row.counter_evidence),
+        status=row.status,
+        reviewer_notes=row.reviewer_notes,
+        resolution=None if row.resolution is None else dict(row.resolution),
+        filed_at=row.filed_at,
+        resolved_at=row.resolved_at,
+    )
+
+
+def _assessment_from_row(
+    row: Row[Any], dimensions: Sequence[DimensionScore] = (), appeals: Sequence[Appeal] = ()
+) -> Assessment:
+    return Assessment(
+        id=row.id,
+        agent_id=row.agent_id,
+        agent_name=row.agent_name,
+        organization_id=row.organization_id,
+        type=row.type,
+        status=row.status,
+        dimension=row.dimension,
+        window_start=row.window_start,
+        window_end=row.window_end,
+        performance_composite=row.performance_composite,
+        performance_tier=row.performance_tier,
+        capability_composite=row.capability_composite,
+        capability_tier=row.capability_tier,
+        evidence_summary=row.evidence_summary,
+        result=row.result,
+        error=row.error,
+        anomalous=bool(row.anomalous),
+        review_state=row.review_state,
+        valid_until=row.valid_until,
+        created_at=row.created_at,
+        completed_at=row.completed_at,
+        dimensions=tuple(sorted(dimensions, key=lambda d: _dimension_order(d.axis, d.dimension))),
+        appeals=tuple(appeals),
+        reviewed_by=row.reviewed_by,
+        reviewed_at=row.reviewed_at,
+    )
+
+
+def _dimension_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, ...]) -> dict[str, Any]:
+    dim = row if isinstance(row, DimensionRow) else DimensionRow(*row)
+    _check_one_of("axis", dim.axis, t.AXES)
+    return {
+        "assessment_id": assessment_id,
+        "axis": dim.axis,
+        "dimension": dim.dimension,
+        "score": None if dim.score is None else float(dim.score),
+        "sample_size": int(dim.sample_size),
+        "evidence_count": int(dim.evidence_count),
+        "details": dict(dim.details),
+        "reason": dim.reason,
+    }
+
+
+class AssessmentRepository(EventRepository):
+    """Assessments and their dimension scores (document 004 §7.2; SCORING.md §2.4)."""
+
+    def _assessment_query(self) -> Any:
+        return (
+            select(
+                t.assessments,
+                t.agents.c.name.label("agent_name"),
+                t.agents.c.organization_id.label("organization_id"),
+            )
+            .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+            .where(t.agents.c.organization_id == self.organization_id)
+        )
+
+    def _assessment_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any]:
+        wanted = as_uuid(assessment_id)
+        row = None
+        if wanted is not None:
+            row = connection.execute(
+                self._assessment_query().where(t.assessments.c.id == wanted)
+            ).one_or_none()
+        if row is None:
+            raise not_found("Assessment", assessment_id)
+        return row
+
+    def _load_assessment(self, connection: Connection, assessment_id: uuid.UUID | str) -> Assessment:
+        row = self._assessment_row(connection, assessment_id)
+        dimensions = [
+            _dimension_from_row(dim)
+            for dim in connection.execute(
+                select(t.dimension_scores).where(t.dimension_scores.c.assessment_id == row.id)
+            )
+        ]
+        appeals = [
+            _appeal_from_row(appeal)
+            for appeal in connection.execute(
+                select(t.appeals)
+                .where(t.appeals.c.assessment_id == row.id)
+                .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+            )
+        ]
+        return _assessment_from_row(row, dimensions, appeals)
+
+    def create_assessment(
+        self,
+        agent_id: uuid.UUID,
+        *,
+        type: str,
+        window_start: datetime,
+        window_end: datetime,
+        dimension: str | None = None,
+        created_at: datetime | None = None,
+    ) -> Assessment:
+        """Start an assessment (status ``in_progress``).
+
+        ``ASSESSMENT_IN_PROGRESS`` (document 004 §6.4) if the agent already has one
+        running — enforced by a partial unique index, so two concurrent starts cannot
+        both succeed.  A ``single_dimension`` assessment names its dimension.
+        """
+        _check_one_of("type", type, t.ASSESSMENT_TYPES)
+        if type == "single_dimension" and not dimension:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                "A single_dimension assessment must name its dimension.",
+                {"field": "dimension"},
+            )
+        assessment_id = uuid.uuid4()
+        try:
+            with self._writing() as connection:
+                agent = self._require_agent(connection, agent_id)
+                running = connection.execute(
+                    select(t.assessments.c.id).where(
+                        t.assessments.c.agent_id == agent.id, t.assessments.c.status == "in_progress"
+                    )
+                ).scalar_one_or_none()
+                if running is not None:
+                    raise self._in_progress(agent.name, running)
+                connection.execute(
+                    insert(t.assessments).values(
+                        id=assessment_id,
+                        agent_id=agent.id,
+                        type=type,
+                        status="in_progress",
+                        dimension=dimension,
+                        window_start=window_start,
+                        window_end=window_end,
+                        anomalous=False,
+                        review_state="not_required",
+                        created_at=created_at or now_utc(),
+                    )
+                )
+        except IntegrityError as error:
+            raise self._in_progress(str(agent_id), None) from error
+        return self.get_assessment(assessment_id)
+
+    @staticmethod
+    def _in_progress(agent: str, running: uuid.UUID | None) -> AAAFError:
+        details: dict[str, Any] = {"agent": agent}
+        if running is not None:
+            details["assessment_id"] = str(running)
+        return AAAFError(
+            "ASSESSMENT_IN_PROGRESS", f"An assessment is already running for agent {agent}.", details
+        )
+
+    def _require_status(self, row: Row[Any], allowed: Sequence[str], action: str) -> None:
+        if row.status not in allowed:
+            raise AAAFError(
+                "CONFLICT",
+                f"Cannot {action} assessment {row.id}: it is {row.status}.",
+                {"assessment_id": str(row.id), "status": row.status},
+            )
+
+    def complete_assessment(
+        self,
+        assessment_id: uuid.UUID,
+        *,
+        result: Mapping[str, Any],
+        dimension_rows: Sequence[DimensionRow | tuple[Any, ...]],
+        performance_composite: float | None,
+        performance_tier: str | None,
+        capability_composite: float | None,
+        capability_tier: str | None,
+        evidence_summary: Mapping[str, Any],
+        valid_until: datetime | None,
+        completed_at: datetime,
+        anomalous: bool = False,
+        review_state: str = "not_required",
+        spec: SchemeSpec | None = None,
+        trace: DimensionEvidence | None = None,
+    ) -> Assessment:
+        """Record a finished assessment and its dimension rows in one transaction.
+
+        Only an ``in_progress`` (or ``pending``) assessment can complete (else ``CONFLICT``).
+        ``spec`` and ``trace`` (the scheme spec and the event ids each dimension used) are
+        stored in ``assessment_evidence`` in the same transaction.
+        """
+        _check_one_of("review_state", review_state, t.REVIEW_STATES)
+        with self._writing() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("pending", "in_progress"), "complete")
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(
+                    status="completed",
+                    result=dict(result),
+                    performance_composite=performance_composite,
+                    performance_tier=performance_tier,
+                    capability_composite=capability_composite,
+                    capability_tier=capability_tier,
+                    evidence_summary=dict(evidence_summary),
+                    valid_until=valid_until,
+                    completed_at=completed_at,
+                    anomalous=anomalous,
+                    review_state=review_state,
+                )
+            )
+            rows = [
+                {"id": uuid.uuid4(), **_dimension_values(row.id, dim), "created_at": completed_at}
+                for dim in dimension_rows
+            ]
+            if rows:
+                connection.execute(insert(t.dimension_scores), rows)
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, trace))
+            return self._load_assessment(connection, row.id)
+
+    def fail_assessment(
+        self,
+        assessment_id: uuid.UUID,
+        error: Mapping[str, Any],
+        completed_at: datetime,
+        spec: SchemeSpec | None = None,
+    ) -> Assessment:
+        """Record why an assessment could not complete (e.g. ``INSUFFICIENT_EVIDENCE``)."""
+        with self._writing() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("pending", "in_progress"), "fail")
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(status="failed", error=dict(error), completed_at=completed_at)
+            )
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, None))
+            return self._load_assessment(connection, row.id)
+
+    def get_assessment(self, assessment_id: uuid.UUID | str) -> Assessment:
+        """The assessment with its dimensions and appeals, or ``NOT_FOUND``."""
+        with self._reading() as connection:
+            return self._load_assessment(connection, assessment_id)
+
+    def assessment_evidence(self, assessment_id: uuid.UUID | str) -> AssessmentEvidence | None:
+        """The recorded spec and event ids of an assessment (``NOT_FOUND`` if it is not this
+        organization's); None for an assessment stored before they were recorded (0004)."""
+        with self._reading() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            return read_evidence(connection, row.id)
+
+    def assessments(self, agent_id: uuid.UUID | None = None, status: str | None = None) -> list[Assessment]:
+        """Assessments newest first (without dimensions/appeals; use get_assessment)."""
+        query = self._assessment_query()
+        with self._reading() as connection:
+            if agent_id is not None:
+                agent = self._require_agent(connection, agent_id)
+                query = query.where(t.assessments.c.agent_id == agent.id)
+            if status is not None:
+                query = query.where(t.assessments.c.status == status)
+            rows = connection.execute(
+                query.order_by(t.assessments.c.created_at.desc(), t.assessments.c.id.desc())
+            ).all()
+        return [_assessment_from_row(row) for row in rows]
+
+    def latest_completed_assessment(self, agent_id: uuid.UUID) -> Assessment | None:
+        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4)."""
+        with self._reading() as connection:
+            agent = self._require_agent(connection, agent_id)
+            latest = connection.execute(
+                self._assessment_query()
+                .where(t.assessments.c.agent_id == agent.id, t.assessments.c.status == "completed")
+                .order_by(t.assessments.c.completed_at.desc(), t.assessments.c.created_at.desc())
+                .limit(1)
+            ).one_or_none()
+            return None if latest is None else self._load_assessment(connection, latest.id)
+
+    def set_review_state(
+        self,
+        assessment_id: uuid.UUID,
+        state: str,
+        *,
+        reviewer: str | None = None,
+        at: datetime | None = None,
+    ) -> Assessment:
+        """not_required | pending_review | approved | rejected (SCORING.md §2.4, §6).
+
+        ``reviewer`` and ``at`` record who decided a held assessment and when
+        (``reviewed_by``, ``reviewed_at``); they are left as they were when not given.
+        """
+        _check_one_of("review_state", state, t.REVIEW_STATES)
+        values: dict[str, Any] = {"review_state": state}
+        if reviewer is not None:
+            values["reviewed_by"] = reviewer
+        if at is not None:
+            values["reviewed_at"] = at
+        with self._writing() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            connection.execute(update(t.assessments).where(t.assessments.c.id == row.id).values(**values))
+            return self._load_assessment(connection, row.id)
+
+    def replace_dimension_scores(
+        self,
+        assessment_id: uuid.UUID,
+        rows: Sequence[DimensionRow | tuple[Any, ...]],
+        *,
+        performance_composite: float | None,
+        performance_tier: str | None,
+        capability_composite: float | None,
+        capability_tier: str | None,
+        result: Mapping[str, Any],
+        spec: SchemeSpec | None = None,
+        trace: DimensionEvidence | None = None,
+    ) -> Assessment:
+        """Rewrite the given dimensions, composites, tiers and result in one transaction.
+
+        For an accepted appeal (SCORING.md §2.4): only the rows named in ``rows`` change
+        (matched by axis and dimension, inserted if absent); every other dimension row
+        is left untouched, byte for byte.  Only a completed assessment can be re-scored.
+        """
+        with self._writing() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            self._require_status(row, ("completed",), "re-score")
+            scores = t.dimension_scores
+            for dim in rows:
+                values = _dimension_values(row.id, dim)
+                changed = connection.execute(
+                    update(scores)
+                    .where(
+                        scores.c.assessment_id == row.id,
+                        scores.c.axis == values["axis"],
+                        scores.c.dimension == values["dimension"],
+                    )
+                    .values(
+                        score=values["score"],
+                        sample_size=values["sample_size"],
+                        evidence_count=values["evidence_count"],
+                        details=values["details"],
+                        reason=values["reason"],
+                    )
+                )
+                if changed.rowcount == 0:
+                    connection.execute(insert(scores).values(id=uuid.uuid4(), created_at=now_utc(), **values))
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id)
+                .values(
+                    performance_composite=performance_composite,
+                    performance_tier=performance_tier,
+                    capability_composite=capability_composite,
+                    capability_tier=capability_tier,
+                    result=dict(result),
+                )
+            )
+            if spec is not None:
+                write_evidence(connection, evidence_values(row.id, spec, trace))
+            return self._load_assessment(connection, row.id)

@@ -1,0 +1,252 @@
+"""Issued credentials, one row each, with their status-list bits (SCORING.md §2.4).
+
+Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`); it extends
+:class:`AppealRepository` so that its methods may use every earlier concept's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from aaaf.errors import AAAFError
+from aaaf.store import tables as t
+from aaaf.store.records import (
+    Badge,
+    BadgeSlot,
+    SignedCredential,
+)
+from aaaf.store.repositories.appeals import AppealRepository
+from aaaf.store.repositories.base import as_uuid, not_found
+
+_STATUS_INDEX_ATTEMPTS = 5
+
+
+def badge_from_row(row: Row[Any]) -> Badge:
+    return Badge(
+        id=row.id,
+        assessment_id=row.assessment_id,
+        agent_id=row.agent_id,
+        organization_id=row.organization_id,
+        status_index=row.status_index,
+        svg_url=row.svg_url,
+        png_url=row.png_url,
+        json_data=dict(row.json_data),
+        credential_jwt=row.credential_jwt,
+        issued_at=row.issued_at,
+        valid_until=row.valid_until,
+        revoked=bool(row.revoked),
+        revoked_at=row.revoked_at,
+        revoke_reason=row.revoke_reason,
+        superseded_at=row.superseded_at,
+    )
+
+
+class BadgeRepository(AppealRepository):
+    """Issued credentials, one row each, with their status-list bits (SCORING.md §2.4)."""
+
+    # One row per issued credential (migration 0003): an assessment has at most one current
+    # credential; a superseded one keeps its status-list bit, set.
+
+    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Any:
+        wanted = as_uuid(assessment_id)
+        return select(t.badges).where(
+            t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id
+        )
+
+    def _badge_row(self, connection: Connection, assessment_id: uuid.UUID | str) -> Row[Any] | None:
+        """The assessment's latest credential: the current one, else the last superseded one.
+
+        Bits are allocated in increasing order and a new credential is only inserted after
+        its predecessor is superseded, so the latest credential is the highest index.
+        """
+        if as_uuid(assessment_id) is None:
+            return None
+        return connection.execute(
+            self._badge_rows_of(assessment_id).order_by(t.badges.c.status_index.desc()).limit(1)
+        ).one_or_none()
+
+    def _current_badge_row(self, connection: Connection, assessment_id: uuid.UUID) -> Row[Any] | None:
+        return connection.execute(
+            self._badge_rows_of(assessment_id).where(t.badges.c.superseded_at.is_(None))
+        ).one_or_none()
+
+    def issue_badge(
+        self,
+        assessment_id: uuid.UUID,
+        agent_id: uuid.UUID,
+        *,
+        sign: Callable[[BadgeSlot], SignedCredential],
+        valid_until: datetime,
+        issued_at: datetime,
+        supersede_reason: str | None = None,
+    ) -> Badge:
+        """Record a new credential of the assessment, complete, in ONE write transaction.
+
+        Inside the transaction the organization's next free ``status_index`` (its bit in the
+        Bitstring status list, never reused) and the row id are reserved, ``sign`` builds
+        and signs the credential naming them, and the row is inserted with its JWT — a
+        crash anywhere leaves no row at all.  Concurrent issues that pick the same index
+        retry inside a savepoint (``sign`` is called again with the new slot).
+
+        When the assessment already has a current credential: with ``supersede_reason``
+        it is superseded in the same transaction (bit set, reason recorded, see
+        :meth:`supersede_badge`); without, ``CONFLICT``.
+        """
+        with self._writing() as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            if as_uuid(agent_id) != assessment.agent_id:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"Assessment {assessment.id} is not of agent {agent_id}.",
+                    {"assessment_id": str(assessment.id), "agent_id": str(agent_id)},
+                )
+            for attempt in range(_STATUS_INDEX_ATTEMPTS):
+                try:
+                    with connection.begin_nested():
+                        badge_id = self._insert_signed_badge(
+                            connection,
+                            assessment,
+                            sign=sign,
+                            valid_until=valid_until,
+                            issued_at=issued_at,
+                            supersede_reason=supersede_reason,
+                        )
+                    break
+                except IntegrityError:
+                    if attempt == _STATUS_INDEX_ATTEMPTS - 1:
+                        raise
+            row = connection.execute(select(t.badges).where(t.badges.c.id == badge_id)).one()
+            return badge_from_row(row)
+
+    def _insert_signed_badge(
+        self,
+        connection: Connection,
+        assessment: Row[Any],
+        *,
+        sign: Callable[[BadgeSlot], SignedCredential],
+        valid_until: datetime,
+        issued_at: datetime,
+        supersede_reason: str | None,
+    ) -> uuid.UUID:
+        current = self._current_badge_row(connection, assessment.id)
+        if current is not None:
+            if supersede_reason is None:
+                raise AAAFError(
+                    "CONFLICT",
+                    f"Assessment {assessment.id} already has a current badge (status bit {current.status_index}).",
+                    {"assessment_id": str(assessment.id), "badge_id": str(current.id)},
+                )
+            self._supersede(connection, current, reason=supersede_reason, at=issued_at)
+        next_index = connection.execute(
+            select(func.coalesce(func.max(t.badges.c.status_index) + 1, 0)).where(
+                t.badges.c.organization_id == self.organization_id
+            )
+        ).scalar_one()
+        slot = BadgeSlot(badge_id=uuid.uuid4(), status_index=int(next_index))
+        signed = sign(slot)
+        if not signed.credential_jwt:
+            raise AAAFError("INVALID_REQUEST", "A badge is recorded only with its signed credential.")
+        connection.execute(
+            insert(t.badges).values(
+                id=slot.badge_id,
+                assessment_id=assessment.id,
+                agent_id=assessment.agent_id,
+                organization_id=self.organization_id,
+                status_index=slot.status_index,
+                svg_url=signed.svg_url,
+                png_url=signed.png_url,
+                json_data=dict(signed.json_data),
+                credential_jwt=signed.credential_jwt,
+                issued_at=issued_at,
+                valid_until=valid_until,
+                revoked=False,
+            )
+        )
+        return slot.badge_id
+
+    @staticmethod
+    def _supersede(connection: Connection, row: Row[Any], *, reason: str, at: datetime) -> None:
+        values: dict[str, Any] = {"superseded_at": at}
+        if not row.revoked:  # an earlier revocation keeps its own record
+            values.update(revoked=True, revoked_at=at, revoke_reason=reason)
+        connection.execute(update(t.badges).where(t.badges.c.id == row.id).values(**values))
+
+    def supersede_badge(self, assessment_id: uuid.UUID | str, *, reason: str, at: datetime) -> Badge | None:
+        """Retire the assessment's current credential: its scores are no longer the assessment's.
+
+        The row stays, with its bit set (``revoked``, ``revoked_at``, ``revoke_reason`` =
+        ``reason``, e.g. "superseded: appeal <id> accepted") and ``superseded_at``, so the
+        credential already handed out verifies as revoked and says why; a new credential
+        can then be issued with a fresh bit.  None when there is no current credential.
+        """
+        with self._writing() as connection:
+            assessment = self._assessment_row(connection, assessment_id)
+            current = self._current_badge_row(connection, assessment.id)
+            if current is None:
+                return None
+            self._supersede(connection, current, reason=reason, at=at)
+            row = connection.execute(select(t.badges).where(t.badges.c.id == current.id)).one()
+            return badge_from_row(row)
+
+    def get_badge(self, assessment_id: uuid.UUID | str) -> Badge:
+        """The assessment's latest credential (current, else the last superseded one), or ``NOT_FOUND``."""
+        with self._reading() as connection:
+            row = self._badge_row(connection, assessment_id)
+        if row is None:
+            raise not_found("Badge", assessment_id)
+        return badge_from_row(row)
+
+    def current_badge(self, assessment_id: uuid.UUID | str) -> Badge | None:
+        """The assessment's current (not superseded) credential, or None."""
+        if as_uuid(assessment_id) is None:
+            return None
+        with self._reading() as connection:
+            row = connection.execute(
+                self._badge_rows_of(assessment_id).where(t.badges.c.superseded_at.is_(None))
+            ).one_or_none()
+        return None if row is None else badge_from_row(row)
+
+    def badge_credentials(self, assessment_id: uuid.UUID | str) -> list[Badge]:
+        """Every credential issued for the assessment, oldest first."""
+        if as_uuid(assessment_id) is None:
+            return []
+        with self._reading() as connection:
+            rows = connection.execute(
+                self._badge_rows_of(assessment_id).order_by(t.badges.c.status_index)
+            ).all()
+        return [badge_from_row(row) for row in rows]
+
+    def badges(self, *, agent_id: uuid.UUID | None = None, current_only: bool = False) -> list[Badge]:
+        """Every credential (superseded ones included unless ``current_only``), by status index."""
+        query = select(t.badges).where(t.badges.c.organization_id == self.organization_id)
+        if agent_id is not None:
+            query = query.where(t.badges.c.agent_id == agent_id)
+        if current_only:
+            query = query.where(t.badges.c.superseded_at.is_(None))
+        with self._reading() as connection:
+            rows = connection.execute(query.order_by(t.badges.c.status_index)).all()
+        return [badge_from_row(row) for row in rows]
+
+    def revoke_badge(self, assessment_id: uuid.UUID, *, reason: str, at: datetime) -> Badge:
+        """Revoke the assessment's latest credential (kept, never deleted).
+
+        Revoking twice keeps the first record; a superseded credential is already revoked.
+        """
+        with self._writing() as connection:
+            row = self._badge_row(connection, assessment_id)
+            if row is None:
+                raise not_found("Badge", assessment_id)
+            if not row.revoked:
+                connection.execute(
+                    update(t.badges)
+                    .where(t.badges.c.id == row.id)
+                    .values(revoked=True, revoked_at=at, revoke_reason=reason)
+                )
+            row = connection.execute(select(t.badges).where(t.badges.c.id == row.id)).one()
+            return badge_from_row(row)
