@@ -104,6 +104,17 @@ def test_done_when_an_audit_refutes_inflated_self_reports(store_url: str, tmp_pa
     assert held.exit_code != 0
     assert "self_report_unreliable" in held.output
 
+    reported = aaaf(
+        store_url, "report", "boaster", "--output", str(tmp_path / "reports"), "--no-trust", "--json"
+    )
+    assert reported.exit_code == 0, reported.output
+    text = Path(json.loads(reported.stdout)["written"][0]).read_text()
+    assert "## Audit of self-reports" in text and "**Self-reports unreliable**" in text
+    assert "- Honesty: 0.50 (12 of 24 audited facts refuted, 6 tasks audited)" in text
+    for task_id in expected:  # every refuted fact, per task
+        assert f"| {task_id} | checklist: memory_written | true | false | ann |" in text
+        assert f"| {task_id} | checklist: verification_evidence_provided | true | false | ann |" in text
+
     approved = aaaf(store_url, "review", "approve", after["id"], "--reviewer", "rita")
     assert approved.exit_code == 0, approved.output
     listed = json.loads(aaaf(store_url, "assessments", "boaster", "--json").stdout)

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aaaf.reports.audit import audit_section
 from aaaf.scoring.core import Tier, display, truncate
 from aaaf.scoring.defaults import (
     AXES,
@@ -548,6 +549,7 @@ def render_agent_report(
 
     lines.extend(_standards_section(assessed))
     lines.extend(_validity_section(assessment, result))
+    lines.extend(audit_section(result))  # SCORING.md §2.6
 
     lines.append("## What would raise the tier")
     lines.append("")
