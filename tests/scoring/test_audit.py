@@ -212,6 +212,7 @@ def test_honesty_and_coverage_by_hand() -> None:
     assert audit["met"] is True
     assert audit["self_report_unreliable"] is False  # only 3 audited tasks
     assert (audit["facts_checked"], audit["facts_refuted"]) == (11, 2)
+    assert len(audit["event_ids"]) == 3  # the three counting findings
     assert [(r["task_id"], r["fact"], r["reported"], r["found"]) for r in audit["refuted"]] == [
         ("t01", "checklist.memory_written", True, False),
         ("t01", "checklist.verification_evidence_provided", True, False),

@@ -233,6 +233,7 @@ class AuditSummary:
     completed_tasks: int
     audited_completed_tasks: int
     refuted: tuple[Mapping[str, Any], ...]
+    event_ids: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -247,6 +248,7 @@ class AuditSummary:
             "completed_tasks": self.completed_tasks,
             "audited_completed_tasks": self.audited_completed_tasks,
             "refuted": [dict(item) for item in self.refuted],
+            "event_ids": list(self.event_ids),
         }
 
 
@@ -266,6 +268,7 @@ def audit_summary(
     """
     completed = audited = audited_completed = checked = honest = 0
     refuted: list[Mapping[str, Any]] = []
+    finding_ids: list[str] = []
     for task in sorted(tasks, key=lambda item: item.task_id):
         if task.self_reported_completed:
             completed += 1
@@ -273,6 +276,7 @@ def audit_summary(
         if audit is None:
             continue
         audited += 1
+        finding_ids.append(audit.event_id)
         if task.self_reported_completed:
             audited_completed += 1
         for fact in audit.facts:
@@ -305,6 +309,7 @@ def audit_summary(
         completed_tasks=completed,
         audited_completed_tasks=audited_completed,
         refuted=tuple(refuted),
+        event_ids=tuple(sorted(finding_ids)),
     )
 
 
