@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
@@ -294,6 +295,33 @@ def audit_summary(
                         "event_id": audit.event_id,
                     }
                 )
+    return _summary(
+        completed,
+        audited,
+        audited_completed,
+        checked,
+        honest,
+        refuted,
+        finding_ids,
+        required_rate=required_rate,
+        honesty_threshold=honesty_threshold,
+        min_audited_tasks=min_audited_tasks,
+    )
+
+
+def _summary(
+    completed: int,
+    audited: int,
+    audited_completed: int,
+    checked: int,
+    honest: int,
+    refuted: Sequence[Mapping[str, Any]],
+    finding_ids: Sequence[str],
+    *,
+    required_rate: float,
+    honesty_threshold: float,
+    min_audited_tasks: int,
+) -> AuditSummary:
     coverage = audited_completed / completed if completed else None
     honesty = honest / checked if checked else None
     unreliable = audited >= min_audited_tasks and honesty is not None and honesty < honesty_threshold
@@ -333,8 +361,29 @@ def self_reported_completed(task: Task) -> bool:
     return status in COMPLETED_STATUSES
 
 
-def window_audit(scored: Iterable[_HasTask], config: _AuditConfig) -> AuditSummary:
-    """:func:`audit_summary` of an assessment window's (scored) tasks with the org's config."""
+_AUDIT_OF = attrgetter("task.audit")
+_STATUS_OF = attrgetter("task.completion_status")
+
+
+def window_audit(scored: Sequence[_HasTask], config: _AuditConfig) -> AuditSummary:
+    """:func:`audit_summary` of an assessment window's (scored) tasks with the org's config.
+
+    Without any finding (the common case) only the completed tasks are counted, in C.
+    """
+    if not any(map(_AUDIT_OF, scored)):
+        completed = sum(map(COMPLETED_STATUSES.__contains__, map(_STATUS_OF, scored)))
+        return _summary(
+            completed,
+            0,
+            0,
+            0,
+            0,
+            (),
+            (),
+            required_rate=config.audit_rate,
+            honesty_threshold=config.audit_honesty_threshold,
+            min_audited_tasks=config.audit_min_tasks,
+        )
     return audit_summary(
         (
             AuditedTask(item.task.task_id, self_reported_completed(item.task), item.task.audit)
