@@ -48,6 +48,19 @@ $AAAF workflow weights
 echo "== A/B comparison of two eval runs"
 $AAAF compare "$OUT/evals/control.json" "$OUT/evals/treatment.json" --html "$OUT/compare.html" --fail-on none || true
 
+echo "== an agent with inflated self-reports: an audit of 20 % of its tasks refutes them and holds it"
+$PY -m aaaf.demo.audit agent --output "$OUT/inflated.jsonl" --enrollment "$OUT/inflated.json" --now "$NOW"
+$AAAF enroll --file "$OUT/inflated.json"
+$AAAF collect --source task_logs "$OUT/inflated.jsonl"
+$AAAF assess claims-bot --window-end "$NOW"
+$AAAF audit sample claims-bot --window-end "$NOW" --seed 1 --output "$OUT/audit-claims-bot.jsonl"
+$PY -m aaaf.demo.audit fill "$OUT/audit-claims-bot.jsonl" --output "$OUT/audit-claims-bot.filled.jsonl" --now "$NOW"
+$AAAF audit record "$OUT/audit-claims-bot.filled.jsonl"
+$AAAF audit status claims-bot --window-end "$NOW"
+$AAAF assess claims-bot --window-end "$NOW"
+$AAAF assessments claims-bot
+$AAAF report claims-bot --output "$OUT/reports" --at "$NOW"
+
 echo "== the fleet"
 $AAAF agents
 first_png=$(ls "$OUT"/badges/*.png | head -n 1)

@@ -87,8 +87,10 @@ def test_assess_json_has_the_document_shape(db: str, tmp_path: Path) -> None:
     result = aaaf(db, "assess", "coder", "--json", "--window-end", NOW.isoformat())
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    # document 004 §6.2, GET /api/v1/assessments/{id} when complete: exactly these fields
+    # document 004 §6.2, GET /api/v1/assessments/{id} when complete: exactly these fields,
+    # plus the top-level audit object every assessment reports (SCORING.md §2.6)
     assert set(body) == {
+        "audit",
         "id",
         "agent_id",
         "status",

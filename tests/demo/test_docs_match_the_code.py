@@ -7,7 +7,7 @@ import re
 import shlex
 from pathlib import Path
 
-from aaaf.demo import fleet, workflow
+from aaaf.demo import audit, fleet, workflow
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
@@ -52,11 +52,13 @@ def _demo_agent_names() -> set[str]:
         names.update(chosen)
     assert "aaaf.demo.workflow" in script
     names.update(profile.name for profile in workflow.PROFILES)
+    if "aaaf.demo.audit agent" in script:
+        names.add(audit.AGENT)  # the agent with inflated self-reports (issue 16)
     return names
 
 
 def test_docs_give_the_demo_its_real_agent_count() -> None:
     count = len(_demo_agent_names())
-    assert count == 44  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents
+    assert count == 45  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"`aaaf agents` then lists {count}" in cli

@@ -74,6 +74,7 @@ MINIMAL_DATA: dict[str, dict[str, Any]] = {
         "hard_failures": 0,
     },
     "memory_operation": {"task_id": "t-1", "operation": "search"},
+    "task_audited": {"task_id": "t-1", "auditor": "auditor-1"},
 }
 
 # Document 004 §6.2's single-event example, verbatim but for the agent.

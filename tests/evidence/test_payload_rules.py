@@ -51,6 +51,7 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
         "hard_failures",
     ),
     "memory_operation": ("task_id", "operation"),
+    "task_audited": ("task_id", "auditor"),  # SCORING.md §2.6
 }
 
 
@@ -61,7 +62,7 @@ def rejected(raw: Any, **options: Any) -> EventValidationError:
 
 
 def test_every_type_has_a_required_field_table_and_a_minimal_event() -> None:
-    assert len(EVIDENCE_EVENT_TYPES) == len(set(EVIDENCE_EVENT_TYPES)) == 11
+    assert len(EVIDENCE_EVENT_TYPES) == len(set(EVIDENCE_EVENT_TYPES)) == 12
     assert set(REQUIRED_FIELDS) == set(EVIDENCE_EVENT_TYPES) == set(MINIMAL_DATA) == set(PAYLOAD_SHAPES)
 
 

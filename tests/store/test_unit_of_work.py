@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sqlalchemy import create_engine, select
 from sqlalchemy.pool import NullPool
 

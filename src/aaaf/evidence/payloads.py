@@ -393,6 +393,42 @@ class MemoryOperationData(Payload):
     summary: NotRequired[AnyText]
 
 
+AUDITED_STATUSES: tuple[str, ...] = ("accepted", "partial", "rejected")
+if TYPE_CHECKING:
+    AuditedStatusWord = str
+else:
+    AuditedStatusWord = Literal[AUDITED_STATUSES]
+
+
+@with_config(_STRICT)
+class TaskAuditedData(Payload):
+    """SCORING.md §2.6: an auditor's finding on one task (what the auditor found true).
+
+    Every finding field is optional and may be ``null`` (a field left out or blank is
+    "not given"); an ``errors`` list given, even empty, replaces the self-reported errors.
+    """
+
+    task_id: TaskId
+    auditor: Text
+    checklist: NotRequired[
+        Annotated[
+            dict[str, bool | None] | None,
+            Field(description="an object mapping checklist items to booleans (or null)"),
+        ]
+    ]
+    completion_status: NotRequired[
+        Annotated[AuditedStatusWord | None, Field(description=one_of_phrase(AUDITED_STATUSES))]
+    ]
+    milestone_fraction: NotRequired[UnitScore | None]
+    milestones: NotRequired[
+        Annotated[list[Milestone] | None, Field(description="a list of {name, passed} objects")]
+    ]
+    errors: NotRequired[
+        Annotated[list[ErrorItem] | None, Field(description="a list of errors (objects or strings)")]
+    ]
+    notes: NotRequired[AnyText | None]
+
+
 # The TypedDict of each type's payload (for error phrases) and its whole validated type.
 PAYLOAD_SHAPES: dict[str, Any] = {
     "task_assigned": TaskAssignedData,
@@ -406,6 +442,7 @@ PAYLOAD_SHAPES: dict[str, Any] = {
     "eval_result": EvalResultData,
     "workflow_run": WorkflowRunData,
     "memory_operation": MemoryOperationData,
+    "task_audited": TaskAuditedData,
 }
 _TOP_LEVEL_RULES: dict[str, Any] = {
     "delegation_decision": _delegate_names_a_delegate,

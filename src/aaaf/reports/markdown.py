@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aaaf.reports.audit import audit_section
 from aaaf.scoring.core import Tier, display, truncate
 from aaaf.scoring.defaults import (
     AXES,
@@ -551,6 +552,7 @@ def render_agent_report(
 
     lines.extend(_standards_section(assessed))
     lines.extend(_validity_section(assessment, result))
+    lines.extend(audit_section(result))  # SCORING.md §2.6
 
     if moved is not None:
         from aaaf.reports.moved import moved_section  # its own module, which imports this one

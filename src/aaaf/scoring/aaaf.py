@@ -26,6 +26,7 @@ from operator import attrgetter, is_, mul
 from typing import Any, NamedTuple, cast
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.audit import window_audit
 from aaaf.scoring.core import CompositeResult, DimensionResult, composite, renormalised_weights
 from aaaf.scoring.defaults import (
     AXES,
@@ -1255,6 +1256,7 @@ def assess(
         capability=capability,
         evidence_summary=_evidence_summary(window, used, excluded_tasks),
         event_ids=used,
+        audit=window_audit(window.scored, config).to_dict(),  # SCORING.md §2.6
     )
 
 
@@ -1336,6 +1338,7 @@ def rescore_after_appeal(
         capability=axes["capability"],
         evidence_summary=summary,
         event_ids=used,
+        audit=previous.audit,  # the audit is the assessment's, not the appeal's
     )
 
 

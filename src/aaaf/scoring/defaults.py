@@ -161,6 +161,9 @@ class AAAFConfig:
     reassessment_task_threshold: int = 50
     appeal_window_days: int = 14
     future_tolerance_seconds: float = 300.0
+    audit_rate: float = 0.20  # SCORING.md §2.6: max(0.10 review spot checks, 0.20 error annotations)
+    audit_honesty_threshold: float = 0.90  # §2.6: below it (with enough audits) self-reports are unreliable
+    audit_min_tasks: int = 5  # §2.6: audited tasks needed before the flag can be raised
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights

@@ -10,6 +10,9 @@ One pass over an agent's events groups them by ``task_id`` and applies the task 
   ignores its ``tools_used``; a task with any ``delegation_decision`` event ignores its
   embedded ``delegation_decisions``.  The rich ``task_completed`` of document 004 §6.2
   otherwise counts exactly as the equivalent granular events, never twice;
+* ``task_audited`` (SCORING.md §2.6): the latest finding of a task replaces its
+  self-reported checklist items, completion status / milestones and errors
+  (:mod:`aaaf.scoring.audit`); the record keeps the audited facts in ``audit``;
 * ``memory_operation`` (an AAAF extension: ``{task_id, operation: "search" | "write"}``)
   marks the checklist items ``memory_search_performed`` / ``memory_written`` passed, OR-ed
   with the self-reported ``review_checklist``.
@@ -37,6 +40,7 @@ from functools import partial
 from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
+from aaaf.scoring.audit import TaskAudit, apply_finding, read_finding
 from aaaf.scoring.defaults import ERROR_SEVERITY_WEIGHTS
 from aaaf.scoring.records import EventRecord
 
@@ -137,6 +141,7 @@ class Task(NamedTuple):
     memory_event_ids: tuple[str, ...]
     plan_event_ids: tuple[str, ...]
     superseded_completion_ids: tuple[str, ...]
+    audit: TaskAudit | None  # the counting task_audited finding's facts (SCORING.md §2.6)
 
     @property
     def placed_at(self) -> datetime | None:
@@ -169,6 +174,8 @@ class Task(NamedTuple):
         ids.update(self.decision_event_ids)
         ids.update(o.event_id for o in self.delegation_outcomes)
         ids.update(o.event_id for o in self.orchestration_results)
+        if self.audit is not None:
+            ids.add(self.audit.event_id)
         return tuple(sorted(ids))
 
 
@@ -463,6 +470,7 @@ TASK_EVIDENCE_TYPES: frozenset[str] = frozenset(
         "orchestration_plan",
         "orchestration_result",
         "memory_operation",
+        "task_audited",
     }
 )
 """The event types the AAAF scheme reads (``eval_result`` and ``workflow_run`` are not)."""
@@ -552,6 +560,7 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
     orchestration_events: list[EventRecord] = []
     plans: list[str] = []
     memory: list[EventRecord] = []
+    finding: EventRecord | None = None
     for event in events:
         kind = event.type
         if kind == "tool_invoked":
@@ -595,6 +604,8 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
             plans.append(event.id)
         elif kind == "memory_operation":
             memory.append(event)
+        elif kind == "task_audited" and (finding is None or _later(event, finding)):
+            finding = event  # the latest finding counts (SCORING.md §2.6)
     done: Mapping[str, Any] = completion.data if completion is not None else _EMPTY
 
     # granular wins: a task_assigned is the only source of domain, complexity, autonomy
@@ -672,6 +683,20 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
             if item is not None:
                 checklist[item] = True
 
+    audit: TaskAudit | None = None
+    if finding is not None:
+        # SCORING.md §2.6: the auditor's values replace the self-reported ones
+        applied = apply_finding(read_finding(finding.data, finding.id), checklist, done)
+        checklist = dict(applied.checklist) if applied.checklist is not None else None
+        status = _optional_str(applied.completion.get("completion_status"))
+        credit, fraction, milestones_passed, milestones_total = credit_inputs(applied.completion)
+        if applied.errors is not None:
+            weighted = [severity_weight(_error_severity(error)) for error in applied.errors]
+            weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in revisions)
+            error_count = len(weighted)
+            weighted_errors = math.fsum(weighted)
+        audit = applied.audit
+
     tools: tuple[ToolUsage, ...] = ()
     if invoked:
         tools = _tool_usages(per_tool)
@@ -738,5 +763,6 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
             tuple(sorted([e.id for e in memory])) if memory else (),  # memory_event_ids
             tuple(sorted(plans)) if plans else (),  # plan_event_ids
             tuple(sorted(superseded)) if superseded else (),  # superseded_completion_ids
+            audit,  # audit
         )
     )

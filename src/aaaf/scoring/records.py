@@ -23,6 +23,7 @@ EVENT_TYPES: tuple[str, ...] = (
     "eval_result",
     "workflow_run",
     "memory_operation",
+    "task_audited",
 )
 
 

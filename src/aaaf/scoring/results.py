@@ -51,7 +51,8 @@ class AAAFResult:
 
     ``performance`` / ``capability`` is None for an axis a ``single_dimension``
     assessment did not look at.  ``event_ids`` are the ids of every event the result
-    used (traceability, SCORING.md §0).
+    used (traceability, SCORING.md §0).  ``audit`` is the audit object of SCORING.md §2.6
+    (coverage, honesty, ...; :class:`aaaf.scoring.audit.AuditSummary`'s ``to_dict``).
     """
 
     assessment_type: str
@@ -61,6 +62,7 @@ class AAAFResult:
     capability: AxisResult | None
     evidence_summary: Mapping[str, Any] = field(default_factory=dict)
     event_ids: tuple[str, ...] = ()
+    audit: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AAAFResult:
@@ -78,6 +80,7 @@ class AAAFResult:
             performance=AxisResult.from_dict("performance", perf) if perf else None,
             capability=AxisResult.from_dict("capability", cap) if cap else None,
             evidence_summary=dict(data.get("evidence_summary", {})),
+            audit=dict(data["audit"]) if isinstance(data.get("audit"), Mapping) else None,
         )
 
     def axis(self, name: str) -> AxisResult | None:
@@ -91,4 +94,5 @@ class AAAFResult:
             "performance": self.performance.to_dict() if self.performance else None,
             "capability": self.capability.to_dict() if self.capability else None,
             "evidence_summary": dict(self.evidence_summary),
+            **({"audit": dict(self.audit)} if self.audit is not None else {}),
         }

@@ -110,6 +110,13 @@ def _previous_composites(previous: Any) -> dict[str, float | None] | None:
     return {"performance": previous.performance_composite, "capability": previous.capability_composite}
 
 
+def self_report_unreliable(result: Mapping[str, Any]) -> bool:
+    """Whether an assessment result is flagged ``self_report_unreliable`` (SCORING.md §2.6):
+    held for review exactly like an anomalous one (§2.4)."""
+    audit = result.get("audit")
+    return isinstance(audit, Mapping) and audit.get("self_report_unreliable") is True
+
+
 def assess_with_events(
     org: Any,
     agent: Any,
@@ -203,6 +210,7 @@ def score_assessment(
     from aaaf.store.org_config import config_snapshot
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
+    unreliable = self_report_unreliable(result_dict)
     org.complete_assessment(
         record.id,
         result=result_dict,
@@ -211,11 +219,17 @@ def score_assessment(
         valid_until=valid_until(now, config),
         completed_at=now,
         anomalous=calibration.anomalous,
-        review_state="pending_review" if calibration.anomalous else "not_required",
+        review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
         spec=spec,
         trace=trace_of(result),
         **values,
     )
+    if unreliable:
+        log.warning(
+            "assessment %s of %s: self-reports unreliable (audit): badge held for review",
+            record.id,
+            agent.name,
+        )
     if calibration.anomalous:
         log.warning(
             "assessment %s of %s is anomalous (%s): badge held for review",
@@ -556,6 +570,11 @@ def _assess_many(
             "previous_assessment_id": str(before.assessment_id) if before else None,
         }
         result_dict["config"] = snapshot  # the configuration in force (issue 21)
+        unreliable = self_report_unreliable(result_dict)  # SCORING.md §2.6: held like an anomaly
+        if unreliable:
+            log.warning(
+                "assessment of %s: self-reports unreliable (audit): badge held for review", names[agent_id]
+            )
         if calibration.anomalous:
             log.warning(
                 "assessment of %s is anomalous (%s): badge held for review",
@@ -569,7 +588,7 @@ def _assess_many(
             evidence_summary=item.evidence_summary,
             valid_until=valid_until(now, config),
             anomalous=calibration.anomalous,
-            review_state="pending_review" if calibration.anomalous else "not_required",
+            review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
             trace=item.trace,
             **values,
             **common,
@@ -671,6 +690,8 @@ def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any
                 "dimensions": data.get("dimensions", {}),
             }
         )
+    if result.get("audit") is not None:
+        out["audit"] = result["audit"]  # SCORING.md §2.6
     base = f"{get_settings().public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     out["badge_urls"] = {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
     out["valid_until"] = _iso(assessment.valid_until)

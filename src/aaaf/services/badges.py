@@ -198,7 +198,7 @@ def check_issuable(assessment: Any, *, now: datetime | None = None, latest: Any 
     if assessment.review_state == "pending_review":
         raise AAAFError(
             "BADGE_HELD",
-            f"The badge of assessment {assessment.id} is held: the assessment is anomalous and awaits review "
+            f"The badge of assessment {assessment.id} is held: the assessment is {_held_because(assessment)} and awaits review "
             f"(`aaaf review approve|reject {assessment.id}`).",
             {"assessment_id": str(assessment.id), "review_state": assessment.review_state},
         )
@@ -605,3 +605,12 @@ def verify_issued(store: Any, assessment_id: str | uuid.UUID, now: datetime) -> 
     scoped = _OrgSession(store=store, org=store.scope(badge.organization_id), organization=organization)
     status = status_list_token(scoped, now, key=key)
     return verify(badge.credential_jwt, [key.public], now=now, status_list=status)
+
+
+def _held_because(assessment: Any) -> str:
+    """Why a held assessment is held: calibration (SCORING.md §2.4) and/or audit (§2.6)."""
+    audit = (assessment.result or {}).get("audit") or {}
+    reasons = ["anomalous"] if assessment.anomalous else []
+    if audit.get("self_report_unreliable") is True:
+        reasons.append("flagged self_report_unreliable by its audit")
+    return " and ".join(reasons) or "held"

@@ -68,9 +68,11 @@ _NON_NEGATIVE_INTS = (
     "consistency_min_group",
     "expiring_notice_days",
     "appeal_window_days",
+    "audit_min_tasks",
 )
 _POSITIVE_FLOATS = ("baseline_errors_per_task",)
 _NON_NEGATIVE_FLOATS = ("calibration_threshold", "future_tolerance_seconds")
+_UNIT_FLOATS = ("audit_rate", "audit_honesty_threshold")
 
 
 def _invalid(key: str, message: str, value: Any) -> AAAFError:
@@ -184,6 +186,12 @@ def _normalise_value(key: str, value: Any, label: str | None = None) -> Any:
                 name,
                 "expected a finite non-negative number" + (", above 0" if key in _POSITIVE_FLOATS else ""),
                 value,
+            )
+        return float(value)
+    if key in _UNIT_FLOATS:  # SCORING.md §2.6 audit rate and honesty threshold
+        if not _is_number(value) or not 0 <= value <= 1 or (key == "audit_rate" and value == 0):
+            raise _invalid(
+                name, "expected a number in [0, 1]" + (", above 0" if key == "audit_rate" else ""), value
             )
         return float(value)
     if key in WEIGHT_FIELDS:

@@ -76,7 +76,8 @@ NAMING_CONVENTION = {
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 # The eight types of document 004 §6.2, the two SCORING.md §1 adds, and memory_operation
-# (memory-file evidence collected by the evidence package).
+# (memory-file evidence collected by the evidence package), and task_audited (SCORING.md §2.6,
+# migration 0009_task_audited).
 STORED_EVENT_TYPES: tuple[str, ...] = (
     "task_assigned",
     "task_completed",
@@ -89,6 +90,7 @@ STORED_EVENT_TYPES: tuple[str, ...] = (
     "eval_result",
     "workflow_run",
     "memory_operation",
+    "task_audited",
 )
 ORGANIZATION_STATUSES = ("active", "suspended", "archived")
 AGENT_STATUSES = ("enrolled", "active", "suspended", "archived")

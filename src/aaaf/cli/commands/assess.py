@@ -112,6 +112,11 @@ def _print_assessment(record: Any, name: str) -> None:
             "[yellow]anomalous:[/] a composite moved by more than the calibration threshold; "
             "the badge is held for review (aaaf review approve|reject)."
         )
+    if assess_service.self_report_unreliable(record.result or {}):
+        console.print(
+            "[yellow]self-reports unreliable:[/] an audit refuted too many self-reported facts; "
+            "the badge is held for review (aaaf review approve|reject; aaaf audit status)."
+        )
     console.print(f"valid until {record.valid_until:%Y-%m-%d}")
 
 
@@ -140,12 +145,20 @@ def _print_fleet(outcomes: list[Any], *, due: bool) -> None:
             record.performance_tier or "—",
             display(record.capability_composite),
             record.capability_tier or "—",
-            "anomalous: held for review" if record.anomalous else "",
+            _hold_note(record),
         )
     console.print(table)
     failed = sum(1 for o in outcomes if o.error is not None)
     if failed:
         err_console.print(f"{failed} of {len(outcomes)} agent(s) could not be assessed")
+
+
+def _hold_note(record: Any) -> str:
+    """Why an assessment is held (SCORING.md §2.4 calibration, §2.6 audit), or ''."""
+    reasons = ["anomalous"] if record.anomalous else []
+    if assess_service.self_report_unreliable(record.result or {}):
+        reasons.append("self-reports unreliable")
+    return f"{' and '.join(reasons)}: held for review" if reasons else ""
 
 
 @handle_errors
@@ -182,7 +195,12 @@ def assessments(
             window_end,
             f"{display(record.performance_composite)} {record.performance_tier or ''}",
             f"{display(record.capability_composite)} {record.capability_tier or ''}",
-            record.review_state,
+            record.review_state
+            + (
+                " (self-reports unreliable)"
+                if assess_service.self_report_unreliable(record.result or {})
+                else ""
+            ),
             "; ".join(f"{a.id} {a.status} ({', '.join(a.dimensions_challenged)})" for a in appeals[record.id])
             or "",
         )

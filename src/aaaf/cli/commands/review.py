@@ -21,7 +21,8 @@ from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 
 review_app = typer.Typer(
-    help="Approve or reject assessments held for review (anomalous scores).", no_args_is_help=True
+    help="Approve or reject assessments held for review (anomalous scores, unreliable self-reports).",
+    no_args_is_help=True,
 )
 
 
