@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from aaaf.badges.data import utc
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.defaults import AAAFConfig
@@ -199,39 +200,44 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
                 }
         changes[f"{axis}_composite"] = {"before": before.composite.score, "after": after.composite.score}
         changes[f"{axis}_tier"] = {"before": before.composite.tier, "after": after.composite.tier}
-    # The badge already issued carries the old scores: supersede it first (its bit set,
-    # "superseded: appeal <id> accepted"; the status list file rewritten), so that it
-    # verifies as revoked from now on — failing closed if what follows is interrupted.
+    # One unit of work (issue 10 §2): the badge already issued carries the old scores, so it is
+    # superseded (its bit set, "superseded: appeal <id> accepted"), the new scores are stored
+    # and the appeal is resolved — all of it, or (on any failure, a crash included) none of it.
+    # The status list file, the database's signed export, is rewritten once that has committed;
     # `aaaf badge` then issues a credential with the corrected scores and a fresh bit.
     from aaaf.services import badges as badge_service  # heavy (rendering): only when needed
 
-    superseded, _ = badge_service.supersede(
-        org, assessment.id, reason=badge_service.appeal_reason(appeal.id), now=now
-    )
     result_dict = rescored.to_dict()
     for key in ("calibration", "config"):
         if key in assessment.result:
             result_dict[key] = assessment.result[key]
     result_dict["appeals"] = [*assessment.result.get("appeals", []), str(appeal.id)]
-    org.replace_dimension_scores(
-        assessment.id,
-        rows=dimension_rows(rescored),
-        result=result_dict,
-        spec=spec,
-        trace=trace_of(rescored) if spec is not None else None,
-        **composites(rescored),
-    )
     resolution: dict[str, Any] = {
         "rescored": True,
         "excluded_tasks": sorted(excluded),
         "changes": changes,
         "config": "recorded" if spec is not None else "in force when it ran (no spec was recorded)",
     }
+    with org.unit_of_work() as uow:
+        superseded = uow.supersede_badge(
+            assessment.id, reason=badge_service.appeal_reason(appeal.id), at=utc(now)
+        )
+        uow.replace_dimension_scores(
+            assessment.id,
+            rows=dimension_rows(rescored),
+            result=result_dict,
+            spec=spec,
+            trace=trace_of(rescored) if spec is not None else None,
+            **composites(rescored),
+        )
+        if superseded is not None:
+            resolution["superseded_badge"] = {
+                "credential_id": superseded.credential_id,
+                "status_index": superseded.status_index,
+            }
+        resolved = uow.resolve_appeal(
+            appeal.id, status="accepted", reviewer_notes=notes, resolution=resolution, resolved_at=now
+        )
     if superseded is not None:
-        resolution["superseded_badge"] = {
-            "credential_id": superseded.credential_id,
-            "status_index": superseded.status_index,
-        }
-    return org.resolve_appeal(
-        appeal.id, status="accepted", reviewer_notes=notes, resolution=resolution, resolved_at=now
-    )
+        badge_service.rewrite_status_list(org, now)
+    return resolved

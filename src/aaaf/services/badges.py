@@ -520,14 +520,20 @@ def supersede(
     badge = org.supersede_badge(assessment_id, reason=reason, at=utc(now))
     if badge is None:
         return None, None
-    scoped = _OrgSession(
-        store=_DatabaseAt(_engine_url(org), org.engine), org=org, organization=org.organization()
-    )
-    path = write_status_list(scoped, status_list_output, now)
+    path = rewrite_status_list(org, now, status_list_output)
     log.info(
         "superseded badge of assessment %s (bit %s): %s", badge.assessment_id, badge.status_index, reason
     )
     return badge, path
+
+
+def rewrite_status_list(org: Any, now: datetime, output: Path | None = None) -> Path:
+    """Rewrite the organization's status list file from the database (after a credential's
+    bit was set): the database is the truth, the file its signed export."""
+    scoped = _OrgSession(
+        store=_DatabaseAt(_engine_url(org), org.engine), org=org, organization=org.organization()
+    )
+    return write_status_list(scoped, output, now)
 
 
 def _engine_url(org: Any) -> str:
