@@ -24,7 +24,8 @@ from aaaf.evidence.validation import validate_event
 from aaaf.scoring.results import AAAFResult
 from aaaf.services import badges as service
 from aaaf.services.appeals import file_appeal, resolve_appeal
-from aaaf.services.assess import assess_agent, composites
+from aaaf.services.assess import assess_agent
+from aaaf.services.assessment_rows import composites
 from aaaf.store import DimensionRow
 from tests.badges.conftest import BASE_URL, clock, completed_assessment, session_of
 from tests.cli.events_factory import agent_log

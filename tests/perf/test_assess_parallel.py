@@ -16,7 +16,7 @@ import pytest
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.validation import validate_event
-from aaaf.services import assess as assess_service
+from aaaf.services import assess_parallel as assess_service
 from aaaf.services.assess import assess_many
 from aaaf.store import open_store
 from tests.cli.events_factory import NOW, agent_log

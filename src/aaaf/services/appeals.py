@@ -31,7 +31,7 @@ from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.scoring.trace import with_event_ids
-from aaaf.services.assess import composites, dimension_rows
+from aaaf.services.assessment_rows import composites, dimension_rows
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
