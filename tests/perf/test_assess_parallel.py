@@ -50,7 +50,7 @@ def test_this_process_and_a_helper_share_the_chunks(org, monkeypatch: pytest.Mon
     _load(org, {f"agent-{n}": 31 + n for n in range(9)} | {"thin": 8})
     sequential = assess_many(org, org.agents(), now=NOW, window_end=NOW, workers=1)
     monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 1)  # ten chunks: both sides get some
-    with caplog.at_level("DEBUG", logger="aaaf.services.assess"):
+    with caplog.at_level("DEBUG", logger="aaaf.services.assess_parallel"):
         parallel = assess_many(org, org.agents(), now=NOW + timedelta(seconds=1), window_end=NOW, workers=2)
     (summary,) = [r.getMessage() for r in caplog.records if "scored here" in r.getMessage()]
     here = int(summary.split()[1])
