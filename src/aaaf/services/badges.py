@@ -43,8 +43,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from aaaf.badges.bake import bake_png, bake_svg
 from aaaf.badges.credential import (
     build_credential,
@@ -67,9 +65,7 @@ from aaaf.badges.digest import MEMBER as IMAGE_DIGESTS
 from aaaf.badges.digest import image_digests
 from aaaf.badges.keys import (
     IssuerKey,
-    PublicKey,
     default_key_path,
-    read_issuer_key,
 )
 from aaaf.badges.markdown import markdown
 from aaaf.badges.png import render_png
@@ -77,6 +73,7 @@ from aaaf.badges.status_list import Revocation, build_status_list_credential, si
 from aaaf.badges.svg import render_svg
 from aaaf.badges.verify import VerificationResult, verify
 from aaaf.errors import AAAFError
+from aaaf.services.issuer import sqlite_file_url
 from aaaf.settings import get_settings
 from aaaf.store.records import BadgeSlot, SignedCredential
 
@@ -89,19 +86,9 @@ STATUS_LIST_FILE_NAME = "aaaf-status-list.jwt"
 # -- where things live -------------------------------------------------------------------
 
 
-def _sqlite_database_url(store_url: str) -> str | None:
-    try:
-        url = make_url(store_url)
-    except Exception:
-        return None
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        return None
-    return "sqlite:///" + str(Path(url.database).expanduser().resolve())
-
-
 def issuer_key_path(store: Any) -> Path:
     """``AAAF_ISSUER_KEY_PATH``, else ``aaaf-issuer.key`` beside the SQLite database."""
-    return default_key_path(_sqlite_database_url(store.url), get_settings().issuer_key_path)
+    return default_key_path(sqlite_file_url(store.url), get_settings().issuer_key_path)
 
 
 def issuer_key(store: Any) -> IssuerKey:
@@ -110,41 +97,6 @@ def issuer_key(store: Any) -> IssuerKey:
     from aaaf.services.issuer import issuer_key as stored_issuer_key
 
     return stored_issuer_key(store, now=datetime.now(UTC))
-
-
-def _local_keys(store_url: str | None) -> tuple[str, list[PublicKey]]:
-    """The local issuer's public keys (from the database; an earlier installation's key file
-    when the database has none yet) — never creates one, needs no secret."""
-    from aaaf.services.issuer import issuer_public_keys
-    from aaaf.store import open_store
-
-    url = store_url or get_settings().database_url
-    sqlite = _sqlite_database_url(url)
-    if sqlite is None or Path(sqlite[len("sqlite:///") :]).exists():
-        with open_store(url) as store:
-            return url, issuer_public_keys(store)
-    path = default_key_path(sqlite, get_settings().issuer_key_path)
-    return url, [read_issuer_key(path).public] if path.exists() else []
-
-
-def local_issuer(store_url: str | None) -> PublicKey | None:
-    """This installation's issuer public key, or None when it has none yet (never creates one)."""
-    keys = _local_keys(store_url)[1]
-    return keys[0] if keys else None
-
-
-def local_public_keys(store_url: str | None) -> list[PublicKey]:
-    """The local issuer's public keys, for ``aaaf verify`` without ``--key`` (never creates one;
-    needs no secret: the public halves are stored in clear)."""
-    url, keys = _local_keys(store_url)
-    if not keys:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            "No local issuer key (this database has issued no badge); pass the issuer's public key"
-            " with --key PEM|JWKS.",
-            {"database": url},
-        )
-    return keys
 
 
 def default_status_list_path(store: Any) -> Path:

@@ -46,10 +46,8 @@ PURPOSE = "issuer private key"
 
 def sqlite_file(store: Database) -> Path | None:
     """The SQLite database file of ``store``, or None for a server database / in-memory."""
-    url = make_url(store.url)
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        return None
-    return Path(url.database)
+    url = sqlite_file_url(store.url)
+    return None if url is None else Path(url[len("sqlite:///") :])
 
 
 def secret_box(store: Database, settings: Settings | None = None) -> SecretBox:
@@ -110,3 +108,48 @@ def issuer_public_keys(store: Database, settings: Settings | None = None) -> lis
         return found
     legacy = _legacy_key(store, settings or get_settings())
     return [] if legacy is None else [legacy.public]
+
+
+def sqlite_file_url(store_url: str) -> str | None:
+    """``sqlite:///<absolute path>`` of a SQLite file URL, None for anything else."""
+    try:
+        url = make_url(store_url)
+    except Exception:
+        return None
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return "sqlite:///" + str(Path(url.database).expanduser().resolve())
+
+
+def _local_keys(store_url: str | None) -> tuple[str, list[PublicKey]]:
+    """The local issuer's public keys (from the database; an earlier installation's key file
+    when the database has none yet) — never creates one, needs no secret."""
+    from aaaf.store import open_store
+
+    url = store_url or get_settings().database_url
+    sqlite = sqlite_file_url(url)
+    if sqlite is None or Path(sqlite[len("sqlite:///") :]).exists():
+        with open_store(url) as store:
+            return url, issuer_public_keys(store)
+    path = default_key_path(sqlite, get_settings().issuer_key_path)
+    return url, [read_issuer_key(path).public] if path.exists() else []
+
+
+def local_issuer(store_url: str | None) -> PublicKey | None:
+    """This installation's issuer public key, or None when it has none yet (never creates one)."""
+    keys = _local_keys(store_url)[1]
+    return keys[0] if keys else None
+
+
+def local_public_keys(store_url: str | None) -> list[PublicKey]:
+    """The local issuer's public keys, for ``aaaf verify`` without ``--key`` (never creates one;
+    needs no secret: the public halves are stored in clear)."""
+    url, keys = _local_keys(store_url)
+    if not keys:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            "No local issuer key (this database has issued no badge); pass the issuer's public key"
+            " with --key PEM|JWKS.",
+            {"database": url},
+        )
+    return keys

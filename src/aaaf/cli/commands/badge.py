@@ -46,6 +46,7 @@ from aaaf.cli.context import (
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
+from aaaf.services import issuer as issuer_service
 from aaaf.services.badge_status import local_status_source
 
 ALL_FORMATS = ",".join(badge_service.FORMATS)
@@ -330,9 +331,11 @@ def verify_command(
     now = _now(at)
     content = file.read_bytes()
     store_url = database_url(db)
-    local = badge_service.local_issuer(store_url)
+    local = issuer_service.local_issuer(store_url)
     keys = (
-        parse_public_keys(key.read_bytes()) if key is not None else badge_service.local_public_keys(store_url)
+        parse_public_keys(key.read_bytes())
+        if key is not None
+        else issuer_service.local_public_keys(store_url)
     )
     status = _read_status_list(status_list) if status_list is not None else None
     source = None if status is not None else local_status_source(store_url, local)
