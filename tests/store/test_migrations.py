@@ -300,3 +300,29 @@ def test_0004_keys_events_stored_without_id_by_their_content(engine: Engine) -> 
         keys = connection.execute(text("SELECT idempotency_key FROM events")).scalars().all()
     assert sorted(key or "" for key in keys) == ["", "", "", "k1"]
     upgrade_to_head(engine)
+
+
+def test_an_outdated_postgresql_schema_asks_for_db_upgrade_and_sqlite_upgrades_itself(
+    engine: Engine, unmigrated_database_url: str
+) -> None:
+    """SCORING.md §7 "Databases": SQLite upgrades itself, PostgreSQL asks for `aaaf db upgrade`."""
+    from typer.testing import CliRunner
+
+    from aaaf.cli.main import app
+    from aaaf.errors import AAAFError
+    from aaaf.store import open_store
+
+    _migrate(engine, "upgrade", "0003_badge_credentials")
+    if engine.dialect.name == "sqlite":
+        open_store(unmigrated_database_url).close()  # upgraded in place
+    else:
+        with pytest.raises(AAAFError) as outdated:
+            open_store(unmigrated_database_url)
+        assert outdated.value.code == "INVALID_REQUEST" and "aaaf db upgrade" in outdated.value.message
+        refused = CliRunner().invoke(app, ["agents", "--db", unmigrated_database_url])
+        assert refused.exit_code == 2 and "aaaf db upgrade" in refused.output
+        upgraded = CliRunner().invoke(app, ["db", "upgrade", "--db", unmigrated_database_url])
+        assert upgraded.exit_code == 0, upgraded.output
+        open_store(unmigrated_database_url).close()
+    with engine.connect() as connection:
+        assert current_revisions(connection) == head_revisions()

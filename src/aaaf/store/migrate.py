@@ -68,6 +68,24 @@ def _stored_revisions(connection: Connection) -> frozenset[str] | None:
         return None
 
 
+def refuse_outdated_server_schema(engine: Engine) -> None:
+    """SCORING.md §7 "Databases": an outdated PostgreSQL schema stops the command (exit 2)
+    naming ``aaaf db upgrade`` — a server database is migrated on purpose, once, not by
+    whichever process happens to open it first.  An empty one gets its schema on first use."""
+    with engine.connect() as connection:
+        stored = _stored_revisions(connection)
+    if stored is None or not stored or stored == SCHEMA_HEAD:
+        return
+    from aaaf.errors import AAAFError
+
+    raise AAAFError(
+        "INVALID_REQUEST",
+        f"The database schema is at {', '.join(sorted(stored))}, older than this version of AAAF"
+        f" ({', '.join(sorted(SCHEMA_HEAD))}): run `aaaf db upgrade` (with the same --db) first.",
+        {"schema": sorted(stored), "head": sorted(SCHEMA_HEAD)},
+    )
+
+
 def upgrade_to_head(engine: Engine) -> None:
     """Upgrade the database to head in one write transaction (a no-op when it is there)."""
     with engine.connect() as connection:

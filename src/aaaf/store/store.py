@@ -23,7 +23,7 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import DEFAULT_TAXONOMY, AAAFConfig
 from aaaf.store import tables as t
 from aaaf.store.engine import build_engine, normalise_url, read_connection, write_transaction
-from aaaf.store.migrate import upgrade_to_head
+from aaaf.store.migrate import refuse_outdated_server_schema, upgrade_to_head
 from aaaf.store.org_store import (
     OrgStore,
     as_uuid,
@@ -298,7 +298,8 @@ def _default_config_row(org_id: uuid.UUID, stamp: Any) -> dict[str, Any]:
 
 
 def open_store(url: str | None = None) -> Store:
-    """Open (and create or upgrade to head) the database at ``url``.
+    """Open the database at ``url``: an empty one gets its schema, an outdated SQLite file is
+    upgraded to head, an outdated PostgreSQL schema is refused naming ``aaaf db upgrade``.
 
     ``None`` takes ``Settings.database_url`` (``AAAF_DATABASE_URL``).  A SQLite file is
     created only in an existing folder (else ``INVALID_REQUEST`` naming the folder,
@@ -311,6 +312,8 @@ def open_store(url: str | None = None) -> Store:
     new_file = _new_sqlite_file(url)
     engine = build_engine(url)
     try:
+        if engine.dialect.name != "sqlite":
+            refuse_outdated_server_schema(engine)
         upgrade_to_head(engine)
     except BaseException:
         engine.dispose()
