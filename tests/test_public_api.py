@@ -19,3 +19,13 @@ def test_importing_aaaf_loads_neither_the_database_nor_scipy() -> None:
     code = "import sys, aaaf; print(sorted({m.split('.')[0] for m in sys.modules} & {'sqlalchemy', 'scipy', 'numpy'}))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_aaaf_help_does_not_pay_for_scipy() -> None:
+    """Issue 10 §6: SciPy is imported lazily, when a BCa interval or Hotelling's test needs it."""
+    code = (
+        "import sys; from aaaf.cli.main import build_app; build_app();"
+        " print('scipy' in {m.split('.')[0] for m in sys.modules})"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import ndtr, ndtri
 
 INTERVAL_METHODS: tuple[str, ...] = ("percentile", "bca")
 
@@ -156,6 +155,8 @@ class BootstrapResult:
             + np.count_nonzero(self.resampled <= estimate, axis=0)
         ) / (2.0 * resamples)
         share = np.clip(share, 1.0 / (2.0 * resamples), 1.0 - 1.0 / (2.0 * resamples))
+        from scipy.special import ndtr, ndtri  # lazily: `aaaf --help` does not pay for SciPy
+
         z0 = ndtri(share)
         # jackknife means: leave observation i out
         totals = data.sum(axis=1, keepdims=True)

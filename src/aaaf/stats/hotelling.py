@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as scipy_stats
 
 _RELATIVE_TOLERANCE = 1e-10
 
@@ -105,5 +104,7 @@ def hotelling_t2(differences: ArrayLike) -> HotellingResult:
     statistic = float(n * np.sum(projected[keep] ** 2 / eigenvalues[keep]))
     df2 = n - rank
     f_statistic = statistic * df2 / (rank * (n - 1))
+    from scipy import stats as scipy_stats  # lazily: `aaaf --help` does not pay for SciPy
+
     p_value = float(scipy_stats.f.sf(f_statistic, rank, df2))
     return HotellingResult(statistic, f_statistic, rank, df2, p_value, n, rank)
