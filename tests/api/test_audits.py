@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.api.conftest import LiveServer, Org, agent_evidence, assert_error, wait_for_status
+from tests.api.conftest import LiveServer, Org, agent_evidence, assert_error, poll_until, wait_for_status
 
 # what every task of ``agent_evidence`` reports (tests/api/conftest.py)
 REPORTED = {
@@ -282,3 +282,18 @@ def test_an_inflated_self_reporter_is_held_after_an_audit(live: LiveServer) -> N
     assert second["performance"]["dimensions"]["review_compliance"]["score"] < before
     assert second["review_state"] == "pending_review"
     assert_error(live.anonymous.get(f"/api/v1/badges/{second['id']}.json"), 404, "NOT_FOUND")
+    # an auditor who approves it on review has the badge issued: its JSON carries the audit
+    approved = auditor.post(f"/api/v1/badges/{second['id']}/review", json={"decision": "approve"})
+    assert approved.status_code == 200, approved.text
+    served = poll_until(
+        lambda: live.anonymous.get(f"/api/v1/badges/{second['id']}.json"),
+        lambda response: response.status_code == 200,
+    )
+    assert served.status_code == 200, served.text
+    assert served.json()["credentialSubject"]["audit"] == {
+        "coverage": pytest.approx(0.2),
+        "honesty": pytest.approx(10 / 15),
+        "audited_tasks": 5,
+        "required_rate": 0.2,
+        "met": True,
+    }

@@ -257,8 +257,8 @@ class IssuedBadge:
 SUPERSEDED_PREFIX = "superseded: "
 RESCORED_REASON = SUPERSEDED_PREFIX + "assessment re-scored"
 REDRAWN_REASON = SUPERSEDED_PREFIX + "badge pictures re-drawn (new image digests)"
-# what a credential must keep saying to stay current: the assessment and every score
-_CURRENT_MEMBERS = ("assessment", "performance", "capability")
+# what a credential must keep saying to stay current: the assessment, every score, the audit
+_CURRENT_MEMBERS = ("assessment", "performance", "capability", "audit")
 
 
 def appeal_reason(appeal_id: str | uuid.UUID) -> str:
@@ -276,7 +276,7 @@ def _still_says(badge: Any, data: BadgeData) -> bool:
         return False
     subject = credential_of_payload(split_token(badge.credential_jwt)[1]).get("credentialSubject", {})
     section = data.to_section_4_5()
-    return all(subject.get(name) == section[name] for name in _CURRENT_MEMBERS)
+    return all(subject.get(name) == section.get(name) for name in _CURRENT_MEMBERS)
 
 
 def _still_pictures(badge: Any, digests: dict[str, Any]) -> bool:
