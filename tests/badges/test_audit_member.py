@@ -83,3 +83,43 @@ def test_openbadgeslib_accepts_a_badge_with_an_audit(issuer: IssuerKey) -> None:
     assert checked.raw["credentialSubject"]["audit"] == ON_THE_BADGE
     assert badge_data_from_credential(credential_document(token)).audit == ON_THE_BADGE
     assert verify(token.encode(), [issuer.public], now=clock()).valid
+
+
+def test_a_credential_signed_without_the_audit_is_superseded_on_reissue(session: Any) -> None:
+    """A badge signed before badges carried the audit is re-issued with it, and says why."""
+    from dataclasses import replace
+
+    from aaaf.badges.data import badge_data_from_assessment
+    from aaaf.badges.digest import image_digests
+    from aaaf.badges.png import render_png
+    from aaaf.badges.svg import render_svg
+    from aaaf.store.records import SignedCredential
+    from tests.badges.conftest import BASE_URL
+
+    assessment = completed_assessment(session.org, audit=ASSESSMENT_AUDIT)
+    current = badge_data_from_assessment(
+        assessment, agent_name="security-auditor", organization_name="x", base_url=BASE_URL
+    )
+    legacy_data = replace(current, audit=None)
+    key = service.issuer_key(session.store)
+    svg = render_svg(legacy_data)
+
+    def legacy(slot: Any) -> SignedCredential:
+        credential = build_credential(
+            legacy_data,
+            status=status_entry(legacy_data.status_list_url, slot.status_index),
+            now=clock(),
+            credential_id=slot.credential_id,
+            images=image_digests(svg, render_png(svg)),
+        )
+        token = sign(credential, key)
+        return SignedCredential(json_data=credential_document(token), credential_jwt=token)
+
+    session.org.issue_badge(
+        assessment.id, assessment.agent_id, sign=legacy, valid_until=current.valid_until, issued_at=clock()
+    )
+    reissued = service.issue(session, assessment.id, now=clock())
+    assert split_token(reissued.token)[1]["credentialSubject"]["audit"] == ON_THE_BADGE
+    credentials = session.org.badge_credentials(assessment.id)
+    assert credentials[0].revoke_reason == service.AUDIT_REASON and not credentials[0].current
+    assert service.issue(session, assessment.id, now=clock()).token == reissued.token
