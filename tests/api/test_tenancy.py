@@ -58,6 +58,10 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
     ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
+    ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
+        "auditor": "another organization's auditor",
+        "findings": [{"task_id": "task-000", "finding": {"checklist": {"memory_written": True}}}],
+    },
 }
 
 
@@ -207,7 +211,7 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         else:
             uncovered.append(f"{method} {path}")
     assert not uncovered, f"routes without a tenancy case (add one to tests/api/test_tenancy.py): {uncovered}"
-    assert checked >= 29
+    assert checked >= 32
     # and B's resources are as they were
     agent = victim.org.client.get(f"/api/v1/agents/{victim.agent_id}").json()
     assert agent["status"] == "enrolled" and agent["description"] is None
@@ -223,3 +227,8 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     assert config["assessment_window_days"] == 30 and "taken-over" not in config["domain_taxonomy"]
     assert config["performance_weights"]["task_completion_rate"] == 0.25
     assert victim.org.client.get(f"/api/v1/organizations/{victim.org.id}").json()["name"] == victim.org.name
+    # no audit finding reached B's agent
+    findings = victim.org.client.get(
+        "/api/v1/events", params={"agent_id": victim.agent_id, "type": "task_audited"}
+    ).json()
+    assert findings["items"] == []

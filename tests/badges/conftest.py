@@ -106,8 +106,10 @@ def completed_assessment(
     composites: tuple[float | None, str | None, float | None, str | None] = (0.8, "Expert", 0.5, "Versatile"),
     review_state: str = "not_required",
     validity_days: int = 90,
+    audit: Mapping[str, Any] | None = None,
 ) -> Any:
-    """Enroll (or reuse) an agent and store a completed assessment with the given scores."""
+    """Enroll (or reuse) an agent and store a completed assessment with the given scores
+    (and, given one, the ``audit`` object of its result, SCORING.md §2.6)."""
     at = completed_at or clock()
     agent = org.find_agent(agent_name) or org.enroll_agent(agent_name)
     record = org.create_assessment(
@@ -124,7 +126,7 @@ def completed_assessment(
     perf, perf_tier, cap, cap_tier = composites
     return org.complete_assessment(
         record.id,
-        result={"type": "full"},
+        result={"type": "full"} if audit is None else {"type": "full", "audit": dict(audit)},
         dimension_rows=rows,
         performance_composite=perf,
         performance_tier=perf_tier,

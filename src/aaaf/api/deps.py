@@ -56,6 +56,11 @@ def get_principal(store: StoreDep, now: NowDep, key: PresentedKey) -> Principal:
     return authenticate(store, key, now=now)
 
 
+# the caller itself (authenticated once per request: FastAPI caches ``get_principal``), for a
+# route that also checks a scope on part of what it is sent
+CallerDep = Annotated[Principal, Depends(get_principal)]
+
+
 def caller(scope: str) -> Callable[..., Principal]:
     """A dependency: the authenticated caller, who must hold ``scope`` (403 otherwise)."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 T = TypeVar("T")
 
@@ -199,3 +199,72 @@ class Health(BaseModel):
     status: str
     database: str
     version: str
+
+
+# audits (SCORING.md §2.6) ----------------------------------------------------------------
+class AuditSampleRequest(Request):
+    """What to draw: the share of completed tasks (default the organization's, 0.20), the
+    seed (default 0) and the end of the window (default now)."""
+
+    rate: float | None = Field(default=None, gt=0, le=1)
+    seed: int = Field(default=0, ge=0)
+    window_end: AwareDatetime | None = None
+
+
+class AuditSampleTask(BaseModel):
+    """One sampled task: what the agent reported about it, and blank finding fields."""
+
+    agent: str
+    task_id: str
+    completed_at: str | None
+    domain: str | None
+    complexity_level: int | None
+    self_reported: dict[str, Any]
+    finding: dict[str, Any]
+
+
+class AuditSample(BaseModel):
+    """The audit sample of an agent's window.  The server keeps no record of it: the same
+    ``rate``, ``seed`` and ``window_end`` (all answered) draw the same tasks again."""
+
+    agent_id: str
+    agent: str
+    window_start: str
+    window_end: str
+    rate: float
+    seed: int
+    completed_tasks: int
+    sampled: int
+    tasks: list[AuditSampleTask]
+
+
+class AuditFindings(Request):
+    """Findings: each a sampled task with its ``finding`` filled in (as ``POST …/audits``
+    answers it) or a ``task_audited`` event; ``auditor`` names who audited where an item
+    does not."""
+
+    findings: list[Any]
+    auditor: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class AuditStatus(BaseModel):
+    """The ``audit`` object of the agent's current window, with what it is made of."""
+
+    agent_id: str
+    agent: str
+    window_start: str
+    window_end: str
+    coverage: float | None
+    honesty: float | None
+    audited_tasks: int
+    required_rate: float
+    met: bool
+    self_report_unreliable: bool
+    facts_checked: int
+    facts_refuted: int
+    completed_tasks: int
+    audited_completed_tasks: int
+    honesty_threshold: float
+    min_audited_tasks: int
+    refuted: list[dict[str, Any]]
+    event_ids: list[str]

@@ -12,7 +12,8 @@ Shape (1EdTech OB 3.0 §B.1, issue 7 item 2):
   unrounded decimal text, since an OB ``Result.value`` is a string — plus the document
   004 §4.5 members under their own names (``agent``, ``assessment``, ``performance``,
   ``capability``, ``standards_alignment``, ``verification_url``) with unrounded numbers,
-  so that a reader of document 004 finds them;
+  so that a reader of document 004 finds them, and the assessment's ``audit`` (SCORING.md
+  §2.6: ``coverage``, ``honesty``, ``audited_tasks``, ``required_rate``, ``met``);
 * ``validFrom``/``validUntil`` (completion, and completion + validity — SCORING.md §2.4),
   ``evidence`` pointing at the assessment, ``credentialStatus`` (a
   ``BitstringStatusListEntry`` for revocation), ``credentialSchema`` and
@@ -256,6 +257,8 @@ def build_credential(
         "verification_url",
     ):
         subject[name] = section[name]
+    if "audit" in section:  # SCORING.md §2.6: coverage and honesty of the assessment's audit
+        subject["audit"] = section["audit"]
     credential: dict[str, Any] = {
         "@context": [VC2_CONTEXT, OB3_CONTEXT],
         "id": credential_id or data.credential_id,

@@ -34,6 +34,9 @@ AXIS_TIERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "capability": tuple(tier.name for tier in CAPABILITY_TIERS),
     }
 )
+# The assessment's audit as a badge carries it (SCORING.md §2.6: the assessment's top-level
+# ``audit`` object), in this order.
+AUDIT_MEMBERS: tuple[str, ...] = ("coverage", "honesty", "audited_tasks", "required_rate", "met")
 # A box without a tier (no covered dimension) is drawn neutral, never in a tier's colour.
 NO_TIER_COLOUR = "#E0E0E0"
 
@@ -102,6 +105,9 @@ class BadgeData:
     performance: AxisSummary
     capability: AxisSummary
     base_url: str
+    # SCORING.md §2.6: coverage, honesty, audited_tasks, required_rate, met (None: an
+    # assessment scored before audits existed carries none)
+    audit: Mapping[str, Any] | None = None
 
     # -- identifiers (module docstring) ------------------------------------------------
     @property
@@ -140,8 +146,9 @@ class BadgeData:
         return self.performance if name == "performance" else self.capability
 
     def to_section_4_5(self) -> dict[str, Any]:
-        """The document 004 §4.5 badge object with its own names, scores unrounded."""
-        return {
+        """The document 004 §4.5 badge object with its own names, scores unrounded, plus the
+        assessment's ``audit`` (SCORING.md §2.6) when it has one."""
+        section: dict[str, Any] = {
             "type": "AgentAssessmentBadge",
             "version": "1.0.0",
             "agent": {
@@ -162,6 +169,9 @@ class BadgeData:
             "standards_alignment": list(standards_alignment()),
             "verification_url": self.verification_url,
         }
+        if self.audit is not None:
+            section["audit"] = dict(self.audit)
+        return section
 
 
 def status_list_url(base_url: str, organization_id: str) -> str:
@@ -190,6 +200,17 @@ def _axis_from_assessment(assessment: Any, axis: str) -> AxisSummary:
     )
 
 
+def audit_of(audit: Any) -> dict[str, Any] | None:
+    """The badge's ``audit`` member from an assessment's (or a credential's) ``audit`` object:
+    its §2.6 members only, in order; None when there is none.  Raises ``TypeError`` /
+    ``KeyError`` on one that does not carry them."""
+    if audit is None:
+        return None
+    if not isinstance(audit, Mapping):
+        raise TypeError(f"audit is not an object: {audit!r}")
+    return {name: audit[name] for name in AUDIT_MEMBERS}
+
+
 def badge_data_from_assessment(
     assessment: Any, *, agent_name: str, organization_name: str, base_url: str
 ) -> BadgeData:
@@ -214,6 +235,7 @@ def badge_data_from_assessment(
         performance=_axis_from_assessment(assessment, "performance"),
         capability=_axis_from_assessment(assessment, "capability"),
         base_url=base_url,
+        audit=audit_of((assessment.result or {}).get("audit")),
     )
 
 
@@ -259,6 +281,7 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
         performance=axis("performance"),
         capability=axis("capability"),
         base_url=base_url,
+        audit=audit_of(subject.get("audit")),
     )
 
 

@@ -8,6 +8,10 @@
 * :func:`read_findings` — a filled worksheet (JSON Lines or CSV), or a file of ``task_audited``
   events, as ``(line, raw event | EventError)`` items for the collect service, which validates
   and stores them exactly as ``aaaf collect`` does;
+* :func:`finding_items` — findings sent over the API (worksheet rows or ``task_audited``
+  events) as the same ``(line, raw event | EventError)`` items;
+* :func:`gate_findings` — through the API only a key with the ``auditor`` scope may submit
+  ``task_audited`` events: anyone else's become per-item ``FORBIDDEN`` errors;
 * :func:`audit_status` — coverage, honesty and the required rate of the agent's current window.
 
 The pure parts (the draw, the summary) are :mod:`aaaf.scoring.audit`.
@@ -18,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -304,12 +308,44 @@ def read_findings(path: Path, *, auditor: str | None, now: datetime) -> Iterator
         if isinstance(raw, EventError):
             yield line, raw
             continue
-        try:
-            yield line, _from_item(raw, auditor=auditor, now=now)
-        except TypeError as error:
-            yield line, EventError(index, line, "INVALID_EVENT_TYPE", "type", str(error))
-        except ValueError as error:
-            yield line, EventError(index, line, "INVALID_REQUEST", "finding", str(error))
+        yield line, _finding_or_error(index, line, raw, auditor=auditor, now=now)
+
+
+def _finding_or_error(index: int, line: int | None, raw: Any, *, auditor: str | None, now: datetime) -> Any:
+    try:
+        return _from_item(raw, auditor=auditor, now=now)
+    except TypeError as error:
+        return EventError(index, line, "INVALID_EVENT_TYPE", "type", str(error))
+    except ValueError as error:
+        return EventError(index, line, "INVALID_REQUEST", "finding", str(error))
+
+
+def finding_items(
+    raws: Sequence[Any], *, auditor: str | None, now: datetime
+) -> Iterator[tuple[int | None, Any]]:
+    """Findings sent as a list (the API): each a worksheet row (``finding`` filled in) or a
+    ``task_audited`` event, as ``(None, raw event | EventError)`` items for the collect service."""
+    for index, raw in enumerate(raws):
+        yield None, _finding_or_error(index, None, raw, auditor=auditor, now=now)
+
+
+FORBIDDEN_FINDING = (
+    "type: task_audited events are audit findings; only a key with the 'auditor' scope may "
+    "submit them (SCORING.md §2.6)"
+)
+
+
+def gate_findings(
+    items: Iterable[tuple[int | None, Any]], *, may_audit: bool
+) -> Iterator[tuple[int | None, Any]]:
+    """SCORING.md §2.6: through the API only a key with the ``auditor`` scope may submit
+    ``task_audited`` events, so an organization cannot audit itself with its ingest key.
+    Without it each such event becomes a ``FORBIDDEN`` error (field ``type``); the rest pass."""
+    for index, (line, raw) in enumerate(items):
+        if not may_audit and isinstance(raw, Mapping) and raw.get("type") == AUDIT_EVENT:
+            yield line, EventError(index, line, "FORBIDDEN", "type", FORBIDDEN_FINDING)
+        else:
+            yield line, raw
 
 
 def _read_csv(path: Path, *, auditor: str | None, now: datetime) -> Iterator[tuple[int | None, Any]]:

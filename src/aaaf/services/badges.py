@@ -209,6 +209,7 @@ class IssuedBadge:
 SUPERSEDED_PREFIX = "superseded: "
 RESCORED_REASON = SUPERSEDED_PREFIX + "assessment re-scored"
 REDRAWN_REASON = SUPERSEDED_PREFIX + "badge pictures re-drawn (new image digests)"
+AUDIT_REASON = SUPERSEDED_PREFIX + "re-issued to carry the assessment's audit"
 # what a credential must keep saying to stay current: the assessment and every score
 _CURRENT_MEMBERS = ("assessment", "performance", "capability")
 
@@ -229,6 +230,13 @@ def _still_says(badge: Any, data: BadgeData) -> bool:
     subject = credential_of_payload(split_token(badge.credential_jwt)[1]).get("credentialSubject", {})
     section = data.to_section_4_5()
     return all(subject.get(name) == section[name] for name in _CURRENT_MEMBERS)
+
+
+def _still_audits(badge: Any, data: BadgeData) -> bool:
+    """Whether a stored credential carries the assessment's ``audit`` (SCORING.md §2.6) —
+    one signed before badges carried it does not."""
+    subject = credential_of_payload(split_token(badge.credential_jwt)[1]).get("credentialSubject", {})
+    return bool(subject.get("audit") == data.to_section_4_5().get("audit"))
 
 
 def _still_pictures(badge: Any, digests: dict[str, Any]) -> bool:
@@ -266,7 +274,8 @@ def issue(
     png = render_png(svg)
     digests = image_digests(svg, png)
     says = current is not None and _still_says(current, data)
-    if current is not None and says and _still_pictures(current, digests):
+    audits = current is not None and says and _still_audits(current, data)
+    if current is not None and says and audits and _still_pictures(current, digests):
         return stored_badge(current)
     signing_key = key or issuer_key(session.store)
 
@@ -292,7 +301,7 @@ def issue(
         sign=sign_for,
         valid_until=data.valid_until,
         issued_at=utc(now),
-        supersede_reason=None if current is None else (REDRAWN_REASON if says else RESCORED_REASON),
+        supersede_reason=None if current is None else _supersede_reason(says=says, audits=audits),
     )
     if current is not None:  # a bit changed: the published list must say so
         write_status_list(session, None, now)
@@ -305,6 +314,12 @@ def issue(
         svg=svg,
         png=png,
     )
+
+
+def _supersede_reason(*, says: bool, audits: bool) -> str:
+    if not says:
+        return RESCORED_REASON
+    return REDRAWN_REASON if audits else AUDIT_REASON
 
 
 def issue_badge(

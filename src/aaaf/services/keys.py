@@ -42,9 +42,13 @@ class Principal:
     scopes: frozenset[str]
     key_id: uuid.UUID | None = None
 
+    def holds(self, scope: str) -> bool:
+        """Whether this principal holds ``scope`` (``admin`` holds every scope)."""
+        return scope in self.scopes or "admin" in self.scopes
+
     def require(self, scope: str) -> None:
         """``FORBIDDEN`` unless this principal holds ``scope`` (``admin`` holds every scope)."""
-        if scope not in self.scopes and "admin" not in self.scopes:
+        if not self.holds(scope):
             raise AAAFError(
                 "FORBIDDEN",
                 f"This API key lacks the {scope!r} scope.",

@@ -1,6 +1,17 @@
 """One router per resource (DESIGN.md suggested layout); :data:`ROUTERS` in mounting order."""
 
-from aaaf.api.routes import agents, appeals, assessments, badges, config, events, health, keys, organizations
+from aaaf.api.routes import (
+    agents,
+    appeals,
+    assessments,
+    audits,
+    badges,
+    config,
+    events,
+    health,
+    keys,
+    organizations,
+)
 
 ROUTERS = [
     health.router,
@@ -8,6 +19,7 @@ ROUTERS = [
     config.router,
     agents.router,
     events.router,
+    audits.router,
     assessments.router,
     appeals.router,
     keys.router,

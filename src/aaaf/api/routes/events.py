@@ -3,7 +3,9 @@
 Events go through the same validation and idempotent store as ``aaaf collect``
 (:func:`aaaf.services.collect.collect`): each invalid event is rejected with an error that
 names its field, the rest of a batch is kept, a re-sent event (same agent and ``id``) is a
-duplicate, not an error.  The answer comes only after the accepted events are committed.
+duplicate, not an error.  A ``task_audited`` event (an audit finding) needs the ``auditor``
+scope besides ``events:write`` (SCORING.md §2.6): without it the single route answers 403
+``FORBIDDEN`` and the batch rejects that event with the code ``FORBIDDEN``.  The answer comes only after the accepted events are committed.
 A batch holds at most 1 000 events (413 ``PAYLOAD_TOO_LARGE`` beyond, as for a body over
 1 MiB).
 """
@@ -15,13 +17,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
 
-from aaaf.api.deps import EventWriter, NowDep, Reader
+from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
 from aaaf.api.limits import MAX_BATCH_EVENTS
 from aaaf.api.models import BatchResult, EventOut, EventStored, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, paginate, time_key
 from aaaf.errors import AAAFError
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
+from aaaf.services.audits import gate_findings
+from aaaf.services.collect import CollectReport
 from aaaf.services.collect import collect as collect_events
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"])
@@ -37,10 +41,13 @@ def _client_id(raw: Any) -> str | None:
 def create_event(
     event: Annotated[dict[str, Any], Body(description="One event (SCORING.md §1).")],
     org: EventWriter,
+    principal: CallerDep,
     now: NowDep,
 ) -> dict[str, Any]:
-    """Submit one event; an invalid one is refused with the code and field of its problem."""
-    report = collect_events(org, [(None, event)], now=now)
+    """Submit one event; an invalid one is refused with the code and field of its problem
+    (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
+    items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
+    report = collect_events(org, items, now=now)
     if report.errors:
         error = report.errors[0]
         details = {"field": error.field, "id": _client_id(event)}
@@ -52,17 +59,26 @@ def create_event(
 def create_events_batch(
     events: Annotated[list[Any], Body(embed=True, description="Up to 1 000 events.")],
     org: EventWriter,
+    principal: CallerDep,
     now: NowDep,
 ) -> dict[str, Any]:
     """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
-    its ``id``, the code and the field of its problem."""
+    its ``id``, the code and the field of its problem (``FORBIDDEN`` for a ``task_audited``
+    event sent without the ``auditor`` scope)."""
     if len(events) > MAX_BATCH_EVENTS:
         raise AAAFError(
             "PAYLOAD_TOO_LARGE",
             f"A batch holds at most {MAX_BATCH_EVENTS} events; this one has {len(events)}.",
             {"limit_events": MAX_BATCH_EVENTS, "events": len(events)},
         )
-    report = collect_events(org, ((None, raw) for raw in events), now=now)
+    items = gate_findings(((None, raw) for raw in events), may_audit=principal.holds("auditor"))
+    report = collect_events(org, items, now=now)
+    return batch_answer(report, events)
+
+
+def batch_answer(report: CollectReport, sent: list[Any]) -> dict[str, Any]:
+    """Document 004 §6.2's batch answer: counts and each rejected item's index, ``id``, code,
+    field and message."""
     return {
         "accepted": report.accepted,
         "duplicates": report.duplicates,
@@ -70,7 +86,7 @@ def create_events_batch(
         "errors": [
             {
                 "index": error.index,
-                "id": _client_id(events[error.index]) if 0 <= error.index < len(events) else None,
+                "id": _client_id(sent[error.index]) if 0 <= error.index < len(sent) else None,
                 "code": error.code,
                 "field": error.field,
                 "error": error.message,
