@@ -63,6 +63,7 @@ from aaaf.scoring.defaults import (
     CAPABILITY_TIERS,
     PERFORMANCE_TIERS,
 )
+from aaaf.scoring.records import EVENT_TYPES
 from aaaf.store.types import JSONDocument, Score, TextArray, UTCDateTime
 
 NAMING_CONVENTION = {
@@ -75,23 +76,11 @@ NAMING_CONVENTION = {
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
-# The eight types of document 004 §6.2, the two SCORING.md §1 adds, and memory_operation
-# (memory-file evidence collected by the evidence package), and task_audited (SCORING.md §2.6,
-# migration 0009_task_audited).
-STORED_EVENT_TYPES: tuple[str, ...] = (
-    "task_assigned",
-    "task_completed",
-    "task_revised",
-    "tool_invoked",
-    "delegation_decision",
-    "delegation_outcome",
-    "orchestration_plan",
-    "orchestration_result",
-    "eval_result",
-    "workflow_run",
-    "memory_operation",
-    "task_audited",
-)
+# Every event type the evidence package accepts (aaaf.scoring.records.EVENT_TYPES, the one list):
+# document 004 §6.2's eight, the two SCORING.md §1 adds, memory_operation (memory-file
+# evidence) and task_audited (SCORING.md §2.6); the CHECK constraint's migrations spell the
+# list out as it was at each revision (0009_task_audited for the current one).
+STORED_EVENT_TYPES: tuple[str, ...] = EVENT_TYPES
 ORGANIZATION_STATUSES = ("active", "suspended", "archived")
 AGENT_STATUSES = ("enrolled", "active", "suspended", "archived")
 AXES = ("performance", "capability")
