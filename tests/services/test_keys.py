@@ -84,3 +84,14 @@ def test_a_key_of_another_organization_cannot_be_revoked(store) -> None:
             key_service.revoke_key(store, acme.id, ref, now=NOW)
         assert missing.value.code == "NOT_FOUND"
     assert authenticate(store, globex_key.secret, now=NOW).organization_id == globex.id
+
+
+def test_last_use_is_recorded_to_the_minute_not_on_every_request(store) -> None:
+    organization, issued = create_organization(store, "acme", now=NOW)
+    authenticate(store, issued.secret, now=NOW)
+    authenticate(store, issued.secret, now=NOW + timedelta(seconds=59))  # within the minute: no write
+    (key,) = key_service.list_keys(store, organization.id)
+    assert key.last_used_at == NOW
+    authenticate(store, issued.secret, now=NOW + timedelta(seconds=60))
+    (key,) = key_service.list_keys(store, organization.id)
+    assert key.last_used_at == NOW + timedelta(seconds=60)
