@@ -121,31 +121,21 @@ def sqlite_file_url(store_url: str) -> str | None:
     return "sqlite:///" + str(Path(url.database).expanduser().resolve())
 
 
-def _local_keys(store_url: str | None) -> tuple[str, list[PublicKey]]:
+def local_public_keys(store_url: str | None, *, required: bool = True) -> list[PublicKey]:
     """The local issuer's public keys (from the database; an earlier installation's key file
-    when the database has none yet) — never creates one, needs no secret."""
+    when the database has none yet), for ``aaaf verify`` — never creates one, needs no secret.
+    None found is ``INVALID_REQUEST`` when ``required``, else an empty list."""
     from aaaf.store import open_store
 
     url = store_url or get_settings().database_url
     sqlite = sqlite_file_url(url)
     if sqlite is None or Path(sqlite[len("sqlite:///") :]).exists():
         with open_store(url) as store:
-            return url, issuer_public_keys(store)
-    path = default_key_path(sqlite, get_settings().issuer_key_path)
-    return url, [read_issuer_key(path).public] if path.exists() else []
-
-
-def local_issuer(store_url: str | None) -> PublicKey | None:
-    """This installation's issuer public key, or None when it has none yet (never creates one)."""
-    keys = _local_keys(store_url)[1]
-    return keys[0] if keys else None
-
-
-def local_public_keys(store_url: str | None) -> list[PublicKey]:
-    """The local issuer's public keys, for ``aaaf verify`` without ``--key`` (never creates one;
-    needs no secret: the public halves are stored in clear)."""
-    url, keys = _local_keys(store_url)
-    if not keys:
+            keys = issuer_public_keys(store)
+    else:
+        path = default_key_path(sqlite, get_settings().issuer_key_path)
+        keys = [read_issuer_key(path).public] if path.exists() else []
+    if not keys and required:
         raise AAAFError(
             "INVALID_REQUEST",
             "No local issuer key (this database has issued no badge); pass the issuer's public key"

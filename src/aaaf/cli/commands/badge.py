@@ -331,12 +331,11 @@ def verify_command(
     now = _now(at)
     content = file.read_bytes()
     store_url = database_url(db)
-    local = issuer_service.local_issuer(store_url)
-    keys = (
-        parse_public_keys(key.read_bytes())
-        if key is not None
-        else issuer_service.local_public_keys(store_url)
-    )
+    # the store is opened once: its keys verify the signature unless --key is given, and tell
+    # whether the badge was issued here (then its revocation is read from this database)
+    found = issuer_service.local_public_keys(store_url, required=key is None)
+    local = found[0] if found else None
+    keys = parse_public_keys(key.read_bytes()) if key is not None else found
     status = _read_status_list(status_list) if status_list is not None else None
     source = None if status is not None else local_status_source(store_url, local)
     result = verify(
