@@ -16,7 +16,7 @@ from fastapi import FastAPI
 
 from aaaf.api.docs import install_docs
 from aaaf.api.errors import install_error_handlers
-from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit
+from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
 from aaaf.api.routes import ROUTERS
 
 log = logging.getLogger("aaaf.api")
@@ -65,6 +65,7 @@ def create_app(
         app.include_router(router)
     install_docs(app)
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
+    app.add_middleware(RefuseNulCharacters)
     return app
 
 

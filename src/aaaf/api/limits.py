@@ -92,3 +92,43 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": content})
+
+
+class RefuseNulCharacters:
+    """Pure ASGI middleware: a NUL character in the path or the query string is 400
+    ``INVALID_REQUEST`` naming where it was — PostgreSQL cannot store or compare one, and an
+    id or filter that contains one can name nothing (the collect path rejects it the same way)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            from urllib.parse import unquote_to_bytes
+
+            where = None
+            if b"\x00" in unquote_to_bytes(scope.get("raw_path") or scope.get("path", "").encode()):
+                where = "path"
+            elif b"\x00" in unquote_to_bytes(scope.get("query_string", b"")):
+                where = "query"
+            if where is not None:
+                body = json.dumps(
+                    error_body(
+                        "INVALID_REQUEST",
+                        f"The request {where} contains a NUL character (\\u0000).",
+                        {"field": where},
+                    )
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 400,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
