@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck contracts unit bench validity clean
+.PHONY: install demo test lint typecheck contracts unit bench bench-api soak validity clean
 
 # The optional `similarity` extra (all-MiniLM-L6-v2 for `similar` assertions) needs PyTorch: it is
 # installed only from a local CPU wheel (this machine kind ships one in /opt/wheels), never as the
@@ -42,6 +42,16 @@ test: lint typecheck contracts unit
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# The API ingest benchmark alone (issue 13 §8; `make bench` includes it): POST /events/batch on
+# SQLite and PostgreSQL beside /health and a raw COPY/executemany, single-event p50/p99.
+bench-api: $(STAMP)
+	$(PY) benchmarks/bench_api.py
+
+# 60 s of sustained batch ingest at 20 000 events/s per database; fails unless the database
+# holds exactly the events acknowledged (issue 13 §8-9: too long for `make test`).
+soak: $(STAMP)
+	$(PY) benchmarks/bench_api.py --soak 60 --soak-rate 20000
 
 # Verdict validity (issue 11): A/A verdict shares, power at +0.25 and composite-CI coverage,
 # simulated in this process, each beside the figure under the rules of before (`make bench`

@@ -74,6 +74,7 @@ class Victim:
     assessment_id: str
     key_id: str
     appeal_id: str
+    eval_run_id: str
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -82,6 +83,7 @@ class Victim:
             "assessment_id": self.assessment_id,
             "key_id": self.key_id,
             "appeal_id": self.appeal_id,
+            "run_id": self.eval_run_id,
         }
 
 
@@ -103,6 +105,57 @@ def _list_keys(client: httpx.Client, victim: Victim) -> None:
 def _create_key(client: httpx.Client, victim: Victim) -> None:
     created = client.post("/api/v1/keys", json={"scopes": ["read"]}).json()
     assert created["organization_id"] != victim.org.id
+
+
+def _workflow_run(client: httpx.Client, victim: Victim) -> None:
+    run = {
+        "agent_id": victim.agent_id,
+        "type": "workflow_run",
+        "timestamp": "2026-11-01T00:00:00+00:00",
+        "data": WORKFLOW_RUN_DATA,
+    }
+    body = client.post("/api/v1/workflow-runs", json={"runs": [run]}).json()
+    assert (body["accepted"], body["rejected"]) == (0, 1)
+    assert body["errors"][0]["code"] == "NOT_FOUND"
+
+
+def _list_eval_runs(client: httpx.Client, victim: Victim) -> None:
+    ids = {item["id"] for item in client.get("/api/v1/eval-runs").json()["items"]}
+    assert victim.eval_run_id not in ids
+
+
+def _upload_eval_run(client: httpx.Client, victim: Victim) -> None:
+    answer = client.post("/api/v1/eval-runs", json=EVAL_RUN)
+    assert answer.status_code == 201, answer.text
+    assert victim.eval_run_id not in {item["id"] for item in answer.json()["items"]}
+
+
+def _workflow_weights(client: httpx.Client, victim: Victim) -> None:
+    agents = [row["agent"] for row in client.get("/api/v1/workflow-weights").json()["agents"]]
+    assert "victim" not in agents
+
+
+WORKFLOW_RUN_DATA = {
+    "task_id": "w",
+    "steps_completed": 1,
+    "dag_steps": 1,
+    "output_quality": 1.0,
+    "actual_cost": 1.0,
+    "max_budget": 2.0,
+    "actual_seconds": 30.0,
+    "max_latency_seconds": 60.0,
+    "actual_retries": 0,
+    "declared_retry_budget": 0,
+    "timeouts": 0,
+    "hard_failures": 0,
+}
+EVAL_RUN = {
+    "run_id": "victim-run",
+    "variant": "v",
+    "samples": [
+        {"sample_id": f"s{i}", "assertions": [{"type": "contains", "passed": True}]} for i in range(3)
+    ],
+}
 
 
 # routes whose ids come in the query or the body: what organization A tries with B's ids
@@ -127,6 +180,15 @@ CASES: dict[tuple[str, str], Callable[[httpx.Client, Victim], None]] = {
         c.post("/api/v1/assessments", json={"agent_id": v.agent_id}), 404, "NOT_FOUND"
     ),
     ("GET", "/api/v1/keys"): _list_keys,
+    ("POST", "/api/v1/workflow-runs"): _workflow_run,
+    ("GET", "/api/v1/workflow-weights"): _workflow_weights,
+    ("GET", "/api/v1/eval-runs"): _list_eval_runs,
+    ("POST", "/api/v1/eval-runs"): _upload_eval_run,
+    ("POST", "/api/v1/eval-runs/compare"): lambda c, v: assert_error(
+        c.post("/api/v1/eval-runs/compare", json={"control": v.eval_run_id, "treatments": [v.eval_run_id]}),
+        404,
+        "NOT_FOUND",
+    ),
     ("POST", "/api/v1/keys"): _create_key,
 }
 
@@ -179,8 +241,29 @@ def _victim(live: LiveServer) -> Victim:
             "counter_evidence": [{"task_id": "task-000", "claim": "scope change"}],
         },
     ).json()
+    (eval_run,) = org.client.post("/api/v1/eval-runs", json=EVAL_RUN).json()["items"]
+    # the victim's agent has a workflow run (so that the weights would show it)
+    stored = org.client.post(
+        "/api/v1/workflow-runs",
+        json={
+            "runs": [
+                {
+                    "agent_id": agent["id"],
+                    "type": "workflow_run",
+                    "timestamp": "2026-11-01T00:00:00+00:00",
+                    "data": WORKFLOW_RUN_DATA,
+                }
+            ]
+        },
+    )
+    assert stored.json()["accepted"] == 1, stored.text
     return Victim(
-        org=org, agent_id=agent["id"], assessment_id=started["id"], key_id=key["id"], appeal_id=appeal["id"]
+        org=org,
+        agent_id=agent["id"],
+        assessment_id=started["id"],
+        key_id=key["id"],
+        appeal_id=appeal["id"],
+        eval_run_id=eval_run["id"],
     )
 
 
@@ -232,3 +315,5 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
         "/api/v1/events", params={"agent_id": victim.agent_id, "type": "task_audited"}
     ).json()
     assert findings["items"] == []
+    assert victim.org.client.get(f"/api/v1/agents/{victim.agent_id}/trust/history").json()["items"] == []
+    assert victim.org.client.get(f"/api/v1/eval-runs/{victim.eval_run_id}").status_code == 200

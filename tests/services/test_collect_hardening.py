@@ -308,3 +308,32 @@ def test_only_refusals_of_an_event_are_blamed_on_it() -> None:
         "INSERT", {}, Exception("server closed the connection"), connection_invalidated=True
     )
     assert not _blames_the_event(gone)
+
+
+def test_chunks_are_written_by_the_writer_thread_with_the_same_outcome(
+    org: OrgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13 §8: from the second chunk on, chunks are stored by one writer thread while
+    the next is validated; counts, duplicates and the first-100 errors (in line order,
+    across both threads' reports) are what a single thread gives."""
+    monkeypatch.setattr(collect_module, "CHUNK_SIZE", 7)
+    writers: set[str] = set()
+    real_store = collect_module._store
+
+    def spying_store(*args: Any, **kwargs: Any) -> None:
+        writers.add(threading.current_thread().name)
+        real_store(*args, **kwargs)
+
+    monkeypatch.setattr(collect_module, "_store", spying_store)
+    org.enroll_agent("a1")
+    events: list[Any] = []
+    for i in range(300):
+        events.append(_assigned(f"t{i}", domain=5) if i % 3 == 0 else _assigned(f"t{i}"))
+    events += [_assigned("t1"), _assigned("t2")]  # re-sent: duplicates
+    report = collect(org, _items(events), now=LATER, default_agent="a1")
+    assert (report.accepted, report.duplicates, report.rejected) == (200, 2, 100)
+    assert [error.line for error in report.errors] == [1 + 3 * i for i in range(100)]
+    assert any(name.startswith("aaaf-collect") for name in writers)
+    assert threading.current_thread().name in writers  # the last chunk, in the caller
+    single = collect(org, _items(events[:5]), now=LATER, default_agent="a1")
+    assert (single.accepted, single.duplicates, single.rejected) == (0, 3, 2)

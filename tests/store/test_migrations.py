@@ -35,6 +35,7 @@ EXPECTED_TABLES = {
     "score_history",
     "trust_weight_overrides",
     "assessment_evidence",
+    "eval_runs",
 }
 
 

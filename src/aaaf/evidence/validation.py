@@ -17,7 +17,7 @@ is ``INVALID_REQUEST``.  Messages start with the field path:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -272,6 +272,23 @@ def validate_event(
     return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits)
 
 
+def event_validator(
+    *,
+    now: datetime,
+    default_agent: str | None = None,
+    future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
+    limits: EventLimits = DEFAULT_LIMITS,
+) -> Callable[[Any], ValidEvent]:
+    """:func:`validate_event` with its settings bound once (the ingest hot path: the
+    future bound is computed once per batch, not once per event)."""
+    latest_allowed = _latest_allowed(now, future_tolerance_seconds)
+
+    def validate(raw: Any) -> ValidEvent:
+        return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits)
+
+    return validate
+
+
 def validate_batch(
     raws: Iterable[Any],
     *,
@@ -337,6 +354,7 @@ def validate_stream(
 __all__ = [
     "DEFAULT_FUTURE_TOLERANCE_SECONDS",
     "EventValidationError",
+    "event_validator",
     "validate_batch",
     "validate_event",
     "validate_stream",

@@ -33,7 +33,7 @@ from aaaf.errors import AAAFError
 from aaaf.evidence.limits import EventLimits, printable
 from aaaf.evidence.models import EventError, ValidEvent
 from aaaf.evidence.payloads import show_value
-from aaaf.evidence.validation import EventValidationError, validate_event
+from aaaf.evidence.validation import EventValidationError, event_validator
 from aaaf.evidence.workflow_definition import resolve_event
 from aaaf.store.event_writer import Stored
 
@@ -79,6 +79,16 @@ class CollectReport:
             heapq.heappush(self._heap, entry)
         elif entry[:2] > self._heap[0][:2]:
             heapq.heapreplace(self._heap, entry)
+
+    def merge(self, other: CollectReport) -> None:
+        """Add ``other``'s counts and errors (the writer thread's report) to this one."""
+        self.accepted += other.accepted
+        self.duplicates += other.duplicates
+        self.skipped += other.skipped
+        self.enrolled += other.enrolled
+        for _, _, error in sorted(other._heap, key=lambda item: item[1]):
+            self.reject(error)
+        self.rejected += other.rejected - len(other._heap)
 
     def errors_note(self, shown: int) -> str | None:
         """``"first 100 of 250"`` when the list shown is cut, else None."""
@@ -258,66 +268,131 @@ def collect(
         if future_tolerance_seconds is not None
         else org.config().future_tolerance_seconds
     )
+    validate = event_validator(
+        now=now, default_agent=default_agent, future_tolerance_seconds=tolerance, limits=limits
+    )
     chunk: list[_Pending] = []
     seen = 0
+    writer = _ChunkWriter(org)
 
     def flush() -> None:
         if chunk:
-            _store(org, list(chunk), report)
+            writer.store(list(chunk))
             chunk.clear()
 
-    for index, (line, raw) in enumerate(items):
-        seen += 1
-        if isinstance(raw, EventError):
-            report.reject(raw)
-            continue
-        try:
-            if workflow_definitions:
-                raw = resolve_event(raw, workflow_definitions)
-            event = validate_event(
-                raw,
-                now=now,
-                default_agent=default_agent,
-                future_tolerance_seconds=tolerance,
-                limits=limits,
-            )
-            if since is not None and event.timestamp < since:
-                report.skipped += 1
+    try:
+        for index, (line, raw) in enumerate(items):
+            seen += 1
+            if isinstance(raw, EventError):
+                report.reject(raw)
                 continue
-            if default_agent is not None and event.agent != default_agent:
-                expected = resolver.resolve(default_agent)
-                if not _names(expected, event.agent):
-                    named = "agent_id" if raw.get("agent_id") is not None else "agent"
-                    raise EventValidationError(
-                        "AGENT_MISMATCH",
-                        named,
-                        f"{named}: the event names agent {show_value(event.agent)}, but the "
-                        f"command collects for {show_value(default_agent)}; it was not stored",
+            try:
+                if workflow_definitions:
+                    raw = resolve_event(raw, workflow_definitions)
+                event = validate(raw)
+                if since is not None and event.timestamp < since:
+                    report.skipped += 1
+                    continue
+                if default_agent is not None and event.agent != default_agent:
+                    expected = resolver.resolve(default_agent)
+                    if not _names(expected, event.agent):
+                        named = "agent_id" if raw.get("agent_id") is not None else "agent"
+                        raise EventValidationError(
+                            "AGENT_MISMATCH",
+                            named,
+                            f"{named}: the event names agent {show_value(event.agent)}, but the "
+                            f"command collects for {show_value(default_agent)}; it was not stored",
+                        )
+                    agent = expected
+                else:
+                    agent = resolver.resolve(event.agent)
+            except EventValidationError as error:
+                report.reject(error.at(index, line))
+                continue
+            except AAAFError as error:
+                report.reject(
+                    EventError(
+                        index=index,
+                        line=line,
+                        code=error.code,
+                        field=error.details.get("field", "agent"),
+                        message=error.message,
                     )
-                agent = expected
-            else:
-                agent = resolver.resolve(event.agent)
-        except EventValidationError as error:
-            report.reject(error.at(index, line))
-            continue
-        except AAAFError as error:
-            report.reject(
-                EventError(
-                    index=index,
-                    line=line,
-                    code=error.code,
-                    field=error.details.get("field", "agent"),
-                    message=error.message,
                 )
-            )
-            continue
-        chunk.append(_Pending(agent.id, event, index, line))
-        if len(chunk) >= CHUNK_SIZE:
-            flush()
-            if progress is not None:
-                progress(seen)
-    flush()
+                continue
+            chunk.append(_Pending(agent.id, event, index, line))
+            if len(chunk) >= CHUNK_SIZE:
+                flush()
+                if progress is not None:
+                    progress(seen)
+        flush()
+    finally:
+        report.merge(writer.finish())
     if progress is not None:
         progress(seen)
     log.info("collected: %s", report.to_dict(max_errors=0))
     return report
+
+
+class _ChunkWriter:
+    """Stores chunks while the next one is validated (issue 13 §8).
+
+    Chunks are written one at a time and in order, each in its own transaction as before,
+    by one writer thread once a second chunk comes: the database works (SQLite and the
+    PostgreSQL driver release the GIL while they do) while the calling thread validates
+    the next chunk.  At most two chunks are held, so memory stays flat.  A batch that fits
+    in one chunk (every API request) is written in the calling thread, as is everything
+    when the store is bound to a unit of work or is an in-memory SQLite database (one
+    shared connection).  The writer's counts and errors are its own report, merged by
+    :meth:`finish`; a chunk's failure that blames no event is raised again by the next
+    :meth:`store` or by :meth:`finish`.
+    """
+
+    def __init__(self, org: Any) -> None:
+        self.org = org
+        self.report = CollectReport()
+        self._held: list[_Pending] | None = None  # the last chunk, not yet handed over
+        self._running: Any = None  # the chunk being written by the writer thread
+        self._executor: Any = None
+        self._threaded = _may_write_in_a_thread(org)
+
+    def store(self, entries: list[_Pending]) -> None:
+        if not self._threaded:
+            _store(self.org, entries, self.report)
+            return
+        held, self._held = self._held, entries
+        if held is None:
+            return
+        self._wait()
+        if self._executor is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aaaf-collect")
+        self._running = self._executor.submit(_store, self.org, held, self.report)
+
+    def _wait(self) -> None:
+        if self._running is not None:
+            running, self._running = self._running, None
+            running.result()
+
+    def finish(self) -> CollectReport:
+        """Write what is left and wait for it; the writer's report."""
+        try:
+            self._wait()
+            held, self._held = self._held, None
+            if held is not None:
+                _store(self.org, held, self.report)
+        finally:
+            if self._executor is not None:
+                self._executor.shutdown(wait=True)
+                self._executor = None
+        return self.report
+
+
+def _may_write_in_a_thread(org: Any) -> bool:
+    from sqlalchemy.pool import StaticPool
+
+    if getattr(org, "_bound", None) is not None:
+        return False
+    engine = getattr(org, "engine", None)
+    return engine is not None and not isinstance(engine.pool, StaticPool)

@@ -427,3 +427,19 @@ org_config_changes = Table(
     Column("config_after", JSONDocument, nullable=False),
     Index("idx_org_config_changes_organization", "organization_id", "changed_at"),
 )
+
+# issue 13: eval runs uploaded over the API (SCORING.md §4), each one run (one column of a
+# promptfoo file) as the run object ``aaaf compare`` reads, so stored runs compare like files
+eval_runs = Table(
+    "eval_runs",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("run_id", Text(), nullable=False),
+    Column("variant", Text(), nullable=False),
+    Column("source_format", Text(), nullable=False),
+    Column("samples", Integer(), nullable=False),
+    Column("run", JSONDocument, nullable=False),
+    Column("uploaded_at", UTCDateTime(), nullable=False),
+    Index("idx_eval_runs_organization", "organization_id", "uploaded_at", "id"),
+)

@@ -7,10 +7,13 @@ from aaaf.api.routes import (
     audits,
     badges,
     config,
+    eval_runs,
     events,
     health,
     keys,
     organizations,
+    trust,
+    workflow,
 )
 
 ROUTERS = [
@@ -24,4 +27,7 @@ ROUTERS = [
     appeals.router,
     keys.router,
     badges.router,
+    trust.router,
+    workflow.router,
+    eval_runs.router,
 ]

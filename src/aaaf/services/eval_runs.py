@@ -1,0 +1,159 @@
+"""Eval runs over the API: upload in the formats ``aaaf compare`` reads, compare stored runs
+(SCORING.md §4; issue 13 "eval runs/compare (several treatments)").
+
+An upload is read by the very function ``aaaf compare`` reads a file with
+(:func:`aaaf.services.eval_files.read_runs`: our JSON / JSON Lines, an inspect_ai log, a
+promptfoo result file — told apart by content, or named by ``source_format``); each run
+(each column of a promptfoo file) is stored as its run object.  A comparison of stored runs
+goes through the same grading pass and verdict functions as the CLI, so its JSON is what
+``aaaf compare CONTROL T1 [T2 …] --json`` prints for the files the runs came from: one
+treatment gives the two-run verdict, several give one verdict each with Bonferroni across
+treatments and the worst rolled up.  No model judges run on the server: runs are graded by
+the code graders (assertions without ``passed``) and carry the judge scores they were
+uploaded with, as ``aaaf compare`` without ``--judge``.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.layered import LayeredConfig
+from aaaf.scoring.treatments import compare_treatments
+from aaaf.scoring.verdict import compare_runs
+from aaaf.services.eval_files import RUN_FORMATS, check_finished, read_runs
+from aaaf.services.evals import grade_run, grading_summary, judge_calibrations, to_layered_run
+
+MAX_TREATMENTS = 20
+
+
+def _safe_name(filename: str | None) -> str:
+    """The uploaded file's base name, made safe for a temporary file (its suffix tells
+    ``.jsonl`` and ``.eval`` apart, as a file's does for the CLI)."""
+    base = Path(filename or "upload.json").name
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", base).strip("-.")
+    return stem or "upload.json"
+
+
+def _renamed(error: AAAFError, temp: str, shown: str) -> AAAFError:
+    """``error`` naming the upload as the client named it, not the server's temporary path."""
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(temp, shown)
+        if isinstance(value, list):
+            return [fix(item) for item in value]
+        if isinstance(value, dict):
+            return {key: fix(item) for key, item in value.items()}
+        return value
+
+    return AAAFError(error.code, fix(error.message), fix(dict(error.details)))
+
+
+def read_upload(
+    content: bytes, *, filename: str | None, source_format: str = "auto"
+) -> tuple[str, list[dict[str, Any]]]:
+    """The runs of an uploaded file and its format, read exactly as ``aaaf compare`` reads a
+    file (``INVALID_REQUEST`` naming the problem otherwise)."""
+    if source_format not in RUN_FORMATS:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"from: unknown run format {source_format!r}; formats: {', '.join(RUN_FORMATS)}.",
+            {"field": "from", "value": source_format, "formats": list(RUN_FORMATS)},
+        )
+    if not content.strip():
+        raise AAAFError("INVALID_REQUEST", "file: the upload is empty.", {"field": "file"})
+    name = _safe_name(filename)
+    with tempfile.TemporaryDirectory(prefix="aaaf-upload-") as directory:
+        path = Path(directory) / name
+        path.write_bytes(content)
+        try:
+            if source_format == "auto":
+                from aaaf.services.eval_files import detect_format
+
+                kind = detect_format(path)
+            else:
+                kind = source_format
+            runs = read_runs(path, kind)
+        except AAAFError as error:
+            raise _renamed(error, str(path), name) from None
+        except (ValueError, KeyError, TypeError, OSError) as error:  # an importer's parse failure
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"{name}: cannot read it as {kind if source_format == 'auto' else source_format} "
+                f"({type(error).__name__}: {str(error).replace(str(path), name)[:200]}).",
+                {"field": "file", "format": source_format},
+            ) from None
+    return kind, runs
+
+
+def upload(
+    org: Any, content: bytes, *, filename: str | None, source_format: str, uploaded_at: datetime
+) -> list[Any]:
+    """Read and store every run of an upload; the stored runs (one per column)."""
+    kind, runs = read_upload(content, filename=filename, source_format=source_format)
+    return list(org.add_eval_runs(runs, source_format=kind, uploaded_at=uploaded_at))
+
+
+def _calibrations(graded: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What ``aaaf compare --json`` reports as ``calibration`` without ``--judge``: the ρ of
+    the uploaded judge scores against any human labels (informative)."""
+    if not any(s.get("human") is not None for run in graded for s in run["samples"]):
+        return {}
+    found = judge_calibrations(list(graded), dimensions={})
+    return {
+        name: {
+            "spearman": c.spearman,
+            "n": c.n,
+            "dropped": c.dropped,
+            "accepted": c.accepted,
+            "dimension": c.dimension,
+            "reason": c.reason,
+        }
+        for name, c in found.items()
+    }
+
+
+def compare_stored(
+    org: Any,
+    control: str,
+    treatments: Sequence[str],
+    *,
+    config: LayeredConfig,
+    allow_incomplete: bool = False,
+) -> dict[str, Any]:
+    """``aaaf compare CONTROL T1 [T2 …] --json`` on stored runs (ids of this organization)."""
+    if not treatments:
+        raise AAAFError(
+            "INVALID_REQUEST", "treatments: give at least one treatment run id.", {"field": "treatments"}
+        )
+    if len(treatments) > MAX_TREATMENTS:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"treatments: at most {MAX_TREATMENTS} treatments, got {len(treatments)}.",
+            {"field": "treatments", "limit": MAX_TREATMENTS},
+        )
+    runs = [dict(org.get_eval_run(control).run)] + [dict(org.get_eval_run(ref).run) for ref in treatments]
+    if len(treatments) == 1:
+        check_finished([("control", runs[0]), ("treatment", runs[1])], allow_incomplete=allow_incomplete)
+    else:
+        check_finished(
+            [("control", runs[0])] + [(f"treatment {number}", run) for number, run in enumerate(runs[1:], 1)],
+            allow_incomplete=allow_incomplete,
+        )
+    graded = [grade_run(run, judges=None, require_calibration=False) for run in runs]
+    layered = [to_layered_run(run) for run in graded]
+    summaries = [grading_summary(run) for run in graded]
+    if len(treatments) == 1:
+        payload = compare_runs(layered[0], layered[1], config).to_dict()
+        payload["grading"] = {"control": summaries[0], "treatment": summaries[1]}
+    else:
+        payload = compare_treatments(layered[0], layered[1:], config).to_dict()
+        payload["grading"] = {"control": summaries[0], "treatments": summaries[1:]}
+    payload["calibration"] = _calibrations(graded)
+    return payload
