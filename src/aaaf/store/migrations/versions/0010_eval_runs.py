@@ -1,6 +1,6 @@
 """Eval runs uploaded over the API (SCORING.md §4; issue 13 "eval runs/compare").
 
-Revision ID: 0010_api_routes_eval_runs
+Revision ID: 0010_eval_runs
 Revises: 0009_task_audited
 Create Date: 2026-11-23
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010_api_routes_eval_runs"
+revision: str = "0010_eval_runs"
 down_revision: str | Sequence[str] | None = "0009_task_audited"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
