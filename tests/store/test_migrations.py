@@ -35,6 +35,8 @@ EXPECTED_TABLES = {
     "score_history",
     "trust_weight_overrides",
     "assessment_evidence",
+    "webhook_events",
+    "webhook_deliveries",
 }
 
 
