@@ -159,6 +159,8 @@ def main() -> None:
     parser.add_argument("--skip-bootstrap", action="store_true")
     parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
     parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
+    parser.add_argument("--skip-webhooks", action="store_true", help="skip the webhook delivery benchmark")
+    parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -190,6 +192,10 @@ def main() -> None:
         figures = validity.run()
         results["validity"] = figures
         print(validity.render(figures), file=sys.stderr)
+    if not args.skip_webhooks:
+        import bench_webhooks  # issue 14 §7: deliveries/s beside plain httpx POSTs/s
+
+        results["webhooks"] = bench_webhooks.run(database_url=args.webhooks_db)
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
