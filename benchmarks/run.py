@@ -168,6 +168,8 @@ def main() -> None:
     parser.add_argument(
         "--skip-api", action="store_true", help="skip the API ingest benchmark (bench_api.py)"
     )
+    parser.add_argument("--skip-webhooks", action="store_true", help="skip the webhook delivery benchmark")
+    parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -204,6 +206,10 @@ def main() -> None:
         figures = validity.run()
         results["validity"] = figures
         print(validity.render(figures), file=sys.stderr)
+    if not args.skip_webhooks:
+        import bench_webhooks  # issue 14 §7: deliveries/s beside plain httpx POSTs/s
+
+        results["webhooks"] = bench_webhooks.run(database_url=args.webhooks_db)
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

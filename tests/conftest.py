@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 # signs (the test processes and the CLI subprocesses they start inherit this one); SQLite
 # tests that check the generated key file pass their own settings
 os.environ.setdefault("AAAF_SECRET_KEY", "dGVzdC1zZWNyZXQtb2YtdGhlLWFhYWYtdGVzdC1zdWl0ZS0zMmJ5dGVz")
+# issue 14: the background loop of `aaaf serve` (webhook deliveries, duties) stays off in tests
+# unless a test starts its server with it on (tests/api/test_webhooks_delivery.py)
+os.environ.setdefault("AAAF_BACKGROUND_INTERVAL_SECONDS", "0")
 
 # a plain postgresql:// URL is routed through psycopg 3, as open_store does
 POSTGRES_URL = os.environ.get(

@@ -56,6 +56,20 @@ class Settings(BaseSettings):
     # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
     admin_key: str | None = None
 
+    # issue 14 §5 (docs/webhooks.md): webhook targets on private, loopback or link-local
+    # addresses are refused unless this is true (tests, single-machine setups)
+    webhook_allow_loopback: bool = False
+    # one delivery attempt's timeout (connect + send + answer), seconds
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0)
+    # deliveries sent at once by one sender, and per round
+    webhook_concurrency: int = Field(default=16, ge=1)
+    webhook_batch_size: int = Field(default=200, ge=1)
+    # ``aaaf serve``'s background loop (aaaf.api.background): sends due webhook deliveries
+    # every ``background_interval_seconds`` (0 turns the loop off) and runs the periodic
+    # duties (aaaf.services.duties) every ``duties_interval_seconds``
+    background_interval_seconds: float = Field(default=2.0, ge=0)
+    duties_interval_seconds: float = Field(default=300.0, gt=0)
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -61,13 +61,21 @@ class Server:
                 self.process.wait(timeout=15)
 
 
-def start_server(database_url: str, log_dir: Path, *, admin_key: str | None = ADMIN_KEY) -> Server:
-    """``aaaf serve`` on a free port; returns once ``/health`` answers 200."""
+def start_server(
+    database_url: str,
+    log_dir: Path,
+    *,
+    admin_key: str | None = ADMIN_KEY,
+    extra_env: dict[str, str] | None = None,
+) -> Server:
+    """``aaaf serve`` on a free port (``extra_env`` added to its environment); returns once
+    ``/health`` answers 200."""
     port = free_port()
     env = {
         **os.environ,
         "AAAF_DATABASE_URL": database_url,
         "AAAF_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        **(extra_env or {}),
     }
     env.pop("AAAF_ADMIN_KEY", None)
     if admin_key is not None:

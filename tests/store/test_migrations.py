@@ -36,6 +36,8 @@ EXPECTED_TABLES = {
     "trust_weight_overrides",
     "assessment_evidence",
     "eval_runs",
+    "webhook_events",
+    "webhook_deliveries",
 }
 
 

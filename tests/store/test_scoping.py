@@ -47,7 +47,7 @@ def two_orgs(store: Store) -> tuple[OrgStore, OrgStore, dict[str, Any]]:
         counter_evidence=[{"task_id": "t1"}],
         filed_at=T0,
     )
-    hook = org_a.create_webhook("https://a.example/hook", ["assessment.completed"], secret="s")
+    hook = org_a.create_webhook("https://a.example/hook", ["assessment.completed"], secret_sealed="s")
     history = org_a.append_score_history(
         agent.id,
         scheme="trust",

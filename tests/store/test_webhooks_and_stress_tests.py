@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 
 import pytest
@@ -20,24 +19,27 @@ def org(store: Store) -> OrgStore:
 
 def test_webhook_crud_and_event_filter(org: OrgStore) -> None:
     completed = org.create_webhook(
-        "https://a.example/hook", ["assessment.completed", "badge.expiring"], secret="whsec_abc"
+        "https://a.example/hook", ["assessment.completed", "badge.expiring"], secret_sealed="v1.sealed-a"
     )
-    appeals = org.create_webhook("https://b.example/hook", ["appeal.filed"], secret="whsec_def")
-    assert completed.secret == "whsec_abc"
-    assert completed.secret_hash == hashlib.sha256(b"whsec_abc").hexdigest()
-    assert "secret" not in completed.to_dict() and "whsec_abc" not in repr(completed)
+    appeals = org.create_webhook("https://b.example/hook", ["appeal.filed"], secret_sealed="v1.sealed-b")
+    assert completed.secret_sealed == "v1.sealed-a"
+    assert (completed.max_retries, completed.retry_backoff_seconds) == (3, 60.0)
+    assert "secret_sealed" not in completed.to_dict() and "sealed-a" not in repr(completed)
     assert org.get_webhook(completed.id) == completed
     assert org.webhooks() == [completed, appeals]
     assert org.webhooks(event_type="badge.expiring") == [completed]
     assert org.webhooks(event_type="assessment.failed") == []
+    changed = org.update_webhook(appeals.id, active=False, max_retries=1, disabled_reason="gone")
+    assert (changed.active, changed.max_retries, changed.disabled_reason) == (False, 1, "gone")
+    assert org.update_webhook(appeals.id, active=True).disabled_reason is None
     org.delete_webhook(completed.id)
-    assert org.webhooks(active_only=True) == [appeals]
+    assert org.webhooks(active_only=True) == [org.get_webhook(appeals.id)]
     for ref in (completed.id, "not-an-id"):
         with pytest.raises(AAAFError) as caught:
             org.delete_webhook(ref)
         assert caught.value.code == "NOT_FOUND"
     with pytest.raises(AAAFError) as caught:
-        org.create_webhook("https://c.example", [], secret="s")
+        org.create_webhook("https://c.example", [], secret_sealed="s")
     assert caught.value.code == "INVALID_REQUEST"
 
 

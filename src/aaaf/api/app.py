@@ -41,12 +41,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from aaaf.api.background import background_loop
         from aaaf.store import open_store
 
         app.state.store = open_store(url)
         log.info("serving %s", app.state.store.url)
         try:
-            yield
+            async with background_loop(app.state.store, settings):  # issue 14: webhooks, duties
+                yield
         finally:
             app.state.store.close()
 

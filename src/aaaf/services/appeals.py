@@ -32,6 +32,7 @@ from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.scoring.trace import with_event_ids
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.webhooks import appeal_data, emit
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -145,13 +146,16 @@ def file_appeal(
             raise refuse(
                 f"counter_evidence[{index}] names task {task_id!r}, which is not a task of this assessment"
             )
-    return org.file_appeal(
-        assessment.id,
-        dimensions=list(dict.fromkeys(dimensions)),
-        justification=justification.strip(),
-        counter_evidence=list(counter_evidence),
-        filed_at=now,
-    )
+    with org.unit_of_work() as uow:  # appeal.filed (document 004 §6.3) commits with the appeal
+        appeal = uow.file_appeal(
+            assessment.id,
+            dimensions=list(dict.fromkeys(dimensions)),
+            justification=justification.strip(),
+            counter_evidence=list(counter_evidence),
+            filed_at=now,
+        )
+        emit(uow, "appeal.filed", appeal_data(appeal, assessment), now=now)
+    return appeal
 
 
 def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
@@ -164,13 +168,16 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         )
     assessment = org.get_assessment(appeal.assessment_id)
     if decision == "rejected":
-        return org.resolve_appeal(
-            appeal.id,
-            status="rejected",
-            reviewer_notes=notes,
-            resolution={"rescored": False},
-            resolved_at=now,
-        )
+        with org.unit_of_work() as uow:  # appeal.resolved commits with the decision
+            rejected = uow.resolve_appeal(
+                appeal.id,
+                status="rejected",
+                reviewer_notes=notes,
+                resolution={"rescored": False},
+                resolved_at=now,
+            )
+            emit(uow, "appeal.resolved", appeal_data(rejected, assessment), now=now)
+        return rejected
     # the recorded spec, not the organization's current configuration (SCORING.md §2.4)
     config, spec, evidence = recorded_config(org, assessment)
     previous = AAAFResult.from_dict(assessment.result)
@@ -238,6 +245,7 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         resolved = uow.resolve_appeal(
             appeal.id, status="accepted", reviewer_notes=notes, resolution=resolution, resolved_at=now
         )
+        emit(uow, "appeal.resolved", appeal_data(resolved, assessment), now=now)
     if superseded is not None:
         badge_service.rewrite_status_list(org, now)
     return resolved

@@ -22,6 +22,7 @@ from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.webhooks import assessment_data, emit
 
 log = logging.getLogger(__name__)
 
@@ -100,9 +101,11 @@ def assess_with_events(
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     previous = org.latest_completed_assessment(agent.id)
-    record = org.create_assessment(
-        agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
-    )
+    with org.unit_of_work() as uow:
+        record = uow.create_assessment(
+            agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
+        )
+        emit(uow, "assessment.started", assessment_data(record), now=now)
     return score_assessment(org, agent, record, events, now=now, config=config, previous=previous)
 
 
@@ -124,13 +127,28 @@ def start_assessment(
     config = org.config()
     end = window_end or now
     aaaf_scheme.check_minimums(events, config, end, assessment_type=assessment_type, dimension=dimension)
-    return org.create_assessment(
-        agent.id,
-        type=assessment_type,
-        window_start=end - timedelta(days=config.window_days),
-        window_end=end,
-        dimension=dimension,
-    )
+    with org.unit_of_work() as uow:  # assessment.started commits with the record
+        record = uow.create_assessment(
+            agent.id,
+            type=assessment_type,
+            window_start=end - timedelta(days=config.window_days),
+            window_end=end,
+            dimension=dimension,
+        )
+        emit(uow, "assessment.started", assessment_data(record), now=now)
+    return record
+
+
+def fail_and_emit(
+    org: Any, assessment_id: Any, *, error: dict[str, Any], now: datetime, spec: Any = None
+) -> Any:
+    """Record an assessment ``failed`` and raise ``assessment.failed`` (SCORING.md §7
+    "Assessments"), in one unit of work."""
+    with org.unit_of_work() as uow:
+        uow.fail_assessment(assessment_id, error=error, completed_at=now, spec=spec)
+        failed = uow.get_assessment(assessment_id)
+        emit(uow, "assessment.failed", assessment_data(failed), now=now)
+    return failed
 
 
 def score_assessment(
@@ -152,11 +170,11 @@ def score_assessment(
     try:
         result = aaaf_scheme.assess(events, config, end, assessment_type=assessment_type, dimension=dimension)
     except AAAFError as error:
-        org.fail_assessment(record.id, error=error.to_dict()["error"], completed_at=now, spec=spec)
+        fail_and_emit(org, record.id, error=error.to_dict()["error"], now=now, spec=spec)
         raise
     except Exception as error:
-        org.fail_assessment(
-            record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, completed_at=now, spec=spec
+        fail_and_emit(
+            org, record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, now=now, spec=spec
         )
         raise
     values = composites(result)
@@ -177,19 +195,22 @@ def score_assessment(
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
     unreliable = self_report_unreliable(result_dict)
-    org.complete_assessment(
-        record.id,
-        result=result_dict,
-        dimension_rows=dimension_rows(result),
-        evidence_summary=dict(result.evidence_summary),
-        valid_until=valid_until(now, config),
-        completed_at=now,
-        anomalous=calibration.anomalous,
-        review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
-        spec=spec,
-        trace=trace_of(result),
-        **values,
-    )
+    # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
+    with org.unit_of_work() as uow:
+        uow.complete_assessment(
+            record.id,
+            result=result_dict,
+            dimension_rows=dimension_rows(result),
+            evidence_summary=dict(result.evidence_summary),
+            valid_until=valid_until(now, config),
+            completed_at=now,
+            anomalous=calibration.anomalous,
+            review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
+            spec=spec,
+            trace=trace_of(result),
+            **values,
+        )
+        emit(uow, "assessment.completed", assessment_data(uow.get_assessment(record.id)), now=now)
     if unreliable:
         log.warning(
             "assessment %s of %s: self-reports unreliable (audit): badge held for review",

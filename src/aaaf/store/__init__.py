@@ -20,6 +20,7 @@ from aaaf.store.records import (
     StressTestResult,
     TrustOverride,
     Webhook,
+    WebhookDelivery,
 )
 from aaaf.store.store import DEFAULT_ORGANIZATION_ID, DEFAULT_ORGANIZATION_NAME, Store, open_store
 
@@ -41,5 +42,6 @@ __all__ = [
     "StressTestResult",
     "TrustOverride",
     "Webhook",
+    "WebhookDelivery",
     "open_store",
 ]

@@ -17,6 +17,7 @@ from aaaf.store.repositories.stress_tests import (
     insert_stress_test,
     stress_test_from_row,
 )
+from aaaf.store.repositories.webhook_deliveries import WebhookDeliveryRepository
 
 __all__ = [
     "AgentRef",
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository, EvalRunRepository):
+class OrgStore(StressTestRepository, EvalRunRepository, WebhookDeliveryRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one

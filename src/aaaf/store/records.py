@@ -407,21 +407,26 @@ class TrustOverride:
 
 @dataclass(frozen=True)
 class Webhook:
-    """A webhook subscription (document 004 §6.3, §7.2 ``webhooks``).
+    """A webhook subscription (document 004 §6.3, §7.2 ``webhooks``) with its retry policy.
 
-    ``secret`` is the Standard Webhooks signing secret: HMAC signing needs the secret
-    itself, so it is stored; ``secret_hash`` (SHA-256 hex) identifies it without
-    showing it.  ``to_dict`` never includes the secret.
+    ``secret_sealed`` is the Standard Webhooks signing secret sealed with ``AAAF_SECRET_KEY``
+    (SCORING.md §7 "Webhook secrets"): HMAC signing needs the secret itself, so it is kept,
+    encrypted; ``to_dict`` never includes it.  A delivery is retried ``max_retries`` times,
+    ``retry_backoff_seconds`` doubling each time (with jitter); ``disabled_reason`` says why
+    an inactive webhook was turned off (a 410 answer, say).
     """
 
     id: uuid.UUID
     organization_id: uuid.UUID
     url: str
     event_types: tuple[str, ...]
-    secret: str = field(repr=False)
-    secret_hash: str
+    secret_sealed: str = field(repr=False)
     active: bool
+    max_retries: int
+    retry_backoff_seconds: float
+    disabled_reason: str | None
     created_at: datetime
+    updated_at: datetime
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -430,6 +435,53 @@ class Webhook:
             "url": self.url,
             "event_types": list(self.event_types),
             "active": self.active,
+            "max_retries": self.max_retries,
+            "retry_backoff_seconds": self.retry_backoff_seconds,
+            "disabled_reason": self.disabled_reason,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+        }
+
+
+@dataclass(frozen=True)
+class WebhookDelivery:
+    """One event sent (or to be sent) to one webhook (issue 14 §5): its Standard Webhooks
+    message id (``webhook-id``, the same on every attempt), its status, and every attempt
+    (time, status code or error, duration)."""
+
+    id: uuid.UUID
+    organization_id: uuid.UUID
+    webhook_id: uuid.UUID
+    event_id: uuid.UUID
+    event_type: str
+    payload: str
+    status: str
+    attempt_count: int
+    next_attempt_at: datetime | None
+    last_attempt_at: datetime | None
+    last_status_code: int | None
+    last_error: str | None
+    attempts: tuple[Mapping[str, Any], ...]
+    created_at: datetime
+
+    @property
+    def message_id(self) -> str:
+        """The ``webhook-id`` header: one per event, the same on every retry and redelivery."""
+        return f"msg_{self.event_id.hex}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "webhook_id": str(self.webhook_id),
+            "message_id": self.message_id,
+            "event": self.event_type,
+            "status": self.status,
+            "attempt_count": self.attempt_count,
+            "next_attempt_at": iso(self.next_attempt_at) if self.next_attempt_at else None,
+            "last_attempt_at": iso(self.last_attempt_at) if self.last_attempt_at else None,
+            "last_status_code": self.last_status_code,
+            "last_error": self.last_error,
+            "attempts": [dict(attempt) for attempt in self.attempts],
             "created_at": iso(self.created_at),
         }
 

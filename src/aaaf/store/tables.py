@@ -26,7 +26,10 @@ Bends from document 004 §7.2, and why:
   assessment is current (a partial unique index) and every row but a superseded one holds
   its signed JWT (``signed``); ``api_key_hash`` is nullable (the CLI's default organization has none);
 * assessments record who decided a review hold and when (``reviewed_by``, ``reviewed_at``);
-* webhooks keep the signing ``secret`` beside ``secret_hash``: HMAC signing needs it;
+* webhooks keep their signing secret sealed with ``AAAF_SECRET_KEY`` (``secret_sealed``, 0010,
+  SCORING.md §7 "Webhook secrets": HMAC signing needs the secret itself) and their retry policy;
+  ``webhook_events`` is the outbox of document 004 §6.3 events and ``webhook_deliveries`` one
+  row per (event, subscribed webhook) with its attempts;
 * ``org_configs.extra`` holds the config knobs document 004 has no column for;
 * ``score_history`` and ``trust_weight_overrides`` serve the trust scheme (SCORING.md §3);
 * ``org_config_changes`` records every configuration change with its time (0006, issue 21);
@@ -319,10 +322,14 @@ webhooks = Table(
     Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
     Column("url", Text(), nullable=False),
     Column("event_types", TextArray(), nullable=False),
-    Column("secret", Text(), nullable=False),
-    Column("secret_hash", Text(), nullable=False),
+    # SCORING.md §7 "Webhook secrets": the signing secret sealed with AAAF_SECRET_KEY (0010)
+    Column("secret_sealed", Text(), nullable=False, server_default=""),
     Column("active", Boolean(), nullable=False, server_default=text("true")),
+    Column("max_retries", Integer(), nullable=False, server_default=text("3")),
+    Column("retry_backoff_seconds", Score, nullable=False, server_default=text("60")),
+    Column("disabled_reason", Text(), nullable=True),
     _created_at(),
+    _updated_at(),
     Index("idx_webhooks_organization", "organization_id"),
 )
 
@@ -442,4 +449,53 @@ eval_runs = Table(
     Column("run", JSONDocument, nullable=False),
     Column("uploaded_at", UTCDateTime(), nullable=False),
     Index("idx_eval_runs_organization", "organization_id", "uploaded_at", "id"),
+# document 004 §6.3: the eight webhook event types (exactly these names)
+WEBHOOK_EVENT_TYPES = (
+    "assessment.started",
+    "assessment.completed",
+    "assessment.failed",
+    "badge.expiring",
+    "badge.expired",
+    "appeal.filed",
+    "appeal.resolved",
+    "evidence.threshold_reached",
+)
+WEBHOOK_DELIVERY_STATUSES = ("pending", "succeeded", "failed")
+
+# the outbox (0010): one row per emitted event, written in the unit of work that caused it;
+# ``payload`` is the exact JSON body every delivery sends (and signs); ``dedupe_key`` makes a
+# periodic duty's event happen once (unique per organization; NULLs are distinct)
+webhook_events = Table(
+    "webhook_events",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("type", Text(), nullable=False),
+    Column("dedupe_key", Text(), nullable=True),
+    Column("payload", Text(), nullable=False),
+    _created_at(),
+    CheckConstraint(one_of("type", WEBHOOK_EVENT_TYPES), name="type"),
+    UniqueConstraint("organization_id", "dedupe_key"),
+)
+
+# one delivery per (event, webhook subscribed when it was emitted), with its attempt log
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("webhook_id", Uuid(), ForeignKey("webhooks.id"), nullable=False),
+    Column("event_id", Uuid(), ForeignKey("webhook_events.id"), nullable=False),
+    Column("status", Text(), nullable=False, server_default="pending"),
+    Column("attempt_count", Integer(), nullable=False, server_default=text("0")),
+    Column("next_attempt_at", UTCDateTime(), nullable=True),
+    Column("last_attempt_at", UTCDateTime(), nullable=True),
+    Column("last_status_code", Integer(), nullable=True),
+    Column("last_error", Text(), nullable=True),
+    Column("attempts", JSONDocument, nullable=False),
+    _created_at(),
+    _updated_at(),
+    CheckConstraint(one_of("status", WEBHOOK_DELIVERY_STATUSES), name="status"),
+    Index("idx_webhook_deliveries_due", "status", "next_attempt_at"),
+    Index("idx_webhook_deliveries_webhook", "webhook_id", "created_at"),
 )

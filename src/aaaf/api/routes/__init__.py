@@ -14,6 +14,7 @@ from aaaf.api.routes import (
     organizations,
     trust,
     workflow,
+    webhooks,
 )
 
 ROUTERS = [
@@ -30,4 +31,5 @@ ROUTERS = [
     trust.router,
     workflow.router,
     eval_runs.router,
+    webhooks.router,
 ]

@@ -62,7 +62,7 @@ def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> Non
             log.exception("assessment %s failed unexpectedly", assessment_id)
             reason = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
         if org.get_assessment(assessment_id).status == "in_progress":
-            org.fail_assessment(assessment_id, error=reason, completed_at=datetime.now(UTC))
+            assess_service.fail_and_emit(org, assessment_id, error=reason, now=datetime.now(UTC))
 
 
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")

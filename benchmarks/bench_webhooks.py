@@ -1,0 +1,108 @@
+"""`make bench`, the webhook part (issue 14 §7): webhook deliveries/s to a loopback receiver.
+
+One organization with one webhook on a SQLite store (or ``--webhooks-db URL``); ``count``
+events are emitted into the outbox in one unit of work (``emit_per_s``), then
+:func:`aaaf.services.webhook_delivery.deliver_due` rounds send them all — claim, sign
+(Standard Webhooks), POST, record each attempt — to a threaded HTTP/1.1 receiver on
+127.0.0.1 in this process (``deliveries_per_s``).  The baseline, measured in the same run
+against the same receiver with the same concurrency: plain ``httpx.AsyncClient`` POSTs of
+the same bodies, nothing signed or recorded (``baseline_httpx_posts_per_s``).  Nothing here
+asserts on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.webhook_receiver import WebhookReceiver  # noqa: E402
+
+from aaaf.services import webhooks as webhook_service  # noqa: E402
+from aaaf.services.issuer import secret_box  # noqa: E402
+from aaaf.services.webhook_delivery import deliver_due  # noqa: E402
+from aaaf.settings import Settings  # noqa: E402
+from aaaf.store import open_store  # noqa: E402
+
+
+async def _plain_posts(url: str, bodies: list[bytes], concurrency: int) -> float:
+    limiter = asyncio.Semaphore(concurrency)
+    async with httpx.AsyncClient(
+        timeout=10.0, limits=httpx.Limits(max_connections=concurrency * 2), trust_env=False
+    ) as client:
+
+        async def one(body: bytes) -> None:
+            async with limiter:
+                response = await client.post(url, content=body, headers={"content-type": "application/json"})
+                response.raise_for_status()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one(body) for body in bodies))
+        return time.perf_counter() - started
+
+
+def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
+    """Deliveries/s through the outbox beside plain httpx POSTs/s, same receiver, same run."""
+    settings = Settings(webhook_allow_loopback=True, webhook_timeout_seconds=10.0)
+    with tempfile.TemporaryDirectory(prefix="aaaf-bench-webhooks-") as tmp:
+        url = database_url or f"sqlite:///{Path(tmp) / 'aaaf.db'}"
+        with WebhookReceiver(record=False) as receiver, open_store(url) as store:
+            org = store.scope(store.create_organization(f"bench-webhooks-{time.time_ns()}").id)
+            target = receiver.url("/bench")
+            webhook_service.create_webhook(
+                org,
+                secret_box(store, settings),
+                target,
+                ["badge.expired"],
+                now=datetime.now(UTC),
+                settings=settings,
+            )
+            now = datetime.now(UTC)
+            started = time.perf_counter()
+            with org.unit_of_work() as uow:
+                for index in range(count):
+                    webhook_service.emit(uow, "badge.expired", {"badge_id": f"badge-{index}"}, now=now)
+            emit_s = time.perf_counter() - started
+
+            started = time.perf_counter()
+            rounds = 0
+            while receiver.count < count:
+                summary = deliver_due(store, now=datetime.now(UTC), settings=settings)
+                rounds += 1
+                if summary.claimed == 0 and receiver.count < count:
+                    raise RuntimeError(f"only {receiver.count} of {count} deliveries were sent")
+            deliver_s = time.perf_counter() - started
+
+            bodies = [
+                webhook_service.payload_json("badge.expired", {"badge_id": f"badge-{i}"}, now=now).encode()
+                for i in range(count)
+            ]
+            baseline_s = asyncio.run(_plain_posts(target, bodies, settings.webhook_concurrency))
+            dialect = store.engine.dialect.name
+    return {
+        "database": dialect,
+        "deliveries": count,
+        "concurrency": settings.webhook_concurrency,
+        "batch_size": settings.webhook_batch_size,
+        "rounds": rounds,
+        "emit_per_s": round(count / emit_s, 1),
+        "deliveries_per_s": round(count / deliver_s, 1),
+        "baseline_httpx_posts_per_s": round(count / baseline_s, 1),
+        "deliveries_vs_baseline": round(baseline_s / deliver_s, 3),
+    }
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))

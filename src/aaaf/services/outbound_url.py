@@ -1,0 +1,86 @@
+"""Where the server may send requests on a tenant's behalf (issue 14 §5: webhook targets;
+also usable for any URL a tenant hands in, such as an agent's endpoint).
+
+A tenant must not make the server call into its own network: a URL whose host resolves to a
+private, loopback, link-local, multicast, reserved or unspecified address — IPv4 or IPv6,
+IPv4-mapped IPv6 included, *every* address the name resolves to — is refused with 400
+``INVALID_REQUEST``, unless ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true`` (tests, single-machine
+setups).  Only ``http`` and ``https`` URLs with a host are accepted.  The check runs when the
+URL is registered and again before each delivery (a name may be re-pointed meanwhile).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from aaaf.errors import AAAFError
+from aaaf.settings import Settings
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _refuse(url: str, reason: str) -> AAAFError:
+    return AAAFError("INVALID_REQUEST", f"url {url!r} is refused: {reason}.", {"field": "url", "url": url})
+
+
+def internal_address(address: IPAddress) -> bool:
+    """Whether ``address`` is inside someone's network rather than on the public internet."""
+    if isinstance(address, ipaddress.IPv6Address):
+        mapped = address.ipv4_mapped or address.sixtofour
+        if mapped is not None:
+            return internal_address(mapped)
+    return bool(
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_multicast
+        or address.is_reserved
+        or address.is_unspecified
+        or not address.is_global
+    )
+
+
+def resolve_host(host: str, port: int) -> list[IPAddress]:
+    """Every address ``host`` resolves to (a literal address is itself)."""
+    try:
+        return [ipaddress.ip_address(host)]
+    except ValueError:
+        pass
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    found: list[IPAddress] = []
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+        if address not in found:
+            found.append(address)
+    return found
+
+
+def check_outbound_url(url: str, settings: Settings) -> str:
+    """``url`` when the server may send to it, else 400 ``INVALID_REQUEST`` saying why."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise _refuse(url, "not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _refuse(url, "only http and https URLs with a host can be called")
+    if parts.username is not None or parts.password is not None:
+        raise _refuse(url, "credentials in the URL are not accepted")
+    if settings.webhook_allow_loopback:
+        return url
+    try:
+        addresses = resolve_host(parts.hostname, port or (443 if parts.scheme == "https" else 80))
+    except (OSError, UnicodeError):
+        raise _refuse(url, f"the host {parts.hostname} does not resolve") from None
+    if not addresses:
+        raise _refuse(url, f"the host {parts.hostname} does not resolve")
+    internal = [str(address) for address in addresses if internal_address(address)]
+    if internal:
+        raise _refuse(
+            url,
+            f"{parts.hostname} resolves to a private, loopback or link-local address ({', '.join(internal)});"
+            " set AAAF_WEBHOOK_ALLOW_LOOPBACK=true to allow it on a single-machine setup",
+        )
+    return url

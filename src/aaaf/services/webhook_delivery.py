@@ -1,0 +1,244 @@
+"""Sending webhook deliveries (issue 14 §5; document 004 §6.3 and §8 phase 2 "Webhook delivery
+with retry logic (3 retries, exponential backoff)").
+
+:func:`deliver_due` claims every delivery whose next attempt is due (a bounded batch; see
+:mod:`aaaf.store.webhook_outbox` for how several senders share the work) and sends them
+concurrently — at most ``webhook_concurrency`` at once, each attempt bounded by
+``webhook_timeout_seconds`` as a whole, so a slow endpoint never holds up the others.
+
+Each request is signed per Standard Webhooks (the ``standardwebhooks`` package):
+``webhook-id`` is the event's message id, the same on every retry and redelivery;
+``webhook-timestamp`` is the attempt's time; ``webhook-signature`` is ``v1,`` + HMAC-SHA256
+of ``id.timestamp.body`` under the webhook's secret.  A 2xx answer delivers; 410 Gone
+disables the webhook (its deliveries stop); anything else — another status, a timeout, a
+refused connection, a target now resolving inside the network — is retried up to the
+webhook's ``max_retries`` (3 by default) after ``retry_backoff_seconds × 2^(n-1)`` with
+"equal jitter" (between half and all of it), then the delivery is ``failed``.  Every
+attempt is recorded (time, status code or error, duration).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+from standardwebhooks import Webhook as StandardWebhook
+
+from aaaf.errors import AAAFError
+from aaaf.scoring.results import iso
+from aaaf.secret_box import SecretBox
+from aaaf.services.issuer import Database, secret_box
+from aaaf.services.outbound_url import check_outbound_url
+from aaaf.services.webhooks import open_secret
+from aaaf.settings import Settings, get_settings
+from aaaf.store.webhook_outbox import ClaimedDelivery, claim_due, record_attempt
+
+USER_AGENT = "AAAF-Webhooks/1"
+GONE = 410
+_RANDOM = random.Random()
+
+
+@dataclass
+class DeliverySummary:
+    """What one :func:`deliver_due` round did."""
+
+    claimed: int = 0
+    succeeded: int = 0
+    retrying: int = 0
+    failed: int = 0
+    disabled_webhooks: list[str] = field(default_factory=list)
+    lost_leases: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claimed": self.claimed,
+            "succeeded": self.succeeded,
+            "retrying": self.retrying,
+            "failed": self.failed,
+            "disabled_webhooks": list(self.disabled_webhooks),
+            "lost_leases": self.lost_leases,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def backoff_delay(base_seconds: float, attempt_number: int, rng: random.Random | None = None) -> float:
+    """The wait before retry ``attempt_number`` (1 = the first retry): ``base × 2^(n-1)``
+    with equal jitter (uniform between half of it and all of it)."""
+    full = base_seconds * (2.0 ** max(attempt_number - 1, 0))
+    jitter: float = (rng or _RANDOM).uniform(0, full / 2)
+    return full / 2 + jitter
+
+
+def signed_headers(secret: str, message_id: str, payload: str, moment: datetime) -> dict[str, str]:
+    """The Standard Webhooks headers of one attempt."""
+    return {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(moment.timestamp())),
+        "webhook-signature": StandardWebhook(secret).sign(message_id, moment, payload),
+    }
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    status_code: int | None
+    error: str | None
+    seconds: float
+
+
+async def _attempt(
+    client: httpx.AsyncClient, claimed: ClaimedDelivery, box: SecretBox, settings: Settings, moment: datetime
+) -> _Outcome:
+    started = time.perf_counter()
+    try:
+        await asyncio.to_thread(check_outbound_url, claimed.url, settings)
+        secret = open_secret(box, claimed.secret_sealed)
+        delivery = claimed.delivery
+        headers = signed_headers(secret, delivery.message_id, delivery.payload, moment)
+        async with asyncio.timeout(settings.webhook_timeout_seconds):
+            response = await client.post(
+                claimed.url, content=delivery.payload.encode("utf-8"), headers=headers
+            )
+        return _Outcome(response.status_code, None, time.perf_counter() - started)
+    except AAAFError as error:
+        return _Outcome(None, error.message, time.perf_counter() - started)
+    except TimeoutError:
+        return _Outcome(
+            None, f"timed out after {settings.webhook_timeout_seconds:g} s", time.perf_counter() - started
+        )
+    except httpx.HTTPError as error:
+        return _Outcome(None, f"{type(error).__name__}: {error}"[:500], time.perf_counter() - started)
+
+
+async def _send_one(
+    client: httpx.AsyncClient,
+    claimed: ClaimedDelivery,
+    *,
+    store: Database,
+    box: SecretBox,
+    settings: Settings,
+    clock: Callable[[], datetime],
+    limiter: asyncio.Semaphore,
+    summary: DeliverySummary,
+) -> None:
+    async with limiter:
+        moment = clock()
+        outcome = await _attempt(client, claimed, box, settings, moment)
+    delivery = claimed.delivery
+    number = delivery.attempt_count + 1
+    attempt: dict[str, Any] = {
+        "attempt": number,
+        "at": iso(moment),
+        "status_code": outcome.status_code,
+        "duration_ms": round(outcome.seconds * 1000, 3),
+        "error": outcome.error,
+    }
+    disable: str | None = None
+    next_at: datetime | None = None
+    code = outcome.status_code
+    if code is not None and 200 <= code < 300:
+        status = "succeeded"
+    elif code == GONE:
+        status = "failed"
+        disable = f"the endpoint answered 410 Gone at {iso(moment)}"
+    elif number <= claimed.max_retries:
+        status = "pending"
+        next_at = clock() + timedelta(seconds=backoff_delay(claimed.retry_backoff_seconds, number))
+    else:
+        status = "failed"
+    recorded = await asyncio.to_thread(
+        record_attempt,
+        store.engine,
+        claimed,
+        at=moment,
+        attempt=attempt,
+        status=status,
+        next_attempt_at=next_at,
+        disable_reason=disable,
+    )
+    if not recorded:
+        summary.lost_leases += 1
+    elif status == "succeeded":
+        summary.succeeded += 1
+    elif status == "pending":
+        summary.retrying += 1
+    else:
+        summary.failed += 1
+        if disable is not None:
+            summary.disabled_webhooks.append(str(delivery.webhook_id))
+
+
+async def deliver_due_async(
+    store: Database,
+    *,
+    now: datetime,
+    limit: int | None = None,
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] = _utc_now,
+    client: httpx.AsyncClient | None = None,
+) -> DeliverySummary:
+    """:func:`deliver_due` for a caller already inside an event loop."""
+    settings = settings or get_settings()
+    started = time.perf_counter()
+    summary = DeliverySummary()
+    lease = timedelta(seconds=settings.webhook_timeout_seconds * 2 + 30)
+    batch = limit or settings.webhook_batch_size
+    claimed = await asyncio.to_thread(claim_due, store.engine, now=now, limit=batch, lease=lease)
+    summary.claimed = len(claimed)
+    if claimed:
+        box = secret_box(store, settings)
+        limiter = asyncio.Semaphore(settings.webhook_concurrency)
+        own = client is None
+        http = client or httpx.AsyncClient(
+            timeout=httpx.Timeout(settings.webhook_timeout_seconds),
+            follow_redirects=False,
+            limits=httpx.Limits(max_connections=settings.webhook_concurrency * 2),
+            trust_env=False,
+        )
+        try:
+            await asyncio.gather(
+                *(
+                    _send_one(
+                        http,
+                        item,
+                        store=store,
+                        box=box,
+                        settings=settings,
+                        clock=clock,
+                        limiter=limiter,
+                        summary=summary,
+                    )
+                    for item in claimed
+                )
+            )
+        finally:
+            if own:
+                await http.aclose()
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def deliver_due(
+    store: Database,
+    *,
+    now: datetime,
+    limit: int | None = None,
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] = _utc_now,
+) -> DeliverySummary:
+    """Send every delivery due at ``now`` (at most ``limit``, default ``webhook_batch_size``),
+    concurrently, recording each attempt and rescheduling failures; the round's summary.
+    Runs its own event loop (call :func:`deliver_due_async` from inside one)."""
+    return asyncio.run(deliver_due_async(store, now=now, limit=limit, settings=settings, clock=clock))
