@@ -449,6 +449,8 @@ eval_runs = Table(
     Column("run", JSONDocument, nullable=False),
     Column("uploaded_at", UTCDateTime(), nullable=False),
     Index("idx_eval_runs_organization", "organization_id", "uploaded_at", "id"),
+)
+
 # document 004 §6.3: the eight webhook event types (exactly these names)
 WEBHOOK_EVENT_TYPES = (
     "assessment.started",

@@ -13,8 +13,8 @@ from aaaf.api.routes import (
     keys,
     organizations,
     trust,
-    workflow,
     webhooks,
+    workflow,
 )
 
 ROUTERS = [
