@@ -11,6 +11,7 @@ from aaaf.store.repositories.assessments import DimensionRow
 from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
+from aaaf.store.repositories.stress_runs import StressRunRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
     insert_stress_test,
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository):
+class OrgStore(StressTestRepository, StressRunRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one
