@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -98,7 +99,9 @@ def _check(check: Check, answer: str, workdir: Path, calls: list[ToolCall]) -> t
         return True, ""
     if isinstance(check, UnitTests):
         program = f"import sys\nsys.path.insert(0, '.')\n{check.tests}\n"
-        ok, output = run_limited([sys.executable, "-I", "-c", program], workdir, check.timeout_seconds)
+        for cache in workdir.rglob("__pycache__"):  # compiled code never stands in for the source
+            shutil.rmtree(cache, ignore_errors=True)
+        ok, output = run_limited([sys.executable, "-I", "-B", "-c", program], workdir, check.timeout_seconds)
         return ok, f"tests fail: {output.strip().splitlines()[-1] if output.strip() else 'no output'}"
     if isinstance(check, ToolUsed):
         used = sum(1 for c in calls if c.tool == check.tool and c.success)

@@ -219,7 +219,7 @@ class ToolEnvironment:
         return run_limited(["bash", "-c", command], self.workdir, COMMAND_TIMEOUT)
 
     def _tool_python(self, code: str) -> tuple[bool, str]:
-        return run_limited([sys.executable, "-I", "-c", code], self.workdir, COMMAND_TIMEOUT)
+        return run_limited([sys.executable, "-I", "-B", "-c", code], self.workdir, COMMAND_TIMEOUT)
 
     def _tool_file_read(self, path: str) -> tuple[bool, str]:
         target = self._inside(path)
