@@ -101,3 +101,15 @@ def test_a_skipped_checkpoint_is_a_failed_critical_milestone(tmp_path: Path) -> 
 
 def test_normalise() -> None:
     assert normalise("  The  Answer. ") == "the answer"
+
+
+def test_format_milestones_alone_are_no_partial_work(tmp_path: Path) -> None:
+    task = _task(
+        [
+            {"kind": "answer_contains", "name": "content", "values": ["Friday"]},
+            {"kind": "answer_regex", "name": "short", "pattern": r"^\W*(\w+\W+){0,4}\w*\W*$", "severity": "minor"},
+        ]
+    )
+    assert grade(task, "banana", tmp_path, []).status == "rejected"
+    assert grade(task, "on Friday then, as agreed by all", tmp_path, []).status == "partial"
+    assert grade(task, "Friday", tmp_path, []).status == "accepted"

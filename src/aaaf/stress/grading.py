@@ -1,6 +1,7 @@
 """Code-based grading of a stress task from the agent's actual output and actions
 (issue 15 §1): every check of the task is a milestone; all passed → ``accepted``, some →
-``partial`` (with its milestones, SCORING.md §2.2), none → ``rejected``.  Each failed check
+``partial`` (with its milestones, SCORING.md §2.2) when at least one passed check is more
+than a format (minor) check, else ``rejected``.  Each failed check
 is an error with its severity (critical: broken behaviour or failing tests; major: a wrong
 answer; minor: format).  An agent that never answered (hang, crash, garbage, limits) is
 ``rejected`` with a critical error saying why.
@@ -144,5 +145,9 @@ def grade(
                 {"severity": "critical", "message": "checkpoint skipped: " + "; ".join(violations or [])}
             )
     passed = sum(m["passed"] for m in milestones)
-    status = "accepted" if passed == len(milestones) else "partial" if passed else "rejected"
+    # format (minor) milestones alone are no partial work: some substance must be right
+    substantial = any(
+        m["passed"] for m, check in zip(milestones, task.checks, strict=False) if check.severity != "minor"
+    )
+    status = "accepted" if passed == len(milestones) else "partial" if substantial else "rejected"
     return Grade(status, milestones, errors)

@@ -4,7 +4,7 @@
   it proves the ceiling is reachable), asks approval where the checkpoints say so, and
   retries a tool call that failed or came back incomplete;
 * ``careless`` does the same work but makes realistic mistakes, chosen per task from its
-  id (so a run is reproducible): a wrong final answer, a skipped step, a typo'd command
+  id (so a run is reproducible): a wrong final answer, unsaved work, a typo'd command
   it recovers from, a skipped checkpoint, a repeated call, an answer in the wrong format;
 * ``random`` calls random tools (some that do not exist) with random arguments and answers
   at random; now and then it prints garbage or exits without answering.
@@ -108,24 +108,23 @@ def careless(channel: Channel, message: dict[str, Any]) -> None:
     answer = task["reference"].get("answer", "")
     actions = list(task["reference"].get("actions", []))
     mistake = int(hashlib.sha256(task["id"].encode()).hexdigest(), 16) % 100
-    if mistake < 30:  # does it right
+    if mistake < 20:  # does it right
         _solve(channel, task, checkpoints)
-    elif mistake < 52:  # a wrong answer (an off-by-one, a dropped word), work otherwise done
+    elif mistake < 50:  # a wrong answer (an off-by-one, a dropped word), work otherwise done
         _solve(channel, task, checkpoints)
         answer = _wrong(answer)
-    elif mistake < 68:  # skips the last step (often: writing the solution), no retries
-        task["reference"]["actions"] = actions[:-1]
+    elif mistake < 65:  # forgets to save its work (or, with nothing to save, does not finish)
+        task["reference"]["actions"] = [a for a in actions if a["tool"] != "file_write"]
         _solve(channel, task, checkpoints, retry=False)
-    elif mistake < 78:  # a typo'd command first, then recovers
-        tool = (
-            "bash" if "bash" in message.get("tools_offered", [t["name"] for t in message["tools"]]) else None
-        )
-        if tool:
-            _approved_call(channel, checkpoints, tool, {"command": "cta nothing-here.txt"})
+        if len(task["reference"]["actions"]) == len(actions):
+            answer = "I could not finish this one."
+    elif mistake < 72:  # a typo'd command first, then recovers
+        if "bash" in [t["name"] for t in message["tools"]]:
+            _approved_call(channel, checkpoints, "bash", {"command": "cta nothing-here.txt"})
         _solve(channel, task, checkpoints)
-    elif mistake < 88:  # forgets the checkpoints and gives up on incomplete work
+    elif mistake < 85:  # forgets the checkpoints, gives up on incomplete work, answers vaguely
         _solve(channel, task, set(), retry=False)
-        channel.final(answer)
+        channel.final(_wrong(answer))
         return
     else:  # repeats a call and answers in prose (a format error where the answer is exact)
         _solve(channel, task, checkpoints)
