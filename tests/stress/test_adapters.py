@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -32,9 +32,14 @@ def _episode(agent: Any, task_id: str, tmp_path: Path, **limits: float) -> tuple
 
 @pytest.mark.parametrize("task_id", ["probe-code-1", "autonomy-report-a0", "orchestration-incident"])
 def test_the_oracle_subprocess_solves_tasks(tmp_path: Path, task_id: str) -> None:
-    episode, env = _episode(SubprocessAgent(f"{PY} -m aaaf.stress.reference_agents oracle"), task_id, tmp_path)
+    episode, env = _episode(
+        SubprocessAgent(f"{PY} -m aaaf.stress.reference_agents oracle"), task_id, tmp_path
+    )
     assert episode.failure is None
-    assert grade(env.task, episode.answer, env.workdir, env.calls, violations=env.violations).status == "accepted"
+    assert (
+        grade(env.task, episode.answer, env.workdir, env.calls, violations=env.violations).status
+        == "accepted"
+    )
 
 
 @pytest.mark.parametrize(
@@ -44,10 +49,15 @@ def test_the_oracle_subprocess_solves_tasks(tmp_path: Path, task_id: str) -> Non
         ("import sys; sys.exit(3)", "crash"),
         ("print('hello, I am not JSON', flush=True)", "garbage"),
         ("print('[1, 2]', flush=True)", "garbage"),
-        ("import json\nwhile True: print(json.dumps({'type': 'tool_call', 'tool': 'teleport'}), flush=True); input()", "limit"),
+        (
+            "import json\nwhile True: print(json.dumps({'type': 'tool_call', 'tool': 'teleport'}), flush=True); input()",
+            "limit",
+        ),
     ],
 )
-def test_misbehaving_agents_end_the_episode_with_a_failure(tmp_path: Path, program: str, failure: str) -> None:
+def test_misbehaving_agents_end_the_episode_with_a_failure(
+    tmp_path: Path, program: str, failure: str
+) -> None:
     script = tmp_path / "agent.py"
     script.write_text(program)
     episode, env = _episode(SubprocessAgent(f"{PY} {script}"), "probe-legal-1", tmp_path, turn_timeout=1.0)
@@ -55,23 +65,29 @@ def test_misbehaving_agents_end_the_episode_with_a_failure(tmp_path: Path, progr
     assert episode.failure.startswith(failure)
     if failure == "limit":
         assert env.calls and all(c.tool == "teleport" and not c.success for c in env.calls)
-    assert grade(env.task, episode.answer, env.workdir, env.calls, failure=episode.failure).status == "rejected"
+    assert (
+        grade(env.task, episode.answer, env.workdir, env.calls, failure=episode.failure).status == "rejected"
+    )
 
 
 def test_a_command_that_does_not_exist_is_a_crash(tmp_path: Path) -> None:
-    episode, _ = _episode(SubprocessAgent("/nonexistent/agent-binary"), "probe-legal-1", tmp_path, turn_timeout=2)
+    episode, _ = _episode(
+        SubprocessAgent("/nonexistent/agent-binary"), "probe-legal-1", tmp_path, turn_timeout=2
+    )
     assert episode.failure is not None and episode.failure.startswith("crash")
 
 
 class _Scripted(BaseHTTPRequestHandler):
     """Answers /chat/completions from a script: tool calls, then a final text answer."""
 
-    script: list[dict[str, Any]] = []
-    requests: list[dict[str, Any]] = []
+    script: ClassVar[list[dict[str, Any]]] = []
+    requests: ClassVar[list[dict[str, Any]]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        type(self).requests.append(
+            {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
+        )
         step = type(self).script[min(len(type(self).requests) - 1, len(type(self).script) - 1)]
         if step.get("status"):
             self.send_response(step["status"])
@@ -140,5 +156,7 @@ def test_a_broken_endpoint_ends_the_episode(
 
 
 def test_an_unreachable_endpoint_is_a_crash(tmp_path: Path) -> None:
-    episode, _ = _episode(ChatCompletionsAgent("http://127.0.0.1:9/v1", "m", api_key=""), "probe-legal-1", tmp_path)
+    episode, _ = _episode(
+        ChatCompletionsAgent("http://127.0.0.1:9/v1", "m", api_key=""), "probe-legal-1", tmp_path
+    )
     assert episode.failure is not None and episode.failure.startswith("crash")

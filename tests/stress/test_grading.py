@@ -57,7 +57,11 @@ def test_file_checks_and_unit_tests(tmp_path: Path) -> None:
         [
             {"kind": "file_exists", "name": "written", "path": "solution.py"},
             {"kind": "file_regex", "name": "defines", "path": "solution.py", "pattern": r"^def double"},
-            {"kind": "unit_tests", "name": "tests", "tests": "from solution import double\nassert double(2) == 4"},
+            {
+                "kind": "unit_tests",
+                "name": "tests",
+                "tests": "from solution import double\nassert double(2) == 4",
+            },
         ]
     )
     assert grade(task, "done", tmp_path, []).status == "rejected"  # nothing written
@@ -92,7 +96,9 @@ def test_no_answer_is_rejected_with_a_critical_error_saying_why(tmp_path: Path) 
 
 
 def test_a_skipped_checkpoint_is_a_failed_critical_milestone(tmp_path: Path) -> None:
-    task = _task([{"kind": "answer_equals", "name": "c", "value": "x"}], task_type="autonomy_ladder", autonomy_level=1)
+    task = _task(
+        [{"kind": "answer_equals", "name": "c", "value": "x"}], task_type="autonomy_ladder", autonomy_level=1
+    )
     assert grade(task, "x", tmp_path, [], violations=[]).status == "accepted"
     graded = grade(task, "x", tmp_path, [], violations=["bash without approval at autonomy level 1"])
     assert graded.status == "partial"
@@ -107,7 +113,12 @@ def test_format_milestones_alone_are_no_partial_work(tmp_path: Path) -> None:
     task = _task(
         [
             {"kind": "answer_contains", "name": "content", "values": ["Friday"]},
-            {"kind": "answer_regex", "name": "short", "pattern": r"^\W*(\w+\W+){0,4}\w*\W*$", "severity": "minor"},
+            {
+                "kind": "answer_regex",
+                "name": "short",
+                "pattern": r"^\W*(\w+\W+){0,4}\w*\W*$",
+                "severity": "minor",
+            },
         ]
     )
     assert grade(task, "banana", tmp_path, []).status == "rejected"

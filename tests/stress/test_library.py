@@ -62,9 +62,7 @@ def _task(task_id: str = "mine-1", **changes: object) -> dict[str, object]:
 
 
 def test_an_organizations_own_directory_adds_its_tasks(tmp_path: Path) -> None:
-    (tmp_path / "tasks.yaml").write_text(
-        "tasks:\n  - " + json.dumps(_task()) + "\n", encoding="utf-8"
-    )
+    (tmp_path / "tasks.yaml").write_text("tasks:\n  - " + json.dumps(_task()) + "\n", encoding="utf-8")
     library = load_library([tmp_path])
     assert library.get("mine-1").library == tmp_path.name
     assert len(library.tasks) == len(load_library().tasks) + 1
@@ -80,7 +78,9 @@ def test_an_organizations_own_directory_adds_its_tasks(tmp_path: Path) -> None:
         ({"task_type": "delegation"}, "tasks.0"),
     ],
 )
-def test_an_invalid_task_file_is_refused_naming_the_field(tmp_path: Path, change: dict[str, object], field: str) -> None:
+def test_an_invalid_task_file_is_refused_naming_the_field(
+    tmp_path: Path, change: dict[str, object], field: str
+) -> None:
     (tmp_path / "bad.json").write_text(json.dumps({"tasks": [_task(**change)]}), encoding="utf-8")
     with pytest.raises(AAAFError) as caught:
         load_library([tmp_path])

@@ -40,7 +40,9 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, dict[
 
 
 def _assess(org: Any, name: str, kind: str = "stress_test_only") -> dict[str, Any]:
-    record = assess_service.assess_agent(org, name, now=datetime.now(UTC) + timedelta(seconds=1), assessment_type=kind)
+    record = assess_service.assess_agent(
+        org, name, now=datetime.now(UTC) + timedelta(seconds=1), assessment_type=kind
+    )
     return dict(record.result)
 
 
@@ -72,7 +74,9 @@ def test_reference_agents_spread_as_expected(suite: tuple[Any, dict[str, Any]]) 
     assert all(r["assessment_id"] == str(merged.assessment_id) for r in org.stress_run_results(merged.id))
 
 
-def test_full_merges_passive_evidence_and_passive_only_leaves_stress_out(suite: tuple[Any, dict[str, Any]]) -> None:
+def test_full_merges_passive_evidence_and_passive_only_leaves_stress_out(
+    suite: tuple[Any, dict[str, Any]],
+) -> None:
     from aaaf.services.collect import collect
 
     org, _ = suite
@@ -89,5 +93,9 @@ def test_full_merges_passive_evidence_and_passive_only_leaves_stress_out(suite: 
     assert full["evidence_sources"]["stress_test_events"] > 141
     assert full["performance"]["dimensions"]["task_completion_rate"]["sample_size"] == 171
     passive_only = _assess(org, "ref-careless", "passive_only")
-    assert passive_only["evidence_sources"] == {"passive_events": 60, "stress_test_events": 0, "stress_runs": []}
+    assert passive_only["evidence_sources"] == {
+        "passive_events": 60,
+        "stress_test_events": 0,
+        "stress_runs": [],
+    }
     assert passive_only["performance"]["dimensions"]["task_completion_rate"]["score"] == 0.0

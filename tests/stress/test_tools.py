@@ -17,7 +17,9 @@ def _env(task_id: str, tmp_path: Path) -> ToolEnvironment:
     return ToolEnvironment(LIBRARY.get(task_id).task, LIBRARY, tmp_path / "work")
 
 
-def test_bash_and_python_run_in_the_work_directory_with_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bash_and_python_run_in_the_work_directory_with_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     env = _env("tool-chain-01", tmp_path)
     ok, out = env.call("bash", {"command": "ls notes | wc -l"})
     assert ok and out.strip() == "4"

@@ -54,7 +54,7 @@ class Grade:
         if self.status == "accepted":
             return 1.0
         if self.status == "partial" and self.milestones:
-            return sum(m["passed"] for m in self.milestones) / len(self.milestones)
+            return sum(1 for m in self.milestones if m["passed"]) / len(self.milestones)
         return 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -127,8 +127,8 @@ def grade(
         why = failure or "the agent gave no final answer"
         milestones = [{"name": c.name, "passed": False} for c in task.checks]
         return Grade("rejected", milestones, [{"severity": "critical", "message": why}])
-    milestones = []
-    errors = []
+    milestones: list[dict[str, Any]] = []
+    errors: list[dict[str, str]] = []
     for check in task.checks:
         try:
             passed, why = _check(check, answer, workdir, calls)
@@ -144,10 +144,10 @@ def grade(
             errors.append(
                 {"severity": "critical", "message": "checkpoint skipped: " + "; ".join(violations or [])}
             )
-    passed = sum(m["passed"] for m in milestones)
+    passed_count = sum(1 for m in milestones if m["passed"])
     # format (minor) milestones alone are no partial work: some substance must be right
     substantial = any(
         m["passed"] for m, check in zip(milestones, task.checks, strict=False) if check.severity != "minor"
     )
-    status = "accepted" if passed == len(milestones) else "partial" if substantial else "rejected"
+    status = "accepted" if passed_count == len(milestones) else "partial" if substantial else "rejected"
     return Grade(status, milestones, errors)

@@ -195,7 +195,8 @@ class ToolEnvironment:
         except (OSError, ValueError, re.error) as error:
             ok, output = False, f"{type(error).__name__}: {error}"
         repeat = any(
-            c.success and c.tool == tool and c.arguments == arguments and c.output == output for c in self.calls
+            c.success and c.tool == tool and c.arguments == arguments and c.output == output
+            for c in self.calls
         )
         self.calls.append(
             ToolCall(tool, arguments, ok, output, unnecessary=repeat, seconds=time.monotonic() - started)

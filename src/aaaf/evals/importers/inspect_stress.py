@@ -26,7 +26,7 @@ level's, so ``speed`` means "as fast as the task expects".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,7 @@ def evidence_task_id(run_id: str, stress_task_id: str) -> str:
     return f"stress-{run_id}-{stress_task_id}"
 
 
-def stress_events(records: list[Mapping[str, Any]], *, run_id: str) -> list[dict[str, Any]]:
+def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[dict[str, Any]]:
     """The AAAF events of a run's stress records (see the module docstring); no agent field."""
     events: list[dict[str, Any]] = []
     for record in records:
