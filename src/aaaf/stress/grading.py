@@ -125,8 +125,8 @@ def grade(
     """Grade one attempt.  ``failure`` says why the agent gave no answer (hang, crash, …)."""
     if answer is None:
         why = failure or "the agent gave no final answer"
-        milestones = [{"name": c.name, "passed": False} for c in task.checks]
-        return Grade("rejected", milestones, [{"severity": "critical", "message": why}])
+        unmet: list[dict[str, Any]] = [{"name": c.name, "passed": False} for c in task.checks]
+        return Grade("rejected", unmet, [{"severity": "critical", "message": why}])
     milestones: list[dict[str, Any]] = []
     errors: list[dict[str, str]] = []
     for check in task.checks:
