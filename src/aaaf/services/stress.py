@@ -48,7 +48,7 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
         "mean_credit": sum(credit) / len(records) if records else None,
         "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
-        "model_graded": "communication_clarity and synthesis_quality are not graded without a judge: null",
+        "model_graded": "communication_clarity is model-graded and null without a judge; synthesis_quality is code-graded (the share of sub-agent results in the answer)",
     }
 
 
