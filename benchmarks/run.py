@@ -159,6 +159,7 @@ def main() -> None:
     parser.add_argument("--skip-bootstrap", action="store_true")
     parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
     parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
+    parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -190,6 +191,10 @@ def main() -> None:
         figures = validity.run()
         results["validity"] = figures
         print(validity.render(figures), file=sys.stderr)
+    if not args.skip_stress:
+        import bench_stress  # issue 15: the stress suite against the oracle, --parallel 1 and 4
+
+        results["stress"] = bench_stress.run()
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
