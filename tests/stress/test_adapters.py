@@ -7,11 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -19,6 +16,7 @@ from aaaf.stress.adapters import ChatCompletionsAgent, SubprocessAgent, run_epis
 from aaaf.stress.grading import grade
 from aaaf.stress.library import load_library
 from aaaf.stress.tools import ToolEnvironment
+from tests.stress.conftest import _Scripted
 
 LIBRARY = load_library()
 PY = sys.executable
@@ -75,46 +73,6 @@ def test_a_command_that_does_not_exist_is_a_crash(tmp_path: Path) -> None:
         SubprocessAgent("/nonexistent/agent-binary"), "probe-legal-1", tmp_path, turn_timeout=2
     )
     assert episode.failure is not None and episode.failure.startswith("crash")
-
-
-class _Scripted(BaseHTTPRequestHandler):
-    """Answers /chat/completions from a script: tool calls, then a final text answer."""
-
-    script: ClassVar[list[dict[str, Any]]] = []
-    requests: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(
-            {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
-        )
-        step = type(self).script[min(len(type(self).requests) - 1, len(type(self).script) - 1)]
-        if step.get("status"):
-            self.send_response(step["status"])
-            self.end_headers()
-            return
-        payload = json.dumps({"choices": [{"message": {"role": "assistant", **step}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture()
-def chat_server() -> Iterator[tuple[str, type[_Scripted]]]:
-    handler = type("Handler", (_Scripted,), {"script": [], "requests": []})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

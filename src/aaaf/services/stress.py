@@ -52,9 +52,73 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def check_agent_url(url: str) -> str:
+    """An agent endpoint reached from the server is checked like a webhook target (issue 15
+    §5): http(s) only, and no private, loopback, link-local or reserved address unless
+    ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true`` (tests, a single-machine install).  Every address
+    the host name resolves to is checked.  A small check of this module's own; the service's
+    outbound-URL check (``aaaf.services.outbound_url``) is meant to replace it."""
+    import ipaddress
+    import os
+    import socket
+    from urllib.parse import urlsplit
+
+    def refuse(why: str) -> AAAFError:
+        return AAAFError("INVALID_REQUEST", f"agent_url: {why}", {"field": "agent_url"})
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise refuse("an http(s) URL with a host is needed")
+    if os.environ.get("AAAF_WEBHOOK_ALLOW_LOOPBACK", "").lower() == "true":
+        return url
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        raise refuse(f"the host {parts.hostname!r} does not resolve") from None
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if not address.is_global or address.is_multicast:
+            raise refuse(f"{parts.hostname} resolves to a non-public address ({address})")
+    return url
+
+
+def start_stress_run(
+    org: Any, agent_name: str, agent_spec: Any, *, library_dirs: Sequence[str] = ()
+) -> tuple[Any, Any]:
+    """Validate the libraries and record the run ``running``; (the run, the library)."""
+    from aaaf.stress.library import load_library
+
+    library = load_library(library_dirs)
+    agent = _agent(org, agent_name)
+    run = org.create_stress_run(
+        agent.id,
+        adapter=agent_spec.adapter,
+        agent_reference=agent_spec.reference,
+        library=", ".join(s["name"] for s in library.sources),
+        library_version=library.version,
+        started_at=datetime.now(UTC),
+    )
+    return run, library
+
+
 def run_stress_test(
     org: Any,
     agent_name: str,
+    agent_spec: Any,
+    *,
+    library_dirs: Sequence[str] = (),
+    **options: Any,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
+    agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
+    run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs)
+    return execute_stress_run(org, run, library, agent_spec, library_dirs=library_dirs, **options)
+
+
+def execute_stress_run(
+    org: Any,
+    run: Any,
+    library: Any,
     agent_spec: Any,
     *,
     library_dirs: Sequence[str] = (),
@@ -66,25 +130,14 @@ def run_stress_test(
     task_timeout: float = 120.0,
     on_task: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
-    agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
+    """Run a recorded run's tasks, collect its evidence, store its results and close it."""
     from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
     from aaaf.services.collect import collect
     from aaaf.store.repositories.stress_runs import StressResultRow
-    from aaaf.stress.library import load_library
     from aaaf.stress.runner import run_suite
 
-    library = load_library(library_dirs)
     own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
-    agent = _agent(org, agent_name)
-    run = org.create_stress_run(
-        agent.id,
-        adapter=agent_spec.adapter,
-        agent_reference=agent_spec.reference,
-        library=", ".join(s["name"] for s in library.sources),
-        library_version=library.version,
-        started_at=datetime.now(UTC),
-    )
+    agent = org.get_agent(str(run.agent_id))
     try:
         suite = run_suite(
             agent_spec,

@@ -11,6 +11,7 @@ from aaaf.api.routes import (
     health,
     keys,
     organizations,
+    stress_runs,
 )
 
 ROUTERS = [
@@ -24,4 +25,5 @@ ROUTERS = [
     appeals.router,
     keys.router,
     badges.router,
+    stress_runs.router,
 ]
