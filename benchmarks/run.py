@@ -170,6 +170,7 @@ def main() -> None:
     )
     parser.add_argument("--skip-webhooks", action="store_true", help="skip the webhook delivery benchmark")
     parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
+    parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -210,6 +211,10 @@ def main() -> None:
         import bench_webhooks  # issue 14 §7: deliveries/s beside plain httpx POSTs/s
 
         results["webhooks"] = bench_webhooks.run(database_url=args.webhooks_db)
+    if not args.skip_stress:
+        import bench_stress  # issue 15: the stress suite against the oracle, --parallel 1 and 4
+
+        results["stress"] = bench_stress.run()
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

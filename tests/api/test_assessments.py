@@ -78,8 +78,18 @@ def test_single_dimension_and_the_refused_kinds(live: LiveServer) -> None:
     )
     assert_error(org.client.post("/api/v1/assessments", json={"agent_id": "nobody"}), 404, "NOT_FOUND")
     assert_error(
-        org.client.post(f"/api/v1/assessments/{done['id']}/stress-test", json={}), 501, "NOT_IMPLEMENTED"
+        org.client.post(f"/api/v1/assessments/{done['id']}/stress-test", json={}), 400, "INVALID_REQUEST"
     )
+    # an agent reached from the server is checked like a webhook target: no loopback by default
+    refused = assert_error(
+        org.client.post(
+            f"/api/v1/assessments/{done['id']}/stress-test",
+            json={"agent_url": "http://127.0.0.1:9/v1", "model": "m"},
+        ),
+        400,
+        "INVALID_REQUEST",
+    )
+    assert refused["details"]["field"] == "agent_url"
     assert_error(org.client.get("/api/v1/assessments/not-an-id"), 404, "NOT_FOUND")
 
 

@@ -17,6 +17,7 @@ from aaaf.store.migrate import SCHEMA_HEAD, alembic_config, current_revisions, h
 from aaaf.store.tables import metadata
 
 EXPECTED_TABLES = {
+    "stress_runs",
     "organizations",
     "api_keys",
     "issuer_keys",

@@ -7,6 +7,7 @@ The clock is the caller's (``now``); the engine never reads it.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.evidence_sources import evidence_for, evidence_sources, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
@@ -26,7 +28,7 @@ from aaaf.services.webhooks import assessment_data, emit
 
 log = logging.getLogger(__name__)
 
-ASSESSMENT_TYPES = ("full", "passive_only", "single_dimension")
+ASSESSMENT_TYPES = ("full", "passive_only", "stress_test_only", "single_dimension")
 
 
 @dataclass
@@ -126,7 +128,13 @@ def start_assessment(
     _check_type(assessment_type, dimension)
     config = org.config()
     end = window_end or now
-    aaaf_scheme.check_minimums(events, config, end, assessment_type=assessment_type, dimension=dimension)
+    aaaf_scheme.check_minimums(
+        evidence_for(events, assessment_type),
+        config,
+        end,
+        assessment_type=scheme_type(assessment_type),
+        dimension=dimension,
+    )
     with org.unit_of_work() as uow:  # assessment.started commits with the record
         record = uow.create_assessment(
             agent.id,
@@ -167,8 +175,11 @@ def score_assessment(
     config = config or org.config()
     spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
     assessment_type, dimension, end = record.type, record.dimension, record.window_end
+    events = evidence_for(events, assessment_type)  # issue 15: which evidence the type scores
     try:
-        result = aaaf_scheme.assess(events, config, end, assessment_type=assessment_type, dimension=dimension)
+        result = aaaf_scheme.assess(
+            events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
+        )
     except AAAFError as error:
         fail_and_emit(org, record.id, error=error.to_dict()["error"], now=now, spec=spec)
         raise
@@ -194,6 +205,8 @@ def score_assessment(
     from aaaf.store.org_config import config_snapshot
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
+    sources = _window_sources(events, record.window_start, end)
+    result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
     unreliable = self_report_unreliable(result_dict)
     # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
     with org.unit_of_work() as uow:
@@ -224,7 +237,14 @@ def score_assessment(
             agent.name,
             calibration.deltas,
         )
+    if sources["stress_runs"]:
+        org.merge_stress_runs([uuid.UUID(run) for run in sources["stress_runs"]], record.id)
     return org.get_assessment(record.id)
+
+
+def _window_sources(events: Sequence[EventRecord], start: datetime, end: datetime) -> dict[str, Any]:
+    """Evidence sources of the events inside the window (SCORING.md §2.1, by their own time)."""
+    return evidence_sources([e for e in events if start <= e.timestamp <= end])
 
 
 def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> Any:
@@ -438,6 +458,8 @@ def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any
         )
     if result.get("audit") is not None:
         out["audit"] = result["audit"]  # SCORING.md §2.6
+    if result.get("evidence_sources") is not None and assessment.type != "passive_only":
+        out["evidence_sources"] = result["evidence_sources"]  # issue 15: passive and stress evidence
     base = f"{get_settings().public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     out["badge_urls"] = {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
     out["valid_until"] = _iso(assessment.valid_until)

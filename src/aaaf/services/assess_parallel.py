@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.evidence_sources import evidence_for, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.trace import DimensionEvidence
@@ -98,10 +99,10 @@ def _score_loaded(
     for agent_id in agent_ids:
         try:
             result = aaaf_scheme.assess(
-                events_by_agent.get(agent_id, []),
+                evidence_for(events_by_agent.get(agent_id, []), assessment_type),
                 config,
                 end,
-                assessment_type=assessment_type,
+                assessment_type=scheme_type(assessment_type),
                 dimension=dimension,
             )
             scored.append((agent_id, _plain(result), None))

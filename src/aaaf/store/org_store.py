@@ -12,6 +12,7 @@ from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
 from aaaf.store.repositories.eval_runs import EvalRunRepository
+from aaaf.store.repositories.stress_runs import StressRunRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
     insert_stress_test,
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository, EvalRunRepository, WebhookDeliveryRepository):
+class OrgStore(StressTestRepository, EvalRunRepository, WebhookDeliveryRepository, StressRunRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one

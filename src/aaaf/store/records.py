@@ -517,7 +517,7 @@ class StressTestResult:
     """One executed stress test of an assessment (document 004 §7.2 ``stress_test_results``)."""
 
     id: uuid.UUID
-    assessment_id: uuid.UUID
+    assessment_id: uuid.UUID | None
     stress_test_id: uuid.UUID
     agent_id: uuid.UUID
     outcome: str
@@ -528,7 +528,7 @@ class StressTestResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
-            "assessment_id": str(self.assessment_id),
+            "assessment_id": None if self.assessment_id is None else str(self.assessment_id),
             "stress_test_id": str(self.stress_test_id),
             "agent_id": str(self.agent_id),
             "outcome": self.outcome,

@@ -344,13 +344,17 @@ stress_tests = Table(
     Column("task_definition", JSONDocument, nullable=False),
     Column("expected_outcome", JSONDocument, nullable=True),
     _created_at(),
+    # issue 15 (0010): ``library:task_id@digest`` — a library task is stored once per org and version
+    Column("task_key", Text(), nullable=True),
+    Index("idx_stress_tests_task_key", "task_key"),
 )
 
 stress_test_results = Table(
     "stress_test_results",
     metadata,
     Column("id", Uuid(), primary_key=True),
-    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
+    # null until an assessment merges the run's evidence (SCORING.md §7 "Stress runs", 0010)
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=True),
     Column("stress_test_id", Uuid(), ForeignKey("stress_tests.id"), nullable=False),
     Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
     Column("outcome", Text(), nullable=False),
@@ -359,6 +363,8 @@ stress_test_results = Table(
     Column("executed_at", UTCDateTime(), nullable=False),
     CheckConstraint(one_of("outcome", STRESS_TEST_OUTCOMES), name="outcome"),
     Index("idx_stress_test_results_assessment", "assessment_id"),
+    Column("run_id", Uuid(), ForeignKey("stress_runs.id"), nullable=True),
+    Index("idx_stress_test_results_run", "run_id"),
 )
 
 score_history = Table(
@@ -500,4 +506,26 @@ webhook_deliveries = Table(
     CheckConstraint(one_of("status", WEBHOOK_DELIVERY_STATUSES), name="status"),
     Index("idx_webhook_deliveries_due", "status", "next_attempt_at"),
     Index("idx_webhook_deliveries_webhook", "webhook_id", "created_at"),
+)
+
+# SCORING.md §7 "Stress runs" (issue 15, 0010): one run of the stress-test library against an agent
+STRESS_RUN_STATUSES = ("running", "finished", "failed")
+stress_runs = Table(
+    "stress_runs",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("adapter", Text(), nullable=False),
+    Column("agent_reference", Text(), nullable=False),
+    Column("library", Text(), nullable=False),
+    Column("library_version", Text(), nullable=False),
+    Column("status", Text(), nullable=False),
+    Column("started_at", UTCDateTime(), nullable=False),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Column("log_path", Text(), nullable=True),
+    Column("summary", JSONDocument, nullable=False),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=True),
+    CheckConstraint(one_of("status", STRESS_RUN_STATUSES), name="status"),
+    Index("idx_stress_runs_agent", "organization_id", "agent_id", "started_at"),
 )

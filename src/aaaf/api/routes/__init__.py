@@ -12,6 +12,7 @@ from aaaf.api.routes import (
     health,
     keys,
     organizations,
+    stress_runs,
     trust,
     webhooks,
     workflow,
@@ -32,4 +33,5 @@ ROUTERS = [
     workflow.router,
     eval_runs.router,
     webhooks.router,
+    stress_runs.router,
 ]

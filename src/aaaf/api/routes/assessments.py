@@ -5,8 +5,9 @@ minimum evidence (422 ``INSUFFICIENT_EVIDENCE``), an assessment already running 
 ``ASSESSMENT_IN_PROGRESS``) — records the assessment ``in_progress`` and answers 202; the
 scoring runs off the request path (a background task of this server process until the jobs
 and workers of part 2 take it over), and the record turns ``completed`` or ``failed``.
-``stress_test_only`` and ``include_stress_test`` need the stress-test harness: 501
-``NOT_IMPLEMENTED`` until it is wired.
+``stress_test_only`` and ``include_stress_test`` are still 501 ``NOT_IMPLEMENTED`` here (a trigger
+would have to wait for a run); ``POST /{id}/stress-test`` runs the library against an agent's
+endpoint and the next ``full`` / ``stress_test_only`` assessment (CLI) merges the run.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, BackgroundTasks, Query
+from pydantic import BaseModel, ConfigDict, Field
 
 from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
@@ -108,16 +110,58 @@ def create_assessment(
     }
 
 
-@router.post("/{assessment_id}/stress-test", operation_id="run_stress_test")
-def run_stress_test(assessment_id: str, org: AssessmentWriter) -> dict[str, Any]:
-    """Document 004 §6.2's stress test of an assessment: 501 ``NOT_IMPLEMENTED`` until the
-    stress-test harness is wired (another organization's assessment is 404 first)."""
+class StressTestRequest(BaseModel):
+    """An agent reached over HTTP (never a command on the server): an OpenAI-compatible
+    chat-completions endpoint with tool calling (issue 15 §5)."""
+
+    model_config = ConfigDict(extra="forbid")
+    agent_url: str = Field(min_length=1, max_length=2000)
+    model: str = Field(min_length=1, max_length=200)
+    dimension: str | None = Field(default=None, max_length=100)
+    task_ids: list[Annotated[str, Field(max_length=120)]] | None = Field(default=None, max_length=1000)
+    parallel: int = Field(default=4, ge=1, le=16)
+
+
+@router.post("/{assessment_id}/stress-test", operation_id="run_stress_test", status_code=202)
+def run_stress_test(
+    assessment_id: str, body: StressTestRequest, org: AssessmentWriter, background: BackgroundTasks
+) -> dict[str, Any]:
+    """Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
+    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first."""
+    from aaaf.services import stress as stress_service
+    from aaaf.stress.runner import AgentSpec
+
     assessment = org.get_assessment(assessment_id)
-    raise AAAFError(
-        "NOT_IMPLEMENTED",
-        "Stress tests are not available on this server yet.",
-        {"assessment_id": str(assessment.id)},
-    )
+    stress_service.check_agent_url(body.agent_url)
+    spec = AgentSpec(url=body.agent_url, model=body.model)
+    agent = org.get_agent(str(assessment.agent_id))
+    run, library = stress_service.start_stress_run(org, agent.name, spec)
+    if not library.select(dimension=body.dimension, task_ids=body.task_ids):
+        raise AAAFError("INVALID_REQUEST", "no stress task matches the selection", {"field": "dimension"})
+    background.add_task(_execute_stress_run, org, run, library, spec, body)
+    return {"stress_run": run.to_dict(), "assessment_id": str(assessment.id)}
+
+
+def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest) -> None:
+    import tempfile
+
+    from aaaf.services import stress as stress_service
+
+    try:
+        stress_service.execute_stress_run(
+            org,
+            run,
+            library,
+            spec,
+            dimension=body.dimension,
+            task_ids=body.task_ids,
+            parallel=body.parallel,
+            log_dir=tempfile.gettempdir() + "/aaaf-stress-logs",
+        )
+    except Exception:  # recorded on the run as failed; never out of the background task
+        log.exception("stress run %s failed", run.id)
 
 
 @router.get("/{assessment_id}", operation_id="get_assessment")

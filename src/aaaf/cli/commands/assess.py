@@ -28,6 +28,7 @@ from aaaf.services import assess as assess_service
 class AssessmentType(StrEnum):
     full = "full"
     passive_only = "passive_only"
+    stress_test_only = "stress_test_only"
     single_dimension = "single_dimension"
 
 
@@ -107,6 +108,12 @@ def _print_assessment(record: Any, name: str) -> None:
                 dim.get("reason") or "",
             )
         console.print(table)
+    sources = result.get("evidence_sources")
+    if sources is not None:
+        console.print(
+            f"evidence: {sources['passive_events']} passive event(s), {sources['stress_test_events']} "
+            f"stress-test event(s) from {len(sources['stress_runs'])} run(s) ({record.type})"
+        )
     if record.anomalous:
         console.print(
             "[yellow]anomalous:[/] a composite moved by more than the calibration threshold; "

@@ -1,0 +1,19 @@
+"""Stress runs (SCORING.md §7 "Stress runs", issue 15): one run and its results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from aaaf.api.deps import Reader
+
+router = APIRouter(prefix="/api/v1/stress-runs", tags=["stress tests"])
+
+
+@router.get("/{run_id}", operation_id="get_stress_run")
+def get_stress_run(run_id: str, org: Reader) -> dict[str, Any]:
+    """The run (status, library and version, started, finished, summary, the assessment that
+    merged it) and its per-task results."""
+    run = org.get_stress_run(run_id)
+    return {**run.to_dict(), "results": org.stress_run_results(run.id)}

@@ -1,0 +1,167 @@
+"""`aaaf stress-test`, `aaaf stress-runs` and `aaaf reference-agent` (issue 15; document 004
+§5.1 step 3, §5.3, §8 phase 1)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.live import Live
+from rich.table import Table
+
+from aaaf.cli.context import DbOption, JsonOption, console, fail, handle_errors, open_session, print_json
+from aaaf.errors import AAAFError
+
+
+class ReferenceAgent(StrEnum):
+    oracle = "oracle"
+    careless = "careless"
+    random = "random"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stress-test")(stress_test)
+    app.command("stress-runs")(stress_runs)
+    app.command("reference-agent")(reference_agent)
+
+
+STATUS_STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red"}
+
+
+class _Progress:
+    """The live display: the latest tasks with dimension and outcome, and the counts."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.rows: list[tuple[str, str, str, str]] = []
+        self.counts: dict[str, int] = {}
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        status = record["grade"]["status"]
+        self.counts[status] = self.counts.get(status, 0) + 1
+        note = record.get("failure") or (
+            record["grade"]["errors"][0]["message"] if record["grade"]["errors"] else ""
+        )
+        self.rows.append((record["task_id"], ", ".join(record["dimensions"]), status, note[:60]))
+
+    def render(self) -> Table:
+        done = sum(self.counts.values())
+        counts = "  ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        table = Table(title=f"stress test: {done}/{self.total} tasks  {counts}")
+        for column in ("task", "dimension", "outcome", "note"):
+            table.add_column(column)
+        for task_id, dims, status, note in self.rows[-12:]:
+            table.add_row(task_id, dims, f"[{STATUS_STYLE[status]}]{status}[/]", note)
+        return table
+
+
+@handle_errors
+def stress_test(
+    name: Annotated[str, typer.Argument(help="The agent (enrolled when unknown).")],
+    agent_cmd: Annotated[
+        str | None, typer.Option("--agent-cmd", help="A program speaking docs/agent-protocol.md.")
+    ] = None,
+    agent_url: Annotated[
+        str | None,
+        typer.Option("--agent-url", help="An OpenAI-compatible base URL (key: AAAF_AGENT_API_KEY)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The model name, with --agent-url.")] = None,
+    dimension: Annotated[str | None, typer.Option("--dimension", help="Only this dimension's tasks.")] = None,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")
+    ] = None,
+    parallel: Annotated[int, typer.Option("--parallel", min=1, max=64)] = 4,
+    library: Annotated[
+        list[str] | None, typer.Option("--library", help="A directory of the organization's own tasks.")
+    ] = None,
+    log_dir: Annotated[str, typer.Option("--log-dir", help="Where inspect_ai logs go.")] = "stress-logs",
+    turn_timeout: Annotated[float, typer.Option("--turn-timeout", help="Seconds per agent message.")] = 30.0,
+    task_timeout: Annotated[float, typer.Option("--task-timeout", help="Seconds per task.")] = 120.0,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run the stress-test library against an agent (document 004 §5.3) and store the evidence."""
+    from aaaf.services.stress import run_stress_test
+    from aaaf.stress.library import load_library
+    from aaaf.stress.runner import AgentSpec
+
+    try:
+        spec = AgentSpec(command=agent_cmd, url=agent_url, model=model)
+        chosen = load_library(library or []).select(dimension=dimension, task_ids=task)
+    except AAAFError as error:
+        fail(error, as_json=as_json)
+    progress = _Progress(len(chosen))
+    with open_session(db) as session:
+        if as_json:
+            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, None)  # fmt: skip
+            print_json(run.to_dict())
+            return
+        with Live(progress.render(), console=console, refresh_per_second=4) as live:
+
+            def on_task(record: dict[str, Any]) -> None:
+                progress(record)
+                live.update(progress.render())
+
+            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, on_task)  # fmt: skip
+    console.print(
+        f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}; "
+        f"log {run.log_path} (inspect view)"
+    )
+    console.print(
+        f"score it: aaaf assess {name} --type stress_test_only (or full, merged with passive evidence)"
+    )
+
+
+def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any, dimension: Any, task: Any, parallel: int, log_dir: str, turn_timeout: float, task_timeout: float, on_task: Any) -> Any:  # fmt: skip
+    return run_stress_test(
+        session.org,
+        name,
+        spec,
+        library_dirs=library or [],
+        dimension=dimension,
+        task_ids=task,
+        parallel=parallel,
+        log_dir=log_dir,
+        turn_timeout=turn_timeout,
+        task_timeout=task_timeout,
+        on_task=on_task,
+    )
+
+
+@handle_errors
+def stress_runs(
+    name: Annotated[str, typer.Argument(help="The agent.")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """An agent's stress runs (SCORING.md §7 "Stress runs")."""
+    with open_session(db) as session:
+        agent = session.org.get_agent(name)
+        runs = session.org.stress_runs(agent.id)
+    if as_json:
+        print_json([run.to_dict() for run in runs])
+        return
+    table = Table(title=f"Stress runs of {agent.name}")
+    for column in ("id", "adapter", "library", "started", "status", "tasks", "merged into"):
+        table.add_column(column)
+    for run in runs:
+        table.add_row(
+            str(run.id),
+            run.adapter,
+            run.library_version,
+            f"{run.started_at:%Y-%m-%d %H:%M}",
+            run.status,
+            str(run.summary.get("statuses", "")),
+            str(run.assessment_id or "—"),
+        )
+    console.print(table)
+
+
+def reference_agent(
+    kind: Annotated[ReferenceAgent, typer.Argument(help="oracle, careless or random.")],
+) -> None:
+    """A reference agent speaking the stress-test protocol on stdin/stdout (docs/agent-protocol.md)."""
+    from aaaf.stress.reference_agents import main
+
+    raise typer.Exit(main([kind.value]))

@@ -1,0 +1,216 @@
+"""inspect_ai logs of AAAF stress tests → AAAF evidence events (issue 15 §4).
+
+The stress harness runs its tasks with inspect_ai; each sample's ``stress_grade`` score
+carries the grade and the record of what the agent did.  This module reads such a log with
+the same reader as :mod:`aaaf.evals.importers.inspect_ai` (``.eval`` or ``.json``), so a
+user who ran ``inspect eval`` on the stress tasks themselves imports their log by the same
+path, and turns each sample into the standard events of document 004 §6.2, every one marked
+``evidence_source: "stress_test"`` with its run id:
+
+* ``task_assigned`` (domain, complexity level, autonomy level), ``task_completed``
+  (status, milestones, errors with severity, time);
+* one ``tool_invoked`` per tool call (success, unnecessary, error_recovered);
+* delegation tasks: ``delegation_decision`` (with ground truth and optimal delegate) and a
+  ``delegation_outcome`` per hand-over;
+* orchestration tasks: ``orchestration_plan`` and ``orchestration_result``
+  (failures injected/recovered; ``workflow_design_score`` = share of the scenario's
+  sub-agents the agent used and got complete work from; ``synthesis_quality_score`` —
+  required by document 004 §6.2 — code-graded as the task's credit: the share of the
+  sub-agents' results the final answer carries; the model-graded
+  ``communication_clarity_score`` is left out — null — as no judge grades it here).
+
+Time: ``time_to_complete_seconds`` is the agent's time on the task's own baseline carried
+over to the level's speed baseline (SCORING.md §2.2): at the task's baseline it equals the
+level's, so ``speed`` means "as fast as the task expects".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.evals.importers.inspect_ai import _read_log
+
+SCORER_NAME = "stress_grade"
+EVIDENCE_SOURCE = "stress_test"
+SPEED_BASELINES = {1: 600.0, 2: 3600.0, 3: 14400.0, 4: 43200.0, 5: 86400.0}  # SCORING.md §2.2 defaults
+
+
+def stress_records(log: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The per-sample stress records of a log (its ``stress_grade`` score metadata), in sample order."""
+    records = []
+    for sample in log.get("samples") or []:
+        scores = sample.get("scores") or {}
+        score = scores.get(SCORER_NAME)
+        metadata = score.get("metadata") if isinstance(score, Mapping) else None
+        if isinstance(metadata, Mapping) and "grade" in metadata:
+            records.append(dict(metadata))
+        elif sample.get("id") is not None:  # the sample errored before it was graded
+            records.append(
+                {
+                    "task_id": str(sample["id"]),
+                    "missing": True,
+                    "failure": str((sample.get("error") or {}).get("message", "the sample did not finish")),
+                }
+            )
+    return records
+
+
+def load_stress_log(path: str | Path) -> list[dict[str, Any]]:
+    file = Path(path)
+    if not file.is_file():
+        raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.")
+    log = _read_log(file)
+    if not isinstance(log.get("eval"), Mapping):
+        raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log")
+    return stress_records(log)
+
+
+def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    return {"evidence_source": EVIDENCE_SOURCE, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
+
+
+def evidence_task_id(run_id: str, stress_task_id: str) -> str:
+    """The AAAF task id of one stress task in one run (runs never share tasks)."""
+    return f"stress-{run_id}-{stress_task_id}"
+
+
+def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[dict[str, Any]]:
+    """The AAAF events of a run's stress records (see the module docstring); no agent field."""
+    events: list[dict[str, Any]] = []
+    for record in records:
+        if record.get("missing"):
+            continue
+        task_id = evidence_task_id(run_id, record["task_id"])
+        mark = _marker(run_id, record)
+        started, finished = record["started_at"], record["finished_at"]
+        level = int(record["complexity_level"])
+        assigned: dict[str, Any] = {
+            "task_id": task_id,
+            "complexity_level": level,
+            "domain": record["domain"],
+            "assigned_at": started,
+            **mark,
+        }
+        if record.get("autonomy_level") is not None:
+            assigned["autonomy_level"] = int(record["autonomy_level"])
+        events.append(
+            {"id": f"{task_id}:assigned", "type": "task_assigned", "timestamp": started, "data": assigned}
+        )
+        tools = record.get("tools") or {}
+        for index, call in enumerate(tools.get("calls") or []):
+            events.append(
+                {
+                    "id": f"{task_id}:tool:{index}",
+                    "type": "tool_invoked",
+                    "timestamp": finished,
+                    "data": {
+                        "task_id": task_id,
+                        "tool": str(call["tool"])[:100] or "unnamed",
+                        "success": bool(call["success"]),
+                        "unnecessary": bool(call["unnecessary"]),
+                        "error_recovered": bool(call["error_recovered"]),
+                        **mark,
+                    },
+                }
+            )
+        delegations = tools.get("delegations") or []
+        truth = record.get("delegation")
+        if truth:
+            chosen = delegations[0]["agent"] if delegations else None
+            decision: dict[str, Any] = {
+                "task_id": task_id,
+                "task_fragment": record["task_id"],
+                "decision": "delegate" if chosen else "self",
+                "ground_truth": truth["ground_truth"],
+                **mark,
+            }
+            if chosen:
+                decision["delegate_to"] = chosen
+            if truth.get("optimal_delegate"):
+                decision["optimal_delegate"] = truth["optimal_delegate"]
+            events.append(
+                {
+                    "id": f"{task_id}:decision",
+                    "type": "delegation_decision",
+                    "timestamp": finished,
+                    "data": decision,
+                }
+            )
+            for index, handed in enumerate(delegations):
+                events.append(
+                    {
+                        "id": f"{task_id}:outcome:{index}",
+                        "type": "delegation_outcome",
+                        "timestamp": finished,
+                        "data": {
+                            "task_id": task_id,
+                            "delegate_agent_id": handed["agent"],
+                            "outcome": handed["outcome"],
+                            "revision_needed": False,
+                            **mark,
+                        },
+                    }
+                )
+        scenario = record.get("orchestration")
+        if scenario:
+            events.extend(_orchestration(task_id, record, scenario, delegations, finished, mark))
+        graded = record["grade"]
+        completed: dict[str, Any] = {
+            "task_id": task_id,
+            "completion_status": graded["status"],
+            "time_to_complete_seconds": float(record["elapsed_seconds"])
+            / float(record["time_baseline_seconds"])
+            * SPEED_BASELINES[level],
+            "revision_count": 0,
+            "errors": [{"severity": e["severity"], "message": e["message"][:500]} for e in graded["errors"]],
+            "milestones": graded["milestones"],
+            "elapsed_seconds": float(record["elapsed_seconds"]),
+            **mark,
+        }
+        if record.get("failure"):
+            completed["failure"] = str(record["failure"])[:500]
+        events.append(
+            {"id": f"{task_id}:completed", "type": "task_completed", "timestamp": finished, "data": completed}
+        )
+    return events
+
+
+def _orchestration(
+    task_id: str,
+    record: Mapping[str, Any],
+    scenario: Mapping[str, Any],
+    delegations: list[Mapping[str, Any]],
+    when: str,
+    mark: dict[str, Any],
+) -> list[dict[str, Any]]:
+    order: list[str] = []
+    for handed in delegations:
+        if handed["agent"] not in order and handed["agent"] in scenario["subagents"]:
+            order.append(handed["agent"])
+    succeeded = {h["agent"] for h in delegations if h["outcome"] == "success"}
+    failed = {h["agent"] for h in delegations if h.get("injected")}
+    subagents = scenario["subagents"]
+    plan = {
+        "task_id": task_id,
+        "agents_involved": order or ["none"],
+        "dependency_graph": {agent: [] for agent in order},
+        "parallel_groups": [order] if order else [],
+        **mark,
+    }
+    result = {
+        "task_id": task_id,
+        "outcome": record["grade"]["status"],
+        "failures_injected": int(scenario["failures_injected"]),
+        "failures_recovered": len(failed & succeeded),
+        "workflow_design_score": len(succeeded & set(subagents)) / len(subagents),
+        # code-graded: the share of the task's checks (each sub-agent's result in the answer) met
+        "synthesis_quality_score": float(record["grade"]["credit"]),
+        **mark,
+    }
+    return [
+        {"id": f"{task_id}:plan", "type": "orchestration_plan", "timestamp": when, "data": plan},
+        {"id": f"{task_id}:result", "type": "orchestration_result", "timestamp": when, "data": result},
+    ]

@@ -1,0 +1,46 @@
+"""Which evidence an assessment type scores (document 004 §6.2 assessment types; issue 15).
+
+Stress-test evidence is marked ``evidence_source: "stress_test"`` in its events' data (with
+its ``stress_run_id``).  ``passive_only`` scores the collected events without it,
+``stress_test_only`` scores it alone, ``full`` and ``single_dimension`` merge both (document
+004 §5.1 step 3: "stress tests supplement passive evidence; both contribute to scores").
+The scheme computes ``stress_test_only`` exactly as ``full`` on that evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from aaaf.scoring.records import EventRecord
+
+STRESS_SOURCE = "stress_test"
+
+
+def is_stress(event: EventRecord) -> bool:
+    return event.data.get("evidence_source") == STRESS_SOURCE
+
+
+def evidence_for(events: Sequence[EventRecord], assessment_type: str) -> list[EventRecord]:
+    """The events an assessment of ``assessment_type`` scores."""
+    if assessment_type == "passive_only":
+        return [e for e in events if not is_stress(e)]
+    if assessment_type == "stress_test_only":
+        return [e for e in events if is_stress(e)]
+    return list(events)
+
+
+def scheme_type(assessment_type: str) -> str:
+    """The scheme's type for an assessment type (``stress_test_only`` is scored as ``full``)."""
+    return "full" if assessment_type == "stress_test_only" else assessment_type
+
+
+def evidence_sources(events: Sequence[EventRecord]) -> dict[str, Any]:
+    """Where the scored evidence came from: event counts per source and the stress runs used."""
+    stress = [e for e in events if is_stress(e)]
+    runs = sorted({str(e.data.get("stress_run_id")) for e in stress if e.data.get("stress_run_id")})
+    return {
+        "passive_events": len(events) - len(stress),
+        "stress_test_events": len(stress),
+        "stress_runs": runs,
+    }

@@ -1,0 +1,210 @@
+"""Running the stress-test suite against an agent and storing what it shows (issue 15).
+
+:func:`run_stress_test` records a stress run (SCORING.md §7 "Stress runs"), runs the chosen
+tasks with inspect_ai (:mod:`aaaf.stress.runner`), turns the log into the standard events
+(:mod:`aaaf.evals.importers.inspect_stress`, marked as stress-test evidence) and collects
+them for the agent through the same path as any other evidence, stores one
+``stress_test_results`` row per task, and closes the run.  An agent that crashes or hangs
+yields rejected tasks and a finished run; only a failure of the harness itself fails it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aaaf.errors import AAAFError
+
+log = logging.getLogger(__name__)
+
+OUTCOMES = {"accepted": "pass", "partial": "partial", "rejected": "fail"}
+"""Grade → document 004 §7.2 ``stress_test_results.outcome``."""
+
+
+def _agent(org: Any, name: str) -> Any:
+    try:
+        return org.get_agent(name)
+    except AAAFError as error:
+        if error.code != "NOT_FOUND":
+            raise
+        return org.enroll_agent(name, description="enrolled by aaaf stress-test")
+
+
+def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    statuses = Counter(r["grade"]["status"] if not r.get("missing") else "rejected" for r in records)
+    by_type: dict[str, Counter[str]] = {}
+    for record in records:
+        if record.get("missing"):
+            continue
+        by_type.setdefault(record["task_type"], Counter())[record["grade"]["status"]] += 1
+    credit = [r["grade"]["credit"] for r in records if not r.get("missing")]
+    return {
+        "tasks": len(records),
+        "statuses": dict(sorted(statuses.items())),
+        "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
+        "mean_credit": sum(credit) / len(records) if records else None,
+        "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
+        "model_graded": "communication_clarity is model-graded and null without a judge; synthesis_quality is code-graded (the share of sub-agent results in the answer)",
+    }
+
+
+def check_agent_url(url: str) -> str:
+    """An agent endpoint reached from the server is checked like a webhook target (issue 15
+    §5): http(s) only, and no private, loopback, link-local or reserved address unless
+    ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true`` (tests, a single-machine install).  Every address
+    the host name resolves to is checked.  A small check of this module's own; the service's
+    outbound-URL check (``aaaf.services.outbound_url``) is meant to replace it."""
+    import ipaddress
+    import os
+    import socket
+    from urllib.parse import urlsplit
+
+    def refuse(why: str) -> AAAFError:
+        return AAAFError("INVALID_REQUEST", f"agent_url: {why}", {"field": "agent_url"})
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise refuse("an http(s) URL with a host is needed")
+    if os.environ.get("AAAF_WEBHOOK_ALLOW_LOOPBACK", "").lower() == "true":
+        return url
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        raise refuse(f"the host {parts.hostname!r} does not resolve") from None
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if not address.is_global or address.is_multicast:
+            raise refuse(f"{parts.hostname} resolves to a non-public address ({address})")
+    return url
+
+
+def start_stress_run(
+    org: Any, agent_name: str, agent_spec: Any, *, library_dirs: Sequence[str] = ()
+) -> tuple[Any, Any]:
+    """Validate the libraries and record the run ``running``; (the run, the library)."""
+    from aaaf.stress.library import load_library
+
+    library = load_library(library_dirs)
+    agent = _agent(org, agent_name)
+    run = org.create_stress_run(
+        agent.id,
+        adapter=agent_spec.adapter,
+        agent_reference=agent_spec.reference,
+        library=", ".join(s["name"] for s in library.sources),
+        library_version=library.version,
+        started_at=datetime.now(UTC),
+    )
+    return run, library
+
+
+def run_stress_test(
+    org: Any,
+    agent_name: str,
+    agent_spec: Any,
+    *,
+    library_dirs: Sequence[str] = (),
+    **options: Any,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
+    agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
+    run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs)
+    return execute_stress_run(org, run, library, agent_spec, library_dirs=library_dirs, **options)
+
+
+def execute_stress_run(
+    org: Any,
+    run: Any,
+    library: Any,
+    agent_spec: Any,
+    *,
+    library_dirs: Sequence[str] = (),
+    dimension: str | None = None,
+    task_ids: Sequence[str] | None = None,
+    parallel: int = 4,
+    log_dir: str | Path = "stress-logs",
+    turn_timeout: float = 30.0,
+    task_timeout: float = 120.0,
+    on_task: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Run a recorded run's tasks, collect its evidence, store its results and close it."""
+    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
+    from aaaf.services.collect import collect
+    from aaaf.store.repositories.stress_runs import StressResultRow
+    from aaaf.stress.runner import run_suite
+
+    own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
+    agent = org.get_agent(str(run.agent_id))
+    try:
+        suite = run_suite(
+            agent_spec,
+            library_dirs=library_dirs,
+            dimension=dimension,
+            task_ids=task_ids,
+            parallel=parallel,
+            log_dir=log_dir,
+            turn_timeout=turn_timeout,
+            task_timeout=task_timeout,
+            on_task=on_task,
+        )
+    except Exception as error:
+        org.finish_stress_run(
+            run.id,
+            status="failed",
+            finished_at=datetime.now(UTC),
+            log_path=None,
+            summary={"error": f"{type(error).__name__}: {error}"},
+            results=[],
+        )
+        raise
+    events = stress_events(suite.records, run_id=str(run.id))
+    report = collect(
+        org, [(None, event) for event in events], now=datetime.now(UTC), default_agent=str(agent.id)
+    )
+    if report.rejected:
+        log.warning("stress run %s: %d event(s) rejected: %s", run.id, report.rejected, report.errors[:3])
+    rows = []
+    for record in suite.records:
+        loaded = library.get(record["task_id"])
+        definition = loaded.task.model_dump(mode="json", by_alias=True, exclude={"reference"})
+        digest = library.version
+        graded = record.get("grade") or {"status": "rejected", "credit": 0.0}
+        rows.append(
+            StressResultRow(
+                task_key=f"{loaded.library}:{loaded.task.id}@{digest}",
+                own=loaded.task.id in own,
+                dimension=loaded.task.dimensions[0],
+                complexity_level=loaded.task.complexity_level,
+                domain=loaded.task.domain,
+                task_definition=definition,
+                outcome=OUTCOMES[graded["status"]],
+                score=float(graded["credit"]),
+                details={
+                    "evidence_source": EVIDENCE_SOURCE,
+                    "evidence_task_id": evidence_task_id(str(run.id), loaded.task.id),
+                    "task_type": loaded.task.task_type,
+                    "milestones": graded.get("milestones", []),
+                    "errors": graded.get("errors", []),
+                    "failure": record.get("failure"),
+                    "elapsed_seconds": record.get("elapsed_seconds"),
+                    "tool_calls": len((record.get("tools") or {}).get("calls", [])),
+                },
+                executed_at=datetime.fromisoformat(
+                    record.get("finished_at") or datetime.now(UTC).isoformat()
+                ),
+            )
+        )
+    summary = summarise(suite.records)
+    summary["events"] = {"accepted": report.accepted, "rejected": report.rejected}
+    finished = org.finish_stress_run(
+        run.id,
+        status="finished",
+        finished_at=datetime.now(UTC),
+        log_path=suite.log_path,
+        summary=summary,
+        results=rows,
+    )
+    return finished, suite.records

@@ -1,0 +1,94 @@
+"""The standard stress-test library (document 004 §5.3) and user libraries (issue 15 §1)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from aaaf.errors import AAAFError
+from aaaf.stress.library import load_library
+from aaaf.stress.models import TOOLS
+
+DEFAULT_DOMAINS = {
+    "research", "code", "security", "testing", "design", "documentation",
+    "communication", "orchestration", "analysis", "content", "infrastructure", "legal",
+}  # fmt: skip
+
+
+def test_the_standard_library_covers_every_task_type_under_the_minimums() -> None:
+    library = load_library()
+    tasks = [loaded.task for loaded in library.tasks]
+    kinds = Counter(t.task_type for t in tasks)
+    probes = Counter(t.domain for t in tasks if t.task_type == "domain_probe")
+    assert set(probes) == DEFAULT_DOMAINS and min(probes.values()) >= 3
+    ladder = Counter((t.domain, t.complexity_level) for t in tasks if t.task_type == "complexity_ladder")
+    for domain in ("code", "research", "analysis"):
+        assert [ladder[(domain, level)] for level in range(1, 6)] == [3, 3, 3, 3, 3]
+    autonomy = Counter(t.autonomy_level for t in tasks if t.task_type == "autonomy_ladder")
+    assert autonomy == {0: 3, 1: 3, 2: 3, 3: 3}
+    delegation = [t for t in tasks if t.task_type == "delegation"]
+    assert len(delegation) == 20
+    truths = Counter(t.delegation.ground_truth for t in delegation if t.delegation)
+    assert truths["self"] > 0 and truths["delegate"] > 0
+    orchestration = [t for t in tasks if t.task_type == "orchestration"]
+    assert len(orchestration) == 3
+    assert all(t.orchestration and len(t.orchestration.subagents) >= 3 for t in orchestration)
+    learning = [t for t in tasks if t.task_type == "learning"]
+    assert len(learning) == 15 and len({(t.category, t.domain) for t in learning}) == 1
+    assert kinds["tool_challenge"] >= 10
+    # every offered tool gets >= 10 invocations from the reference solutions (tool_proficiency)
+    invocations = Counter(a.tool for t in tasks for a in t.reference.actions)
+    assert all(invocations[tool] >= 10 for tool in TOOLS), invocations
+    assert library.version.startswith("aaaf-standard@")
+
+
+def _task(task_id: str = "mine-1", **changes: object) -> dict[str, object]:
+    task: dict[str, object] = {
+        "id": task_id,
+        "task_type": "domain_probe",
+        "dimensions": ["domain_breadth"],
+        "domain": "legal",
+        "complexity_level": 1,
+        "prompt": "Answer 4.",
+        "time_baseline_seconds": 5,
+        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
+        "reference": {"answer": "4"},
+    }
+    task.update(changes)
+    return task
+
+
+def test_an_organizations_own_directory_adds_its_tasks(tmp_path: Path) -> None:
+    (tmp_path / "tasks.yaml").write_text("tasks:\n  - " + json.dumps(_task()) + "\n", encoding="utf-8")
+    library = load_library([tmp_path])
+    assert library.get("mine-1").library == tmp_path.name
+    assert len(library.tasks) == len(load_library().tasks) + 1
+    assert library.version.count("@") == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"complexity_level": 6}, "complexity_level"),
+        ({"checks": [{"kind": "answer_shouting", "name": "x"}]}, "checks"),
+        ({"dimensions": ["charisma"]}, "tasks.0"),
+        ({"task_type": "delegation"}, "tasks.0"),
+    ],
+)
+def test_an_invalid_task_file_is_refused_naming_the_field(
+    tmp_path: Path, change: dict[str, object], field: str
+) -> None:
+    (tmp_path / "bad.json").write_text(json.dumps({"tasks": [_task(**change)]}), encoding="utf-8")
+    with pytest.raises(AAAFError) as caught:
+        load_library([tmp_path])
+    assert caught.value.code == "INVALID_REQUEST"
+    assert field in caught.value.details["field"]
+
+
+def test_a_task_id_defined_twice_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "dup.json").write_text(json.dumps({"tasks": [_task("probe-code-1")]}), encoding="utf-8")
+    with pytest.raises(AAAFError, match="defined twice"):
+        load_library([tmp_path])
