@@ -35,6 +35,8 @@ PUBLIC = {
     ("GET", "/api/v1/badges/{assessment_id}.jwt"),
 }
 PUBLIC_MOUNTS = {"/docs/assets"}
+# a public address (no DNS needed): the shared server refuses loopback targets and never sends
+PUBLIC_HOOK = "https://93.184.216.34/aaaf-hook"
 # a valid body for routes that need one, so that the answer is about the id, not the body
 BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/agents/{agent_id}"): {"description": "changed by another organization"},
@@ -58,6 +60,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
     ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
+    ("PATCH", "/api/v1/webhooks/{webhook_id}"): {"active": False},
     ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
         "auditor": "another organization's auditor",
         "findings": [{"task_id": "task-000", "finding": {"checklist": {"memory_written": True}}}],
@@ -75,6 +78,8 @@ class Victim:
     key_id: str
     appeal_id: str
     eval_run_id: str
+    webhook_id: str
+    delivery_id: str
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -84,6 +89,8 @@ class Victim:
             "key_id": self.key_id,
             "appeal_id": self.appeal_id,
             "run_id": self.eval_run_id,
+            "webhook_id": self.webhook_id,
+            "delivery_id": self.delivery_id,
         }
 
 
@@ -100,6 +107,18 @@ def _batch(client: httpx.Client, victim: Victim) -> None:
 def _list_keys(client: httpx.Client, victim: Victim) -> None:
     ids = {item["id"] for item in client.get("/api/v1/keys").json()["items"]}
     assert victim.key_id not in ids
+
+
+def _list_webhooks(client: httpx.Client, victim: Victim) -> None:
+    ids = {item["id"] for item in client.get("/api/v1/webhooks").json()["items"]}
+    assert victim.webhook_id not in ids
+
+
+def _create_webhook(client: httpx.Client, victim: Victim) -> None:
+    created = client.post(
+        "/api/v1/webhooks", json={"url": PUBLIC_HOOK, "event_types": ["assessment.completed"]}
+    ).json()
+    assert created["organization_id"] != victim.org.id
 
 
 def _create_key(client: httpx.Client, victim: Victim) -> None:
@@ -189,6 +208,8 @@ CASES: dict[tuple[str, str], Callable[[httpx.Client, Victim], None]] = {
         404,
         "NOT_FOUND",
     ),
+    ("GET", "/api/v1/webhooks"): _list_webhooks,
+    ("POST", "/api/v1/webhooks"): _create_webhook,
     ("POST", "/api/v1/keys"): _create_key,
 }
 
@@ -228,6 +249,9 @@ def test_the_route_table_is_complete() -> None:
 
 def _victim(live: LiveServer) -> Victim:
     org = live.organization(minimum_tasks_performance=2, minimum_tasks_capability=2)
+    webhook = org.client.post(
+        "/api/v1/webhooks", json={"url": PUBLIC_HOOK, "event_types": ["assessment.started"]}
+    ).json()
     agent = org.client.post("/api/v1/agents", json={"name": "victim"}).json()
     org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 2)})
     started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
@@ -257,6 +281,7 @@ def _victim(live: LiveServer) -> Victim:
         },
     )
     assert stored.json()["accepted"] == 1, stored.text
+    [delivery] = org.client.get(f"/api/v1/webhooks/{webhook['id']}/deliveries").json()["items"]
     return Victim(
         org=org,
         agent_id=agent["id"],
@@ -264,6 +289,8 @@ def _victim(live: LiveServer) -> Victim:
         key_id=key["id"],
         appeal_id=appeal["id"],
         eval_run_id=eval_run["id"],
+        webhook_id=webhook["id"],
+        delivery_id=delivery["id"],
     )
 
 
@@ -300,6 +327,7 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     assert agent["status"] == "enrolled" and agent["description"] is None
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
+    assert victim.org.client.get(f"/api/v1/webhooks/{victim.webhook_id}").json()["active"] is True
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
     assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
     appeal = victim.org.client.get(

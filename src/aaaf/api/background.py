@@ -24,6 +24,7 @@ from aaaf.settings import Settings
 from aaaf.store import Store
 
 log = logging.getLogger("aaaf.background")
+MAX_ROUNDS_PER_TICK = 10
 
 
 def _one_round(store: Store, settings: Settings, run_duties: bool) -> None:
@@ -34,9 +35,12 @@ def _one_round(store: Store, settings: Settings, run_duties: bool) -> None:
         duties = run_periodic_duties(store, now=datetime.now(UTC))
         if duties.emitted:
             log.info("periodic duties: %s", duties.to_dict())
-    sent = deliver_due(store, now=datetime.now(UTC), settings=settings)
-    if sent.claimed:
-        log.info("webhook deliveries: %s", sent.to_dict())
+    for _ in range(MAX_ROUNDS_PER_TICK):  # a full batch: more may be due, go on (bounded)
+        sent = deliver_due(store, now=datetime.now(UTC), settings=settings)
+        if sent.claimed:
+            log.info("webhook deliveries: %s", sent.to_dict())
+        if sent.claimed < settings.webhook_batch_size:
+            break
 
 
 async def _loop(store: Store, settings: Settings) -> None:

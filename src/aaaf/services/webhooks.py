@@ -195,8 +195,9 @@ def emit(
     org: Any, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
 ) -> uuid.UUID | None:
     """Record a document 004 §6.3 event for the organization's subscribed webhooks, in the
-    unit of work ``org`` is bound to (if any).  With ``dedupe_key`` an event already emitted
-    under that key is not emitted again (None is returned)."""
+    unit of work ``org`` is bound to (if any); its id, or None when nothing was recorded: an
+    event already emitted under ``dedupe_key``, or one no active webhook subscribes to (kept
+    only when it has a ``dedupe_key``, which must be remembered)."""
     if event_type not in WEBHOOK_EVENT_TYPES:
         raise ValueError(f"not a webhook event type: {event_type!r}")
     event_id: uuid.UUID | None = org.add_webhook_event(

@@ -70,12 +70,22 @@ class WebhookDeliveryRepository(OrgScoped):
     ) -> uuid.UUID | None:
         """Record an event (``payload``: the exact JSON body) and a pending delivery, due at
         ``at``, to every active webhook subscribed to ``event_type``.  None (and nothing
-        written) when an event with ``dedupe_key`` exists already."""
+        written) when an event with ``dedupe_key`` exists already, or when nobody subscribes
+        and there is no ``dedupe_key`` to remember."""
         if dedupe_key is not None and self.has_webhook_event(dedupe_key):
             return None
         event_id = uuid.uuid4()
         try:
             with self._writing() as connection:
+                hooks = connection.execute(
+                    select(t.webhooks.c.id, t.webhooks.c.event_types).where(
+                        t.webhooks.c.organization_id == self.organization_id,
+                        t.webhooks.c.active.is_(True),
+                    )
+                ).all()
+                subscribed = [hook.id for hook in hooks if event_type in hook.event_types]
+                if not subscribed and dedupe_key is None:
+                    return None
                 connection.execute(
                     insert(t.webhook_events).values(
                         id=event_id,
@@ -86,17 +96,11 @@ class WebhookDeliveryRepository(OrgScoped):
                         created_at=at,
                     )
                 )
-                hooks = connection.execute(
-                    select(t.webhooks.c.id, t.webhooks.c.event_types).where(
-                        t.webhooks.c.organization_id == self.organization_id,
-                        t.webhooks.c.active.is_(True),
-                    )
-                ).all()
                 rows = [
                     {
                         "id": uuid.uuid4(),
                         "organization_id": self.organization_id,
-                        "webhook_id": hook.id,
+                        "webhook_id": webhook_id,
                         "event_id": event_id,
                         "status": "pending",
                         "attempt_count": 0,
@@ -105,8 +109,7 @@ class WebhookDeliveryRepository(OrgScoped):
                         "created_at": at,
                         "updated_at": at,
                     }
-                    for hook in hooks
-                    if event_type in hook.event_types
+                    for webhook_id in subscribed
                 ]
                 if rows:
                     connection.execute(insert(t.webhook_deliveries), rows)
