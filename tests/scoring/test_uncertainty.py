@@ -65,7 +65,9 @@ def reference_composites(
     draws = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
     out: dict[str, list[float | None]] = {"performance": [], "capability": []}
     for row in draws:
-        result = engine.assess(resampled_log(events, window_tasks, row), config, WINDOW_END, enforce_minimums=False)
+        result = engine.assess(
+            resampled_log(events, window_tasks, row), config, WINDOW_END, enforce_minimums=False
+        )
         assert result.evidence_summary["window_tasks"] == n
         for axis in ("performance", "capability"):
             assessed = observed.axis(axis)
@@ -103,7 +105,9 @@ def assert_agree(reference: list[float | None], vectorised: np.ndarray) -> None:
 
 task_spec = st.fixed_dictionaries(
     {
-        "status": st.sampled_from(["accepted", "accepted", "accepted", "partial", "rejected", "failed", None]),
+        "status": st.sampled_from(
+            ["accepted", "accepted", "accepted", "partial", "rejected", "failed", None]
+        ),
         "days_ago": st.floats(min_value=0.0, max_value=29.0),
         "domain": st.sampled_from(["code", "code", "research", "security", None]),
         "complexity": st.one_of(st.none(), st.integers(1, 4)),
@@ -112,9 +116,13 @@ task_spec = st.fixed_dictionaries(
         "revision_count": st.integers(0, 1),
         "errors": st.lists(st.sampled_from(["critical", "major", "minor", None]), max_size=2),
         "seconds": st.sampled_from([300.0, 3000.0, 20000.0, 60000.0]),
-        "tools": st.lists(st.tuples(st.sampled_from(["grep", "bash"]), st.booleans(), st.booleans()), max_size=6),
+        "tools": st.lists(
+            st.tuples(st.sampled_from(["grep", "bash"]), st.booleans(), st.booleans()), max_size=6
+        ),
         "decisions": st.lists(
-            st.tuples(st.sampled_from(["self", "delegate"]), st.sampled_from(["self", "delegate"]), st.booleans()),
+            st.tuples(
+                st.sampled_from(["self", "delegate"]), st.sampled_from(["self", "delegate"]), st.booleans()
+            ),
             max_size=2,
         ),
         "outcome": st.one_of(st.none(), st.sampled_from(["success", "partial", "failure"])),
@@ -134,7 +142,13 @@ def fleet_events(specs: list[dict[str, Any]], loose: int) -> list[EventRecord]:
         task_id = f"t{i:03d}"
         days = spec["days_ago"]
         events.append(
-            ev.assigned(task_id, domain=spec["domain"], complexity=spec["complexity"], autonomy=spec["autonomy"], days_ago=days)
+            ev.assigned(
+                task_id,
+                domain=spec["domain"],
+                complexity=spec["complexity"],
+                autonomy=spec["autonomy"],
+                days_ago=days,
+            )
         )
         if spec["status"] is not None:
             extra: dict[str, Any] = {"milestone_fraction": spec["fraction"]}
@@ -152,7 +166,10 @@ def fleet_events(specs: list[dict[str, Any]], loose: int) -> list[EventRecord]:
                     **extra,
                 )
             )
-        events += [ev.tool(task_id, tool, success=ok, recovered=rec, days_ago=days) for tool, ok, rec in spec["tools"]]
+        events += [
+            ev.tool(task_id, tool, success=ok, recovered=rec, days_ago=days)
+            for tool, ok, rec in spec["tools"]
+        ]
         events += [
             ev.decision(
                 task_id,
@@ -168,7 +185,13 @@ def fleet_events(specs: list[dict[str, Any]], loose: int) -> list[EventRecord]:
             events.append(ev.outcome(task_id, spec["outcome"], revision_needed=i % 3 == 0, days_ago=days))
         if spec["orchestration"] is not None:
             events.append(
-                ev.orchestration(task_id, failures_injected=2, failures_recovered=i % 3, synthesis=spec["orchestration"], days_ago=days)
+                ev.orchestration(
+                    task_id,
+                    failures_injected=2,
+                    failures_recovered=i % 3,
+                    synthesis=spec["orchestration"],
+                    days_ago=days,
+                )
             )
     for j in range(loose):  # evidence naming no task: stays once in every resample
         events.append(ev.tool(None, "grep", success=j % 2 == 0, days_ago=j))
@@ -184,7 +207,9 @@ SMALL = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 
 @SMALL
 @given(st.lists(task_spec, min_size=1, max_size=12), st.integers(0, 3))
-def test_vectorised_equals_the_engine_on_each_resample_small_fleets(specs: list[dict[str, Any]], loose: int) -> None:
+def test_vectorised_equals_the_engine_on_each_resample_small_fleets(
+    specs: list[dict[str, Any]], loose: int
+) -> None:
     events = fleet_events(specs, loose)
     config = CONFIG.with_overrides(uncertainty_resamples=25)
     reference = reference_composites(events, config, 25)
@@ -196,14 +221,20 @@ def test_vectorised_equals_the_engine_on_each_resample_small_fleets(specs: list[
 MEDIUM = settings(
     max_examples=8,
     deadline=None,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a failing fleet is shown unshrunk (shrinking costs minutes)
+    phases=[
+        Phase.explicit,
+        Phase.reuse,
+        Phase.generate,
+    ],  # a failing fleet is shown unshrunk (shrinking costs minutes)
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
 @MEDIUM
 @given(st.lists(task_spec, min_size=35, max_size=60), st.integers(0, 2))
-def test_vectorised_equals_the_engine_on_each_resample_medium_fleets(specs: list[dict[str, Any]], loose: int) -> None:
+def test_vectorised_equals_the_engine_on_each_resample_medium_fleets(
+    specs: list[dict[str, Any]], loose: int
+) -> None:
     # ≥ 15 completed tasks of one domain happen here: learning_rate's blocks of copies
     events = fleet_events(specs, loose)
     config = CONFIG.with_overrides(uncertainty_resamples=12, consistency_min_group=3)
@@ -219,7 +250,9 @@ def test_learning_rate_blocks_of_copies_agree_with_the_engine() -> None:
     events: list[EventRecord] = []
     for i in range(18):
         status = "accepted" if i % 3 else "rejected"
-        events += ev.task(f"t{i:03d}", status, domain="code", complexity=2, days_ago=20 - i, errors=[{}] * (i < 6))
+        events += ev.task(
+            f"t{i:03d}", status, domain="code", complexity=2, days_ago=20 - i, errors=[{}] * (i < 6)
+        )
     config = CONFIG.with_overrides(uncertainty_resamples=40)
     reference = reference_composites(events, config, 40)
     vectorised = vectorised_composites(events, config)
@@ -356,11 +389,19 @@ def test_hand_worked_three_tasks_every_multiset() -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(task_spec, st.integers(1, 8))
-def test_identical_tasks_give_a_degenerate_interval_holding_the_composite(spec: dict[str, Any], n: int) -> None:
+def test_identical_tasks_give_a_degenerate_interval_holding_the_composite(
+    spec: dict[str, Any], n: int
+) -> None:
     ev = Events()
     events: list[EventRecord] = []
     for i in range(n):
-        events += ev.task(f"t{i:03d}", spec["status"] or "accepted", domain=spec["domain"], complexity=spec["complexity"], errors=[{}] * len(spec["errors"]))
+        events += ev.task(
+            f"t{i:03d}",
+            spec["status"] or "accepted",
+            domain=spec["domain"],
+            complexity=spec["complexity"],
+            errors=[{}] * len(spec["errors"]),
+        )
     result = engine.assess(events, CONFIG, WINDOW_END, enforce_minimums=False)
     window = engine.window_evidence(fold_evidence(events), CONFIG, WINDOW_END)
     for axis in ("performance", "capability"):
@@ -396,10 +437,16 @@ def test_the_same_seed_gives_identical_results_in_another_process() -> None:
         "from tests.scoring.test_uncertainty import CONFIG, four_task_agent, _report\n"
         "print(json.dumps(_report(four_task_agent(), CONFIG)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     assert json.loads(done.stdout) == json.loads(json.dumps(_report(four_task_agent(), CONFIG)))
     indices = subprocess.run(
-        [sys.executable, "-c", "import numpy as np; print(np.random.default_rng(0).integers(0, 7, size=(1000, 7)).tobytes().hex())"],
+        [
+            sys.executable,
+            "-c",
+            "import numpy as np; print(np.random.default_rng(0).integers(0, 7, size=(1000, 7)).tobytes().hex())",
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -420,11 +467,16 @@ def _report(events: list[EventRecord], config: AAAFConfig) -> dict[str, Any]:
 
 def test_constants_are_the_engines() -> None:
     assert (unc._ACC_REV, unc._ACC_ERR) == (engine.ACCURACY_REVISION_WEIGHT, engine.ACCURACY_ERROR_WEIGHT)
-    assert (unc._CONS_ACC, unc._CONS_COMP) == (engine.CONSISTENCY_ACCURACY_WEIGHT, engine.CONSISTENCY_COMPLETION_WEIGHT)
+    assert (unc._CONS_ACC, unc._CONS_COMP) == (
+        engine.CONSISTENCY_ACCURACY_WEIGHT,
+        engine.CONSISTENCY_COMPLETION_WEIGHT,
+    )
     assert unc._DOMAIN_QUALIFYING == engine.DOMAIN_QUALIFYING_PERFORMANCE
     assert unc._LEVEL_QUALIFYING == engine.LEVEL_QUALIFYING_PERFORMANCE
     assert unc._MIN_PER_CLAIM == engine.MIN_COMPLETED_PER_CLAIM
-    assert unc._COMPLEXITY_LEVELS == engine.COMPLEXITY_LEVELS and unc._AUTONOMY_LEVELS == engine.AUTONOMY_LEVELS
+    assert (
+        unc._COMPLEXITY_LEVELS == engine.COMPLEXITY_LEVELS and unc._AUTONOMY_LEVELS == engine.AUTONOMY_LEVELS
+    )
     assert unc._MIN_TOOL_INVOCATIONS == engine.MIN_TOOL_INVOCATIONS
     assert (unc._LEARNING_TASKS, unc._LEARNING_BLOCK, unc._LEARNING_FULL) == (
         engine.LEARNING_TASKS,

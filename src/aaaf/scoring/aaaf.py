@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -96,6 +97,7 @@ from aaaf.scoring.fold import (
 )
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult, AxisResult, iso
+from aaaf.scoring.uncertainty import assessment_uncertainty
 
 # The scheme is split by what its parts are (tasks, window, context, performance and
 # capability dimensions); this module assembles results and re-exports the rest, so
@@ -253,12 +255,15 @@ def assess(
     dimension: str | None = None,
     excluded_tasks: frozenset[str] = frozenset(),
     enforce_minimums: bool = True,
+    uncertainty: bool = True,
 ) -> AAAFResult:
     """Score an agent's events for the window ending at ``window_end`` (SCORING.md §2.1-§2.3).
 
     ``full`` and ``passive_only`` score both axes from events and need both minimums;
     ``single_dimension`` scores ``dimension`` alone and needs only its axis's minimum.
     ``excluded_tasks`` drops tasks and all evidence naming them (appeals, §2.4).
+    ``uncertainty``: each composite's bootstrap interval and tier probabilities (§2.5;
+    ``False`` for bulk re-scoring); a single dimension has no composite and gets none.
     """
     if assessment_type not in ASSESSMENT_TYPES:
         raise AAAFError(
@@ -296,6 +301,8 @@ def assess(
         capability = axis_result(
             "capability", {name: DIMENSIONS[name](ctx) for name in CAPABILITY_DIMENSIONS}, config
         )
+        if uncertainty:
+            performance, capability = with_uncertainty(window, config, performance, capability)
     used = _used_event_ids((performance, capability))
     return AAAFResult(
         assessment_type=assessment_type,
@@ -306,6 +313,21 @@ def assess(
         evidence_summary=_evidence_summary(window, used, excluded_tasks),
         event_ids=used,
         audit=window_audit(window.scored, config).to_dict(),  # SCORING.md §2.6
+    )
+
+
+def with_uncertainty(
+    window: WindowEvidence, config: AAAFConfig, performance: AxisResult, capability: AxisResult
+) -> tuple[AxisResult, AxisResult]:
+    """Both axes with their SCORING.md §2.5 ``uncertainty`` (one draw matrix for both)."""
+    assessed = {
+        axis.axis: {name: dim.score for name, dim in axis.dimensions.items()}
+        for axis in (performance, capability)
+    }
+    found = assessment_uncertainty(window, config, assessed)
+    return (
+        replace(performance, uncertainty=found.get("performance")),
+        replace(capability, uncertainty=found.get("capability")),
     )
 
 
@@ -372,6 +394,10 @@ def rescore_after_appeal(
             axes[axis_name] = single_dimension_axis(axis_name, only)
         else:
             axes[axis_name] = axis_result(axis_name, dims, config)
+    perf_axis, cap_axis = axes["performance"], axes["capability"]
+    if perf_axis is not None and cap_axis is not None and perf_axis.uncertainty is not None:
+        # §2.5 over the window the appeal leaves (the excluded tasks are no units)
+        axes["performance"], axes["capability"] = with_uncertainty(window, config, perf_axis, cap_axis)
     used = _used_event_ids(axes.values())
     summary = dict(previous.evidence_summary)
     summary["appeal"] = {

@@ -179,7 +179,10 @@ def task_arrays(window: Any) -> TaskArrays:
     orchestration_base = np.array([float(len(loose_orch)), sum(map(_scenario_score, loose_orch))])
     orchestration_per_task = np.array(
         [
-            (float(len(s.task.orchestration_results)), sum(map(_scenario_score, s.task.orchestration_results)))
+            (
+                float(len(s.task.orchestration_results)),
+                sum(map(_scenario_score, s.task.orchestration_results)),
+            )
             for s in scored
         ],
         dtype=np.float64,
@@ -229,23 +232,74 @@ def weighted_composite(scores: Sequence[FloatArray], weights: Sequence[float]) -
     return _divide(value, total)
 
 
-def _cv(counts: FloatArray, values: FloatArray, size: FloatArray) -> FloatArray:
-    """Population CV (std / mean, 0 when the mean is 0) of each row's multiset."""
+@dataclass(frozen=True)
+class GroupStats:
+    """Per resample (row) and (domain, level) group (column): copies, CV of per-task
+    accuracy, CV of credit (population, unweighted, SCORING.md §2.2); columns follow ``ids``."""
+
+    ids: IntArray
+    size: FloatArray
+    cv_accuracy: FloatArray
+    cv_credit: FloatArray
+
+    def restricted(self, wanted: IntArray) -> GroupStats:
+        at = np.searchsorted(self.ids, wanted)
+        return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
+
+
+def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> GroupStats:
+    """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
+    order so that each group's copies, sums and squared deviations are one ``reduceat``
+    segment; each variance is taken in two passes (the mean first, then the copies'
+    squared deviations from it), so a group of equal values has exactly 0."""
+    groups = arrays.group[columns]
+    grouped_at = np.nonzero(groups >= 0)[0]
+    rows = counts.shape[0]
+    if grouped_at.size == 0:
+        empty = np.zeros((rows, 0))
+        return GroupStats(np.zeros(0, dtype=np.int64), empty, empty, empty)
+    order = grouped_at[np.argsort(groups[grouped_at], kind="stable")]
+    keys = groups[order]
+    starts = np.concatenate(([0], np.nonzero(np.diff(keys))[0] + 1))
+    local = np.cumsum(np.concatenate(([0], (np.diff(keys) != 0).astype(np.int64))))
+    sub = counts[:, order]
+    taken = columns[order]
+    size = np.add.reduceat(sub, starts, axis=1)
     safe = np.where(size > 0.0, size, 1.0)
-    mean = (counts @ values) / safe
-    variance = (counts * (values[None, :] - mean[:, None]) ** 2).sum(axis=1) / safe
-    out = np.zeros(mean.shape)
-    np.divide(np.sqrt(variance), mean, out=out, where=mean != 0.0)
-    return out
+    cvs = []
+    for values in (arrays.accuracy[taken], arrays.credit[taken]):
+        mean = np.add.reduceat(sub * values[None, :], starts, axis=1) / safe
+        deviation = values[None, :] - mean[:, local]
+        variance = np.add.reduceat(sub * deviation * deviation, starts, axis=1) / safe
+        cv = np.zeros(mean.shape)
+        np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+        cvs.append(cv)
+    return GroupStats(keys[starts].astype(np.int64), size, cvs[0], cvs[1])
+
+
+def _consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
+    """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with ≥
+    ``min_group`` copies, the group CVs weighted by group size; null with no such group."""
+    size_kept = np.where(stats.size >= min_group, stats.size, 0.0)
+    grouped = size_kept.sum(axis=1)
+    mean_acc = _divide((size_kept * stats.cv_accuracy).sum(axis=1), grouped)
+    mean_comp = _divide((size_kept * stats.cv_credit).sum(axis=1), grouped)
+    return 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
 
 
 def performance_scores(
-    counts: FloatArray, columns: IntArray, arrays: TaskArrays, config: AAAFConfig
+    counts: FloatArray,
+    columns: IntArray,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats | None = None,
 ) -> list[FloatArray]:
     """The five §2.2 dimension scores of every resample's multiset (NaN = null).
 
     ``counts`` (B × m) are the multiplicities of the tasks ``columns`` (indices into the
-    window's tasks); the rest of the window is not in the set.
+    window's tasks); the rest of the window is not in the set.  ``whole``: the window's
+    group statistics, when the set holds each of its groups whole (a domain, a complexity
+    level, the window): a group's CVs depend only on its own copies, so they are reused.
     """
     sums = counts @ arrays.terms[columns]
     tcr = _divide(sums[:, 1], sums[:, 0])
@@ -261,39 +315,24 @@ def performance_scores(
     accuracy = np.where(np.isnan(revised_share), np.nan, accuracy)
     speed = _divide(sums[:, 6], sums[:, 5])
     review = _divide(sums[:, 8], sums[:, 7])
-    consistency = _consistency(counts, columns, arrays, config.consistency_min_group)
+    if whole is None:
+        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
+    else:
+        present = np.unique(arrays.group[columns])
+        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
     return [tcr, accuracy, speed, consistency, review]
 
 
-def _consistency(counts: FloatArray, columns: IntArray, arrays: TaskArrays, min_group: int) -> FloatArray:
-    groups = arrays.group[columns]
-    rows = counts.shape[0]
-    grouped = np.zeros(rows)
-    cv_acc = np.zeros(rows)
-    cv_comp = np.zeros(rows)
-    for gid in np.unique(groups[groups >= 0]):
-        members = np.nonzero(groups == gid)[0]
-        sub = counts[:, members]
-        size = sub.sum(axis=1)
-        kept = size >= min_group
-        if not kept.any():
-            continue
-        taken = columns[members]
-        size_kept = np.where(kept, size, 0.0)
-        grouped += size_kept
-        cv_acc += size_kept * _cv(sub, arrays.accuracy[taken], size)
-        cv_comp += size_kept * _cv(sub, arrays.credit[taken], size)
-    mean_acc = _divide(cv_acc, grouped)
-    mean_comp = _divide(cv_comp, grouped)
-    return 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
-
-
 def subset_performance(
-    counts: FloatArray, columns: IntArray, arrays: TaskArrays, config: AAAFConfig
+    counts: FloatArray,
+    columns: IntArray,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats | None = None,
 ) -> FloatArray:
     """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
     weights = [config.performance_weights[name] for name in AXES["performance"]]
-    return weighted_composite(performance_scores(counts, columns, arrays, config), weights)
+    return weighted_composite(performance_scores(counts, columns, arrays, config, whole), weights)
 
 
 def _members(values: Sequence[Any], wanted: Any) -> IntArray:
@@ -307,6 +346,7 @@ def _highest_level(
     level_of: Sequence[int | None],
     levels: Sequence[int],
     top: int,
+    whole: GroupStats | None,
 ) -> FloatArray:
     """complexity_ceiling / autonomy_level: the highest level with ≥ 3 completed copies and
     perf ≥ 0.60 at it, / top; 0 when none qualifies."""
@@ -317,7 +357,7 @@ def _highest_level(
             continue
         sub = counts[:, columns]
         completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config)
+        performance = subset_performance(sub, columns, arrays, config, whole)
         ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
         highest = np.where(ok, level / float(top), highest)
     return highest
@@ -358,7 +398,9 @@ def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -
     return _divide(total, domains)
 
 
-def _domain_breadth(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
+def _domain_breadth(
+    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats
+) -> FloatArray:
     taxonomy = tuple(dict.fromkeys(config.taxonomy))
     rows = counts.shape[0]
     any_completed = (counts @ arrays.completed) > 0.0
@@ -371,7 +413,7 @@ def _domain_breadth(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) 
             continue
         sub = counts[:, columns]
         completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config)
+        performance = subset_performance(sub, columns, arrays, config, whole)
         qualified += (completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)
     return np.where(any_completed, qualified / len(taxonomy), np.nan)
 
@@ -404,14 +446,22 @@ def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
     return _divide(sums[:, 1], sums[:, 0])
 
 
-def capability_scores(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> list[FloatArray]:
-    """The seven §2.3 dimension scores of every resample (NaN = null), in AXES order."""
+def capability_scores(
+    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
+) -> list[FloatArray]:
+    """The seven §2.3 dimension scores of every resample (NaN = null), in AXES order.
+
+    ``whole``: the window's group statistics (computed here when not given); a domain and
+    a complexity level hold their groups whole, an autonomy level or a learning block not.
+    """
+    if whole is None:
+        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays)
     any_completed = (counts @ arrays.completed) > 0.0
-    ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5)
-    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3)
+    ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
+    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
     return [
-        _domain_breadth(counts, arrays, config),
+        _domain_breadth(counts, arrays, config, whole),
         np.where(any_completed, ceiling, np.nan),
         _tool_proficiency(counts, arrays),
         np.where(with_autonomy, autonomy, np.nan),
@@ -441,13 +491,14 @@ def resampled_composites(
             draw_indices(arrays.n, config.uncertainty_resamples, config.uncertainty_seed), arrays.n
         )
     out: dict[str, FloatArray] = {}
+    columns = np.arange(arrays.n, dtype=np.int64)
+    whole = group_stats(counts, columns, arrays)
     for axis, scores in assessed.items():
         names = AXES[axis]
         if axis == "performance":
-            columns = np.arange(arrays.n, dtype=np.int64)
-            resampled = performance_scores(counts, columns, arrays, config)
+            resampled = performance_scores(counts, columns, arrays, config, whole)
         else:
-            resampled = capability_scores(counts, arrays, config)
+            resampled = capability_scores(counts, arrays, config, whole)
         kept = [
             np.full(counts.shape[0], np.nan) if scores.get(name) is None else values
             for name, values in zip(names, resampled, strict=True)
