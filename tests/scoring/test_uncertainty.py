@@ -483,6 +483,6 @@ def test_constants_are_the_engines() -> None:
         engine.LEARNING_BLOCK,
         engine.LEARNING_FULL_IMPROVEMENT,
     )
-    assert unc._DELEGATION_WEIGHTS == tuple(engine.DELEGATION_WEIGHTS.values())
-    assert unc._OUTCOME_VALUES == dict(engine.OUTCOME_VALUES)
+    assert tuple(engine.DELEGATION_WEIGHTS.values()) == unc._DELEGATION_WEIGHTS
+    assert dict(engine.OUTCOME_VALUES) == unc._OUTCOME_VALUES
     assert engine.TOOL_WEIGHTS == (0.5, 0.3, 0.2)

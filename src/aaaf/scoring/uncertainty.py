@@ -363,6 +363,14 @@ def _highest_level(
     return highest
 
 
+def _block(from_end: FloatArray, after: FloatArray, start: int, stop: int) -> FloatArray:
+    """Each task's copies among positions [start, stop) counted from the most recent: its
+    copies occupy positions [after, from_end) from the end."""
+    upper = np.minimum(from_end, float(stop))
+    lower = np.maximum(after, float(start))
+    return np.clip(upper - lower, 0.0, None)
+
+
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
     """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
     most recently completed copies (completion order, ties by task_id, copies adjacent)."""
@@ -382,15 +390,10 @@ def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -
         from_end = np.cumsum(sub[:, ::-1], axis=1)[:, ::-1]  # copies at this position or later
         after = from_end - sub  # copies strictly after this task
 
-        def block(start: int, stop: int) -> FloatArray:
-            upper = np.minimum(from_end, float(stop))
-            lower = np.maximum(after, float(start))
-            return np.clip(upper - lower, 0.0, None)
-
-        later = subset_performance(block(0, _LEARNING_BLOCK), ordered, arrays, config)
-        earlier = subset_performance(
-            block(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS), ordered, arrays, config
-        )
+        later_counts = _block(from_end, after, 0, _LEARNING_BLOCK)
+        earlier_counts = _block(from_end, after, _LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS)
+        later = subset_performance(later_counts, ordered, arrays, config)
+        earlier = subset_performance(earlier_counts, ordered, arrays, config)
         valid = qualifies & ~np.isnan(later) & ~np.isnan(earlier)
         learning = np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0)
         total += np.where(valid, learning, 0.0)
@@ -558,7 +561,48 @@ def is_borderline(uncertainty: Mapping[str, Any] | None, tier: str | None, thres
     return probability is not None and probability < threshold
 
 
+CAPABILITY_INTERVAL_NOTE = (
+    "Capability counts a domain, a complexity level or an autonomy level only when enough tasks "
+    "clear a bar; a resample repeats some tasks and misses others, so it clears fewer bars, "
+    "and the capability interval can sit below the score itself."
+)
+"""The one plain sentence of SCORING.md §2.5 on why a capability interval can sit low."""
+
+
+def interval_text(
+    uncertainty: Mapping[str, Any] | None,
+    tier: str | None,
+    threshold: float,
+    *,
+    scale: float = 1.0,
+    digits: int = 2,
+) -> str:
+    """ "95 % interval 0.71–0.86; P(Expert) = 0.74, borderline" for reports and tables ('' when
+    there is no uncertainty).  Scores are truncated as every shown score is (§0), on
+    ``scale`` (1000 with 0 digits for the trust score); the probability is truncated too,
+    so a shown probability never reaches the threshold its tier missed."""
+    if not uncertainty:
+        return ""
+    from aaaf.scoring.core import display
+
+    ci = uncertainty.get("ci")
+    parts = []
+    if ci is None:
+        parts.append("no interval (every resample lacked evidence)")
+    else:
+        lo, hi = (display(float(v) * scale if scale != 1.0 else float(v), digits) for v in ci)
+        parts.append(f"95 % interval {lo}–{hi}")
+    probability = awarded_probability(uncertainty, tier)
+    if probability is not None and tier is not None:
+        words = f"P({tier}) = {display(probability)}"
+        if probability < threshold:
+            words += ", borderline"
+        parts.append(words)
+    return "; ".join(parts)
+
+
 __all__ = [
+    "CAPABILITY_INTERVAL_NOTE",
     "INSUFFICIENT",
     "TaskArrays",
     "assessment_uncertainty",
@@ -567,6 +611,7 @@ __all__ = [
     "draw_counts",
     "draw_indices",
     "interval_report",
+    "interval_text",
     "is_borderline",
     "performance_scores",
     "resampled_composites",
