@@ -60,6 +60,7 @@ from aaaf.scoring.trust_config import (
     TrustConfig,
     merge_override,
 )
+from aaaf.scoring.trust_uncertainty import trust_uncertainty
 from aaaf.scoring.trust_fill_ins import FillIn, cost_efficiency, operational_fill_ins
 from aaaf.scoring.trust_observations import (
     JuryDetail,
@@ -333,6 +334,8 @@ class TrustResult:
     override: OverrideStatus
     dimensions: Mapping[str, TrustDimension]
     config: TrustConfig = field(default_factory=TrustConfig)
+    uncertainty: Mapping[str, Any] | None = None
+    """SCORING.md §2.5: ``{ci, tier_probabilities, resamples, insufficient}``, ci on 0–1000."""
 
     @property
     def override_rejected(self) -> str | None:
@@ -364,6 +367,7 @@ class TrustResult:
             "weights_in_force": dict(self.weights_in_force),
             "weights_used": dict(self.weights_used),
             "override": self.override.to_dict(),
+            "uncertainty": None if self.uncertainty is None else dict(self.uncertainty),
             "dimensions": {name: dim.to_dict() for name, dim in self.dimensions.items()},
         }
 
@@ -475,6 +479,12 @@ def _score_observations(
         ),
         dimensions=dimensions,
         config=config,
+        uncertainty=trust_uncertainty(
+            {name: [o.decayed_score for o in found[name]] for name in TRUST_DIMENSIONS if found.get(name)},
+            scores,
+            weights_in_force,
+            config,
+        ),
     )
 
 

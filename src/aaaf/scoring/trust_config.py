@@ -105,6 +105,9 @@ class TrustConfig:
     jury_trim_fraction: float = 0.2
     jury_aggregate: str = "median"
     anomaly_threshold: float = 200.0
+    uncertainty_seed: int = 0  # SCORING.md §2.5: the bootstrap's seed
+    uncertainty_resamples: int = 1000  # §2.5: B (0 = no uncertainty)
+    borderline_probability: float = 0.8  # §2.5: a tier less probable than this is "borderline"
 
     def __post_init__(self) -> None:
         if self.jury_aggregate not in JURY_AGGREGATES:

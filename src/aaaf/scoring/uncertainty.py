@@ -517,15 +517,23 @@ def tier_indices(values: FloatArray, tiers: Sequence[Tier]) -> IntArray:
     return np.maximum(np.searchsorted(lowers, values, side="right") - 1, 0).astype(np.int64)
 
 
-def interval_report(values: FloatArray, tiers: Sequence[Tier]) -> dict[str, Any]:
-    """``{ci, tier_probabilities, resamples, insufficient}`` of §2.5 from B resampled composites."""
+def interval_report(
+    values: FloatArray, tiers: Sequence[Tier], *, tiers_of: IntArray | None = None
+) -> dict[str, Any]:
+    """``{ci, tier_probabilities, resamples, insufficient}`` of §2.5 from B resampled composites.
+
+    ``tiers_of``: each resample's tier index (ascending tiers) when a rule other than the
+    value decides it (the trust score's gate and coverage rule); else the value's tier.
+    """
     resamples = int(values.shape[0])
-    sufficient = values[~np.isnan(values)]
+    present = ~np.isnan(values)
+    sufficient = values[present]
     insufficient = resamples - int(sufficient.shape[0])
     ordered = sorted(tiers, key=lambda t: t.lower)
     shares: dict[str, float] = dict.fromkeys((t.name for t in ordered), 0.0)
     if sufficient.size:
-        found = np.bincount(tier_indices(sufficient, ordered), minlength=len(ordered))
+        indices = tier_indices(sufficient, ordered) if tiers_of is None else tiers_of[present]
+        found = np.bincount(indices, minlength=len(ordered))
         for tier, count in zip(ordered, found, strict=True):
             shares[tier.name] = int(count) / resamples
         lo, hi = np.percentile(sufficient, [2.5, 97.5], method="linear")
