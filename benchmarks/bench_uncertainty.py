@@ -49,6 +49,9 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     plain: list[float] = []
     with_uncertainty: list[float] = []
     tasks: list[int] = []
+    from threadpoolctl import threadpool_limits
+
+    limits = threadpool_limits(limits=1, user_api="blas")  # as the service scores (one BLAS thread)
     for index in range(agents):
         events = _records(list(agent_events(f"bench-{index}", events_per_agent, NOW, rng)))
         for _ in range(repeats):
@@ -59,6 +62,7 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
             result = aaaf_scheme.assess(events, config, NOW, enforce_minimums=False, uncertainty=True)
             with_uncertainty.append(time.perf_counter() - start)
         tasks.append(int(result.evidence_summary["window_tasks"]))
+    limits.restore_original_limits()
     plain_ms = statistics.median(plain) * 1000
     full_ms = statistics.median(with_uncertainty) * 1000
     return {

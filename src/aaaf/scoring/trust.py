@@ -60,7 +60,6 @@ from aaaf.scoring.trust_config import (
     TrustConfig,
     merge_override,
 )
-from aaaf.scoring.trust_uncertainty import trust_uncertainty
 from aaaf.scoring.trust_fill_ins import FillIn, cost_efficiency, operational_fill_ins
 from aaaf.scoring.trust_observations import (
     JuryDetail,
@@ -74,6 +73,7 @@ from aaaf.scoring.trust_observations import (
     jury_value,
     observations,
 )
+from aaaf.scoring.trust_uncertainty import trust_uncertainty
 
 # The scheme is split by what its parts are (configuration, observations, fill-ins);
 # this module decides the composite and re-exports the rest, so ``aaaf.scoring.trust``
