@@ -20,7 +20,7 @@ import numpy as np
 
 from aaaf.scoring.core import Tier
 from aaaf.scoring.trust_config import SCALE, TRUST_DIMENSIONS, TrustConfig
-from aaaf.scoring.uncertainty import FloatArray, interval_report, tier_indices, weighted_composite
+from aaaf.scoring.uncertainty import FloatArray, IntArray, interval_report, tier_indices, weighted_composite
 
 
 def resampled_dimension_scores(
@@ -50,7 +50,7 @@ def resampled_dimension_scores(
 
 def resampled_composites(
     scores: Mapping[str, FloatArray], weights: Mapping[str, float], config: TrustConfig
-) -> tuple[FloatArray, FloatArray]:
+) -> tuple[FloatArray, IntArray]:
     """(composite after the cap, tier index in ascending tiers) of every resample (§3 rules).
 
     A resample without a composite has NaN and the lowest tier (it is counted insufficient).
@@ -63,9 +63,9 @@ def resampled_composites(
     if security is not None:
         gated = ~np.isnan(security) & (security < config.security_gate_threshold)
         value = np.where(gated & ~np.isnan(value), np.minimum(value, config.security_gate_cap), value)
-    tier = tier_indices(np.nan_to_num(value, nan=-np.inf), ordered)  # the capped value's tier
+    by_value = tier_indices(np.nan_to_num(value, nan=-np.inf), ordered)  # the capped value's tier
     highest = [t.name for t in ordered].index(config.security_gate_max_tier)
-    tier = np.where(gated, np.minimum(tier, highest), tier)
+    tier: IntArray = np.where(gated, np.minimum(by_value, highest), by_value).astype(np.int64)
     covered = {name for name in names if not np.isnan(scores[name]).all()}
     missing = [name for name in config.mandatory_dimensions if name not in covered]
     if missing or len(covered) < config.min_covered_dimensions:

@@ -26,6 +26,7 @@ they agree with the engine's :func:`math.fsum` to well within the 1e-9 §2.5 all
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,7 +148,7 @@ def _scenario_score(r: Any) -> float:
         for v in (r.workflow_design_score, r.communication_clarity_score, handling, r.synthesis_quality_score)
         if v is not None
     ]
-    return sum(present) / len(present)
+    return math.fsum(present) / len(present)
 
 
 def task_arrays(window: Any) -> TaskArrays:
@@ -376,7 +377,8 @@ def _block(from_end: FloatArray, after: FloatArray, start: int, stop: int) -> Fl
     copies occupy positions [after, from_end) from the end."""
     upper = np.minimum(from_end, float(stop))
     lower = np.maximum(after, float(start))
-    return np.clip(upper - lower, 0.0, None)
+    counts: FloatArray = np.clip(upper - lower, 0.0, None)
+    return counts
 
 
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
