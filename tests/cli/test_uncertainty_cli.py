@@ -108,6 +108,11 @@ def test_report_explain_and_badge_show_it(fleet: str, tmp_path: Path) -> None:
     assert subject["performance"]["tier_probability"] == probability
     verified = aaaf(fleet, "verify", str(out / f"{assessment_id}.json"))
     assert verified.exit_code == 0 and "VALID" in verified.output
+    assert f"(P = {int(probability * 100) / 100:.2f}" in verified.output  # the verification says it
+    as_json = json.loads(aaaf(fleet, "verify", str(out / f"{assessment_id}.json"), "--json").stdout)
+    said = as_json["subject"]["performance"]
+    assert said["tier_probability"] == probability and said["borderline"] == (probability < 0.8)
+    assert said["interval"] == perf["uncertainty"]["ci"]
     # the interval is signed: changing it breaks the credential
     subject["performance"]["uncertainty"]["ci"] = [0.0, 1.0]
     (out / "edited.json").write_text(json.dumps(credential))
