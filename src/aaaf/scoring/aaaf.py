@@ -395,9 +395,23 @@ def rescore_after_appeal(
         else:
             axes[axis_name] = axis_result(axis_name, dims, config)
     perf_axis, cap_axis = axes["performance"], axes["capability"]
-    if perf_axis is not None and cap_axis is not None and perf_axis.uncertainty is not None:
-        # §2.5 over the window the appeal leaves (the excluded tasks are no units)
-        axes["performance"], axes["capability"] = with_uncertainty(window, config, perf_axis, cap_axis)
+    old_perf = previous.axis("performance")
+    if (
+        perf_axis is not None
+        and cap_axis is not None
+        and old_perf is not None
+        and old_perf.uncertainty is not None
+    ):
+        # §2.5 over the window the appeal leaves (the excluded tasks are no units), for an
+        # axis with a challenged dimension; an unchallenged axis is kept as it was, whole
+        renewed = with_uncertainty(window, config, perf_axis, cap_axis)
+        for axis_name, fresh in zip(("performance", "capability"), renewed, strict=True):
+            if any(AXIS_OF[name] == axis_name for name in wanted):
+                axes[axis_name] = fresh
+            else:
+                old_axis = previous.axis(axis_name)
+                assert old_axis is not None
+                axes[axis_name] = replace(fresh, uncertainty=old_axis.uncertainty)
     used = _used_event_ids(axes.values())
     summary = dict(previous.evidence_summary)
     summary["appeal"] = {
