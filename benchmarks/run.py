@@ -113,8 +113,11 @@ def core_bench(agents: int, events_per_agent: int, workdir: Path) -> dict[str, f
 
     scan_s, _ = raw_scan(workdir / "aaaf.db")
     start = time.perf_counter()
-    outcomes = assess_all(org, now=NOW)
+    outcomes = assess_all(org, now=NOW, uncertainty=False)  # the core's ≤ 3× raw-scan target
     assess_s = time.perf_counter() - start
+    start = time.perf_counter()
+    assess_all(org, now=NOW)  # issue 12: with the SCORING.md §2.5 bootstrap (the default)
+    assess_uncertainty_s = time.perf_counter() - start
     store.close()
     assessed = sum(1 for o in outcomes if o.assessment is not None)
     return {
@@ -131,6 +134,8 @@ def core_bench(agents: int, events_per_agent: int, workdir: Path) -> dict[str, f
         "assess_all_s": round(assess_s, 3),
         "raw_scan_s": round(scan_s, 3),
         "assess_vs_raw_scan": round(assess_s / scan_s, 3),
+        "assess_all_with_uncertainty_s": round(assess_uncertainty_s, 3),
+        "assess_with_vs_without_uncertainty": round(assess_uncertainty_s / assess_s, 3),
     }
 
 
@@ -147,7 +152,7 @@ def growth_bench(shapes: list[tuple[int, int]], workdir: Path) -> dict[str, dict
         collect(org, read_jsonl(where / "fleet.jsonl"), now=NOW, enroll=True)
         scan_s, _ = raw_scan(where / "aaaf.db")
         start = time.perf_counter()
-        assess_all(org, now=NOW)
+        assess_all(org, now=NOW, uncertainty=False)
         assess_s = time.perf_counter() - start
         store.close()
         rows[f"{agents}x{per_agent}"] = {
@@ -164,6 +169,7 @@ def main() -> None:
     parser.add_argument("--events-per-agent", type=int, default=1000)
     parser.add_argument("--skip-bootstrap", action="store_true")
     parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
+    parser.add_argument("--skip-uncertainty", action="store_true", help="skip the §2.5 cost per agent")
     parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
     parser.add_argument(
         "--skip-api", action="store_true", help="skip the API ingest benchmark (bench_api.py)"
@@ -201,6 +207,10 @@ def main() -> None:
         import bench_api  # issue 13 §8: POST /events/batch beside /health and a raw COPY/executemany
 
         results["api"] = bench_api.run()
+    if not args.skip_uncertainty:
+        import bench_uncertainty  # issue 12: the §2.5 bootstrap's cost per 1 000-event agent
+
+        results["uncertainty"] = bench_uncertainty.run()
     if not args.skip_validity:
         import validity  # issue 11: verdict validity, new rules beside the rules of before
 

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from aaaf.scoring.defaults import AXES, BADGE_STANDARDS, CAPABILITY_TIERS, PERFORMANCE_TIERS, TIER_COLOURS
+from aaaf.scoring.uncertainty import awarded_probability
 
 AXIS_TIERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -78,14 +79,22 @@ class AxisSummary:
     composite_score: float | None
     tier: str | None
     dimensions: Mapping[str, float | None] = field(default_factory=dict)
+    # SCORING.md §2.5: {ci, tier_probabilities, resamples, insufficient}; None for an
+    # assessment made without it (--no-uncertainty, a single dimension, or before §2.5)
+    uncertainty: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The §4.5 ``performance`` / ``capability`` object, scores unrounded."""
-        return {
+        """The §4.5 ``performance`` / ``capability`` object, scores unrounded, with the axis's
+        §2.5 ``uncertainty`` and the probability of the tier awarded when it has one."""
+        out: dict[str, Any] = {
             "composite_score": self.composite_score,
             "tier": self.tier,
             "dimensions": dict(self.dimensions),
         }
+        if self.uncertainty is not None:
+            out["uncertainty"] = dict(self.uncertainty)
+            out["tier_probability"] = awarded_probability(self.uncertainty, self.tier)
+        return out
 
 
 @dataclass(frozen=True)
@@ -192,11 +201,13 @@ def _axis_from_assessment(assessment: Any, axis: str) -> AxisSummary:
     for name in AXES[axis]:
         row = assessment.dimension_score(axis, name)
         scores[name] = None if row is None else row.score
+    stored = ((assessment.result or {}).get(axis) or {}).get("uncertainty")
     return AxisSummary(
         axis=axis,
         composite_score=getattr(assessment, f"{axis}_composite"),
         tier=getattr(assessment, f"{axis}_tier"),
         dimensions=scores,
+        uncertainty=dict(stored) if isinstance(stored, Mapping) else None,
     )
 
 
@@ -264,6 +275,7 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
             composite_score=_optional_float(body["composite_score"]),
             tier=None if body["tier"] is None else str(body["tier"]),
             dimensions={str(k): _optional_float(v) for k, v in dims.items()},
+            uncertainty=_optional_uncertainty(body.get("uncertainty")),
         )
 
     issuer = credential["issuer"]
@@ -283,6 +295,14 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
         base_url=base_url,
         audit=audit_of(subject.get("audit")),
     )
+
+
+def _optional_uncertainty(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"uncertainty is not an object: {value!r}")
+    return dict(value)
 
 
 def _optional_float(value: Any) -> float | None:

@@ -58,7 +58,7 @@ from aaaf.badges.digest import check_image
 from aaaf.badges.keys import PublicKey
 from aaaf.badges.status_list import bit_is_set, decode_bitstring
 from aaaf.scoring.core import tier_for
-from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS
+from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
 
 _OB_CONTEXT = re.compile(r"^https://purl\.imsglobal\.org/spec/ob/v3p0/context(-\d+\.\d+\.\d+)?\.json$")
 _TIERS = {"performance": PERFORMANCE_TIERS, "capability": CAPABILITY_TIERS}
@@ -130,6 +130,10 @@ class VerificationResult:
         }
 
 
+BORDERLINE_PROBABILITY = AAAFConfig().borderline_probability
+"""A credential does not carry its issuer's threshold: the default of SCORING.md §2.5 (0.8)."""
+
+
 def member(value: Mapping[str, Any] | None, name: str) -> Mapping[str, Any]:
     """``value[name]`` when it is an object, else an empty one (reading untrusted JSON)."""
     found = value.get(name) if isinstance(value, Mapping) else None
@@ -153,7 +157,15 @@ def subject_summary(credential: Mapping[str, Any]) -> dict[str, Any]:
 
     def axis(name: str) -> dict[str, Any]:
         body = member(subject, name)
-        return {"tier": _text(body.get("tier")), "score": _score(body.get("composite_score"))}
+        out: dict[str, Any] = {"tier": _text(body.get("tier")), "score": _score(body.get("composite_score"))}
+        sure = member(body, "uncertainty")
+        if sure:  # SCORING.md §2.5: the interval and the probability of the tier awarded
+            ci = sure.get("ci")
+            out["interval"] = [_score(v) for v in ci] if isinstance(ci, list) and len(ci) == 2 else None
+            probability = _score(member(sure, "tier_probabilities").get(out["tier"] or ""))
+            out["tier_probability"] = probability
+            out["borderline"] = probability is not None and probability < BORDERLINE_PROBABILITY
+        return out
 
     return {
         "agent": {"id": _text(agent.get("id")), "name": _text(agent.get("name"))},

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aaaf.reports.audit import audit_section
+from aaaf.reports.uncertainty import trust_uncertainty_lines, uncertainty_section
 from aaaf.scoring.core import Tier, display, truncate
 from aaaf.scoring.defaults import (
     AXES,
@@ -466,6 +467,7 @@ def _trust_section(trust: Mapping[str, Any] | None, note: str | None) -> list[st
         ]
     ]
     lines.extend(table(["Composite (0-1000)", "Tier", "Covered", "Security gate"], rows))
+    lines.extend(trust_uncertainty_lines(trust))  # SCORING.md §2.5
     if trust.get("tier_reason"):
         lines.append("")
         lines.append(f"Why this tier: {trust['tier_reason']}")
@@ -541,6 +543,7 @@ def render_agent_report(
         "tier than its own; tiers are decided on the unrounded value (SCORING.md §0)."
     )
     lines.append("")
+    lines.extend(uncertainty_section(result))  # SCORING.md §2.5
 
     assessed: list[str] = []
     for axis in AXES:

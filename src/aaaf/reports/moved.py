@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aaaf.reports.markdown import AXIS_TITLES, TierRaise, _tier_raise_section, table, title_of
+from aaaf.reports.uncertainty import uncertainty_section
 from aaaf.scoring.core import display
 
 REPORT_TOP = 3
@@ -87,6 +88,7 @@ def explanation_markdown(
     if explanation.get("status") != "explained":
         lines.append(explanation.get("message") or "")
         lines.append("")
+    lines.extend(uncertainty_section(result))  # SCORING.md §2.5: how sure the composites are
     dimensions: Mapping[str, Mapping[str, Any]] = explanation.get("dimensions") or {}
     for name, dim in dimensions.items():
         lines.append(f"## {title_of(name)}: {display(dim.get('score'))}")

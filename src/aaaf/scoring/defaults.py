@@ -164,6 +164,9 @@ class AAAFConfig:
     audit_rate: float = 0.20  # SCORING.md §2.6: max(0.10 review spot checks, 0.20 error annotations)
     audit_honesty_threshold: float = 0.90  # §2.6: below it (with enough audits) self-reports are unreliable
     audit_min_tasks: int = 5  # §2.6: audited tasks needed before the flag can be raised
+    uncertainty_seed: int = 0  # SCORING.md §2.5: the bootstrap's seed
+    uncertainty_resamples: int = 1000  # §2.5: B, resamples per assessment (0 = no uncertainty)
+    borderline_probability: float = 0.8  # §2.5: a tier less probable than this is "borderline"
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights

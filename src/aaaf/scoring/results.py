@@ -25,6 +25,8 @@ class AxisResult:
     axis: str
     dimensions: Mapping[str, DimensionResult]
     composite: CompositeResult
+    uncertainty: Mapping[str, Any] | None = None
+    """SCORING.md §2.5: ``{ci, tier_probabilities, resamples, insufficient}``; None when not computed."""
 
     @classmethod
     def from_dict(cls, axis: str, data: Mapping[str, Any]) -> AxisResult:
@@ -37,10 +39,14 @@ class AxisResult:
             total=int(data.get("total", len(dims))),
             weights_used=dict(data.get("weights_used", {})),
         )
-        return cls(axis=axis, dimensions=dims, composite=comp)
+        stored = data.get("uncertainty")
+        uncertainty = dict(stored) if isinstance(stored, Mapping) else None
+        return cls(axis=axis, dimensions=dims, composite=comp, uncertainty=uncertainty)
 
     def to_dict(self) -> dict[str, Any]:
         out = self.composite.to_dict()
+        if self.uncertainty is not None:
+            out["uncertainty"] = dict(self.uncertainty)
         out["dimensions"] = {name: dim.to_dict() for name, dim in self.dimensions.items()}
         return out
 

@@ -22,7 +22,7 @@ from aaaf.scoring.evidence_sources import evidence_for, evidence_sources, scheme
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
-from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all
+from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all, one_blas_thread
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.services.webhooks import assessment_data, emit
 
@@ -73,6 +73,14 @@ def _check_type(assessment_type: str, dimension: str | None) -> None:
         )
 
 
+def with_uncertainty_option(config: Any, uncertainty: bool) -> Any:
+    """``config`` as is, or with no bootstrap resamples when ``uncertainty`` is False (SCORING.md
+    §2.5: B = 0 leaves each axis's ``uncertainty`` out of the result)."""
+    if uncertainty or config.uncertainty_resamples == 0:
+        return config
+    return config.with_overrides(uncertainty_resamples=0)
+
+
 def _previous_composites(previous: Any) -> dict[str, float | None] | None:
     if previous is None:
         return None
@@ -96,10 +104,13 @@ def assess_with_events(
     dimension: str | None = None,
     window_end: datetime | None = None,
     config: Any = None,
+    uncertainty: bool = True,
 ) -> Any:
-    """Score one agent from already-loaded events and store the assessment (completed or failed)."""
+    """Score one agent from already-loaded events and store the assessment (completed or failed).
+
+    ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap (bulk re-scoring)."""
     _check_type(assessment_type, dimension)
-    config = config or org.config()
+    config = with_uncertainty_option(config or org.config(), uncertainty)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
     previous = org.latest_completed_assessment(agent.id)
@@ -177,9 +188,10 @@ def score_assessment(
     assessment_type, dimension, end = record.type, record.dimension, record.window_end
     events = evidence_for(events, assessment_type)  # issue 15: which evidence the type scores
     try:
-        result = aaaf_scheme.assess(
-            events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
-        )
+        with one_blas_thread():
+            result = aaaf_scheme.assess(
+                events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
+            )
     except AAAFError as error:
         fail_and_emit(org, record.id, error=error.to_dict()["error"], now=now, spec=spec)
         raise
@@ -261,18 +273,20 @@ def assess_many(
     dimension: str | None = None,
     window_end: datetime | None = None,
     workers: int | None = None,
+    uncertainty: bool = True,
 ) -> list[AssessOutcome]:
     """Assess each agent; one agent's insufficient evidence does not stop the rest.
 
     Every assessment (completed or failed) is stored; the calibration check (SCORING.md §2.4)
-    compares each with the agent's previous completed assessment.
+    compares each with the agent's previous completed assessment.  ``uncertainty=False``
+    leaves out the SCORING.md §2.5 bootstrap (``--no-uncertainty``, bulk re-scoring).
     """
     _check_type(assessment_type, dimension)
     agents = list(agents)
     if not agents:
         return []
     with _gc_paused():
-        return _assess_many(org, agents, now, assessment_type, dimension, window_end, workers)
+        return _assess_many(org, agents, now, assessment_type, dimension, window_end, workers, uncertainty)
 
 
 def _assess_many(
@@ -283,6 +297,7 @@ def _assess_many(
     dimension: str | None,
     window_end: datetime | None,
     workers: int | None,
+    uncertainty: bool = True,
 ) -> list[AssessOutcome]:
     from aaaf.store.assessment_batch import (
         FinishedAssessment,
@@ -293,7 +308,7 @@ def _assess_many(
     )
     from aaaf.store.org_config import config_snapshot
 
-    config = org.config()
+    config = with_uncertainty_option(org.config(), uncertainty)
     snapshot = config_snapshot(config)  # recorded in every result: the configuration in force
     spec = aaaf_spec(config)
     end = window_end or now
@@ -453,6 +468,9 @@ def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any
                 "tier": data.get("tier"),
                 "covered": data.get("covered"),
                 "total": data.get("total"),
+                # SCORING.md §2.5: {ci, tier_probabilities, resamples, insufficient}; null when
+                # the assessment was made without it (--no-uncertainty, a single dimension)
+                "uncertainty": data.get("uncertainty"),
                 "dimensions": data.get("dimensions", {}),
             }
         )

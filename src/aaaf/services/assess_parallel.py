@@ -96,19 +96,31 @@ def _score_loaded(
     dimension: str | None,
 ) -> list[Scored]:
     scored: list[Scored] = []
-    for agent_id in agent_ids:
-        try:
-            result = aaaf_scheme.assess(
-                evidence_for(events_by_agent.get(agent_id, []), assessment_type),
-                config,
-                end,
-                assessment_type=scheme_type(assessment_type),
-                dimension=dimension,
-            )
-            scored.append((agent_id, _plain(result), None))
-        except AAAFError as error:
-            scored.append((agent_id, None, error.to_dict()["error"]))
+    with one_blas_thread():
+        for agent_id in agent_ids:
+            try:
+                result = aaaf_scheme.assess(
+                    evidence_for(events_by_agent.get(agent_id, []), assessment_type),
+                    config,
+                    end,
+                    assessment_type=scheme_type(assessment_type),
+                    dimension=dimension,
+                )
+                scored.append((agent_id, _plain(result), None))
+            except AAAFError as error:
+                scored.append((agent_id, None, error.to_dict()["error"]))
     return scored
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """One BLAS thread while scoring: the SCORING.md §2.5 bootstrap's products are small
+    (B × tasks), and a threaded BLAS spends more on its threads than on them — several times
+    more on a loaded machine.  Does nothing when no BLAS library is loaded."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
 
 
 # a worker process's database handle, opened on its first chunk and kept for the next ones

@@ -73,6 +73,8 @@ class Explanation:
             "window_end": self.window_end,
             "missing_events": self.missing_events,
             "dimensions": dims,
+            # SCORING.md §2.5, as stored with the assessment (null: made without it)
+            "uncertainty": {axis: (self.result.get(axis) or {}).get("uncertainty") for axis in self.raises},
             "what_would_raise_the_tier": {
                 axis: None if raise_ is None else _raise_dict(raise_) for axis, raise_ in self.raises.items()
             },

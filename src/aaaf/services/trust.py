@@ -108,6 +108,7 @@ def history_details(result: TrustResult) -> dict[str, Any]:
         "total": result.total,
         "weights_in_force": dict(result.weights_in_force),
         "override": result.override.to_dict(),
+        "uncertainty": None if result.uncertainty is None else dict(result.uncertainty),  # SCORING.md §2.5
         "dimensions": {
             name: {"score": dim.score, "source": dim.source, "observations": len(dim.observations)}
             for name, dim in result.dimensions.items()

@@ -69,10 +69,12 @@ _NON_NEGATIVE_INTS = (
     "expiring_notice_days",
     "appeal_window_days",
     "audit_min_tasks",
+    "uncertainty_seed",
+    "uncertainty_resamples",
 )
 _POSITIVE_FLOATS = ("baseline_errors_per_task",)
 _NON_NEGATIVE_FLOATS = ("calibration_threshold", "future_tolerance_seconds")
-_UNIT_FLOATS = ("audit_rate", "audit_honesty_threshold")
+_UNIT_FLOATS = ("audit_rate", "audit_honesty_threshold", "borderline_probability")
 
 
 def _invalid(key: str, message: str, value: Any) -> AAAFError:

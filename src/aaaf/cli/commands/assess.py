@@ -22,6 +22,7 @@ from aaaf.cli.context import (
 )
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
+from aaaf.scoring.uncertainty import interval_text
 from aaaf.services import assess as assess_service
 
 
@@ -51,6 +52,13 @@ def assess(
         str | None, typer.Option("--dimension", help="With --type single_dimension.")
     ] = None,
     window_end: Annotated[str | None, typer.Option("--window-end", help="RFC 3339; default now.")] = None,
+    no_uncertainty: Annotated[
+        bool,
+        typer.Option(
+            "--no-uncertainty",
+            help="Leave out the bootstrap intervals and tier probabilities (SCORING.md §2.5): bulk re-scoring.",
+        ),
+    ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -63,6 +71,7 @@ def assess(
         "assessment_type": assessment_type.value,
         "dimension": dimension,
         "window_end": end,
+        "uncertainty": not no_uncertainty,
     }
     with open_session(db) as session:
         if name is not None:
@@ -86,8 +95,15 @@ def assess(
         raise typer.Exit(max(outcome.error.exit_code for outcome in outcomes if outcome.error is not None))
 
 
+def uncertainty_phrase(axis: Any, borderline: float) -> str:
+    """ " — 95 % interval …; P(tier) = …" for a table title (SCORING.md §2.5), or ''."""
+    text = interval_text(axis.get("uncertainty"), axis.get("tier"), borderline)
+    return f" — {text}" if text else ""
+
+
 def _print_assessment(record: Any, name: str) -> None:
     result = record.result
+    borderline = float((result.get("config") or {}).get("borderline_probability", 0.8))
     console.print(f"[bold]{name}[/] assessment {record.id}")
     for axis in ("performance", "capability"):
         data = result.get(axis)
@@ -95,7 +111,7 @@ def _print_assessment(record: Any, name: str) -> None:
             continue
         table = Table(
             title=f"{axis.capitalize()}: {display(data['composite_score'])} {data['tier'] or ''} "
-            f"({data['covered']}/{data['total']} dimensions)"
+            f"({data['covered']}/{data['total']} dimensions){uncertainty_phrase(data, borderline)}"
         )
         for column in ("dimension", "score", "sample size", "evidence", "note"):
             table.add_column(column)

@@ -256,7 +256,11 @@ def _read_status_list(source: str) -> bytes:
 def _scores(axis: dict[str, Any]) -> str:
     tier = axis.get("tier") or "not rated"
     score = axis.get("score")
-    return tier if score is None else f"{tier} {display(score)}"
+    text = tier if score is None else f"{tier} {display(score)}"
+    probability = axis.get("tier_probability")
+    if probability is not None:  # SCORING.md §2.5
+        text += f" (P = {display(probability)}{', borderline' if axis.get('borderline') else ''})"
+    return text
 
 
 def _print_subject(subject: dict[str, Any]) -> None:

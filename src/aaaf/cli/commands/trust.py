@@ -36,6 +36,7 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.core import display, truncate
 from aaaf.scoring.results import iso
 from aaaf.scoring.trust import TRUST_DIMENSIONS, TRUST_WEIGHTS
+from aaaf.scoring.uncertainty import interval_text
 from aaaf.services import trust as trust_service
 
 SHOW = "show"
@@ -196,6 +197,11 @@ def _print_summary(report: trust_service.TrustReport) -> None:
     console.print(composite_line)
     reason = result.tier_reason.split(": ", 1)[1] if ": " in result.tier_reason else result.tier_reason
     console.print(f"tier [bold]{result.tier}[/] — {reason}")
+    sure = interval_text(
+        result.uncertainty, result.tier, result.config.borderline_probability, scale=1.0, digits=0
+    )
+    if sure:
+        console.print(f"how sure (SCORING.md §2.5): {sure}")
     if result.override.rejected_reason is not None:
         console.print(
             f"[yellow]weight override rejected:[/] {result.override.rejected_reason}; base weights in force"

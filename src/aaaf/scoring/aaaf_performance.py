@@ -1,0 +1,162 @@
+"""The five AAAF Performance dimensions (SCORING.md §2.2, document 004 §3.1).
+
+Part of the AAAF scheme (:mod:`aaaf.scoring.aaaf`): each dimension reads the window's
+:class:`~aaaf.scoring.aaaf_tasks.PerformanceComponents` and adds its traceability details.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from operator import mul
+
+from aaaf.scoring.aaaf_context import _Context, _result
+from aaaf.scoring.aaaf_tasks import (
+    _CREDIT_OF,
+    _ERROR_COUNT_OF,
+    _STATUS_OF,
+    _WEIGHT_OF,
+    _WEIGHTED_ERRORS_OF,
+    _completed,
+    _ids,
+)
+from aaaf.scoring.core import DimensionResult
+
+# --------------------------------------------------------------------------- §2.2 dimensions
+
+
+def _task_completion_rate(ctx: _Context) -> DimensionResult:
+    comp = ctx.performance
+    scored = ctx.window.scored
+    statuses = {"accepted": 0, "partial": 0, "rejected": 0, "failed": 0, "not_completed": 0}
+    for status, count in Counter(map(_STATUS_OF, scored)).items():  # counted in C
+        statuses[status if status in statuses else "not_completed"] += count
+    credits = list(map(_CREDIT_OF, scored))
+    weighted_credit = math.fsum(map(mul, map(_WEIGHT_OF, scored), credits))
+    ids = _ids((s.task.completion_event_id or s.task.assigned_event_id or "",) for s in scored)
+    return _result(
+        "task_completion_rate",
+        comp.task_completion_rate,
+        comp.tasks,
+        {
+            "tasks": comp.tasks,
+            "weighted_credit": weighted_credit,
+            "total_weight": comp.total_weight,
+            "credit_sum": math.fsum(credits),
+            **{f"{name}_tasks": count for name, count in statuses.items()},
+        },
+        ids,
+        "no task in the assessment window",
+    )
+
+
+def _accuracy(ctx: _Context) -> DimensionResult:
+    comp = ctx.performance
+    completed = _completed(ctx.window.scored)
+    ids = _ids((s.task.completion_event_id or "", *s.task.revision_event_ids) for s in completed)
+    return _result(
+        "accuracy",
+        comp.accuracy,
+        comp.completed,
+        {
+            "completed_tasks": comp.completed,
+            "revised_tasks": comp.revised_tasks,
+            "revised_share": comp.revised_share,
+            "weighted_errors_per_task": comp.weighted_errors_per_task,
+            "weighted_errors": math.fsum(map(_WEIGHTED_ERRORS_OF, completed)),
+            "errors": sum(map(_ERROR_COUNT_OF, completed)),
+            "baseline_errors_per_task": ctx.config.baseline_errors_per_task,
+            "from_revisions": comp.from_revisions,
+            "from_errors": comp.from_errors,
+        },
+        ids,
+        "no completed task (accepted or partial) in the assessment window",
+    )
+
+
+def _speed(ctx: _Context) -> DimensionResult:
+    comp = ctx.performance
+    timed = [s for s in ctx.window.scored if s.speed is not None]
+    by_level: dict[int, list[float]] = {}
+    for s in timed:
+        level = s.task.complexity_level
+        if level is not None and s.speed is not None:
+            speeds = by_level.get(level)
+            if speeds is None:
+                by_level[level] = [s.speed]
+            else:
+                speeds.append(s.speed)
+    per_level = {
+        str(level): {
+            "tasks": len(by_level[level]),
+            "baseline_seconds": ctx.config.speed_baselines[level],
+            "mean_speed": math.fsum(by_level[level]) / len(by_level[level]),
+        }
+        for level in sorted(by_level)
+    }
+    ids = _ids((s.task.completion_event_id or "", s.task.attribute_event_id or "") for s in timed)
+    return _result(
+        "speed",
+        comp.speed,
+        comp.speed_tasks,
+        {"timed_tasks": comp.speed_tasks, "per_level": per_level},
+        ids,
+        "no completed task with a known complexity level and time to complete",
+    )
+
+
+def _consistency(ctx: _Context) -> DimensionResult:
+    comp = ctx.performance
+    kept = {(g.domain, g.complexity_level) for g in comp.groups}
+    members = [s for s in ctx.window.scored if s.group is not None and s.group in kept]
+    ids = _ids((*s.perf_event_ids, s.task.attribute_event_id or "") for s in members)
+    return _result(
+        "consistency",
+        comp.consistency,
+        len(members),
+        {
+            "groups_assessed": len(comp.groups),
+            "groups_too_small": comp.small_groups,
+            "min_group_size": ctx.config.consistency_min_group,
+            "cv_accuracy": comp.cv_accuracy,
+            "cv_completion": comp.cv_completion,
+            "groups": [
+                {
+                    "domain": g.domain,
+                    "complexity_level": g.complexity_level,
+                    "tasks": g.tasks,
+                    "cv_accuracy": g.cv_accuracy,
+                    "cv_completion": g.cv_completion,
+                }
+                for g in comp.groups
+            ],
+        },
+        ids,
+        f"no (domain, level) group with ≥ {ctx.config.consistency_min_group} completed tasks",
+    )
+
+
+def _review_compliance(ctx: _Context) -> DimensionResult:
+    comp = ctx.performance
+    reviewed = [s for s in ctx.window.scored if s.review is not None]
+    completed_without = sum(1 for s in ctx.window.scored if s.completed and s.review is None)
+    ids = _ids((s.task.completion_event_id or "", *s.task.memory_event_ids) for s in reviewed)
+    reason = (
+        "the organization's review checklist is empty"
+        if not ctx.config.checklist
+        else "no completed task with a review checklist"
+    )
+    return _result(
+        "review_compliance",
+        comp.review_compliance,
+        comp.review_tasks,
+        {
+            "reviewed_tasks": comp.review_tasks,
+            "completed_tasks_without_checklist": completed_without,
+            "checklist": list(ctx.config.checklist),
+            # review_i = passed_i / |checklist| exactly, so this recovers the integer count
+            "items_passed": sum(round((s.review or 0.0) * len(ctx.config.checklist)) for s in reviewed),
+        },
+        ids,
+        reason,
+    )

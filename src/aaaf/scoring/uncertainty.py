@@ -1,0 +1,552 @@
+"""How sure an AAAF assessment is: the bootstrap over its window tasks (SCORING.md §2.5).
+
+Pure and vectorised.  The units are the window's tasks in ``task_id`` order; one index
+matrix ``numpy.random.default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))`` serves
+both axes.  A resample is fully described by how many times it drew each task (a task
+drawn k times is k tasks, each with all its evidence and its own recency weight), so the
+draws become a count matrix ``C`` (B × n) and every §2.2/§2.3 sum of a resample is a
+row of ``C @ per-task quantities``:
+
+* the §2.2 weighted means are ``C @ terms`` (the engine's own per-task ``terms``);
+* a consistency group's CV is taken with multiplicities (population mean and variance of
+  a multiset; two passes, no cancellation);
+* ``perf(S)`` of §2.3 is the same computation on the columns of S (with counts cut to a
+  learning-rate block where one applies: copies follow each other, so a block holds a
+  part of a task's copies);
+* tool, delegation and orchestration counts are the unattached evidence (once, as
+  observed) plus ``C @`` each task's own.
+
+Nothing is re-folded and no task is re-scored: the per-task quantities are those of the
+assessment (:class:`aaaf.scoring.aaaf.ScoredTask`).  "Same construct": a dimension null
+in the assessment is null in every resample; a scored dimension null in a resample drops
+out of that resample's composite (weights renormalised, §0); a resample is insufficient
+for an axis only when the axis's composite is null.  Sums are float matrix products:
+they agree with the engine's :func:`math.fsum` to well within the 1e-9 §2.5 allows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from aaaf.scoring.core import Tier
+from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
+from aaaf.scoring.uncertainty_report import (
+    CAPABILITY_INTERVAL_NOTE,
+    INSUFFICIENT,
+    awarded_probability,
+    interval_report,
+    interval_text,
+    is_borderline,
+    tier_indices,
+)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+TIERS_OF_AXIS: Mapping[str, tuple[Tier, ...]] = {
+    "performance": PERFORMANCE_TIERS,
+    "capability": CAPABILITY_TIERS,
+}
+
+# the §2.2/§2.3 constants, as in aaaf.scoring.aaaf (kept equal by tests/scoring/test_uncertainty.py)
+_ACC_REV, _ACC_ERR = 0.6, 0.4
+_CONS_ACC, _CONS_COMP = 0.6, 0.4
+_DOMAIN_QUALIFYING, _LEVEL_QUALIFYING = 0.40, 0.60
+_MIN_PER_CLAIM = 3
+_COMPLEXITY_LEVELS = (1, 2, 3, 4, 5)
+_AUTONOMY_LEVELS = (0, 1, 2, 3)
+_MIN_TOOL_INVOCATIONS = 10
+_LEARNING_TASKS, _LEARNING_BLOCK, _LEARNING_FULL = 15, 5, 0.30
+_DELEGATION_WEIGHTS = (0.4, 0.3, 0.3)  # judgment, selection, management
+_OUTCOME_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
+
+
+def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
+    """The §2.5 index matrix: ``default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))``."""
+    return np.random.default_rng(seed).integers(0, n_tasks, size=(resamples, n_tasks))
+
+
+def draw_counts(indices: IntArray, n_tasks: int) -> FloatArray:
+    """How many times each resample (row) drew each task (column), as floats for the products."""
+    resamples = indices.shape[0]
+    flat = (indices + (np.arange(resamples, dtype=np.int64) * n_tasks)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(resamples, n_tasks)
+    return counts.astype(np.float64)
+
+
+# --------------------------------------------------------------------------- per-task arrays
+
+
+@dataclass(frozen=True)
+class TaskArrays:
+    """The assessment's per-task quantities as columns (one row per window task, task_id order)."""
+
+    terms: FloatArray  # (n, 13): ScoredTask.terms
+    completed: FloatArray  # (n,) 1.0 when completed
+    accuracy: FloatArray  # (n,) per-task accuracy
+    credit: FloatArray  # (n,) credit
+    group: IntArray  # (n,) consistency group id, -1 when none (not completed / no domain or level)
+    domain: tuple[str | None, ...]
+    complexity: tuple[int | None, ...]
+    autonomy: tuple[int | None, ...]
+    completed_with_autonomy: FloatArray  # (n,)
+    completion_order: tuple[float, ...]  # completed_at as a POSIX timestamp (0 when none)
+    tool_names: tuple[str, ...]
+    tool_base: FloatArray  # (n_tools * 5,) unattached tool counts
+    tool_per_task: FloatArray  # (n, n_tools * 5)
+    delegation_base: FloatArray  # (6,) judged, correct, selectable, selected, managed, management sum
+    delegation_per_task: FloatArray  # (n, 6)
+    orchestration_base: FloatArray  # (2,) results, sum of scenario scores
+    orchestration_per_task: FloatArray  # (n, 2)
+
+    @property
+    def n(self) -> int:
+        return int(self.terms.shape[0])
+
+
+def _tool_columns(usages: Sequence[Any], index: Mapping[str, int], out: FloatArray) -> None:
+    for usage in usages:
+        at = index[usage.tool] * 5
+        out[at : at + 5] += (
+            usage.invocations,
+            usage.successes,
+            usage.failures,
+            usage.recovered,
+            usage.unnecessary,
+        )
+
+
+def _delegation_columns(decisions: Sequence[Any], outcomes: Sequence[Any], out: FloatArray) -> None:
+    for d in decisions:
+        if d.ground_truth is not None:
+            out[0] += 1.0
+            out[1] += 1.0 if d.decision == d.ground_truth else 0.0
+        if d.decision == "delegate" and d.optimal_delegate is not None:
+            out[2] += 1.0
+            out[3] += 1.0 if d.delegate_to == d.optimal_delegate else 0.0
+    for o in outcomes:
+        if o.outcome in _OUTCOME_VALUES:
+            out[4] += 1.0
+            out[5] += _OUTCOME_VALUES[o.outcome] * (0.5 if o.revision_needed else 1.0)
+
+
+def _scenario_score(r: Any) -> float:
+    """One orchestration_result's score, as ``_orchestration_skills`` computes it (§2.3)."""
+    if r.failures_injected > 0:
+        handling = min(1.0, max(0.0, r.failures_recovered / r.failures_injected))
+    else:
+        handling = 1.0
+    present = [
+        v
+        for v in (r.workflow_design_score, r.communication_clarity_score, handling, r.synthesis_quality_score)
+        if v is not None
+    ]
+    return math.fsum(present) / len(present)
+
+
+def task_arrays(window: Any) -> TaskArrays:
+    """Columns of the window's per-task quantities (``window``: the engine's WindowEvidence)."""
+    scored = window.scored
+    n = len(scored)
+    terms = np.array([s.terms for s in scored], dtype=np.float64).reshape(n, -1)
+    completed = np.array([1.0 if s.completed else 0.0 for s in scored])
+    group_ids: dict[tuple[str, int], int] = {}
+    group = np.array(
+        [-1 if s.group is None else group_ids.setdefault(s.group, len(group_ids)) for s in scored],
+        dtype=np.int64,
+    )
+    task_tools = [s.task.tools for s in scored]
+    n_task_tools = sum(len(t) for t in task_tools)
+    loose_tools = window.tools[: len(window.tools) - n_task_tools]
+    names = sorted({u.tool for u in window.tools})
+    tool_index = {name: i for i, name in enumerate(names)}
+    tool_base = np.zeros(len(names) * 5)
+    _tool_columns(loose_tools, tool_index, tool_base)
+    tool_per_task = np.zeros((n, len(names) * 5))
+    for row, usages in enumerate(task_tools):
+        _tool_columns(usages, tool_index, tool_per_task[row])
+    n_task_decisions = sum(len(s.task.delegation_decisions) for s in scored)
+    n_task_outcomes = sum(len(s.task.delegation_outcomes) for s in scored)
+    delegation_base = np.zeros(6)
+    _delegation_columns(
+        window.delegation_decisions[: len(window.delegation_decisions) - n_task_decisions],
+        window.delegation_outcomes[: len(window.delegation_outcomes) - n_task_outcomes],
+        delegation_base,
+    )
+    delegation_per_task = np.zeros((n, 6))
+    for row, s in enumerate(scored):
+        _delegation_columns(s.task.delegation_decisions, s.task.delegation_outcomes, delegation_per_task[row])
+    n_task_orch = sum(len(s.task.orchestration_results) for s in scored)
+    loose_orch = window.orchestration_results[: len(window.orchestration_results) - n_task_orch]
+    orchestration_base = np.array([float(len(loose_orch)), sum(map(_scenario_score, loose_orch))])
+    orchestration_per_task = np.array(
+        [
+            (
+                float(len(s.task.orchestration_results)),
+                sum(map(_scenario_score, s.task.orchestration_results)),
+            )
+            for s in scored
+        ],
+        dtype=np.float64,
+    ).reshape(n, 2)
+    return TaskArrays(
+        terms=terms,
+        completed=completed,
+        accuracy=np.array([s.accuracy for s in scored], dtype=np.float64),
+        credit=np.array([s.credit for s in scored], dtype=np.float64),
+        group=group,
+        domain=tuple(s.task.domain for s in scored),
+        complexity=tuple(s.task.complexity_level for s in scored),
+        autonomy=tuple(s.task.autonomy_level for s in scored),
+        completed_with_autonomy=np.array(
+            [1.0 if s.completed and s.task.autonomy_level is not None else 0.0 for s in scored]
+        ),
+        completion_order=tuple(
+            s.task.completed_at.timestamp() if s.task.completed_at is not None else 0.0 for s in scored
+        ),
+        tool_names=tuple(names),
+        tool_base=tool_base,
+        tool_per_task=tool_per_task,
+        delegation_base=delegation_base,
+        delegation_per_task=delegation_per_task,
+        orchestration_base=orchestration_base,
+        orchestration_per_task=orchestration_per_task,
+    )
+
+
+# --------------------------------------------------------------------------- batched formulas
+
+
+def _divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
+    """numerator / denominator where denominator > 0, NaN (null) elsewhere."""
+    out = np.full(numerator.shape, np.nan)
+    np.divide(numerator, denominator, out=out, where=denominator > 0.0)
+    return out
+
+
+def weighted_composite(scores: Sequence[FloatArray], weights: Sequence[float]) -> FloatArray:
+    """The §0 composite per row: weighted mean over non-null (non-NaN) scores, renormalised."""
+    stacked = np.stack(scores, axis=1)
+    w = np.asarray(weights, dtype=np.float64)[None, :]
+    covered = ~np.isnan(stacked)
+    total = (w * covered).sum(axis=1)
+    value = (np.where(covered, stacked, 0.0) * w).sum(axis=1)
+    return _divide(value, total)
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Per resample (row) and (domain, level) group (column): copies, CV of per-task
+    accuracy, CV of credit (population, unweighted, SCORING.md §2.2); columns follow ``ids``."""
+
+    ids: IntArray
+    size: FloatArray
+    cv_accuracy: FloatArray
+    cv_credit: FloatArray
+
+    def restricted(self, wanted: IntArray) -> GroupStats:
+        at = np.searchsorted(self.ids, wanted)
+        return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
+
+
+def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> GroupStats:
+    """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
+    order so that each group's copies, sums and squared deviations are one ``reduceat``
+    segment; each variance is taken in two passes (the mean first, then the copies'
+    squared deviations from it), so a group of equal values has exactly 0."""
+    groups = arrays.group[columns]
+    grouped_at = np.nonzero(groups >= 0)[0]
+    rows = counts.shape[0]
+    if grouped_at.size == 0:
+        empty = np.zeros((rows, 0))
+        return GroupStats(np.zeros(0, dtype=np.int64), empty, empty, empty)
+    order = grouped_at[np.argsort(groups[grouped_at], kind="stable")]
+    keys = groups[order]
+    starts = np.concatenate(([0], np.nonzero(np.diff(keys))[0] + 1))
+    local = np.cumsum(np.concatenate(([0], (np.diff(keys) != 0).astype(np.int64))))
+    sub = counts[:, order]
+    taken = columns[order]
+    size = np.add.reduceat(sub, starts, axis=1)
+    safe = np.where(size > 0.0, size, 1.0)
+    cvs = []
+    for values in (arrays.accuracy[taken], arrays.credit[taken]):
+        mean = np.add.reduceat(sub * values[None, :], starts, axis=1) / safe
+        deviation = values[None, :] - mean[:, local]
+        variance = np.add.reduceat(sub * deviation * deviation, starts, axis=1) / safe
+        cv = np.zeros(mean.shape)
+        np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+        cvs.append(cv)
+    return GroupStats(keys[starts].astype(np.int64), size, cvs[0], cvs[1])
+
+
+def _consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
+    """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with ≥
+    ``min_group`` copies, the group CVs weighted by group size; null with no such group."""
+    size_kept = np.where(stats.size >= min_group, stats.size, 0.0)
+    grouped = size_kept.sum(axis=1)
+    mean_acc = _divide((size_kept * stats.cv_accuracy).sum(axis=1), grouped)
+    mean_comp = _divide((size_kept * stats.cv_credit).sum(axis=1), grouped)
+    return 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
+
+
+def performance_scores(
+    counts: FloatArray,
+    columns: IntArray,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats | None = None,
+) -> list[FloatArray]:
+    """The five §2.2 dimension scores of every resample's multiset (NaN = null).
+
+    ``counts`` (B × m) are the multiplicities of the tasks ``columns`` (indices into the
+    window's tasks); the rest of the window is not in the set.  ``whole``: the window's
+    group statistics, when the set holds each of its groups whole (a domain, a complexity
+    level, the window): a group's CVs depend only on its own copies, so they are reused.
+    """
+    sums = counts @ arrays.terms[columns]
+    tcr = _divide(sums[:, 1], sums[:, 0])
+    completed_weight = sums[:, 2]
+    revised_share = _divide(sums[:, 3], completed_weight)
+    errors_per_task = _divide(sums[:, 4], completed_weight)
+    baseline = config.baseline_errors_per_task
+    if baseline <= 0.0:
+        load = np.where(errors_per_task > 0.0, 1.0, 0.0)
+    else:
+        load = np.minimum(1.0, errors_per_task / baseline)
+    accuracy = _ACC_REV * (1.0 - revised_share) + _ACC_ERR * (1.0 - load)
+    accuracy = np.where(np.isnan(revised_share), np.nan, accuracy)
+    speed = _divide(sums[:, 6], sums[:, 5])
+    review = _divide(sums[:, 8], sums[:, 7])
+    if whole is None:
+        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
+    else:
+        present = np.unique(arrays.group[columns])
+        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
+    return [tcr, accuracy, speed, consistency, review]
+
+
+def subset_performance(
+    counts: FloatArray,
+    columns: IntArray,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats | None = None,
+) -> FloatArray:
+    """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
+    weights = [config.performance_weights[name] for name in AXES["performance"]]
+    return weighted_composite(performance_scores(counts, columns, arrays, config, whole), weights)
+
+
+def _members(values: Sequence[Any], wanted: Any) -> IntArray:
+    return np.array([i for i, v in enumerate(values) if v == wanted], dtype=np.int64)
+
+
+def _highest_level(
+    counts: FloatArray,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    level_of: Sequence[int | None],
+    levels: Sequence[int],
+    top: int,
+    whole: GroupStats | None,
+) -> FloatArray:
+    """complexity_ceiling / autonomy_level: the highest level with ≥ 3 completed copies and
+    perf ≥ 0.60 at it, / top; 0 when none qualifies."""
+    highest = np.zeros(counts.shape[0])
+    for level in levels:
+        columns = _members(level_of, level)
+        if columns.size == 0:
+            continue
+        sub = counts[:, columns]
+        completed = sub @ arrays.completed[columns]
+        performance = subset_performance(sub, columns, arrays, config, whole)
+        ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
+        highest = np.where(ok, level / float(top), highest)
+    return highest
+
+
+def _block(from_end: FloatArray, after: FloatArray, start: int, stop: int) -> FloatArray:
+    """Each task's copies among positions [start, stop) counted from the most recent: its
+    copies occupy positions [after, from_end) from the end."""
+    upper = np.minimum(from_end, float(stop))
+    lower = np.maximum(after, float(start))
+    counts: FloatArray = np.clip(upper - lower, 0.0, None)
+    return counts
+
+
+def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
+    """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
+    most recently completed copies (completion order, ties by task_id, copies adjacent)."""
+    rows = counts.shape[0]
+    total = np.zeros(rows)
+    domains = np.zeros(rows)
+    for domain in dict.fromkeys(config.taxonomy):
+        candidates = [i for i in range(arrays.n) if arrays.domain[i] == domain and arrays.completed[i] > 0.0]
+        if len(candidates) == 0:
+            continue
+        # stable sort of the task_id-ordered members by completion time
+        ordered = np.array(sorted(candidates, key=lambda i: arrays.completion_order[i]), dtype=np.int64)
+        sub = counts[:, ordered]
+        qualifies = sub.sum(axis=1) >= _LEARNING_TASKS
+        if not qualifies.any():
+            continue
+        from_end = np.cumsum(sub[:, ::-1], axis=1)[:, ::-1]  # copies at this position or later
+        after = from_end - sub  # copies strictly after this task
+
+        later_counts = _block(from_end, after, 0, _LEARNING_BLOCK)
+        earlier_counts = _block(from_end, after, _LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS)
+        later = subset_performance(later_counts, ordered, arrays, config)
+        earlier = subset_performance(earlier_counts, ordered, arrays, config)
+        valid = qualifies & ~np.isnan(later) & ~np.isnan(earlier)
+        learning = np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0)
+        total += np.where(valid, learning, 0.0)
+        domains += valid
+    return _divide(total, domains)
+
+
+def _domain_breadth(
+    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats
+) -> FloatArray:
+    taxonomy = tuple(dict.fromkeys(config.taxonomy))
+    rows = counts.shape[0]
+    any_completed = (counts @ arrays.completed) > 0.0
+    if not taxonomy:
+        return np.full(rows, np.nan)
+    qualified = np.zeros(rows)
+    for domain in taxonomy:
+        columns = _members(arrays.domain, domain)
+        if columns.size == 0:
+            continue
+        sub = counts[:, columns]
+        completed = sub @ arrays.completed[columns]
+        performance = subset_performance(sub, columns, arrays, config, whole)
+        qualified += (completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)
+    return np.where(any_completed, qualified / len(taxonomy), np.nan)
+
+
+def _tool_proficiency(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
+    rows = counts.shape[0]
+    n_tools = len(arrays.tool_names)
+    if n_tools == 0:
+        return np.full(rows, np.nan)
+    sums = (arrays.tool_base[None, :] + counts @ arrays.tool_per_task).reshape(rows, n_tools, 5)
+    invocations, successes, failures, recovered, unnecessary = (sums[:, :, k] for k in range(5))
+    qualifies = invocations >= _MIN_TOOL_INVOCATIONS
+    safe = np.where(invocations > 0.0, invocations, 1.0)
+    recovery = np.ones(invocations.shape)
+    np.divide(recovered, failures, out=recovery, where=failures > 0.0)
+    score = 0.5 * (successes / safe) + 0.3 * recovery + 0.2 * (1.0 - unnecessary / safe)
+    return _divide(np.where(qualifies, score, 0.0).sum(axis=1), qualifies.sum(axis=1).astype(np.float64))
+
+
+def _delegation(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
+    sums = arrays.delegation_base[None, :] + counts @ arrays.delegation_per_task
+    judgment = _divide(sums[:, 1], sums[:, 0])
+    selection = _divide(sums[:, 3], sums[:, 2])
+    management = _divide(sums[:, 5], sums[:, 4])
+    return weighted_composite([judgment, selection, management], _DELEGATION_WEIGHTS)
+
+
+def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
+    sums = arrays.orchestration_base[None, :] + counts @ arrays.orchestration_per_task
+    return _divide(sums[:, 1], sums[:, 0])
+
+
+def capability_scores(
+    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
+) -> list[FloatArray]:
+    """The seven §2.3 dimension scores of every resample (NaN = null), in AXES order.
+
+    ``whole``: the window's group statistics (computed here when not given); a domain and
+    a complexity level hold their groups whole, an autonomy level or a learning block not.
+    """
+    if whole is None:
+        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays)
+    any_completed = (counts @ arrays.completed) > 0.0
+    ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
+    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
+    with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
+    return [
+        _domain_breadth(counts, arrays, config, whole),
+        np.where(any_completed, ceiling, np.nan),
+        _tool_proficiency(counts, arrays),
+        np.where(with_autonomy, autonomy, np.nan),
+        _learning_rate(counts, arrays, config),
+        _delegation(counts, arrays),
+        _orchestration(counts, arrays),
+    ]
+
+
+# --------------------------------------------------------------------------- report
+
+
+def resampled_composites(
+    window: Any,
+    config: AAAFConfig,
+    assessed: Mapping[str, Mapping[str, float | None]],
+    counts: FloatArray | None = None,
+) -> dict[str, FloatArray]:
+    """Each assessed axis's composite in every resample (NaN = insufficient), §2.5.
+
+    ``assessed``: axis → {dimension: the assessment's score}; a dimension null there is
+    null in every resample ("same construct").
+    """
+    arrays = task_arrays(window)
+    if counts is None:
+        counts = draw_counts(
+            draw_indices(arrays.n, config.uncertainty_resamples, config.uncertainty_seed), arrays.n
+        )
+    out: dict[str, FloatArray] = {}
+    columns = np.arange(arrays.n, dtype=np.int64)
+    whole = group_stats(counts, columns, arrays)
+    for axis, scores in assessed.items():
+        names = AXES[axis]
+        if axis == "performance":
+            resampled = performance_scores(counts, columns, arrays, config, whole)
+        else:
+            resampled = capability_scores(counts, arrays, config, whole)
+        kept = [
+            np.full(counts.shape[0], np.nan) if scores.get(name) is None else values
+            for name, values in zip(names, resampled, strict=True)
+        ]
+        weights = [config.weights(axis)[name] for name in names]
+        out[axis] = weighted_composite(kept, weights)
+    return out
+
+
+def assessment_uncertainty(
+    window: Any, config: AAAFConfig, assessed: Mapping[str, Mapping[str, float | None]]
+) -> dict[str, dict[str, Any]]:
+    """Per assessed axis, its §2.5 ``uncertainty`` object."""
+    if not window.scored or config.uncertainty_resamples <= 0:
+        return {}
+    composites = resampled_composites(window, config, assessed)
+    return {axis: interval_report(values, TIERS_OF_AXIS[axis]) for axis, values in composites.items()}
+
+
+__all__ = [
+    "CAPABILITY_INTERVAL_NOTE",
+    "INSUFFICIENT",
+    "TaskArrays",
+    "assessment_uncertainty",
+    "awarded_probability",
+    "capability_scores",
+    "draw_counts",
+    "draw_indices",
+    "interval_report",
+    "interval_text",
+    "is_borderline",
+    "performance_scores",
+    "resampled_composites",
+    "subset_performance",
+    "task_arrays",
+    "tier_indices",
+    "weighted_composite",
+]
