@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 from aaaf.scoring.audit import TaskAudit
@@ -172,11 +171,4 @@ class FoldedEvidence:
     event_types: Mapping[str, str] = field(default_factory=dict)
 
 
-_new_tool_usage = cast(Callable[[tuple[Any, ...]], ToolUsage], partial(tuple.__new__, ToolUsage))
 _new_task = cast(Callable[[tuple[Any, ...]], Task], partial(tuple.__new__, Task))
-_TYPE_OF = attrgetter("type")
-_TASK_ID_OF = attrgetter("task_id")
-_ID_OF = attrgetter("id")
-_new_decision = cast(
-    Callable[[tuple[Any, ...]], DelegationDecision], partial(tuple.__new__, DelegationDecision)
-)

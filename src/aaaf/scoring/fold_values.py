@@ -19,8 +19,6 @@ from aaaf.scoring.fold_records import (
     DelegationOutcome,
     OrchestrationResult,
     ToolUsage,
-    _new_decision,
-    _new_tool_usage,
 )
 from aaaf.scoring.records import EventRecord
 
@@ -186,8 +184,7 @@ def _embedded_tools(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
 def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
     """``tool_invoked`` events (one invocation each) summed per tool.
 
-    ``error_recovered`` counts only on a failed invocation (SCORING.md §1).  Written as one
-    flat loop (and inlined in :func:`_build_task`): it is the hottest path of the fold.
+    ``error_recovered`` counts only on a failed invocation (SCORING.md §1).
     """
     per_tool: dict[str, list[Any]] = {}
     for event in events:
@@ -211,38 +208,32 @@ def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
 
 
 def _tool_usages(per_tool: Mapping[str, list[Any]]) -> tuple[ToolUsage, ...]:
-    """The per-tool sums as ``ToolUsage``s in tool order (built with ``tuple.__new__``: the
-    named tuple's own ``__new__`` is a Python call, several per task)."""
+    """The per-tool sums as ``ToolUsage``s in tool order."""
     usages = []
     for tool in sorted(per_tool):
         invocations, successes, recoveries, unnecessary_calls, ids = per_tool[tool]
+        event_ids = tuple(sorted(ids)) if len(ids) > 1 else (ids[0],)
         usages.append(
-            _new_tool_usage(
-                (
-                    tool,
-                    invocations,
-                    successes,
-                    invocations - successes,
-                    recoveries,
-                    unnecessary_calls,
-                    tuple(sorted(ids)) if len(ids) > 1 else (ids[0],),
-                )
+            ToolUsage(
+                tool,
+                invocations,
+                successes,
+                invocations - successes,
+                recoveries,
+                unnecessary_calls,
+                event_ids,
             )
         )
     return tuple(usages)
 
 
 def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
-    # tuple.__new__ in field order (decision, delegate_to, ground_truth, optimal_delegate,
-    # event_id): a keyword call of the named tuple is a Python call
-    return _new_decision(
-        (
-            _optional_str(data.get("decision")),
-            _optional_str(data.get("delegate_to")),
-            _optional_str(data.get("ground_truth")),
-            _optional_str(data.get("optimal_delegate")),
-            event_id,
-        )
+    return DelegationDecision(
+        decision=_optional_str(data.get("decision")),
+        delegate_to=_optional_str(data.get("delegate_to")),
+        ground_truth=_optional_str(data.get("ground_truth")),
+        optimal_delegate=_optional_str(data.get("optimal_delegate")),
+        event_id=event_id,
     )
 
 

@@ -86,6 +86,7 @@ __all__ = [
     "AgentWeight",
     "AgentWindow",
     "CappedWeights",
+    "DigestedResult",
     "RunScore",
     "RunScores",
     "WorkflowConfig",
@@ -308,8 +309,29 @@ class AgentWeight:
         }
 
 
+def digest_of(body: Mapping[str, Any]) -> str:
+    """SHA-256 hex of the RFC 8785 canonical JSON of ``body`` (SCORING.md §5)."""
+    return hashlib.sha256(rfc8785.dumps(dict(body))).hexdigest()
+
+
+class DigestedResult:
+    """A result whose ``to_dict()`` is its ``body()`` plus ``digest``: the SHA-256 of the RFC
+    8785 canonical JSON of that body (SCORING.md §5), so two validators compare one line."""
+
+    def body(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def digest(self) -> str:
+        return digest_of(self.body())
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.body()
+        out["digest"] = digest_of(out)
+        return out
+
+
 @dataclass(frozen=True)
-class WorkflowWeights:
+class WorkflowWeights(DigestedResult):
     """The auditable result: window, cap, one row per agent (sorted by name), and a digest.
 
     ``digest()`` is the SHA-256 (hex) of the RFC 8785 canonical JSON of ``to_dict()``
@@ -335,19 +357,6 @@ class WorkflowWeights:
             "positive_needed": self.positive_needed,
             "agents": [agent.to_dict() for agent in self.agents],
         }
-
-    def digest(self) -> str:
-        return digest_of(self.body())
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self.body()
-        out["digest"] = digest_of(out)
-        return out
-
-
-def digest_of(body: Mapping[str, Any]) -> str:
-    """SHA-256 hex of the RFC 8785 canonical JSON of ``body`` (SCORING.md §5)."""
-    return hashlib.sha256(rfc8785.dumps(dict(body))).hexdigest()
 
 
 def weights_from_windows(
@@ -385,7 +394,7 @@ def workflow_weights(
 
 
 @dataclass(frozen=True)
-class RunScores:
+class RunScores(DigestedResult):
     """Per-run breakdown for ``aaaf workflow score``: every run's S and parts, plus windows.
 
     ``in_window[i]`` says whether ``scores[i]`` is one of the runs its agent's window mean
@@ -418,14 +427,6 @@ class RunScores:
                 for agent in sorted(self.windows)
             ],
         }
-
-    def digest(self) -> str:
-        return digest_of(self.body())
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self.body()
-        out["digest"] = digest_of(out)
-        return out
 
 
 def score_runs(runs: Iterable[WorkflowRun | EventRecord], window: int = WORKFLOW_WINDOW) -> RunScores:

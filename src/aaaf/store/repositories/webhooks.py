@@ -20,19 +20,11 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.base import as_uuid, not_found, now_utc
 from aaaf.store.repositories.trust_history import TrustHistoryRepository
+from aaaf.store.row_mapping import record_from_row
 
 
 def _webhook_from_row(row: Row[Any]) -> Webhook:
-    return Webhook(
-        id=row.id,
-        organization_id=row.organization_id,
-        url=row.url,
-        event_types=tuple(row.event_types),
-        secret=row.secret,
-        secret_hash=row.secret_hash,
-        active=bool(row.active),
-        created_at=row.created_at,
-    )
+    return record_from_row(Webhook, row)
 
 
 class WebhookRepository(TrustHistoryRepository):
