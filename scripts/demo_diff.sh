@@ -18,7 +18,11 @@
 #     <now>; every evidence timestamp is fixed by the demo's NOW and is compared as is;
 #   * aaaf.db is compared as a sorted dump of every table's rows; PNG badges as their text
 #     chunks (normalised) plus a hash of their pixels;
-#   * the log's "done in Ns" and per-step timings.
+#   * the log's "done in Ns", the out/ path, and the `aaaf verify` of the badge whose random
+#     file name sorts first.
+# A run that crosses midnight UTC numbers its wall-clock days from its first day, so instants
+# written after midnight show as <run+1d> (and valid-until as <run+91d>): run again, or read
+# those lines as the date shift they are.
 # Exit 0: identical after normalisation; 1: differences (printed, unified diff).
 set -euo pipefail
 
