@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from aaaf.cli.main import app
 from aaaf.evals.importers import promptfoo
 from aaaf.services.evals import grade_run, read_runs
-from tests.cli.test_compare_cli import runs  # noqa: F401  (the fixture of base/better/flat/wobble runs)
+from tests.cli.test_compare import runs  # noqa: F401  (the fixture of base/better/flat/wobble runs)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 INSPECT = FIXTURES / "inspect" / "issue11"

@@ -78,7 +78,7 @@ def test_foreign_agents_are_refused_before_dispatch(org) -> None:
 
 def test_a_sqlite_helper_never_imports_sqlalchemy() -> None:
     code = (
-        "import sys, aaaf.services.assess, aaaf.sqlite_events; "
+        "import sys, aaaf.services.assess, aaaf.store.sqlite_events; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

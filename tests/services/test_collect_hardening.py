@@ -294,7 +294,7 @@ def test_only_refusals_of_an_event_are_blamed_on_it() -> None:
     from sqlalchemy.exc import IntegrityError, OperationalError
 
     from aaaf.errors import AAAFError
-    from aaaf.services.collect import _blames_the_event
+    from aaaf.store.write_errors import blames_the_event as _blames_the_event
 
     locked = sqlite3.OperationalError("database is locked")
     locked.sqlite_errorcode = 5  # SQLITE_BUSY

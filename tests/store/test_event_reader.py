@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from sqlalchemy import select, text
 
 from aaaf.scoring.records import EVENT_TYPES, EventRecord
-from aaaf.sqlite_events import order_ties_by_id
 from aaaf.store import OrgStore, Store, event_reader
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_reader import read_events, read_events_by_agent
+from aaaf.store.sqlite_events import order_ties_by_id
 
 from .factories import T0, Event, minutes, org_of
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import heapq
 import logging
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError, StatementError
+from sqlalchemy.exc import StatementError
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.limits import EventLimits, printable
@@ -36,6 +35,7 @@ from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, event_validator
 from aaaf.evidence.workflow_definition import resolve_event
 from aaaf.store.event_writer import Stored
+from aaaf.store.write_errors import blames_the_event
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +43,6 @@ CHUNK_SIZE = 5000
 
 
 MAX_ERRORS_KEPT = 100  # the error list is "first 100 of N" (issue 21)
-
-# SQLSTATE classes that blame the row, not the server: data exception, integrity
-# constraint violation, program limit exceeded (an index row too large)
-_ROW_SQLSTATE_CLASSES = ("22", "23", "54")
-# SQLite primary result codes that blame the row: TOOBIG, CONSTRAINT, MISMATCH
-_ROW_SQLITE_CODES = frozenset({18, 19, 20})
 
 
 @dataclass
@@ -153,28 +147,6 @@ def _names(agent: Any, reference: str) -> bool:
         return False
 
 
-def _blames_the_event(error: Exception) -> bool:
-    """Whether a failed insert was refused for what an event holds (split the chunk and
-    reject that event) rather than for the database's state (stop: exit 1)."""
-    if isinstance(error, AAAFError):
-        return False
-    if isinstance(error, ValueError | TypeError | OverflowError):
-        return True
-    if isinstance(error, DBAPIError):
-        if error.connection_invalidated:
-            return False
-        original = error.orig
-        state = getattr(original, "sqlstate", None)
-        if isinstance(state, str):
-            return state[:2] in _ROW_SQLSTATE_CLASSES
-        if isinstance(original, sqlite3.Error):
-            return (getattr(original, "sqlite_errorcode", 0) & 0xFF) in _ROW_SQLITE_CODES
-        return False
-    if isinstance(error, StatementError):  # a value the driver could not bind
-        return isinstance(error.orig, ValueError | TypeError | OverflowError)
-    return False
-
-
 def _reason(error: Exception) -> str:
     original = error.orig if isinstance(error, StatementError) and error.orig is not None else error
     first = (str(original).strip().splitlines() or [type(original).__name__])[0]
@@ -195,7 +167,7 @@ def _store(org: Any, entries: list[_Pending], report: CollectReport) -> None:
     try:
         outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries])
     except Exception as error:
-        if not _blames_the_event(error):
+        if not blames_the_event(error):
             raise
         if len(entries) == 1:
             entry = entries[0]

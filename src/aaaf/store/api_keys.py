@@ -20,6 +20,7 @@ from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.org_store import not_found
+from aaaf.store.row_mapping import record_from_row
 
 
 @dataclass(frozen=True)
@@ -53,16 +54,7 @@ class ApiKey:
 
 
 def _key_from_row(row: Row[Any]) -> ApiKey:
-    return ApiKey(
-        id=row.id,
-        organization_id=row.organization_id,
-        name=row.name,
-        prefix=row.prefix,
-        scopes=tuple(row.scopes),
-        created_at=row.created_at,
-        revoked_at=row.revoked_at,
-        last_used_at=row.last_used_at,
-    )
+    return record_from_row(ApiKey, row)
 
 
 class ApiKeys:

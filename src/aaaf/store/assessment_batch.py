@@ -24,6 +24,7 @@ from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
+from aaaf.store.repositories.assessments import _dimension_values
 from aaaf.store.types import dumps_json
 
 
@@ -188,19 +189,7 @@ def prepare_finished_assessments(
         )
         dims = []
         for raw in item.dimension_rows:
-            dim = raw if isinstance(raw, DimensionRow) else DimensionRow(*raw)
-            row: dict[str, Any] = {
-                "id": uuid.uuid4(),
-                "assessment_id": item.id,
-                "axis": dim.axis,
-                "dimension": dim.dimension,
-                "score": None if dim.score is None else float(dim.score),
-                "sample_size": int(dim.sample_size),
-                "evidence_count": int(dim.evidence_count),
-                "details": dict(dim.details),
-                "reason": dim.reason,
-                "created_at": item.completed_at,
-            }
+            row = {"id": uuid.uuid4(), **_dimension_values(item.id, raw), "created_at": item.completed_at}
             dimension_rows.append(row)
             dims.append(DimensionScore(**row))
         if item.spec is not None:

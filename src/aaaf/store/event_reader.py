@@ -6,7 +6,7 @@ strings, so UUID objects are never built.  Each agent's events come in (timestam
 order — id order is insertion order within an instant, ids being time-ordered.
 
 SQLite (the benchmarked path) reads through the DB-API cursor with
-:func:`aaaf.sqlite_events.read_sqlite_events` (no SQLAlchemy per row; see there how the
+:func:`aaaf.store.sqlite_events.read_sqlite_events` (no SQLAlchemy per row; see there how the
 records are built and ordered).  PostgreSQL reads through SQLAlchemy Core (the UUIDs cast
 to text in SQL, timestamps through ``UTCDateTime``) with ``ORDER BY agent_id, timestamp, id``.
 """
@@ -23,9 +23,9 @@ from sqlalchemy import Connection, Text, select
 from sqlalchemy import cast as sql_cast
 
 from aaaf.scoring.records import EventRecord
-from aaaf.sqlite_events import read_sqlite_events
 from aaaf.store import tables as t
 from aaaf.store.event_writer import sqlite_timestamp
+from aaaf.store.sqlite_events import read_sqlite_events
 
 # rows fetched per round trip when streaming many agents' events
 STREAM_BATCH = 5_000

@@ -32,7 +32,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -288,6 +288,20 @@ class _Columns:
         self.data: list[Mapping[str, Any]] = []
         self.digests: list[str] = []
 
+    def rows(self) -> Iterator[tuple[str, str, str, str | None, str, datetime, Any, str]]:
+        """Each row's (id, agent id, type, task id, key, timestamp, data, content digest)."""
+        return zip(
+            self.ids,
+            self.agent_ids,
+            self.types,
+            self.task_ids,
+            self.keys,
+            self.timestamps,
+            self.data,
+            self.digests,
+            strict=True,
+        )
+
 
 _SQLITE_COLUMNS = (
     "id",
@@ -361,17 +375,7 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
             dumps(data, default=json_default).decode(),
             digest,
         )
-        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in zip(
-            columns.ids,
-            columns.agent_ids,
-            columns.types,
-            columns.task_ids,
-            columns.keys,
-            columns.timestamps,
-            columns.data,
-            columns.digests,
-            strict=True,
-        )
+        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows()
         if (agent_id, key) not in existing
     ]
     if rows:
@@ -429,17 +433,7 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
             "data": data,
             "content_digest": digest,
         }
-        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in zip(
-            columns.ids,
-            columns.agent_ids,
-            columns.types,
-            columns.task_ids,
-            columns.keys,
-            columns.timestamps,
-            columns.data,
-            columns.digests,
-            strict=True,
-        )
+        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows()
     ]
     document = orjson.dumps(rows, default=json_default).decode()
     result = connection.execute(_postgres_statement, {"rows": document})

@@ -34,6 +34,7 @@ from sqlalchemy import Connection, insert, select
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES, AAAFConfig
 from aaaf.store import tables as t
+from aaaf.store.row_mapping import record_from_row
 
 # AAAFConfig field -> org_configs column
 COLUMN_FIELDS: Mapping[str, str] = {
@@ -360,13 +361,7 @@ def record_config_change(
 
 
 def _change_from_row(row: Any) -> ConfigChange:
-    return ConfigChange(
-        id=row.id,
-        changed_at=row.changed_at,
-        changes=dict(row.changes),
-        config_before=dict(row.config_before),
-        config_after=dict(row.config_after),
-    )
+    return record_from_row(ConfigChange, row)
 
 
 def read_config_history(connection: Connection, organization_id: uuid.UUID) -> list[ConfigChange]:

@@ -27,21 +27,11 @@ from aaaf.store.repositories.base import (
     now_utc,
 )
 from aaaf.store.repositories.config import ConfigRepository
+from aaaf.store.row_mapping import record_from_row
 
 
 def _agent_from_row(row: Row[Any]) -> Agent:
-    return Agent(
-        id=row.id,
-        organization_id=row.organization_id,
-        name=row.name,
-        claimed_domains=tuple(row.claimed_domains),
-        tools=tuple(row.tools),
-        description=row.description,
-        metadata=dict(row.metadata),
-        status=row.status,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    return record_from_row(Agent, row)
 
 
 class AgentRepository(ConfigRepository):

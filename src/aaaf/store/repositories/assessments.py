@@ -28,6 +28,7 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found, now_utc
 from aaaf.store.repositories.events import EventRepository
+from aaaf.store.row_mapping import record_from_row
 
 # an appeal still waiting for its decision (SCORING.md §7: at most one per assessment)
 OPEN_APPEAL_STATUSES = ("filed", "under_review")
@@ -54,33 +55,11 @@ def _dimension_order(axis: str, dimension: str) -> tuple[int, int, str]:
 
 
 def _dimension_from_row(row: Row[Any]) -> DimensionScore:
-    return DimensionScore(
-        id=row.id,
-        assessment_id=row.assessment_id,
-        axis=row.axis,
-        dimension=row.dimension,
-        score=row.score,
-        sample_size=row.sample_size,
-        evidence_count=row.evidence_count,
-        details=dict(row.details),
-        reason=row.reason,
-        created_at=row.created_at,
-    )
+    return record_from_row(DimensionScore, row)
 
 
 def _appeal_from_row(row: Row[Any]) -> Appeal:
-    return Appeal(
-        id=row.id,
-        assessment_id=row.assessment_id,
-        dimensions_challenged=tuple(row.dimensions_challenged),
-        justification=row.justification,
-        counter_evidence=tuple(dict(item) for item in row.counter_evidence),
-        status=row.status,
-        reviewer_notes=row.reviewer_notes,
-        resolution=None if row.resolution is None else dict(row.resolution),
-        filed_at=row.filed_at,
-        resolved_at=row.resolved_at,
-    )
+    return record_from_row(Appeal, row, counter_evidence=tuple(dict(item) for item in row.counter_evidence))
 
 
 def _assessment_from_row(

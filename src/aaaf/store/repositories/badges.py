@@ -23,28 +23,13 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.appeals import AppealRepository
 from aaaf.store.repositories.base import as_uuid, not_found
+from aaaf.store.row_mapping import record_from_row
 
 _STATUS_INDEX_ATTEMPTS = 5
 
 
 def badge_from_row(row: Row[Any]) -> Badge:
-    return Badge(
-        id=row.id,
-        assessment_id=row.assessment_id,
-        agent_id=row.agent_id,
-        organization_id=row.organization_id,
-        status_index=row.status_index,
-        svg_url=row.svg_url,
-        png_url=row.png_url,
-        json_data=dict(row.json_data),
-        credential_jwt=row.credential_jwt,
-        issued_at=row.issued_at,
-        valid_until=row.valid_until,
-        revoked=bool(row.revoked),
-        revoked_at=row.revoked_at,
-        revoke_reason=row.revoke_reason,
-        superseded_at=row.superseded_at,
-    )
+    return record_from_row(Badge, row)
 
 
 class BadgeRepository(AppealRepository):

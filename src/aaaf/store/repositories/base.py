@@ -23,6 +23,7 @@ from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.records import (
     Organization,
 )
+from aaaf.store.row_mapping import record_from_row
 
 AgentRef = uuid.UUID | str
 
@@ -70,15 +71,7 @@ def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
 
 
 def organization_from_row(row: Row[Any]) -> Organization:
-    return Organization(
-        id=row.id,
-        name=row.name,
-        api_key_hash=row.api_key_hash,
-        domain_taxonomy=tuple(row.domain_taxonomy),
-        status=row.status,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    return record_from_row(Organization, row)
 
 
 class OrgScoped:

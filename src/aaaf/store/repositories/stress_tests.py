@@ -22,6 +22,7 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found, now_utc
 from aaaf.store.repositories.webhooks import WebhookRepository
+from aaaf.store.row_mapping import record_from_row
 
 
 def insert_stress_test(
@@ -52,29 +53,11 @@ def insert_stress_test(
 
 
 def stress_test_from_row(row: Row[Any]) -> StressTest:
-    return StressTest(
-        id=row.id,
-        organization_id=row.organization_id,
-        dimension=row.dimension,
-        complexity_level=row.complexity_level,
-        domain=row.domain,
-        task_definition=dict(row.task_definition),
-        expected_outcome=None if row.expected_outcome is None else dict(row.expected_outcome),
-        created_at=row.created_at,
-    )
+    return record_from_row(StressTest, row)
 
 
 def _stress_result_from_row(row: Row[Any]) -> StressTestResult:
-    return StressTestResult(
-        id=row.id,
-        assessment_id=row.assessment_id,
-        stress_test_id=row.stress_test_id,
-        agent_id=row.agent_id,
-        outcome=row.outcome,
-        score=row.score,
-        details=dict(row.details),
-        executed_at=row.executed_at,
-    )
+    return record_from_row(StressTestResult, row)
 
 
 class StressTestRepository(WebhookRepository):

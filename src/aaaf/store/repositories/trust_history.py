@@ -21,36 +21,15 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.badges import BadgeRepository
 from aaaf.store.repositories.base import as_uuid, not_found
+from aaaf.store.row_mapping import record_from_row
 
 
 def _history_from_row(row: Row[Any]) -> ScoreHistoryEntry:
-    return ScoreHistoryEntry(
-        id=row.id,
-        organization_id=row.organization_id,
-        agent_id=row.agent_id,
-        scheme=row.scheme,
-        score=row.score,
-        tier=row.tier,
-        details=dict(row.details),
-        was_anomalous=bool(row.was_anomalous),
-        committed=bool(row.committed),
-        reviewed_by=row.reviewed_by,
-        reviewed_at=row.reviewed_at,
-        review_decision=row.review_decision,
-        computed_at=row.computed_at,
-        at=row.at,
-    )
+    return record_from_row(ScoreHistoryEntry, row)
 
 
 def _override_from_row(row: Row[Any]) -> TrustOverride:
-    return TrustOverride(
-        id=row.id,
-        organization_id=row.organization_id,
-        weights=dict(row.weights),
-        set_by=row.set_by,
-        set_at=row.set_at,
-        active=bool(row.active),
-    )
+    return record_from_row(TrustOverride, row)
 
 
 class TrustHistoryRepository(BadgeRepository):

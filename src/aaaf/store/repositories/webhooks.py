@@ -20,6 +20,7 @@ from aaaf.store import tables as t
 from aaaf.store.records import Webhook
 from aaaf.store.repositories.base import as_uuid, not_found, now_utc
 from aaaf.store.repositories.trust_history import TrustHistoryRepository
+from aaaf.store.row_mapping import record_from_row
 
 DEFAULT_MAX_RETRIES = 3
 DEFAULT_RETRY_BACKOFF_SECONDS = 60.0
@@ -27,19 +28,7 @@ _UNSET: Any = object()
 
 
 def _webhook_from_row(row: Row[Any]) -> Webhook:
-    return Webhook(
-        id=row.id,
-        organization_id=row.organization_id,
-        url=row.url,
-        event_types=tuple(row.event_types),
-        secret_sealed=row.secret_sealed,
-        active=bool(row.active),
-        max_retries=int(row.max_retries),
-        retry_backoff_seconds=float(row.retry_backoff_seconds),
-        disabled_reason=row.disabled_reason,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    return record_from_row(Webhook, row)
 
 
 class WebhookRepository(TrustHistoryRepository):

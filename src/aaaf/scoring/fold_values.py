@@ -1,0 +1,262 @@
+"""Reading event data for the fold: the §1 tie-break, value coercion, tools, decisions.
+
+Part of the fold (:mod:`aaaf.scoring.fold`): the canonical JSON that breaks 'latest wins'
+ties (SCORING.md §1), the defensive readers of optional fields, the completion credit of
+SCORING.md §2.2 and the per-tool sums of ``tool_invoked`` / ``tools_used``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from aaaf.scoring.defaults import ERROR_SEVERITY_WEIGHTS
+from aaaf.scoring.fold_records import (
+    DEFAULT_ERROR_SEVERITY,
+    DelegationDecision,
+    DelegationOutcome,
+    OrchestrationResult,
+    ToolUsage,
+)
+from aaaf.scoring.records import EventRecord
+
+# --------------------------------------------------------------------------- helpers
+
+
+def canonical_json(event: EventRecord) -> str:
+    """The event's canonical JSON (keys sorted, no spaces), the §1 tie-break key.
+
+    It is the canonical event form of SCORING.md §1 without the store's own id (which is
+    not evidence): agent, the client key as ``id`` when given, type, the UTC timestamp
+    and the data.
+    """
+    body: dict[str, Any] = {
+        "agent": event.agent,
+        "type": event.type,
+        "timestamp": event.timestamp.astimezone(UTC).isoformat(),
+        "data": event.data,
+    }
+    if event.key is not None:
+        body["id"] = event.key
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _later(candidate: EventRecord, current: EventRecord | None) -> bool:
+    """Whether ``candidate`` beats ``current`` under the §1 'latest wins' rule."""
+    if current is None:
+        return True
+    if candidate.timestamp != current.timestamp:
+        return candidate.timestamp > current.timestamp
+    cand_key, cur_key = canonical_json(candidate), canonical_json(current)
+    if cand_key != cur_key:
+        return cand_key > cur_key
+    # identical evidence: either may count; the store id keeps the choice deterministic
+    return candidate.id > current.id
+
+
+def parse_timestamp(value: Any) -> datetime | None:
+    """An RFC 3339 string or a datetime as an aware datetime (naive is taken as UTC)."""
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    else:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _is_mapping(value: Any) -> bool:
+    """A JSON object (a dict, or any Mapping; the dict test first because it is cheap)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _as_list(value: Any) -> Sequence[Any]:
+    """A JSON array as a sequence, anything else as empty (a string is not a list here)."""
+    if isinstance(value, list | tuple):
+        return value
+    if value is None or isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        return ()
+    return value
+
+
+def _by_event_id(item: DelegationDecision | DelegationOutcome | OrchestrationResult) -> str:
+    return item.event_id
+
+
+def _optional_float(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    return None
+
+
+def _optional_int(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _count(value: Any) -> int:
+    number = _optional_int(value)
+    return number if number is not None and number > 0 else 0
+
+
+def _optional_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def severity_weight(severity: Any) -> float:
+    """Weight of one error (critical 3, major 1, minor 0.5; none or unknown → major)."""
+    if isinstance(severity, str) and severity in ERROR_SEVERITY_WEIGHTS:
+        return ERROR_SEVERITY_WEIGHTS[severity]
+    return ERROR_SEVERITY_WEIGHTS[DEFAULT_ERROR_SEVERITY]
+
+
+def _error_severity(error: Any) -> Any:
+    if _is_mapping(error):
+        return error.get("severity")
+    return None
+
+
+def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, int]:
+    """(credit, milestone_fraction, milestones passed, milestones total) of a completion.
+
+    SCORING.md §2.2: accepted → 1; partial → passed / all milestones when a non-empty
+    ``milestones`` checklist is given, else ``milestone_fraction``, else 0; anything else 0.
+    """
+    status = data.get("completion_status")
+    fraction = _optional_float(data.get("milestone_fraction"))
+    milestones = data.get("milestones")
+    passed = total = 0
+    if milestones is not None:
+        for milestone in _as_list(milestones):
+            total += 1
+            if _is_mapping(milestone) and milestone.get("passed") is True:
+                passed += 1
+    if status == "accepted":
+        return 1.0, fraction, passed, total
+    if status == "partial":
+        if total > 0:
+            return passed / total, fraction, passed, total
+        if fraction is not None:
+            return min(1.0, max(0.0, fraction)), fraction, passed, total
+    return 0.0, fraction, passed, total
+
+
+def _embedded_tools(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
+    """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0); their
+    evidence is the ``task_completed`` that carries them."""
+    merged: dict[str, list[int]] = {}
+    for entry in _as_list(entries):
+        if not _is_mapping(entry):
+            continue
+        tool = _optional_str(entry.get("tool"))
+        if tool is None:
+            continue
+        invocations = _count(entry.get("invocations"))
+        successes = min(_count(entry.get("successes")), invocations)
+        failures = invocations - successes
+        recovered = min(_count(entry.get("recovered")), failures)
+        unnecessary = min(_count(entry.get("unnecessary")), invocations)
+        sums = merged.setdefault(tool, [0, 0, 0, 0, 0])
+        sums[0] += invocations
+        sums[1] += successes
+        sums[2] += failures
+        sums[3] += recovered
+        sums[4] += unnecessary
+    ids = (completion_id,)
+    return tuple(ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ids) for tool, s in sorted(merged.items()))
+
+
+def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
+    """``tool_invoked`` events (one invocation each) summed per tool.
+
+    ``error_recovered`` counts only on a failed invocation (SCORING.md §1).
+    """
+    per_tool: dict[str, list[Any]] = {}
+    for event in events:
+        data = event.data
+        tool = data.get("tool")
+        if type(tool) is not str:
+            continue
+        success = data.get("success") is True
+        recovered = (not success) and data.get("error_recovered") is True
+        unnecessary = data.get("unnecessary") is True
+        sums = per_tool.get(tool)
+        if sums is None:
+            per_tool[tool] = [1, int(success), int(recovered), int(unnecessary), [event.id]]
+        else:
+            sums[0] += 1
+            sums[1] += success
+            sums[2] += recovered
+            sums[3] += unnecessary
+            sums[4].append(event.id)
+    return _tool_usages(per_tool)
+
+
+def _tool_usages(per_tool: Mapping[str, list[Any]]) -> tuple[ToolUsage, ...]:
+    """The per-tool sums as ``ToolUsage``s in tool order."""
+    usages = []
+    for tool in sorted(per_tool):
+        invocations, successes, recoveries, unnecessary_calls, ids = per_tool[tool]
+        event_ids = tuple(sorted(ids)) if len(ids) > 1 else (ids[0],)
+        usages.append(
+            ToolUsage(
+                tool,
+                invocations,
+                successes,
+                invocations - successes,
+                recoveries,
+                unnecessary_calls,
+                event_ids,
+            )
+        )
+    return tuple(usages)
+
+
+def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
+    return DelegationDecision(
+        decision=_optional_str(data.get("decision")),
+        delegate_to=_optional_str(data.get("delegate_to")),
+        ground_truth=_optional_str(data.get("ground_truth")),
+        optimal_delegate=_optional_str(data.get("optimal_delegate")),
+        event_id=event_id,
+    )
+
+
+def _outcome(event: EventRecord) -> DelegationOutcome:
+    return DelegationOutcome(
+        outcome=_optional_str(event.data.get("outcome")),
+        revision_needed=event.data.get("revision_needed") is True,
+        event_id=event.id,
+    )
+
+
+def _orchestration(event: EventRecord) -> OrchestrationResult:
+    data = event.data
+    return OrchestrationResult(
+        failures_injected=_optional_float(data.get("failures_injected")) or 0.0,
+        failures_recovered=_optional_float(data.get("failures_recovered")) or 0.0,
+        workflow_design_score=_optional_float(data.get("workflow_design_score")),
+        communication_clarity_score=_optional_float(data.get("communication_clarity_score")),
+        synthesis_quality_score=_optional_float(data.get("synthesis_quality_score")),
+        event_id=event.id,
+    )
+
+
+def _by_time_and_id(pair: tuple[datetime, Any]) -> tuple[datetime, str]:
+    timestamp, item = pair
+    return timestamp, item.event_ids[0] if isinstance(item, ToolUsage) else item.event_id
