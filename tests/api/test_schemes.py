@@ -216,7 +216,9 @@ def test_workflow_errors(live: LiveServer) -> None:
 
 def _upload_file(org: Org, path: Path) -> list[dict]:
     with path.open("rb") as handle:
-        answer = org.client.post("/api/v1/eval-runs", files={"file": (path.name, handle)})
+        answer = org.client.post(
+            "/api/v1/eval-runs", files={"file": (path.name, handle)}, timeout=COMPARE_TIMEOUT_S
+        )
     assert answer.status_code == 201, answer.text
     return list(answer.json()["items"])
 
@@ -229,7 +231,10 @@ def test_eval_runs_upload_list_get_and_compare_match_the_cli(live: LiveServer) -
     assert control["source_format"] == "inspect_ai" and control["samples"] == 10
     # a promptfoo result file as the JSON body: one run per column
     columns = org.client.post(
-        "/api/v1/eval-runs", content=PROMPTFOO.read_bytes(), headers={"Content-Type": "application/json"}
+        "/api/v1/eval-runs",
+        timeout=COMPARE_TIMEOUT_S,
+        content=PROMPTFOO.read_bytes(),
+        headers={"Content-Type": "application/json"},
     )
     assert columns.status_code == 201, columns.text
     first, second = columns.json()["items"]
