@@ -10,7 +10,7 @@ set -euo pipefail
 
 BASE=${BASE:-http://127.0.0.1:8000}
 OUT=${OUT:-.}
-: "${AAAF_ADMIN_KEY:?set AAAF_ADMIN_KEY to the server's admin key}"
+: "${AAAF_ADMIN_KEY:?set AAAF_ADMIN_KEY to the admin key of the server}"
 JSON='Content-Type: application/json'
 
 # 1. an organization (the admin key creates it; its first API key is shown this once).
@@ -28,31 +28,31 @@ AGENT=$(curl -sS --fail-with-body -X POST "$BASE/api/v1/agents" -H "$AUTH" -H "$
 echo "agent: $AGENT"
 
 # 3. a batch: three tasks (assigned + completed) and two bad events
-task() { # task ID HOURS_AGO DOMAIN
+task() { # task ID HOURS_AGO DOMAIN: its task_assigned and task_completed events
   local assigned completed
   assigned=$(date -u -d "-$2 hours -30 minutes" +%Y-%m-%dT%H:%M:%SZ)
   completed=$(date -u -d "-$2 hours" +%Y-%m-%dT%H:%M:%SZ)
-  cat <<EOF
-{"id": "$1-a", "agent_id": "$AGENT", "type": "task_assigned", "timestamp": "$assigned",
- "data": {"task_id": "$1", "complexity_level": 2, "domain": "$3", "assigned_at": "$assigned"}},
-{"id": "$1-c", "agent_id": "$AGENT", "type": "task_completed", "timestamp": "$completed",
- "data": {"task_id": "$1", "completion_status": "accepted", "time_to_complete_seconds": 1800,
-          "revision_count": 0, "errors": [],
-          "review_checklist": {"memory_search_performed": true, "output_format_correct": true}}},
-EOF
+  echo "{\"id\": \"$1-a\", \"agent_id\": \"$AGENT\", \"type\": \"task_assigned\", \"timestamp\": \"$assigned\","
+  echo " \"data\": {\"task_id\": \"$1\", \"complexity_level\": 2, \"domain\": \"$3\", \"assigned_at\": \"$assigned\"}},"
+  echo "{\"id\": \"$1-c\", \"agent_id\": \"$AGENT\", \"type\": \"task_completed\", \"timestamp\": \"$completed\","
+  echo " \"data\": {\"task_id\": \"$1\", \"completion_status\": \"accepted\", \"time_to_complete_seconds\": 1800,"
+  echo "          \"revision_count\": 0, \"errors\": [],"
+  echo "          \"review_checklist\": {\"memory_search_performed\": true, \"output_format_correct\": true}}},"
 }
 NOW=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-cat > "$OUT/batch.json" <<EOF
-{"events": [
-$(task task-1 30 code)
-$(task task-2 20 testing)
-$(task task-3 10 code)
+{
+echo '{"events": ['
+task task-1 30 code
+task task-2 20 testing
+task task-3 10 code
+cat <<EOF
 {"id": "bad-type", "agent_id": "$AGENT", "type": "task_teleported", "timestamp": "$NOW", "data": {}},
 {"id": "bad-field", "agent_id": "$AGENT", "type": "task_completed", "timestamp": "$NOW",
  "data": {"task_id": "task-3", "completion_status": "accepted", "time_to_complete_seconds": "soon",
           "revision_count": 0, "errors": []}}
 ]}
 EOF
+} > "$OUT/batch.json"
 BATCH=$(curl -sS --fail-with-body -X POST "$BASE/api/v1/events/batch" -H "$AUTH" -H "$JSON" -d @"$OUT/batch.json")
 echo "batch: $(echo "$BATCH" | jq -c '{accepted, duplicates, rejected}')"
 echo "$BATCH" | jq -r '.errors[] | "rejected: index \(.index) id \(.id) \(.code) \(.field): \(.error)"'
@@ -70,8 +70,6 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 echo "status: $STATUS"
-curl -sS --fail-with-body "$BASE/api/v1/assessments/$ASSESSMENT" -H "$AUTH" |
-  jq -r '"tiers: performance \(.performance_tier) capability \(.capability_tier)"'
 
 # 6. the badge (issued a moment after completion), fetched and verified by anyone — no key
 for _ in $(seq 300); do
@@ -81,4 +79,5 @@ for _ in $(seq 300); do
 done
 echo "badge: HTTP $CODE, $(wc -c < "$OUT/badge.svg") bytes of SVG"
 curl -sS --fail-with-body "$BASE/api/v1/badges/$ASSESSMENT/verify" |
-  jq -r '"verify: valid=\(.valid) revoked=\(.revoked) expired=\(.expired) agent=\(.agent_name)"'
+  jq -r '"verify: valid=\(.valid) revoked=\(.revoked) expired=\(.expired) agent=\(.agent_name)",
+         "tiers: performance \(.performance_tier), capability \(.capability_tier)"'

@@ -41,9 +41,10 @@ def test_the_readme_walkthrough_runs_with_curl(live: LiveServer, tmp_path: Path)
     )
     assert re.fullmatch(r"assessment: [0-9a-f-]{36}", lines[5]), lines
     assert lines[6] == "status: completed"
-    assert lines[7].startswith("tiers: performance ")
-    assert re.fullmatch(r"badge: HTTP 200, \d+ bytes of SVG", lines[8]), lines
-    assert lines[9] == "verify: valid=true revoked=false expired=false agent=security-auditor"
+    assert re.fullmatch(r"badge: HTTP 200, \d+ bytes of SVG", lines[7]), lines
+    assert lines[8] == "verify: valid=true revoked=false expired=false agent=security-auditor"
+    assert re.fullmatch(r"tiers: performance \w+, capability \w+", lines[9]), lines
+    assert len(lines) == 10
     assert b"<svg" in (tmp_path / "badge.svg").read_bytes()[:500]
 
 

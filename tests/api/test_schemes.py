@@ -23,6 +23,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 INSPECT = FIXTURES / "inspect" / "issue11"
 PROMPTFOO = FIXTURES / "promptfoo" / "results.json"
 RESAMPLES = "1000"  # the same on both sides; fewer than the default keeps the test quick
+COMPARE_TIMEOUT_S = 600.0  # a bootstrap on a loaded 2-core machine can take minutes
 
 
 def cli_json(live: LiveServer, org: Org | None, *args: str) -> Any:
@@ -34,7 +35,7 @@ def cli_json(live: LiveServer, org: Org | None, *args: str) -> Any:
     if org is not None:
         command += ["--db", live.database_url]
     command.append("--json")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=dict(os.environ))
     assert done.returncode in (0, 1), done.stderr + done.stdout
     return json.loads(done.stdout)
 
@@ -215,7 +216,9 @@ def test_workflow_errors(live: LiveServer) -> None:
 
 def _upload_file(org: Org, path: Path) -> list[dict]:
     with path.open("rb") as handle:
-        answer = org.client.post("/api/v1/eval-runs", files={"file": (path.name, handle)})
+        answer = org.client.post(
+            "/api/v1/eval-runs", files={"file": (path.name, handle)}, timeout=COMPARE_TIMEOUT_S
+        )
     assert answer.status_code == 201, answer.text
     return list(answer.json()["items"])
 
@@ -228,7 +231,10 @@ def test_eval_runs_upload_list_get_and_compare_match_the_cli(live: LiveServer) -
     assert control["source_format"] == "inspect_ai" and control["samples"] == 10
     # a promptfoo result file as the JSON body: one run per column
     columns = org.client.post(
-        "/api/v1/eval-runs", content=PROMPTFOO.read_bytes(), headers={"Content-Type": "application/json"}
+        "/api/v1/eval-runs",
+        timeout=COMPARE_TIMEOUT_S,
+        content=PROMPTFOO.read_bytes(),
+        headers={"Content-Type": "application/json"},
     )
     assert columns.status_code == 201, columns.text
     first, second = columns.json()["items"]
@@ -250,6 +256,7 @@ def test_eval_runs_upload_list_get_and_compare_match_the_cli(live: LiveServer) -
     # one treatment: the two-run verdict of `aaaf compare C T --json`
     pair = org.client.post(
         "/api/v1/eval-runs/compare",
+        timeout=COMPARE_TIMEOUT_S,
         json={"control": control["id"], "treatments": [treatment["id"]], "resamples": int(RESAMPLES)},
     )
     assert pair.status_code == 200, pair.text
@@ -266,6 +273,7 @@ def test_eval_runs_upload_list_get_and_compare_match_the_cli(live: LiveServer) -
     # several treatments: Bonferroni across them, the worst rolled up
     several = org.client.post(
         "/api/v1/eval-runs/compare",
+        timeout=COMPARE_TIMEOUT_S,
         json={
             "control": control["id"],
             "treatments": [treatment["id"], control["id"]],
@@ -286,6 +294,7 @@ def test_eval_runs_upload_list_get_and_compare_match_the_cli(live: LiveServer) -
     # a promptfoo file's two columns, as `aaaf compare FILE --json` compares them
     columns_verdict = org.client.post(
         "/api/v1/eval-runs/compare",
+        timeout=COMPARE_TIMEOUT_S,
         json={"control": first["id"], "treatments": [second["id"]], "resamples": int(RESAMPLES), "seed": 7},
     ).json()
     assert columns_verdict == cli_json(
@@ -319,6 +328,7 @@ def test_eval_run_errors(live: LiveServer) -> None:
     assert incomplete["details"]["incomplete"][0]["role"] == "treatment"
     allowed = org.client.post(
         "/api/v1/eval-runs/compare",
+        timeout=COMPARE_TIMEOUT_S,
         json={
             "control": control["id"],
             "treatments": [errored["id"]],
@@ -330,6 +340,7 @@ def test_eval_run_errors(live: LiveServer) -> None:
     fields = assert_error(
         org.client.post(
             "/api/v1/eval-runs/compare",
+            timeout=COMPARE_TIMEOUT_S,
             json={"control": control["id"], "treatments": [], "confidence": 2, "colour": "red"},
         ),
         400,
@@ -343,6 +354,7 @@ def test_eval_run_errors(live: LiveServer) -> None:
     method = assert_error(
         org.client.post(
             "/api/v1/eval-runs/compare",
+            timeout=COMPARE_TIMEOUT_S,
             json={"control": control["id"], "treatments": [control["id"]], "ci_method": "studentized"},
         ),
         400,
@@ -352,6 +364,7 @@ def test_eval_run_errors(live: LiveServer) -> None:
     weights = assert_error(
         org.client.post(
             "/api/v1/eval-runs/compare",
+            timeout=COMPARE_TIMEOUT_S,
             json={"control": control["id"], "treatments": [control["id"]], "weights": {"fact": 0.2}},
         ),
         422,

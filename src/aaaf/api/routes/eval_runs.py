@@ -55,7 +55,7 @@ _UPLOAD_BODY: dict[str, Any] = {
 
 
 def _render(run: Any, *, with_run: bool = False) -> dict[str, Any]:
-    out = run.summary()
+    out: dict[str, Any] = run.summary()
     if with_run:
         out["run"] = dict(run.run)
     return out

@@ -34,6 +34,22 @@ from aaaf.services.collect import collect as collect_events
 
 router = APIRouter(tags=["workflow"])
 
+
+def _answer(result: Any) -> dict[str, Any]:
+    """The result's JSON with its RFC 8785 digest; stored runs holding a number RFC 8785
+    cannot write (an integer beyond ±(2^53 − 1) in a derived figure) have no digest: 422."""
+    try:
+        out: dict[str, Any] = result.to_dict()
+    except ValueError as error:
+        raise AAAFError(
+            "INSUFFICIENT_EVIDENCE",
+            "The stored workflow runs hold a number the result's RFC 8785 digest cannot carry "
+            f"({str(error)[:120]}); correct those runs.",
+            {"reason": "digest"},
+        ) from None
+    return out
+
+
 WindowQuery = Annotated[
     int, Query(ge=1, le=1_000_000, description="Most recent tasks per agent in its mean (SCORING.md §5).")
 ]
@@ -115,7 +131,7 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
 def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLOW_WINDOW) -> dict[str, Any]:
     """Every stored run of the agent with S and its four parts, and the agent's window mean."""
     agent = org.get_agent(agent_id)
-    return workflow_service.score_stored(org, str(agent.id), window=window).to_dict()
+    return _answer(workflow_service.score_stored(org, str(agent.id), window=window))
 
 
 @router.get("/api/v1/workflow-weights", response_model=dict[str, Any], operation_id="get_workflow_weights")
@@ -127,4 +143,4 @@ def get_workflow_weights(
     ] = WORKFLOW_CAP,
 ) -> dict[str, Any]:
     """Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %)."""
-    return workflow_service.weights_for_org(org, window=window, cap=cap).to_dict()
+    return _answer(workflow_service.weights_for_org(org, window=window, cap=cap))

@@ -66,35 +66,38 @@ class EvalRunRepository(OrgScoped):
         self, runs: Sequence[Mapping[str, Any]], *, source_format: str, uploaded_at: datetime
     ) -> list[StoredEvalRun]:
         """Store ``runs`` (validated run objects) in one transaction; the stored records."""
-        rows = [
-            {
-                "id": uuid.uuid4(),
-                "organization_id": self.organization_id,
-                "run_id": str(run["run_id"]),
-                "variant": str(run["variant"]),
-                "source_format": source_format,
-                "samples": len(run.get("samples") or ()),
-                "run": dict(run),
-                "uploaded_at": uploaded_at,
-            }
+        records = [
+            StoredEvalRun(
+                id=uuid.uuid4(),
+                organization_id=self.organization_id,
+                run_id=str(run["run_id"]),
+                variant=str(run["variant"]),
+                source_format=source_format,
+                samples=len(run.get("samples") or ()),
+                run=dict(run),
+                uploaded_at=uploaded_at,
+            )
             for run in runs
         ]
         with self._writing() as connection:
-            if rows:
-                connection.execute(insert(t.eval_runs), rows)
-        return [
-            StoredEvalRun(
-                id=row["id"],
-                organization_id=row["organization_id"],
-                run_id=row["run_id"],
-                variant=row["variant"],
-                source_format=row["source_format"],
-                samples=row["samples"],
-                run=row["run"],
-                uploaded_at=row["uploaded_at"],
-            )
-            for row in rows
-        ]
+            if records:
+                connection.execute(
+                    insert(t.eval_runs),
+                    [
+                        {
+                            "id": record.id,
+                            "organization_id": record.organization_id,
+                            "run_id": record.run_id,
+                            "variant": record.variant,
+                            "source_format": record.source_format,
+                            "samples": record.samples,
+                            "run": dict(record.run),
+                            "uploaded_at": record.uploaded_at,
+                        }
+                        for record in records
+                    ],
+                )
+        return records
 
     def get_eval_run(self, run_ref: uuid.UUID | str) -> StoredEvalRun:
         """One stored run by its id; ``NOT_FOUND`` when it is not this organization's."""
