@@ -92,7 +92,15 @@ def snapshots() -> dict[str, str]:
         import json
 
         run("enroll", "enroll", "--file", f"{tmp}/agents.json", "--json")
-        run("collect", "collect", "--source", "task_logs", f"{tmp}/fleet.jsonl", f"{tmp}/trust.jsonl", "--json")
+        run(
+            "collect",
+            "collect",
+            "--source",
+            "task_logs",
+            f"{tmp}/fleet.jsonl",
+            f"{tmp}/trust.jsonl",
+            "--json",
+        )
         run("collect_again", "collect", "--source", "task_logs", f"{tmp}/fleet.jsonl", "--json")
         outcomes = json.loads(run("assess_all", "assess", "--all", "--window-end", NOW, "--json"))
         agent = outcomes[0]["agent"]
@@ -108,10 +116,29 @@ def snapshots() -> dict[str, str]:
         run("workflow_score", "workflow", "score", "--agent", "wf-atlas", "--json")
         run("workflow_weights", "workflow", "weights", "--json")
         evals = f"{tmp}/evals"
-        run("compare", "compare", f"{evals}/control.json", f"{evals}/treatment.json", "--json", "--fail-on", "none", store=False)
+        run(
+            "compare",
+            "compare",
+            f"{evals}/control.json",
+            f"{evals}/treatment.json",
+            "--json",
+            "--fail-on",
+            "none",
+            store=False,
+        )
         run("compare_several", "compare", f"{evals}/control.json", f"{evals}/treatment.json",
             f"{evals}/control.json", "--json", "--fail-on", "none", store=False)  # fmt: skip
-        run("badge", "badge", "issue", single["id"], "--format", "json,svg", "--output", f"{tmp}/badges", "--json")
+        run(
+            "badge",
+            "badge",
+            "issue",
+            single["id"],
+            "--format",
+            "json,svg",
+            "--output",
+            f"{tmp}/badges",
+            "--json",
+        )
         run("verify", "verify", f"{tmp}/badges/{single['id']}.svg", "--json")
         run("verify_json", "verify", f"{tmp}/badges/{single['id']}.json", "--json")
         run("audit_status", "audit", "status", agent, "--window-end", NOW, "--json")

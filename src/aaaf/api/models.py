@@ -1,8 +1,9 @@
 """Request and response bodies of the API (document 004 §6.2 shapes; SCORING.md §7).
 
 Requests forbid unknown fields, so a misspelt field is a 400 naming it rather than
-silently ignored.  Responses are what the store's records' ``to_dict()`` give — the same
-JSON the CLI's ``--json`` prints.
+silently ignored.  The public results (the assessment, the audit object, errors, ...) are the
+shapes of :mod:`aaaf.models`, shared with the CLI's ``--json``; this module holds only the
+API's own bodies (requests, pages, created keys).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from aaaf.models import AuditSummary, Number
 
 T = TypeVar("T")
 
@@ -247,24 +250,13 @@ class AuditFindings(Request):
     auditor: str | None = Field(default=None, min_length=1, max_length=200)
 
 
-class AuditStatus(BaseModel):
-    """The ``audit`` object of the agent's current window, with what it is made of."""
+class AuditStatus(AuditSummary):
+    """The ``audit`` object of the agent's current window (:class:`aaaf.models.AuditSummary`,
+    SCORING.md §2.6), with the agent, the window and the thresholds it was judged by."""
 
     agent_id: str
     agent: str
     window_start: str
     window_end: str
-    coverage: float | None
-    honesty: float | None
-    audited_tasks: int
-    required_rate: float
-    met: bool
-    self_report_unreliable: bool
-    facts_checked: int
-    facts_refuted: int
-    completed_tasks: int
-    audited_completed_tasks: int
-    honesty_threshold: float
+    honesty_threshold: Number
     min_audited_tasks: int
-    refuted: list[dict[str, Any]]
-    event_ids: list[str]

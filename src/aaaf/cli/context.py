@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -27,6 +27,9 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from aaaf.errors import AAAFError
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger("aaaf.cli")
 
@@ -104,7 +107,7 @@ class Session:
     ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys")."""
 
     store: Any
-    org: Any
+    org: OrgStore
     organization: Any
 
 
@@ -140,7 +143,16 @@ def open_session(db: str | None) -> Iterator[Session]:
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:
-    """JSON with full float precision (json.dumps uses repr for floats)."""
+    """JSON with full float precision (json.dumps uses repr for floats).  A public shape of
+    :mod:`aaaf.models` (or a list of them) is printed as :func:`aaaf.models.dump` gives it."""
+    from pydantic import BaseModel
+
+    from aaaf.models import dump
+
+    if isinstance(value, BaseModel):
+        value = dump(value)
+    elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+        value = [dump(item) for item in value]
     text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
     (stream or sys.stdout).write(text + "\n")
 
@@ -148,7 +160,11 @@ def print_json(value: Any, *, stream: Any = None) -> None:
 def fail(error: AAAFError, *, as_json: bool = False) -> NoReturn:
     """Report an error on stderr (the §6.4 JSON with --json) and exit with its code."""
     if as_json:
-        print_json(error.to_dict(), stream=sys.stderr)
+        from aaaf.models.error import error_body
+
+        print_json(
+            error_body(error.code, error.message, error.details, empty_details=False), stream=sys.stderr
+        )
     else:
         err_console.print(f"[bold red]error[/] [{error.code}] {error.message}", markup=True)
         if error.details:

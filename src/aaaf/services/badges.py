@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.bake import bake_png, bake_svg
 from aaaf.badges.credential import (
@@ -76,6 +76,9 @@ from aaaf.errors import AAAFError
 from aaaf.services.issuer import sqlite_file_url
 from aaaf.settings import get_settings
 from aaaf.store.records import BadgeSlot, SignedCredential
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -470,7 +473,7 @@ def revoke(
 
 
 def supersede(
-    org: Any,
+    org: OrgStore,
     assessment_id: str | uuid.UUID,
     *,
     reason: str,
@@ -494,7 +497,7 @@ def supersede(
     return badge, path
 
 
-def rewrite_status_list(org: Any, now: datetime, output: Path | None = None) -> Path:
+def rewrite_status_list(org: OrgStore, now: datetime, output: Path | None = None) -> Path:
     """Rewrite the organization's status list file from the database (after a credential's
     bit was set): the database is the truth, the file its signed export."""
     scoped = _OrgSession(
@@ -503,7 +506,7 @@ def rewrite_status_list(org: Any, now: datetime, output: Path | None = None) -> 
     return write_status_list(scoped, output, now)
 
 
-def _engine_url(org: Any) -> str:
+def _engine_url(org: OrgStore) -> str:
     return str(org.engine.url.render_as_string(hide_password=False))
 
 
@@ -555,7 +558,7 @@ class _OrgSession:
     """The (store, org, organization) triple the functions above take, for one organization."""
 
     store: Any
-    org: Any
+    org: OrgStore
     organization: Any
 
 

@@ -137,6 +137,8 @@ def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
                 "—"
                 if latest is None
                 else f"{display(latest.capability_composite)} {latest.capability_tier or ''}",
-                "never" if latest is None else latest.completed_at.strftime("%Y-%m-%d %H:%M"),
+                "never"
+                if latest is None or latest.completed_at is None
+                else latest.completed_at.strftime("%Y-%m-%d %H:%M"),
             )
         console.print(table)

@@ -70,7 +70,7 @@ def assess(
             except AAAFError as error:
                 fail(error, as_json=as_json)
             if as_json:
-                print_json(assess_service.assessment_json(record))
+                print_json(assess_service.assessment_model(record))
             else:
                 _print_assessment(record, name)
             return
@@ -78,7 +78,7 @@ def assess(
             session.org, now=now, **options
         )
     if as_json:
-        print_json([outcome.to_dict() for outcome in outcomes])
+        print_json([outcome.to_model() for outcome in outcomes])
     else:
         _print_fleet(outcomes, due=due)
     if any(outcome.error is not None for outcome in outcomes):
@@ -175,10 +175,9 @@ def assessments(
     if as_json:
         print_json(
             [
-                {
-                    **assess_service.assessment_json(r, extended=True),
-                    "appeals": [a.to_dict() for a in appeals[r.id]],
-                }
+                assess_service.assessment_model(
+                    r, extended=True, appeals=[a.to_dict() for a in appeals[r.id]]
+                )
                 for r in records
             ]
         )

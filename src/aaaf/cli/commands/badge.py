@@ -44,6 +44,7 @@ from aaaf.cli.context import (
     split_csv,
 )
 from aaaf.errors import AAAFError
+from aaaf.models import IssuedBadge
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
@@ -132,7 +133,7 @@ def issue_command(
         if assessment_id is not None:
             paths = badge_service.issue_badge(session, assessment_id, chosen, output, now)
             if as_json:
-                print_json({"assessment_id": assessment_id, "files": [str(p) for p in paths]})
+                print_json(IssuedBadge(assessment_id=assessment_id, files=[str(p) for p in paths]))
             else:
                 for path in paths:
                     console.print(f"wrote {path}")
@@ -349,7 +350,7 @@ def verify_command(
             {"file": str(file)},
         )
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_model())
     else:
         _print_result(result, file)
     if not result.valid:
