@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
@@ -29,6 +29,7 @@ from rich.table import Table
 from aaaf.errors import AAAFError
 
 if TYPE_CHECKING:
+    from aaaf.services.context import ServiceContext
     from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger("aaaf.cli")
@@ -101,14 +102,29 @@ def database_url(db: str | None) -> str | None:
     return "sqlite:///" + os.path.abspath(db)
 
 
+_context: ServiceContext | None = None
+
+
+def service_context() -> ServiceContext:
+    """The settings and clock every service of this CLI process is handed (issue 10 §4):
+    built once, from the environment and the system clock."""
+    global _context
+    if _context is None:
+        from aaaf.services.context import default_context
+
+        _context = default_context()
+    return _context
+
+
 @dataclass
 class Session:
     """An open store scoped to the CLI's organization: the default one, or the one named by
-    ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys")."""
+    ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys"), and the service context."""
 
     store: Any
     org: OrgStore
     organization: Any
+    context: ServiceContext = field(default_factory=service_context)
 
 
 # the organization the command acts on, set by the app's callback from --org / AAAF_ORG
@@ -121,7 +137,7 @@ def open_store_for(db: str | None) -> Iterator[Any]:
     """The store itself, unscoped (organization administration)."""
     from aaaf.store import open_store
 
-    store = open_store(database_url(db))
+    store = open_store(database_url(db), clock=service_context().clock)
     if store.created:  # SCORING.md §7 "Databases": a new SQLite file is said
         err_console.print(f"created a new database at {store.engine.url.database}", markup=False)
     try:

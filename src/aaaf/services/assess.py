@@ -25,6 +25,7 @@ from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.context import ServiceContext, context_or_default
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -42,11 +43,11 @@ class AssessOutcome:
     assessment: Any | None = None
     error: AAAFError | None = None
 
-    def to_model(self) -> AssessOutcomeModel:
+    def to_model(self, context: ServiceContext | None = None) -> AssessOutcomeModel:
         """The public shape :class:`aaaf.models.AssessOutcome`."""
         fields: dict[str, Any] = {}
         if self.assessment is not None:
-            fields["assessment"] = assessment_model(self.assessment)
+            fields["assessment"] = assessment_model(self.assessment, context=context)
         if self.error is not None:
             fields["error"] = error_body(
                 self.error.code, self.error.message, self.error.details, empty_details=False
@@ -400,7 +401,11 @@ def assess_due(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOu
 
 
 def assessment_model(
-    assessment: Any, *, extended: bool = False, appeals: list[dict[str, Any]] | None = None
+    assessment: Any,
+    *,
+    extended: bool = False,
+    appeals: list[dict[str, Any]] | None = None,
+    context: ServiceContext | None = None,
 ) -> Assessment:
     """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
     shape :class:`aaaf.models.Assessment`.
@@ -408,10 +413,9 @@ def assessment_model(
     Exactly its fields, plus ``covered``/``total`` per composite and the SCORING.md §0
     traceability fields of each dimension; a dimension without evidence is an object whose
     ``score`` is null.  ``extended`` adds the record's type, window, calibration hold and error
-    (for listings such as ``aaaf assessments``); ``appeals`` the appeals on record.
+    (for listings such as ``aaaf assessments``); ``appeals`` the appeals on record.  The
+    badge URLs start with the context's ``public_base_url``.
     """
-    from aaaf.settings import get_settings
-
     result = assessment.result or {}
     axes: dict[str, AxisScore | None] = {}
     for axis in ("performance", "capability"):
@@ -433,7 +437,8 @@ def assessment_model(
     fields: dict[str, Any] = {}
     if result.get("audit") is not None:
         fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
-    base = f"{get_settings().public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
+    settings = context_or_default(context).settings
+    base = f"{settings.public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     if extended:
         fields["type"] = assessment.type
         if assessment.dimension:
@@ -462,9 +467,11 @@ def assessment_model(
     )
 
 
-def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any]:
+def assessment_json(
+    assessment: Any, *, extended: bool = False, context: ServiceContext | None = None
+) -> dict[str, Any]:
     """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
-    return dump(assessment_model(assessment, extended=extended))  # type: ignore[no-any-return]
+    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
 
 
 def _iso(ts: datetime | None) -> str | None:

@@ -38,6 +38,7 @@ from aaaf.evidence.workflow_definition import resolve_event
 from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
 from aaaf.models import dump
+from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.store.event_writer import Stored
 
 if TYPE_CHECKING:
@@ -246,19 +247,18 @@ def collect(
     progress: Callable[[int], None] | None = None,
     workflow_definitions: Mapping[str, Any] | None = None,
     limits: EventLimits | None = None,
+    context: ServiceContext | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
     ``since`` skips (does not reject) events older than it: ``aaaf collect --from``.
     ``workflow_definitions`` fills a ``workflow_run``'s ``dag_steps`` and
     ``declared_retry_budget`` from the definition it names (SCORING.md §5).  ``limits``
-    default to the ``AAAF_EVENT_MAX_*`` settings.  With ``default_agent`` (the CLI's
+    default to the ``AAAF_EVENT_MAX_*`` settings of ``context``.  With ``default_agent`` (the CLI's
     AGENT) an event naming another agent is ``AGENT_MISMATCH``.
     """
     if limits is None:
-        from aaaf.settings import get_settings
-
-        limits = get_settings().event_limits()
+        limits = context_or_default(context).settings.event_limits()
     report = CollectReport()
     resolver = AgentResolver(org, enroll=enroll, report=report)
     tolerance = (

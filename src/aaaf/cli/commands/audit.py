@@ -111,7 +111,7 @@ def record(
     now = datetime.now(UTC)
     items = audit_service.read_findings(path, auditor=auditor, now=now)
     with open_session(db) as session:
-        report = collect_events(session.org, items, now=now)
+        report = collect_events(session.org, items, now=now, context=session.context)
     _print_report(report, as_json)
     if report.rejected:
         raise typer.Exit(2)

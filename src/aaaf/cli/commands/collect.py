@@ -178,6 +178,7 @@ def collect(
                 since=parse_when(since, "--from"),
                 progress=lambda n: progress.update(task, completed=n),
                 workflow_definitions=definitions,
+                context=session.context,
             )
     _print_report(report, as_json)
     if report.rejected:

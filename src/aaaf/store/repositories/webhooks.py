@@ -18,7 +18,7 @@ from aaaf.store import tables as t
 from aaaf.store.records import (
     Webhook,
 )
-from aaaf.store.repositories.base import as_uuid, not_found, now_utc
+from aaaf.store.repositories.base import as_uuid, not_found
 from aaaf.store.repositories.trust_history import TrustHistoryRepository
 
 
@@ -57,7 +57,7 @@ class WebhookRepository(TrustHistoryRepository):
                     secret=secret,
                     secret_hash=hashlib.sha256(secret.encode()).hexdigest(),
                     active=True,
-                    created_at=now_utc(),
+                    created_at=self._clock(),
                 )
             )
         return self.get_webhook(webhook_id)
