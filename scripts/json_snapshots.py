@@ -27,6 +27,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 # timestamps of the wall clock (the fleet's own are fixed, all before NOW)
 WALL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
 KEY_ID = re.compile(r"\b(kid|key_id|fingerprint)(\"?: \")([A-Za-z0-9_\-:]+)")
+API_KEY = re.compile(r"\bak_[A-Za-z0-9_\-]+")
 LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-]{40,}(?:\.[A-Za-z0-9_\-]+)*")
 
 
@@ -56,6 +57,7 @@ class Normaliser:
         text = UUID.sub(lambda m: self._name("uuid", m.group(0)), text)
         text = WALL.sub(self._wall, text)
         text = KEY_ID.sub(lambda m: m.group(1) + m.group(2) + self._name("key", m.group(3)), text)
+        text = API_KEY.sub(lambda m: self._name("api_key", m.group(0)), text)
         return LONG_TOKEN.sub(lambda m: self._name("token", m.group(0)), text)
 
 
@@ -144,6 +146,10 @@ def snapshots() -> dict[str, str]:
         run("audit_status", "audit", "status", agent, "--window-end", NOW, "--json")
         run("error_unknown_agent", "assess", "nobody", "--window-end", NOW, "--json", stderr=True)
         run("error_explain", "explain", "00000000-0000-0000-0000-000000000000", "--json", stderr=True)
+        run("org_create", "org", "create", "acme", "--json")
+        run("org_list", "org", "list", "--json")
+        run("keys_create", "keys", "create", "--scopes", "read,events:write", "--name", "ci", "--json")
+        run("keys_list", "keys", "list", "--json")
     return out
 
 
