@@ -21,6 +21,9 @@ RECORDED = ROOT / "tests" / "fixtures" / "json_outputs"
 
 # recorded --json output (tests/fixtures/json_outputs/<file>.txt) → its shape; "[]" a list of it
 OUTPUTS = {
+    "agents": "agent_listing[]",
+    "org_create": "organization_created",
+    "keys_create": "api_key_created",
     "assess_one": "assessment",
     "assess_all": "assess_outcome[]",
     "assessments": "assessment[]",

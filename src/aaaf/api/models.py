@@ -13,6 +13,41 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from aaaf.models import AuditSummary, Number
+from aaaf.models.tenancy import Agent as AgentOut
+from aaaf.models.tenancy import ApiKey as KeyOut
+from aaaf.models.tenancy import CreatedApiKey as KeyCreated
+from aaaf.models.tenancy import Organization as OrganizationOut
+
+# AgentOut, KeyOut, KeyCreated, OrganizationOut: the public shapes of aaaf.models under the
+# names the routes import
+__all__ = [
+    "AgentCreate",
+    "AgentOut",
+    "AgentPatch",
+    "AssessmentCreate",
+    "AssessmentStarted",
+    "AuditFindings",
+    "AuditSample",
+    "AuditSampleRequest",
+    "AuditSampleTask",
+    "AuditStatus",
+    "BatchResult",
+    "EventBatch",
+    "EventIn",
+    "EventItemError",
+    "EventOut",
+    "EventStored",
+    "Health",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyOut",
+    "OrganizationCreate",
+    "OrganizationCreated",
+    "OrganizationOut",
+    "OrganizationPatch",
+    "Page",
+    "Request",
+]
 
 T = TypeVar("T")
 
@@ -55,15 +90,6 @@ class OrganizationPatch(Request):
     name: str = Field(min_length=1, max_length=200)
 
 
-class OrganizationOut(BaseModel):
-    id: str
-    name: str
-    domain_taxonomy: list[str]
-    status: str
-    created_at: str
-    updated_at: str
-
-
 # agents ----------------------------------------------------------------------------------
 class AgentCreate(Request):
     """Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
@@ -85,19 +111,6 @@ class AgentPatch(Request):
     description: str | None = None
     metadata: dict[str, Any] | None = None
     status: Literal["enrolled", "active", "suspended"] | None = None
-
-
-class AgentOut(BaseModel):
-    id: str
-    organization_id: str
-    name: str
-    claimed_domains: list[str]
-    tools: list[str]
-    description: str | None
-    metadata: dict[str, Any]
-    status: str
-    created_at: str
-    updated_at: str
 
 
 # events ----------------------------------------------------------------------------------
@@ -179,23 +192,6 @@ class AssessmentStarted(BaseModel):
 class KeyCreate(Request):
     scopes: list[str] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
-
-
-class KeyOut(BaseModel):
-    id: str
-    organization_id: str
-    name: str | None
-    prefix: str
-    scopes: list[str]
-    created_at: str
-    revoked_at: str | None
-    last_used_at: str | None
-
-
-class KeyCreated(KeyOut):
-    """A new key: ``api_key`` is the key itself, shown this once."""
-
-    api_key: str
 
 
 class Health(BaseModel):

@@ -21,11 +21,18 @@ from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
 from aaaf.models.explain import Explanation
+from aaaf.models.tenancy import Agent, AgentListing, ApiKey, CreatedApiKey, CreatedOrganization, Organization
 from aaaf.models.trust import TrustScore
 from aaaf.models.workflow import WorkflowScore, WorkflowWeights
 
 #: name → model of every public result whose JSON Schema is published in docs/schemas/
 PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
+    "agent": Agent,
+    "agent_listing": AgentListing,
+    "api_key": ApiKey,
+    "api_key_created": CreatedApiKey,
+    "organization": Organization,
+    "organization_created": CreatedOrganization,
     "assessment": Assessment,
     "assess_outcome": AssessOutcome,
     "audit_status": AuditStatus,
@@ -42,6 +49,9 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
 
 __all__ = [
     "PUBLIC_SHAPES",
+    "Agent",
+    "AgentListing",
+    "ApiKey",
     "AssessOutcome",
     "Assessment",
     "AuditStatus",
@@ -51,6 +61,8 @@ __all__ = [
     "BadgeVerification",
     "CollectReport",
     "Comparison",
+    "CreatedApiKey",
+    "CreatedOrganization",
     "DimensionScore",
     "ErrorBody",
     "ErrorDetail",
@@ -59,6 +71,7 @@ __all__ = [
     "IssuedBadge",
     "Number",
     "OpenModel",
+    "Organization",
     "PublicModel",
     "SeveralComparison",
     "TrustScore",
