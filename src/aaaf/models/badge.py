@@ -20,7 +20,7 @@ class BadgeVerification(PublicModel):
     valid: bool
     reason: str
     expired: bool
-    revoked: bool
+    revoked: bool | None
     revoke_reason: str | None
     revoked_at: str | None
     revocation_checked: bool

@@ -18,7 +18,7 @@ class DimensionExplanation(OpenModel):
 
     axis: str
     score: Number | None
-    evidence_count: int
+    evidence_count: int | None
     tasks_examined: int | None = None
     lowered_by: list[TaskChange] | None = None
 

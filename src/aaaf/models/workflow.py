@@ -12,7 +12,7 @@ class WorkflowRun(PublicModel):
 
     agent: str
     task_id: str
-    timestamp: str
+    timestamp: str | None
     s: Number
     s_success: Number
     s_cost: Number
