@@ -32,10 +32,12 @@ def create_app(
     database_url: str | None = None, *, admin_key: str | None = None, max_body_bytes: int = MAX_BODY_BYTES
 ) -> FastAPI:
     """The app; ``database_url`` and ``admin_key`` default to ``AAAF_DATABASE_URL`` and
-    ``AAAF_ADMIN_KEY``."""
-    from aaaf.settings import get_settings
+    ``AAAF_ADMIN_KEY``.  The service context (settings and clock, issue 10 §4) is built here
+    once and handed to every request (``aaaf.api.deps``)."""
+    from aaaf.services.context import default_context
 
-    settings = get_settings()
+    context = default_context()
+    settings = context.settings
     url = database_url or settings.database_url
     admin = admin_key if admin_key is not None else settings.admin_key
 
@@ -44,7 +46,7 @@ def create_app(
         from aaaf.api.background import background_loop
         from aaaf.store import open_store
 
-        app.state.store = open_store(url)
+        app.state.store = open_store(url, clock=context.clock)
         log.info("serving %s", app.state.store.url)
         try:
             async with background_loop(app.state.store, settings):  # issue 14: webhooks, duties
@@ -62,6 +64,7 @@ def create_app(
         openapi_url="/openapi.json",
     )
     app.state.admin_key = admin or None
+    app.state.context = context
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -9,13 +9,14 @@ another organization's resources answer 404 as if they did not exist.
 """
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from aaaf.errors import AAAFError
+from aaaf.services.context import ServiceContext
 from aaaf.services.keys import Principal, authenticate
 from aaaf.store import OrgStore, Store
 
@@ -30,13 +31,21 @@ def get_store(request: Request) -> Store:
     return store
 
 
-def get_now() -> datetime:
-    """The request's clock (services take ``now``; they never read the clock themselves)."""
-    return datetime.now(UTC)
+def get_context(request: Request) -> ServiceContext:
+    """The app's settings and clock (built once by ``create_app``)."""
+    context: ServiceContext = request.app.state.context
+    return context
+
+
+def get_now(request: Request) -> datetime:
+    """The request's time by the app's clock (services take ``now``; they never read the
+    clock themselves)."""
+    return get_context(request).now()
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
 NowDep = Annotated[datetime, Depends(get_now)]
+ContextDep = Annotated[ServiceContext, Depends(get_context)]
 
 
 def presented_key(

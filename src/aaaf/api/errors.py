@@ -27,8 +27,12 @@ log = logging.getLogger("aaaf.api")
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The §6.4 body; ``details`` is always present (an object, possibly empty)."""
-    return {"error": {"code": code, "message": message, "details": dict(details or {})}}
+    """The §6.4 body (:class:`aaaf.models.ErrorBody`); ``details`` is always present (an
+    object, possibly empty)."""
+    from aaaf.models import dump
+    from aaaf.models.error import error_body as body
+
+    return dump(body(code, message, details, empty_details=True))  # type: ignore[no-any-return]
 
 
 def error_response(

@@ -1,8 +1,9 @@
 """Request and response bodies of the API (document 004 §6.2 shapes; SCORING.md §7).
 
 Requests forbid unknown fields, so a misspelt field is a 400 naming it rather than
-silently ignored.  Responses are what the store's records' ``to_dict()`` give — the same
-JSON the CLI's ``--json`` prints.
+silently ignored.  The public results (the assessment, the audit object, errors, ...) are the
+shapes of :mod:`aaaf.models`, shared with the CLI's ``--json``; this module holds only the
+API's own bodies (requests, pages, created keys).
 """
 
 from __future__ import annotations
@@ -10,6 +11,43 @@ from __future__ import annotations
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from aaaf.models import AuditSummary, Number
+from aaaf.models.tenancy import Agent as AgentOut
+from aaaf.models.tenancy import ApiKey as KeyOut
+from aaaf.models.tenancy import CreatedApiKey as KeyCreated
+from aaaf.models.tenancy import Organization as OrganizationOut
+
+# AgentOut, KeyOut, KeyCreated, OrganizationOut: the public shapes of aaaf.models under the
+# names the routes import
+__all__ = [
+    "AgentCreate",
+    "AgentOut",
+    "AgentPatch",
+    "AssessmentCreate",
+    "AssessmentStarted",
+    "AuditFindings",
+    "AuditSample",
+    "AuditSampleRequest",
+    "AuditSampleTask",
+    "AuditStatus",
+    "BatchResult",
+    "EventBatch",
+    "EventIn",
+    "EventItemError",
+    "EventOut",
+    "EventStored",
+    "Health",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyOut",
+    "OrganizationCreate",
+    "OrganizationCreated",
+    "OrganizationOut",
+    "OrganizationPatch",
+    "Page",
+    "Request",
+]
 
 T = TypeVar("T")
 
@@ -52,15 +90,6 @@ class OrganizationPatch(Request):
     name: str = Field(min_length=1, max_length=200)
 
 
-class OrganizationOut(BaseModel):
-    id: str
-    name: str
-    domain_taxonomy: list[str]
-    status: str
-    created_at: str
-    updated_at: str
-
-
 # agents ----------------------------------------------------------------------------------
 class AgentCreate(Request):
     """Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
@@ -82,19 +111,6 @@ class AgentPatch(Request):
     description: str | None = None
     metadata: dict[str, Any] | None = None
     status: Literal["enrolled", "active", "suspended"] | None = None
-
-
-class AgentOut(BaseModel):
-    id: str
-    organization_id: str
-    name: str
-    claimed_domains: list[str]
-    tools: list[str]
-    description: str | None
-    metadata: dict[str, Any]
-    status: str
-    created_at: str
-    updated_at: str
 
 
 # events ----------------------------------------------------------------------------------
@@ -178,23 +194,6 @@ class KeyCreate(Request):
     name: str | None = Field(default=None, max_length=200)
 
 
-class KeyOut(BaseModel):
-    id: str
-    organization_id: str
-    name: str | None
-    prefix: str
-    scopes: list[str]
-    created_at: str
-    revoked_at: str | None
-    last_used_at: str | None
-
-
-class KeyCreated(KeyOut):
-    """A new key: ``api_key`` is the key itself, shown this once."""
-
-    api_key: str
-
-
 class Health(BaseModel):
     status: str
     database: str
@@ -247,24 +246,13 @@ class AuditFindings(Request):
     auditor: str | None = Field(default=None, min_length=1, max_length=200)
 
 
-class AuditStatus(BaseModel):
-    """The ``audit`` object of the agent's current window, with what it is made of."""
+class AuditStatus(AuditSummary):
+    """The ``audit`` object of the agent's current window (:class:`aaaf.models.AuditSummary`,
+    SCORING.md §2.6), with the agent, the window and the thresholds it was judged by."""
 
     agent_id: str
     agent: str
     window_start: str
     window_end: str
-    coverage: float | None
-    honesty: float | None
-    audited_tasks: int
-    required_rate: float
-    met: bool
-    self_report_unreliable: bool
-    facts_checked: int
-    facts_refuted: int
-    completed_tasks: int
-    audited_completed_tasks: int
-    honesty_threshold: float
+    honesty_threshold: Number
     min_audited_tasks: int
-    refuted: list[dict[str, Any]]
-    event_ids: list[str]

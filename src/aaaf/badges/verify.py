@@ -57,6 +57,7 @@ from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_dateti
 from aaaf.badges.digest import check_image
 from aaaf.badges.keys import PublicKey
 from aaaf.badges.status_list import bit_is_set, decode_bitstring
+from aaaf.models import BadgeVerification
 from aaaf.scoring.core import tier_for
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
 
@@ -105,6 +106,10 @@ class VerificationResult:
     def subject(self) -> dict[str, Any] | None:
         """What the badge says (agent, organization, assessment, tiers, scores, dates), or None."""
         return None if self.credential is None else subject_summary(self.credential)
+
+    def to_model(self) -> BadgeVerification:
+        """The public shape :class:`aaaf.models.BadgeVerification`."""
+        return BadgeVerification.model_validate(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         credential = self.credential or {}

@@ -18,8 +18,8 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -27,6 +27,10 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from aaaf.errors import AAAFError
+
+if TYPE_CHECKING:
+    from aaaf.services.context import ServiceContext
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger("aaaf.cli")
 
@@ -98,14 +102,29 @@ def database_url(db: str | None) -> str | None:
     return "sqlite:///" + os.path.abspath(db)
 
 
+_context: ServiceContext | None = None
+
+
+def service_context() -> ServiceContext:
+    """The settings and clock every service of this CLI process is handed (issue 10 §4):
+    built once, from the environment and the system clock."""
+    global _context
+    if _context is None:
+        from aaaf.services.context import default_context
+
+        _context = default_context()
+    return _context
+
+
 @dataclass
 class Session:
     """An open store scoped to the CLI's organization: the default one, or the one named by
-    ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys")."""
+    ``--org NAME`` / ``AAAF_ORG`` (SCORING.md §7 "Admin and keys"), and the service context."""
 
     store: Any
-    org: Any
+    org: OrgStore
     organization: Any
+    context: ServiceContext = field(default_factory=service_context)
 
 
 # the organization the command acts on, set by the app's callback from --org / AAAF_ORG
@@ -118,7 +137,7 @@ def open_store_for(db: str | None) -> Iterator[Any]:
     """The store itself, unscoped (organization administration)."""
     from aaaf.store import open_store
 
-    store = open_store(database_url(db))
+    store = open_store(database_url(db), clock=service_context().clock)
     if store.created:  # SCORING.md §7 "Databases": a new SQLite file is said
         err_console.print(f"created a new database at {store.engine.url.database}", markup=False)
     try:
@@ -140,7 +159,16 @@ def open_session(db: str | None) -> Iterator[Session]:
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:
-    """JSON with full float precision (json.dumps uses repr for floats)."""
+    """JSON with full float precision (json.dumps uses repr for floats).  A public shape of
+    :mod:`aaaf.models` (or a list of them) is printed as :func:`aaaf.models.dump` gives it."""
+    from pydantic import BaseModel
+
+    from aaaf.models import dump
+
+    if isinstance(value, BaseModel):
+        value = dump(value)
+    elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+        value = [dump(item) for item in value]
     text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
     (stream or sys.stdout).write(text + "\n")
 
@@ -148,7 +176,11 @@ def print_json(value: Any, *, stream: Any = None) -> None:
 def fail(error: AAAFError, *, as_json: bool = False) -> NoReturn:
     """Report an error on stderr (the §6.4 JSON with --json) and exit with its code."""
     if as_json:
-        print_json(error.to_dict(), stream=sys.stderr)
+        from aaaf.models.error import error_body
+
+        print_json(
+            error_body(error.code, error.message, error.details, empty_details=False), stream=sys.stderr
+        )
     else:
         err_console.print(f"[bold red]error[/] [{error.code}] {error.message}", markup=True)
         if error.details:

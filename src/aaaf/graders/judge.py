@@ -35,12 +35,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from aaaf.errors import AAAFError
 from aaaf.graders.calibration import Calibration
+
+if TYPE_CHECKING:
+    from aaaf.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -226,12 +229,11 @@ class Judge:
         self._client = client or httpx.Client(timeout=httpx.Timeout(timeout_seconds))
 
     @classmethod
-    def from_settings(cls, rubric: Rubric | str | None = None, settings: Any = None, **options: Any) -> Judge:
-        """The judge configured by ``AAAF_JUDGE_BASE_URL`` / ``AAAF_JUDGE_MODEL`` / ``AAAF_JUDGE_API_KEY``."""
-        if settings is None:
-            from aaaf.settings import get_settings
-
-            settings = get_settings()
+    def from_settings(
+        cls, rubric: Rubric | str | None = None, *, settings: Settings, **options: Any
+    ) -> Judge:
+        """The judge configured by ``AAAF_JUDGE_BASE_URL`` / ``AAAF_JUDGE_MODEL`` / ``AAAF_JUDGE_API_KEY``
+        of the ``settings`` the front end hands in (issue 10 §4: never read here)."""
         if not settings.judge_base_url or not settings.judge_model:
             raise AAAFError(
                 "INVALID_REQUEST",

@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.data import utc
 from aaaf.errors import AAAFError
@@ -33,6 +33,9 @@ from aaaf.scoring.trace import of_result as trace_of
 from aaaf.scoring.trace import with_event_ids
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.services.webhooks import appeal_data, emit
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -54,7 +57,7 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
-def config_of(org: Any, assessment: Any) -> Any:
+def config_of(org: OrgStore, assessment: Any) -> Any:
     """The configuration ``assessment`` ran with (see the module docstring)."""
     recorded = (assessment.result or {}).get("config")
     if isinstance(recorded, dict):
@@ -64,7 +67,7 @@ def config_of(org: Any, assessment: Any) -> Any:
     return org.config_at(assessment.created_at)
 
 
-def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+def recorded_config(org: OrgStore, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
     """The config the assessment was computed with (its recorded spec), that spec and the
     stored evidence row; for an assessment stored before specs were recorded, the config its
     result recorded or the one in force at its creation (:func:`config_of`), None and None
@@ -76,7 +79,7 @@ def recorded_config(org: Any, assessment: Any) -> tuple[AAAFConfig, SchemeSpec |
     return aaaf_config_of(spec), spec, evidence
 
 
-def assessment_task_ids(org: Any, assessment: Any) -> set[str]:
+def assessment_task_ids(org: OrgStore, assessment: Any) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
@@ -98,7 +101,7 @@ def assessed_dimensions(assessment: Any) -> set[str]:
 
 
 def file_appeal(
-    org: Any,
+    org: OrgStore,
     assessment_id: str,
     *,
     dimensions: Sequence[str],
@@ -158,7 +161,7 @@ def file_appeal(
     return appeal
 
 
-def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
+def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
     if decision not in ("accepted", "rejected"):
         raise AAAFError("INVALID_REQUEST", f"decision must be accepted or rejected, got {decision!r}")
     appeal = org.get_appeal(appeal_id)
@@ -180,7 +183,9 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
         return rejected
     # the recorded spec, not the organization's current configuration (SCORING.md §2.4)
     config, spec, evidence = recorded_config(org, assessment)
-    previous = AAAFResult.from_dict(assessment.result)
+    recorded = assessment.result
+    assert recorded is not None  # an appeal is only filed against a completed assessment
+    previous = AAAFResult.from_dict(recorded)
     if evidence is not None:  # the carried-over dimensions keep their recorded event ids
         previous = with_event_ids(
             previous, {name: evidence.ids_of(name) for name in evidence.dimension_events}
@@ -216,9 +221,9 @@ def resolve_appeal(org: Any, appeal_id: str, *, decision: str, notes: str | None
 
     result_dict = rescored.to_dict()
     for key in ("calibration", "config"):
-        if key in assessment.result:
-            result_dict[key] = assessment.result[key]
-    result_dict["appeals"] = [*assessment.result.get("appeals", []), str(appeal.id)]
+        if key in recorded:
+            result_dict[key] = recorded[key]
+    result_dict["appeals"] = [*recorded.get("appeals", []), str(appeal.id)]
     resolution: dict[str, Any] = {
         "rescored": True,
         "excluded_tasks": sorted(excluded),

@@ -12,9 +12,13 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, dump
+from aaaf.models import AssessOutcome as AssessOutcomeModel
+from aaaf.models.assessment import Uncertainty
+from aaaf.models.error import error_body
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
 from aaaf.scoring.defaults import AXES
@@ -24,7 +28,11 @@ from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all, one_blas_thread
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.services.webhooks import assessment_data, emit
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +47,19 @@ class AssessOutcome:
     assessment: Any | None = None
     error: AAAFError | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"agent": self.agent.name}
+    def to_model(self, context: ServiceContext | None = None) -> AssessOutcomeModel:
+        """The public shape :class:`aaaf.models.AssessOutcome`."""
+        fields: dict[str, Any] = {}
         if self.assessment is not None:
-            out["assessment"] = assessment_json(self.assessment)
+            fields["assessment"] = assessment_model(self.assessment, context=context)
         if self.error is not None:
-            out.update(self.error.to_dict())
-        return out
+            fields["error"] = error_body(
+                self.error.code, self.error.message, self.error.details, empty_details=False
+            ).error
+        return AssessOutcomeModel(agent=self.agent.name, **fields)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dump(self.to_model())  # type: ignore[no-any-return]
 
 
 def _check_type(assessment_type: str, dimension: str | None) -> None:
@@ -95,7 +109,7 @@ def self_report_unreliable(result: Mapping[str, Any]) -> bool:
 
 
 def assess_with_events(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     events: Sequence[EventRecord],
     *,
@@ -123,7 +137,7 @@ def assess_with_events(
 
 
 def start_assessment(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     events: Sequence[EventRecord],
     *,
@@ -171,7 +185,7 @@ def fail_and_emit(
 
 
 def score_assessment(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     record: Any,
     events: Sequence[EventRecord],
@@ -259,13 +273,13 @@ def _window_sources(events: Sequence[EventRecord], start: datetime, end: datetim
     return evidence_sources([e for e in events if start <= e.timestamp <= end])
 
 
-def assess_agent(org: Any, agent_ref: str, *, now: datetime, **options: Any) -> Any:
+def assess_agent(org: OrgStore, agent_ref: str, *, now: datetime, **options: Any) -> Any:
     agent = org.get_agent(agent_ref)
     return assess_with_events(org, agent, org.events(agent.id), now=now, **options)
 
 
 def assess_many(
-    org: Any,
+    org: OrgStore,
     agents: Iterable[Any],
     *,
     now: datetime,
@@ -290,7 +304,7 @@ def assess_many(
 
 
 def _assess_many(
-    org: Any,
+    org: OrgStore,
     agents: list[Any],
     now: datetime,
     assessment_type: str,
@@ -399,7 +413,7 @@ def _assess_many(
     return outcomes
 
 
-def assess_all(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:
+def assess_all(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
     return assess_many(org, org.agents(), now=now, **options)
 
 
@@ -415,7 +429,7 @@ def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int
     return len(tasks)
 
 
-def due_agents(org: Any, *, now: datetime) -> list[tuple[Any, str]]:
+def due_agents(org: OrgStore, *, now: datetime) -> list[tuple[Any, str]]:
     """Agents whose re-assessment is due (SCORING.md §2.4), with the reason."""
     config = org.config()
     due = []
@@ -426,6 +440,7 @@ def due_agents(org: Any, *, now: datetime) -> list[tuple[Any, str]]:
                 now=now, valid_until=None, completed_tasks_since_last=0, config=config
             )
         else:
+            assert previous.completed_at is not None  # a completed assessment has its time
             since = completed_tasks_since(
                 org.events(agent.id, types=["task_completed"]), previous.completed_at
             )
@@ -437,63 +452,90 @@ def due_agents(org: Any, *, now: datetime) -> list[tuple[Any, str]]:
     return due
 
 
-def assess_due(org: Any, *, now: datetime, **options: Any) -> list[AssessOutcome]:
+def assess_due(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
     due = due_agents(org, now=now)
     return assess_many(org, [agent for agent, _ in due], now=now, **options)
 
 
-def assessment_json(assessment: Any, *, extended: bool = False) -> dict[str, Any]:
-    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}).
+def assessment_model(
+    assessment: Any,
+    *,
+    extended: bool = False,
+    appeals: list[dict[str, Any]] | None = None,
+    context: ServiceContext | None = None,
+) -> Assessment:
+    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
+    shape :class:`aaaf.models.Assessment`.
 
     Exactly its fields, plus ``covered``/``total`` per composite and the SCORING.md §0
     traceability fields of each dimension; a dimension without evidence is an object whose
     ``score`` is null.  ``extended`` adds the record's type, window, calibration hold and error
-    (for listings such as ``aaaf assessments``).
+    (for listings such as ``aaaf assessments``); ``appeals`` the appeals on record.  The
+    badge URLs start with the context's ``public_base_url``.
     """
-    from aaaf.settings import get_settings
-
     result = assessment.result or {}
-    out: dict[str, Any] = {
-        "id": str(assessment.id),
-        "agent_id": str(assessment.agent_id),
-        "status": assessment.status,
-    }
+    axes: dict[str, AxisScore | None] = {}
     for axis in ("performance", "capability"):
         data = result.get(axis)
-        out[axis] = (
+        axes[axis] = (
             None
             if data is None
-            else {
-                "composite_score": data.get("composite_score"),
-                "tier": data.get("tier"),
-                "covered": data.get("covered"),
-                "total": data.get("total"),
+            else AxisScore(
+                composite_score=data.get("composite_score"),
+                tier=data.get("tier"),
+                covered=data.get("covered"),
+                total=data.get("total"),
                 # SCORING.md §2.5: {ci, tier_probabilities, resamples, insufficient}; null when
                 # the assessment was made without it (--no-uncertainty, a single dimension)
-                "uncertainty": data.get("uncertainty"),
-                "dimensions": data.get("dimensions", {}),
-            }
+                uncertainty=Uncertainty.model_validate(data["uncertainty"])
+                if data.get("uncertainty") is not None
+                else None,
+                dimensions={
+                    name: DimensionScore.model_validate(value)
+                    for name, value in data.get("dimensions", {}).items()
+                },
+            )
         )
+    fields: dict[str, Any] = {}
     if result.get("audit") is not None:
-        out["audit"] = result["audit"]  # SCORING.md §2.6
+        fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
     if result.get("evidence_sources") is not None and assessment.type != "passive_only":
-        out["evidence_sources"] = result["evidence_sources"]  # issue 15: passive and stress evidence
-    base = f"{get_settings().public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
-    out["badge_urls"] = {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
-    out["valid_until"] = _iso(assessment.valid_until)
-    out["created_at"] = _iso(assessment.created_at)
-    out["completed_at"] = _iso(assessment.completed_at)
+        fields["evidence_sources"] = result["evidence_sources"]  # issue 15: passive and stress evidence
+    settings = context_or_default(context).settings
+    base = f"{settings.public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     if extended:
-        out["type"] = assessment.type
+        fields["type"] = assessment.type
         if assessment.dimension:
-            out["dimension"] = assessment.dimension
-        out["window_start"] = _iso(assessment.window_start)
-        out["window_end"] = _iso(assessment.window_end)
-        out["anomalous"] = bool(assessment.anomalous)
-        out["review_state"] = assessment.review_state
+            fields["dimension"] = assessment.dimension
+        fields["window_start"] = _iso(assessment.window_start)
+        fields["window_end"] = _iso(assessment.window_end)
+        fields["anomalous"] = bool(assessment.anomalous)
+        fields["review_state"] = assessment.review_state
         if assessment.error:
-            out["error"] = assessment.error
-    return out
+            fields["error"] = assessment.error
+    if appeals is not None:
+        fields["appeals"] = appeals
+    return Assessment(
+        id=str(assessment.id),
+        agent_id=str(assessment.agent_id),
+        status=assessment.status,
+        performance=axes["performance"],
+        capability=axes["capability"],
+        badge_urls=BadgeUrls.model_validate(
+            {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
+        ),
+        valid_until=_iso(assessment.valid_until),
+        created_at=_iso(assessment.created_at),
+        completed_at=_iso(assessment.completed_at),
+        **fields,
+    )
+
+
+def assessment_json(
+    assessment: Any, *, extended: bool = False, context: ServiceContext | None = None
+) -> dict[str, Any]:
+    """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
+    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
 
 
 def _iso(ts: datetime | None) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
@@ -28,6 +28,9 @@ from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.store.event_source import EventSource, EventSourceAddress, event_source_address, open_event_source
 from aaaf.store.sqlite_events import SqliteEventSource
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +173,7 @@ def plan_chunks(ids: Sequence[Any], counts: Mapping[Any, int]) -> list[list[Any]
     return chunks
 
 
-def _workers_for(org: Any, events: int, chunks: int) -> int:
+def _workers_for(org: OrgStore, events: int, chunks: int) -> int:
     url = str(org.engine.url)
     if events < PARALLEL_MIN_EVENTS or ":memory:" in url or url in ("sqlite://", "sqlite:///"):
         return 1
@@ -178,7 +181,7 @@ def _workers_for(org: Any, events: int, chunks: int) -> int:
 
 
 def _score_all(
-    org: Any,
+    org: OrgStore,
     agents: list[Any],
     config: Any,
     end: datetime,
@@ -219,7 +222,7 @@ def _score_all(
 
 
 def _score_with_helpers(
-    org: Any,
+    org: OrgStore,
     chunks: deque[list[Any]],
     helpers: int,
     source: EventSourceAddress,

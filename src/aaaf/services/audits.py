@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventError
@@ -33,6 +33,9 @@ from aaaf.scoring.aaaf import window_evidence
 from aaaf.scoring.audit import draw_sample, window_audit
 from aaaf.scoring.fold import Task, fold_evidence
 from aaaf.scoring.results import iso
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 AUDIT_EVENT = "task_audited"
 FORMATS = ("jsonl", "csv", "md")
@@ -48,7 +51,7 @@ def _self_reported_window(events: Sequence[Any], config: Any, end: datetime) -> 
 
 
 def draw_worksheet(
-    org: Any,
+    org: OrgStore,
     agent_ref: str,
     *,
     now: datetime,
@@ -370,7 +373,7 @@ def _read_csv(path: Path, *, auditor: str | None, now: datetime) -> Iterator[tup
 
 
 def audit_status(
-    org: Any, agent_ref: str, *, now: datetime, window_end: datetime | None = None
+    org: OrgStore, agent_ref: str, *, now: datetime, window_end: datetime | None = None
 ) -> dict[str, Any]:
     """The ``audit`` object (SCORING.md §2.6) of the agent's window ending at ``window_end``."""
     agent = org.get_agent(agent_ref)

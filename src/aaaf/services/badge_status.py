@@ -21,12 +21,14 @@ from aaaf.badges.data import xsd_datetime
 from aaaf.badges.keys import PublicKey
 from aaaf.badges.verify import StatusOutcome, StatusSource, member, not_checked, revocation_entry
 from aaaf.errors import AAAFError
-from aaaf.settings import get_settings
+from aaaf.services.context import ServiceContext, context_or_default
 
 ASK_FOR_LIST = "give its issuer's status list with --status-list FILE|URL"
 
 
-def local_status_source(store_url: str | None, local: PublicKey | None) -> StatusSource:
+def local_status_source(
+    store_url: str | None, local: PublicKey | None, *, context: ServiceContext | None = None
+) -> StatusSource:
     """A :data:`StatusSource` answering for badges this installation issued (module docstring)."""
 
     def lookup(credential: Mapping[str, Any], kid: str | None) -> StatusOutcome:
@@ -40,7 +42,7 @@ def local_status_source(store_url: str | None, local: PublicKey | None) -> Statu
                 f"the badge was issued by another installation (signed with key {kid}; this "
                 f"installation's key is {local.kid}); " + ASK_FOR_LIST
             )
-        return status_on_record(store_url, credential)
+        return status_on_record(store_url, credential, context=context)
 
     return lookup
 
@@ -57,11 +59,14 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(parsed.database).expanduser()
 
 
-def status_on_record(store_url: str | None, credential: Mapping[str, Any]) -> StatusOutcome:
-    """The badge's revocation as this installation's database records it."""
+def status_on_record(
+    store_url: str | None, credential: Mapping[str, Any], *, context: ServiceContext | None = None
+) -> StatusOutcome:
+    """The badge's revocation as this installation's database records it (``store_url``,
+    default the context's ``database_url``)."""
     from aaaf.store import open_store
 
-    url = store_url or get_settings().database_url
+    url = store_url or context_or_default(context).settings.database_url
     sqlite = _sqlite_file(url)
     if sqlite is not None and not sqlite.is_file():
         return not_checked(f"this installation signed the badge but there is no database at {sqlite}")

@@ -39,9 +39,9 @@ import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.bake import bake_png, bake_svg
 from aaaf.badges.credential import (
@@ -73,9 +73,12 @@ from aaaf.badges.status_list import Revocation, build_status_list_credential, si
 from aaaf.badges.svg import render_svg
 from aaaf.badges.verify import VerificationResult, verify
 from aaaf.errors import AAAFError
+from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.services.issuer import sqlite_file_url
-from aaaf.settings import get_settings
 from aaaf.store.records import BadgeSlot, SignedCredential
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -86,17 +89,19 @@ STATUS_LIST_FILE_NAME = "aaaf-status-list.jwt"
 # -- where things live -------------------------------------------------------------------
 
 
-def issuer_key_path(store: Any) -> Path:
+def issuer_key_path(store: Any, *, context: ServiceContext | None = None) -> Path:
     """``AAAF_ISSUER_KEY_PATH``, else ``aaaf-issuer.key`` beside the SQLite database."""
-    return default_key_path(sqlite_file_url(store.url), get_settings().issuer_key_path)
+    settings = context_or_default(context).settings
+    return default_key_path(sqlite_file_url(store.url), settings.issuer_key_path)
 
 
-def issuer_key(store: Any) -> IssuerKey:
+def issuer_key(store: Any, *, context: ServiceContext | None = None) -> IssuerKey:
     """The installation's signing key, kept sealed in the database (SCORING.md §7 "Secrets";
     an earlier installation's key file is imported on first use)."""
     from aaaf.services.issuer import issuer_key as stored_issuer_key
 
-    return stored_issuer_key(store, now=datetime.now(UTC))
+    context = context_or_default(context)
+    return stored_issuer_key(store, now=context.now(), settings=context.settings)
 
 
 def default_status_list_path(store: Any) -> Path:
@@ -104,8 +109,9 @@ def default_status_list_path(store: Any) -> Path:
     return issuer_key_path(store).parent / STATUS_LIST_FILE_NAME
 
 
-def base_url() -> str:
-    return get_settings().public_base_url
+def base_url(context: ServiceContext | None = None) -> str:
+    """``AAAF_PUBLIC_BASE_URL``: where badges, credentials and the status list are served."""
+    return context_or_default(context).settings.public_base_url
 
 
 def _write_atomically(path: Path, content: bytes) -> None:
@@ -470,7 +476,7 @@ def revoke(
 
 
 def supersede(
-    org: Any,
+    org: OrgStore,
     assessment_id: str | uuid.UUID,
     *,
     reason: str,
@@ -494,7 +500,7 @@ def supersede(
     return badge, path
 
 
-def rewrite_status_list(org: Any, now: datetime, output: Path | None = None) -> Path:
+def rewrite_status_list(org: OrgStore, now: datetime, output: Path | None = None) -> Path:
     """Rewrite the organization's status list file from the database (after a credential's
     bit was set): the database is the truth, the file its signed export."""
     scoped = _OrgSession(
@@ -503,7 +509,7 @@ def rewrite_status_list(org: Any, now: datetime, output: Path | None = None) -> 
     return write_status_list(scoped, output, now)
 
 
-def _engine_url(org: Any) -> str:
+def _engine_url(org: OrgStore) -> str:
     return str(org.engine.url.render_as_string(hide_password=False))
 
 
@@ -555,7 +561,7 @@ class _OrgSession:
     """The (store, org, organization) triple the functions above take, for one organization."""
 
     store: Any
-    org: Any
+    org: OrgStore
     organization: Any
 
 

@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import StatementError
 
@@ -34,8 +34,15 @@ from aaaf.evidence.models import EventError, ValidEvent
 from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, event_validator
 from aaaf.evidence.workflow_definition import resolve_event
+from aaaf.models import CollectReport as CollectReportModel
+from aaaf.models import EventError as EventErrorModel
+from aaaf.models import dump
+from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.store.event_writer import Stored
 from aaaf.store.write_errors import blames_the_event
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -90,27 +97,29 @@ class CollectReport:
             return f"first {shown} of {self.rejected}"
         return None
 
-    def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, Any]:
+    def to_model(self, max_errors: int = MAX_ERRORS_KEPT) -> CollectReportModel:
+        """The public shape :class:`aaaf.models.CollectReport`: the first ``max_errors`` errors."""
         shown = self.errors[:max_errors] if max_errors > 0 else []
-        out: dict[str, Any] = {
-            "accepted": self.accepted,
-            "duplicates": self.duplicates,
-            "rejected": self.rejected,
-            "skipped": self.skipped,
-            "enrolled": list(self.enrolled),
-            "errors": [e.to_dict() for e in shown],
-            "errors_total": self.rejected,
-        }
         note = self.errors_note(len(shown))
-        if note is not None:
-            out["errors_note"] = note
-        return out
+        return CollectReportModel(
+            accepted=self.accepted,
+            duplicates=self.duplicates,
+            rejected=self.rejected,
+            skipped=self.skipped,
+            enrolled=list(self.enrolled),
+            errors=[EventErrorModel.model_validate(e.to_dict()) for e in shown],
+            errors_total=self.rejected,
+            **({} if note is None else {"errors_note": note}),
+        )
+
+    def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, Any]:
+        return dump(self.to_model(max_errors))  # type: ignore[no-any-return]
 
 
 class AgentResolver:
     """Maps an event's agent reference (name or id) to the stored agent, enrolling on demand."""
 
-    def __init__(self, org: Any, *, enroll: bool, report: CollectReport) -> None:
+    def __init__(self, org: OrgStore, *, enroll: bool, report: CollectReport) -> None:
         self.org = org
         self.enroll = enroll
         self.report = report
@@ -161,7 +170,7 @@ class _Pending:
     line: int | None
 
 
-def _store(org: Any, entries: list[_Pending], report: CollectReport) -> None:
+def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> None:
     """Store ``entries``; if the database refuses them for what one holds, split in halves
     until the refused events are found and rejected, storing all the others."""
     try:
@@ -209,7 +218,7 @@ def _store(org: Any, entries: list[_Pending], report: CollectReport) -> None:
 
 
 def collect(
-    org: Any,
+    org: OrgStore,
     items: Iterable[tuple[int | None, Any]],
     *,
     now: datetime,
@@ -220,19 +229,18 @@ def collect(
     progress: Callable[[int], None] | None = None,
     workflow_definitions: Mapping[str, Any] | None = None,
     limits: EventLimits | None = None,
+    context: ServiceContext | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
     ``since`` skips (does not reject) events older than it: ``aaaf collect --from``.
     ``workflow_definitions`` fills a ``workflow_run``'s ``dag_steps`` and
     ``declared_retry_budget`` from the definition it names (SCORING.md §5).  ``limits``
-    default to the ``AAAF_EVENT_MAX_*`` settings.  With ``default_agent`` (the CLI's
+    default to the ``AAAF_EVENT_MAX_*`` settings of ``context``.  With ``default_agent`` (the CLI's
     AGENT) an event naming another agent is ``AGENT_MISMATCH``.
     """
     if limits is None:
-        from aaaf.settings import get_settings
-
-        limits = get_settings().event_limits()
+        limits = context_or_default(context).settings.event_limits()
     report = CollectReport()
     resolver = AgentResolver(org, enroll=enroll, report=report)
     tolerance = (

@@ -17,14 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.models import Explanation as ExplanationModel
 from aaaf.reports.markdown import TierRaise, tier_raise
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.explain import DimensionExplanation, explain_dimensions
 from aaaf.scoring.results import iso
 from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 DEFAULT_TOP = 5
 
@@ -49,6 +53,10 @@ class Explanation:
     raises: Mapping[str, TierRaise | None] = field(default_factory=dict)
     missing_events: int = 0
     result: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_model(self, top: int | None = DEFAULT_TOP) -> ExplanationModel:
+        """The public shape :class:`aaaf.models.Explanation`."""
+        return ExplanationModel.model_validate(self.to_dict(top))
 
     def to_dict(self, top: int | None = DEFAULT_TOP) -> dict[str, Any]:
         dims: dict[str, Any] = {}
@@ -124,7 +132,7 @@ def _appeal_exclusions(assessment: Any) -> dict[str, frozenset[str]]:
     return out
 
 
-def explain_assessment(org: Any, assessment_id: str, *, dimension: str | None = None) -> Explanation:
+def explain_assessment(org: OrgStore, assessment_id: str, *, dimension: str | None = None) -> Explanation:
     """Explain a completed assessment (all its dimensions, or ``dimension`` alone)."""
     assessment = org.get_assessment(assessment_id)
     if assessment.status != "completed" or not assessment.result:

@@ -24,7 +24,8 @@ from sqlalchemy.engine import make_url
 from aaaf.badges.keys import IssuerKey, PublicKey, default_key_path, parse_public_keys, read_issuer_key
 from aaaf.errors import AAAFError
 from aaaf.secret_box import SecretBox, resolve_secret
-from aaaf.settings import Settings, get_settings
+from aaaf.services.context import ServiceContext, context_or_default, default_context
+from aaaf.settings import Settings
 from aaaf.store.issuer_keys import IssuerKeys, StoredIssuerKey
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def sqlite_file(store: Database) -> Path | None:
 
 def secret_box(store: Database, settings: Settings | None = None) -> SecretBox:
     """The box sealed with this installation's secret (``AAAF_SECRET_KEY`` or the SQLite key file)."""
-    settings = settings or get_settings()
+    settings = settings or default_context().settings
     return SecretBox(resolve_secret(settings.secret_key, sqlite_file(store)))
 
 
@@ -73,7 +74,7 @@ def _pkcs8(key: Ed25519PrivateKey) -> bytes:
 
 def issuer_key(store: Database, *, now: datetime, settings: Settings | None = None) -> IssuerKey:
     """The installation's signing key: read from the database, stored there on first use."""
-    settings = settings or get_settings()
+    settings = settings or default_context().settings
     box = secret_box(store, settings)
     keys = IssuerKeys(store.engine)
     stored = keys.get(ISSUER_SLOT)
@@ -106,7 +107,7 @@ def issuer_public_keys(store: Database, settings: Settings | None = None) -> lis
     found = [key for _, pem in IssuerKeys(store.engine).public_keys() for key in parse_public_keys(pem)]
     if found:
         return found
-    legacy = _legacy_key(store, settings or get_settings())
+    legacy = _legacy_key(store, settings or default_context().settings)
     return [] if legacy is None else [legacy.public]
 
 
@@ -121,19 +122,22 @@ def sqlite_file_url(store_url: str) -> str | None:
     return "sqlite:///" + str(Path(url.database).expanduser().resolve())
 
 
-def local_public_keys(store_url: str | None, *, required: bool = True) -> list[PublicKey]:
+def local_public_keys(
+    store_url: str | None, *, required: bool = True, context: ServiceContext | None = None
+) -> list[PublicKey]:
     """The local issuer's public keys (from the database; an earlier installation's key file
     when the database has none yet), for ``aaaf verify`` — never creates one, needs no secret.
     None found is ``INVALID_REQUEST`` when ``required``, else an empty list."""
     from aaaf.store import open_store
 
-    url = store_url or get_settings().database_url
+    settings = context_or_default(context).settings
+    url = store_url or settings.database_url
     sqlite = sqlite_file_url(url)
     if sqlite is None or Path(sqlite[len("sqlite:///") :]).exists():
         with open_store(url) as store:
-            keys = issuer_public_keys(store)
+            keys = issuer_public_keys(store, settings)
     else:
-        path = default_key_path(sqlite, get_settings().issuer_key_path)
+        path = default_key_path(sqlite, settings.issuer_key_path)
         keys = [read_issuer_key(path).public] if path.exists() else []
     if not keys and required:
         raise AAAFError(

@@ -15,13 +15,16 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import render_agent_report
 from aaaf.reports.moved import REPORT_TOP
 from aaaf.reports.summary import FleetEntry, render_fleet_summary
 from aaaf.services.explain import explain_assessment
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ def report_filename(agent_name: str) -> str:
     return f"{safe or 'agent'}.md"
 
 
-def configured_weights(org: Any) -> dict[str, dict[str, float]]:
+def configured_weights(org: OrgStore) -> dict[str, dict[str, float]]:
     config = org.config()
     return {
         "performance": dict(config.performance_weights),
@@ -50,7 +53,7 @@ def configured_weights(org: Any) -> dict[str, dict[str, float]]:
     }
 
 
-def trust_for(org: Any, agent: Any, *, at: datetime) -> tuple[dict[str, Any] | None, str | None]:
+def trust_for(org: OrgStore, agent: Any, *, at: datetime) -> tuple[dict[str, Any] | None, str | None]:
     """The agent's trust score at ``at`` (read-only), or None and a note saying why not."""
     try:
         from aaaf.services import trust as trust_service
@@ -66,7 +69,7 @@ def trust_for(org: Any, agent: Any, *, at: datetime) -> tuple[dict[str, Any] | N
     return result.to_dict(), None
 
 
-def latest_with_composites(org: Any, agent_id: Any) -> Any | None:
+def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
     """The newest completed assessment that scored whole axes (not a single dimension)."""
     for assessment in org.assessments(agent_id, status="completed"):
         if assessment.type in COMPOSITE_TYPES:
@@ -74,7 +77,7 @@ def latest_with_composites(org: Any, agent_id: Any) -> Any | None:
     return None
 
 
-def agent_report(org: Any, agent_ref: str, *, at: datetime, with_trust: bool = True) -> AgentReport:
+def agent_report(org: OrgStore, agent_ref: str, *, at: datetime, with_trust: bool = True) -> AgentReport:
     """The Markdown report of the agent's latest completed assessment (NOT_FOUND if none)."""
     agent = org.get_agent(agent_ref)
     assessment = org.latest_completed_assessment(agent.id)
@@ -98,7 +101,7 @@ def agent_report(org: Any, agent_ref: str, *, at: datetime, with_trust: bool = T
 
 
 def write_agent_report(
-    org: Any, agent_ref: str, output_dir: Path, *, at: datetime, with_trust: bool = True
+    org: OrgStore, agent_ref: str, output_dir: Path, *, at: datetime, with_trust: bool = True
 ) -> Path:
     report = agent_report(org, agent_ref, at=at, with_trust=with_trust)
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -108,7 +111,7 @@ def write_agent_report(
 
 
 def write_all_agent_reports(
-    org: Any, output_dir: Path, *, at: datetime, with_trust: bool = True
+    org: OrgStore, output_dir: Path, *, at: datetime, with_trust: bool = True
 ) -> tuple[list[Path], list[str]]:
     """A report for every agent with a completed assessment; returns (written, skipped agents)."""
     written, skipped = [], []
@@ -120,7 +123,9 @@ def write_all_agent_reports(
     return written, skipped
 
 
-def fleet_entries(org: Any, *, at: datetime, with_trust: bool = True) -> tuple[list[FleetEntry], str | None]:
+def fleet_entries(
+    org: OrgStore, *, at: datetime, with_trust: bool = True
+) -> tuple[list[FleetEntry], str | None]:
     """One entry per enrolled agent, and a note when trust scores are unavailable."""
     entries = []
     notes: set[str] = set()
@@ -146,12 +151,12 @@ def fleet_entries(org: Any, *, at: datetime, with_trust: bool = True) -> tuple[l
     return entries, (next(iter(notes)) if notes else None)
 
 
-def fleet_summary(org: Any, *, at: datetime, with_trust: bool = True) -> str:
+def fleet_summary(org: OrgStore, *, at: datetime, with_trust: bool = True) -> str:
     entries, note = fleet_entries(org, at=at, with_trust=with_trust)
     return render_fleet_summary(entries, taxonomy=tuple(org.config().taxonomy), trust_note=note)
 
 
-def write_fleet_summary(org: Any, output: Path, *, at: datetime, with_trust: bool = True) -> Path:
+def write_fleet_summary(org: OrgStore, output: Path, *, at: datetime, with_trust: bool = True) -> Path:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(fleet_summary(org, at=at, with_trust=with_trust), encoding="utf-8")
     return output

@@ -25,9 +25,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.models import TrustScore
 from aaaf.scoring.core import truncate
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
@@ -40,6 +41,9 @@ from aaaf.scoring.trust import (
     merge_override,
     score_trust_from_events,
 )
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,10 @@ class TrustReport:
     def held_for_review(self) -> bool:
         return self.entry is not None and bool(self.entry.was_anomalous) and not self.entry.committed
 
+    def to_model(self) -> TrustScore:
+        """The public shape :class:`aaaf.models.TrustScore`."""
+        return TrustScore.model_validate(self.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
         out = self.result.to_dict()
         out["history"] = {
@@ -78,14 +86,14 @@ class TrustReport:
         return out
 
 
-def _agent(org: Any, agent: Any) -> Any:
+def _agent(org: OrgStore, agent: Any) -> Any:
     """An ``Agent`` record from a record, a name or an id."""
     if hasattr(agent, "id") and hasattr(agent, "name"):
         return agent
     return org.get_agent(agent)
 
 
-def _override_weights(org: Any) -> Mapping[str, Any] | None:
+def _override_weights(org: OrgStore) -> Mapping[str, Any] | None:
     stored = org.trust_override()
     return None if stored is None else stored.weights
 
@@ -180,7 +188,7 @@ def unchanged_since(result: TrustResult, previous: Any | None) -> bool:
 
 
 def score_agent(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     *,
     at: datetime,
@@ -212,7 +220,7 @@ def score_agent(
 
 
 def record_score(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     result: TrustResult,
     *,
@@ -225,7 +233,7 @@ def record_score(
     previous = org.last_committed_score(record.id, SCHEME)
     if result.composite is None:
         return TrustReport(result, None, previous, "no composite: no covered dimension")
-    if unchanged_since(result, previous):
+    if previous is not None and unchanged_since(result, previous):
         return TrustReport(
             result,
             None,
@@ -261,7 +269,7 @@ def record_score(
 
 
 def trust_report(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     *,
     at: datetime,
@@ -282,7 +290,7 @@ def trust_report(
     return record_score(org, subject, result, computed_at=computed_at or at, config=config)
 
 
-def compute_trust(org: Any, agent: Any, *, at: datetime, record: bool) -> TrustResult:
+def compute_trust(org: OrgStore, agent: Any, *, at: datetime, record: bool) -> TrustResult:
     """The agent's trust score at ``at``; ``record=True`` only for a present-time score.
 
     Read-only callers (reports, ``--at`` in the past) pass ``record=False``.
@@ -291,7 +299,7 @@ def compute_trust(org: Any, agent: Any, *, at: datetime, record: bool) -> TrustR
 
 
 def trust_reports_for_all(
-    org: Any, *, at: datetime, record: bool, computed_at: datetime | None = None
+    org: OrgStore, *, at: datetime, record: bool, computed_at: datetime | None = None
 ) -> list[TrustReport]:
     """Every agent of the organization, evidence loaded in one query (``aaaf trust --all``)."""
     agents = org.agents()
@@ -320,7 +328,7 @@ def trust_reports_for_all(
 # ----------------------------------------------------------------------------- history and review
 
 
-def history(org: Any, agent: Any) -> list[Any]:
+def history(org: OrgStore, agent: Any) -> list[Any]:
     """The agent's trust score history, oldest first."""
     return list(org.score_history(_agent(org, agent).id, SCHEME))
 
@@ -336,7 +344,7 @@ def _history_id(value: uuid.UUID | str) -> uuid.UUID:
         ) from error
 
 
-def review(org: Any, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime) -> Any:
+def review(org: OrgStore, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime) -> Any:
     """Approve (commit as canonical) or reject a held anomalous score.
 
     Anything but a held anomalous, unreviewed score is ``CONFLICT`` (the store enforces it).
@@ -346,7 +354,7 @@ def review(org: Any, history_id: uuid.UUID | str, *, approve: bool, reviewer: st
     return org.review_score(_history_id(history_id), approve=approve, reviewer=reviewer, at=at)
 
 
-def pending_reviews(org: Any) -> list[tuple[Any, Any]]:
+def pending_reviews(org: OrgStore) -> list[tuple[Any, Any]]:
     """(agent, entry) for every held anomalous trust score not reviewed yet."""
     pending = []
     for agent in org.agents():
@@ -382,7 +390,7 @@ def load_override_file(path: Path | str) -> dict[str, Any]:
 
 
 def set_override(
-    org: Any, weights: Mapping[str, Any], *, set_by: str | None, at: datetime
+    org: OrgStore, weights: Mapping[str, Any], *, set_by: str | None, at: datetime
 ) -> tuple[Any, str | None]:
     """Store the override as given; return it and, if it would be rejected when applied, why."""
     stored = org.set_trust_override(dict(weights), set_by=set_by, set_at=at)
@@ -392,11 +400,11 @@ def set_override(
     return stored, rejected
 
 
-def clear_override(org: Any) -> None:
+def clear_override(org: OrgStore) -> None:
     org.clear_trust_override()
 
 
-def weights_status(org: Any) -> dict[str, Any]:
+def weights_status(org: OrgStore) -> dict[str, Any]:
     """Base weights, the stored override (who set it, when) and the weights in force."""
     stored = org.trust_override()
     in_force, rejected = merge_override(TRUST_WEIGHTS, None if stored is None else stored.weights)

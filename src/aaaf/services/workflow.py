@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventValidationError
@@ -34,6 +34,9 @@ from aaaf.scoring.workflow import (
     score_runs,
     workflow_weights,
 )
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 RUN_TYPE = "workflow_run"
 MAX_ERRORS_REPORTED = 20
@@ -107,7 +110,7 @@ def read_run_file(
     return records
 
 
-def stored_runs(org: Any, agent: str | None = None) -> list[EventRecord]:
+def stored_runs(org: OrgStore, agent: str | None = None) -> list[EventRecord]:
     """The organization's stored ``workflow_run`` events, each under its agent's name.
 
     With ``agent`` (name or id) only that agent's runs; unknown is ``NOT_FOUND``.
@@ -141,7 +144,7 @@ def score_file(
     return score_runs(read_run_file(path, now=now, definitions=definitions), window)
 
 
-def score_stored(org: Any, agent: str, *, window: int = WORKFLOW_WINDOW) -> RunScores:
+def score_stored(org: OrgStore, agent: str, *, window: int = WORKFLOW_WINDOW) -> RunScores:
     """``aaaf workflow score --agent NAME``: the agent's stored runs, scored."""
     return score_runs(stored_runs(org, agent), window)
 
@@ -158,6 +161,8 @@ def weights_for_file(
     return workflow_weights(read_run_file(path, now=now, definitions=definitions), window=window, cap=cap)
 
 
-def weights_for_org(org: Any, *, window: int = WORKFLOW_WINDOW, cap: float = WORKFLOW_CAP) -> WorkflowWeights:
+def weights_for_org(
+    org: OrgStore, *, window: int = WORKFLOW_WINDOW, cap: float = WORKFLOW_CAP
+) -> WorkflowWeights:
     """Capped weights over every agent of the organization with stored runs."""
     return workflow_weights(stored_runs(org), window=window, cap=cap)

@@ -25,6 +25,7 @@ from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
 from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.errors import AAAFError
+from aaaf.models import Assessment
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
 from aaaf.store import OrgStore, Store
@@ -164,20 +165,27 @@ def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: 
         log.exception("stress run %s failed", run.id)
 
 
-@router.get("/{assessment_id}", operation_id="get_assessment")
+@router.get(
+    "/{assessment_id}",
+    response_model=Assessment,
+    response_model_exclude_unset=True,
+    operation_id="get_assessment",
+)
 def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
     """The assessment (document 004 §6.2's result shape once completed)."""
     return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
 
 
-@router.get("", operation_id="list_assessments")
+@router.get(
+    "", response_model=Page[Assessment], response_model_exclude_unset=True, operation_id="list_assessments"
+)
 def list_assessments(
     org: Reader,
     agent_id: Annotated[str | None, Query(description="Only this agent's assessments.")] = None,
     status: Annotated[Literal["pending", "in_progress", "completed", "failed"] | None, Query()] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> Page[dict[str, Any]]:
+) -> dict[str, Any]:
     """Assessments, newest first."""
     agent = None if agent_id is None else org.get_agent(agent_id)
     records = org.assessments(agent.id if agent else None, status=status)
@@ -189,4 +197,4 @@ def list_assessments(
         descending=True,
         render=lambda r: assess_service.assessment_json(r, extended=True),
     )
-    return Page[dict[str, Any]](**page)
+    return page

@@ -25,6 +25,7 @@ from pydantic import Field
 from aaaf.api.deps import Admin, Auditor, NowDep, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
+from aaaf.models import Assessment
 from aaaf.store import Organization, OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
@@ -141,7 +142,12 @@ def revoke_badge(
     }
 
 
-@router.post("/api/v1/badges/{assessment_id}/review", operation_id="review_badge")
+@router.post(
+    "/api/v1/badges/{assessment_id}/review",
+    response_model=Assessment,
+    response_model_exclude_unset=True,
+    operation_id="review_badge",
+)
 def review_badge(
     assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep
 ) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
 from aaaf.errors import AAAFError
+from aaaf.models.tenancy import AgentListing, LatestAssessment
 from aaaf.scoring.core import display
 
 
@@ -106,18 +107,18 @@ def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
         if as_json:
             print_json(
                 [
-                    {
+                    AgentListing(
                         **agent.to_dict(),
-                        "latest_assessment": None
+                        latest_assessment=None
                         if latest is None
-                        else {
-                            "id": str(latest.id),
-                            "performance_composite": latest.performance_composite,
-                            "performance_tier": latest.performance_tier,
-                            "capability_composite": latest.capability_composite,
-                            "capability_tier": latest.capability_tier,
-                        },
-                    }
+                        else LatestAssessment(
+                            id=str(latest.id),
+                            performance_composite=latest.performance_composite,
+                            performance_tier=latest.performance_tier,
+                            capability_composite=latest.capability_composite,
+                            capability_tier=latest.capability_tier,
+                        ),
+                    )
                     for agent, latest in rows
                 ]
             )
@@ -137,6 +138,8 @@ def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
                 "—"
                 if latest is None
                 else f"{display(latest.capability_composite)} {latest.capability_tier or ''}",
-                "never" if latest is None else latest.completed_at.strftime("%Y-%m-%d %H:%M"),
+                "never"
+                if latest is None or latest.completed_at is None
+                else latest.completed_at.strftime("%Y-%m-%d %H:%M"),
             )
         console.print(table)

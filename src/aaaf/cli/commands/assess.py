@@ -19,6 +19,7 @@ from aaaf.cli.context import (
     handle_errors,
     open_session,
     print_json,
+    service_context,
 )
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
@@ -80,7 +81,7 @@ def assess(
             except AAAFError as error:
                 fail(error, as_json=as_json)
             if as_json:
-                print_json(assess_service.assessment_json(record))
+                print_json(assess_service.assessment_model(record, context=session.context))
             else:
                 _print_assessment(record, name)
             return
@@ -88,7 +89,7 @@ def assess(
             session.org, now=now, **options
         )
     if as_json:
-        print_json([outcome.to_dict() for outcome in outcomes])
+        print_json([outcome.to_model(service_context()) for outcome in outcomes])
     else:
         _print_fleet(outcomes, due=due)
     if any(outcome.error is not None for outcome in outcomes):
@@ -198,10 +199,9 @@ def assessments(
     if as_json:
         print_json(
             [
-                {
-                    **assess_service.assessment_json(r, extended=True),
-                    "appeals": [a.to_dict() for a in appeals[r.id]],
-                }
+                assess_service.assessment_model(
+                    r, extended=True, appeals=[a.to_dict() for a in appeals[r.id]], context=session.context
+                )
                 for r in records
             ]
         )

@@ -23,6 +23,7 @@ from rich.table import Table
 from aaaf.cli.commands.collect import _print_report, parse_when
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
 from aaaf.errors import AAAFError
+from aaaf.models import AuditStatus
 from aaaf.scoring.core import display
 from aaaf.services import audits as audit_service
 from aaaf.services.collect import collect as collect_events
@@ -110,7 +111,7 @@ def record(
     now = datetime.now(UTC)
     items = audit_service.read_findings(path, auditor=auditor, now=now)
     with open_session(db) as session:
-        report = collect_events(session.org, items, now=now)
+        report = collect_events(session.org, items, now=now, context=session.context)
     _print_report(report, as_json)
     if report.rejected:
         raise typer.Exit(2)
@@ -130,7 +131,7 @@ def status(
             session.org, name, now=datetime.now(UTC), window_end=parse_when(window_end, "--window-end")
         )
     if as_json:
-        print_json(state)
+        print_json(AuditStatus.model_validate(state))
         return
     _print_status(state)
 

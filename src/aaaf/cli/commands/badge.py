@@ -41,9 +41,11 @@ from aaaf.cli.context import (
     handle_errors,
     open_session,
     print_json,
+    service_context,
     split_csv,
 )
 from aaaf.errors import AAAFError
+from aaaf.models import IssuedBadge
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
@@ -98,7 +100,7 @@ def _now(at: str | None) -> datetime:
 @functools.cache
 def warn_if_local_base_url() -> None:
     """Once per process: badges about to carry a loopback URL nobody else can open."""
-    url = badge_service.base_url()
+    url = badge_service.base_url(service_context())
     if _is_loopback(urlparse(url).hostname):
         err_console.print(
             f"[yellow]warning[/] badges link to {url}, which only this machine can open; set "
@@ -132,7 +134,7 @@ def issue_command(
         if assessment_id is not None:
             paths = badge_service.issue_badge(session, assessment_id, chosen, output, now)
             if as_json:
-                print_json({"assessment_id": assessment_id, "files": [str(p) for p in paths]})
+                print_json(IssuedBadge(assessment_id=assessment_id, files=[str(p) for p in paths]))
             else:
                 for path in paths:
                     console.print(f"wrote {path}")
@@ -218,7 +220,7 @@ def issuer_key_command(
     if pem and as_jwks:
         bad_input("choose --pem or --jwks, not both")
     with open_session(db) as session:
-        key = badge_service.issuer_key(session.store)
+        key = badge_service.issuer_key(session.store, context=session.context)
     if as_jwks:
         print_json(jwks([key.public]))
     else:
@@ -337,11 +339,11 @@ def verify_command(
     store_url = database_url(db)
     # the store is opened once: its keys verify the signature unless --key is given, and tell
     # whether the badge was issued here (then its revocation is read from this database)
-    found = issuer_service.local_public_keys(store_url, required=key is None)
+    found = issuer_service.local_public_keys(store_url, required=key is None, context=service_context())
     local = found[0] if found else None
     keys = parse_public_keys(key.read_bytes()) if key is not None else found
     status = _read_status_list(status_list) if status_list is not None else None
-    source = None if status is not None else local_status_source(store_url, local)
+    source = None if status is not None else local_status_source(store_url, local, context=service_context())
     result = verify(
         content, keys, now=now, status_list=status, status_source=source, require_status=require_status
     )
@@ -353,7 +355,7 @@ def verify_command(
             {"file": str(file)},
         )
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_model())
     else:
         _print_result(result, file)
     if not result.valid:

@@ -178,6 +178,7 @@ def collect(
                 since=parse_when(since, "--from"),
                 progress=lambda n: progress.update(task, completed=n),
                 workflow_definitions=definitions,
+                context=session.context,
             )
     _print_report(report, as_json)
     if report.rejected:
@@ -186,7 +187,7 @@ def collect(
 
 def _print_report(report: CollectReport, as_json: bool) -> None:
     if as_json:
-        print_json(report.to_dict(max_errors=MAX_ERRORS_SHOWN))
+        print_json(report.to_model(max_errors=MAX_ERRORS_SHOWN))
         return
     if report.enrolled:
         console.print(f"enrolled {len(report.enrolled)} agent(s): {', '.join(report.enrolled)}")

@@ -59,6 +59,7 @@ from aaaf.cli.commands.eval_common import (
 )
 from aaaf.cli.context import JsonOption, console, handle_errors, print_json
 from aaaf.graders.judge import DEFAULT_RUBRIC
+from aaaf.models import Comparison as ComparisonShape
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.verdict import Comparison, compare_runs, fmt
@@ -245,11 +246,15 @@ def compare(
 
         write_comparison_html(comparison, html)
     if as_json:
-        payload = comparison.to_dict()
         control_summary, treatment_summary = graded.summaries()
-        payload["grading"] = {"control": control_summary, "treatment": treatment_summary}
-        payload["calibration"] = graded.calibration_dict()
-        print_json(payload)
+        shape = ComparisonShape.model_validate(
+            {
+                **comparison.to_dict(),
+                "grading": {"control": control_summary, "treatment": treatment_summary},
+                "calibration": graded.calibration_dict(),
+            }
+        )
+        print_json(shape)
     else:
         print_comparison(comparison)
         print_grading(graded, ["control", "treatment"])

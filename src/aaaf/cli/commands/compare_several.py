@@ -24,6 +24,7 @@ from aaaf.cli.commands.eval_common import (
     print_grading,
 )
 from aaaf.cli.context import console, print_json
+from aaaf.models import SeveralComparison
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.treatments import MultiComparison, compare_treatments
 from aaaf.scoring.verdict import Verdict, fmt
@@ -101,11 +102,15 @@ def compare_several(
         write_several_html(result, html)
     labels = ["control"] + [f"treatment {number}" for number in range(1, len(treatments) + 1)]
     if as_json:
-        payload = result.to_dict()
         summaries = graded.summaries()
-        payload["grading"] = {"control": summaries[0], "treatments": summaries[1:]}
-        payload["calibration"] = graded.calibration_dict()
-        print_json(payload)
+        shape = SeveralComparison.model_validate(
+            {
+                **result.to_dict(),
+                "grading": {"control": summaries[0], "treatments": summaries[1:]},
+                "calibration": graded.calibration_dict(),
+            }
+        )
+        print_json(shape)
     else:
         print_several(result)
         print_grading(graded, labels)

@@ -36,7 +36,7 @@ def explain(
     with open_session(db) as session:
         explanation = explain_assessment(session.org, assessment_id, dimension=dimension)
     if as_json:
-        print_json(explanation.to_dict(top=top))
+        print_json(explanation.to_model(top=top))
         return
     console.print(
         explanation_markdown(explanation.to_dict(top=top), explanation.raises, explanation.result),

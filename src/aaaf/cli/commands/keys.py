@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
+from aaaf.models.tenancy import ApiKey, ApiKeyPage, CreatedApiKey
 from aaaf.services import keys as key_service
 
 keys_app = typer.Typer(help="Create, list and revoke API keys.", no_args_is_help=True)
@@ -39,7 +40,7 @@ def create(
             session.store, session.organization.id, split_csv(scopes), name=name, now=datetime.now(UTC)
         )
     if as_json:
-        print_json({**issued.key.to_dict(), "api_key": issued.secret})
+        print_json(CreatedApiKey(**issued.key.to_dict(), api_key=issued.secret))
         return
     console.print(
         f"API key {issued.key.id} ({', '.join(issued.key.scopes)}) for {session.organization.name}:"
@@ -55,7 +56,7 @@ def list_keys(db: DbOption = None, as_json: JsonOption = False) -> None:
     with open_session(db) as session:
         keys = key_service.list_keys(session.store, session.organization.id)
     if as_json:
-        print_json({"items": [key.to_dict() for key in keys], "next_cursor": None})
+        print_json(ApiKeyPage(items=[ApiKey(**key.to_dict()) for key in keys], next_cursor=None))
         return
     for key in keys:
         data = key.to_dict()
@@ -76,6 +77,6 @@ def revoke(
     with open_session(db) as session:
         key = key_service.revoke_key(session.store, session.organization.id, key_id, now=datetime.now(UTC))
     if as_json:
-        print_json(key.to_dict())
+        print_json(ApiKey(**key.to_dict()))
         return
     console.print(f"revoked API key {key.id} ({key.prefix}…)")

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from aaaf.cli.context import DbOption, JsonOption, console, err_console, handle_errors, print_json
+from aaaf.models.tenancy import ApiKey, CreatedOrganization, Organization, OrganizationPage
 from aaaf.services import keys as key_service
 
 org_app = typer.Typer(help="Create and list organizations (tenants).", no_args_is_help=True)
@@ -35,7 +36,11 @@ def create(
     with open_store_for(db) as store:
         organization, issued = key_service.create_organization(store, name, now=datetime.now(UTC))
     if as_json:
-        print_json({**organization.to_dict(), "api_key": issued.secret, "key": issued.key.to_dict()})
+        print_json(
+            CreatedOrganization(
+                **organization.to_dict(), api_key=issued.secret, key=ApiKey(**issued.key.to_dict())
+            )
+        )
         return
     console.print(f"created organization {organization.name} ({organization.id})")
     console.print(f"API key (every scope; shown once, store it now): {issued.secret}")
@@ -53,7 +58,9 @@ def list_organizations(db: DbOption = None, as_json: JsonOption = False) -> None
     with open_store_for(db) as store:
         organizations = store.organizations()
     if as_json:
-        print_json({"items": [o.to_dict() for o in organizations], "next_cursor": None})
+        print_json(
+            OrganizationPage(items=[Organization(**o.to_dict()) for o in organizations], next_cursor=None)
+        )
         return
     for organization in organizations:
         console.print(f"{organization.id}  {organization.name}  {organization.status}")

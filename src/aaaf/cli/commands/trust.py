@@ -120,13 +120,13 @@ def show(
                 session.org, at=when, record=record, computed_at=now
             )
             if as_json:
-                print_json([report.to_dict() for report in reports])
+                print_json([report.to_model() for report in reports])
             else:
                 _print_fleet(reports, when)
             return
         report = trust_service.trust_report(session.org, name, at=when, record=record, computed_at=now)
     if as_json:
-        print_json(report.to_dict())
+        print_json(report.to_model())
     else:
         _print_report(report)
 

@@ -19,6 +19,8 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
 from aaaf.errors import AAAFError
+from aaaf.models import WorkflowScore
+from aaaf.models import WorkflowWeights as WeightsShape
 from aaaf.scoring.core import display
 from aaaf.scoring.workflow import WORKFLOW_CAP, WORKFLOW_WINDOW, RunScores, WorkflowWeights
 from aaaf.services import workflow as service
@@ -161,7 +163,7 @@ def score(
         with open_session(db) as session:
             result = service.score_stored(session.org, agent, window=window)
     if as_json:
-        print_json(result.to_dict())
+        print_json(WorkflowScore.model_validate(result.to_dict()))
     else:
         _print_scores(result)
 
@@ -193,6 +195,6 @@ def weights(
         with open_session(db) as session:
             result = service.weights_for_org(session.org, window=window, cap=cap)
     if as_json:
-        print_json(result.to_dict())
+        print_json(WeightsShape.model_validate(result.to_dict()))
     else:
         _print_weights(result)

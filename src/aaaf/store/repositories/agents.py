@@ -24,7 +24,6 @@ from aaaf.store.repositories.base import (
     _check_one_of,
     as_uuid,
     not_found,
-    now_utc,
 )
 from aaaf.store.repositories.config import ConfigRepository
 from aaaf.store.row_mapping import record_from_row
@@ -65,7 +64,7 @@ class AgentRepository(ConfigRepository):
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
         _check_agent_name(name)
-        stamp = now_utc()
+        stamp = self._clock()
         agent_id = uuid.uuid4()
         try:
             with self._writing() as connection:
@@ -102,7 +101,7 @@ class AgentRepository(ConfigRepository):
             return found, False
         from sqlalchemy.dialects import postgresql, sqlite
 
-        stamp = now_utc()
+        stamp = self._clock()
         agent_id = uuid.uuid4()
         dialect_insert = postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
         with self._writing() as connection:
@@ -186,7 +185,7 @@ class AgentRepository(ConfigRepository):
                 if name is not None and name != row.name and self._agent_row(connection, name) is not None:
                     raise self._name_taken(name)
                 if values:
-                    values["updated_at"] = now_utc()
+                    values["updated_at"] = self._clock()
                     connection.execute(update(t.agents).where(t.agents.c.id == row.id).values(**values))
         except IntegrityError as error:
             raise self._name_taken(str(name)) from error
@@ -198,6 +197,8 @@ class AgentRepository(ConfigRepository):
         with self._writing() as connection:
             row = self._require_agent(connection, name_or_id)
             connection.execute(
-                update(t.agents).where(t.agents.c.id == row.id).values(status=status, updated_at=now_utc())
+                update(t.agents)
+                .where(t.agents.c.id == row.id)
+                .values(status=status, updated_at=self._clock())
             )
         return self.get_agent(row.id)

@@ -26,7 +26,7 @@ from aaaf.store.records import (
     AssessmentEvidence,
     DimensionScore,
 )
-from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found, now_utc
+from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found
 from aaaf.store.repositories.events import EventRepository
 from aaaf.store.row_mapping import record_from_row
 
@@ -197,7 +197,7 @@ class AssessmentRepository(EventRepository):
                         window_end=window_end,
                         anomalous=False,
                         review_state="not_required",
-                        created_at=created_at or now_utc(),
+                        created_at=created_at or self._clock(),
                     )
                 )
         except IntegrityError as error:
@@ -399,7 +399,9 @@ class AssessmentRepository(EventRepository):
                     )
                 )
                 if changed.rowcount == 0:
-                    connection.execute(insert(scores).values(id=uuid.uuid4(), created_at=now_utc(), **values))
+                    connection.execute(
+                        insert(scores).values(id=uuid.uuid4(), created_at=self._clock(), **values)
+                    )
             connection.execute(
                 update(t.assessments)
                 .where(t.assessments.c.id == row.id)

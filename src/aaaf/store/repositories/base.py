@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Self
@@ -29,7 +29,11 @@ AgentRef = uuid.UUID | str
 
 
 def now_utc() -> datetime:
+    """The system clock (timezone-aware UTC): the default of a store opened without one."""
     return datetime.now(UTC)
+
+
+Clock = Callable[[], datetime]
 
 
 def as_uuid(value: uuid.UUID | str | None) -> uuid.UUID | None:
@@ -83,9 +87,11 @@ class OrgScoped:
     (:meth:`unit_of_work`).
     """
 
-    def __init__(self, engine: Engine, organization_id: uuid.UUID) -> None:
+    def __init__(self, engine: Engine, organization_id: uuid.UUID, *, clock: Clock | None = None) -> None:
         self._engine = engine
         self.organization_id = organization_id
+        #: the time of the rows it stamps (``created_at``, ``updated_at``): the store's clock
+        self._clock: Clock = clock or now_utc
         self._bound: Connection | None = None
 
     @contextmanager

@@ -32,7 +32,12 @@ from aaaf.store.repositories.base import OrgScoped, _check_one_of, now_utc
 
 
 def write_org_config(
-    connection: Connection, organization_id: uuid.UUID, current: AAAFConfig, changes: Mapping[str, Any]
+    connection: Connection,
+    organization_id: uuid.UUID,
+    current: AAAFConfig,
+    changes: Mapping[str, Any],
+    *,
+    now: datetime | None = None,
 ) -> AAAFConfig:
     """Validate ``changes`` against ``current`` and store them (inside the caller's transaction).
 
@@ -46,7 +51,7 @@ def write_org_config(
             t.org_configs.c.organization_id == organization_id
         )
     ).one()
-    stamp = now_utc()
+    stamp = now or now_utc()
     if record_config_change(connection, organization_id, current, updated, stamp) is None:
         return updated
     values: dict[str, Any] = {}
@@ -137,7 +142,7 @@ class ConfigRepository(OrgScoped):
         """
         with self._writing() as connection:
             current = read_org_config(connection, self.organization_id)
-            return write_org_config(connection, self.organization_id, current, changes)
+            return write_org_config(connection, self.organization_id, current, changes, now=self._clock())
 
     def config_history(self) -> list[ConfigChange]:
         """Every recorded configuration change, oldest first (issue 21)."""

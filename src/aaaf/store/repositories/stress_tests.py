@@ -34,6 +34,7 @@ def insert_stress_test(
     complexity_level: int | None,
     domain: str | None,
     expected_outcome: Mapping[str, Any] | None,
+    now: datetime | None = None,
 ) -> uuid.UUID:
     """Insert one stress test definition (organization None = the system library); its id."""
     stress_test_id = uuid.uuid4()
@@ -46,7 +47,7 @@ def insert_stress_test(
             domain=domain,
             task_definition=dict(task_definition),
             expected_outcome=None if expected_outcome is None else dict(expected_outcome),
-            created_at=now_utc(),
+            created_at=now or now_utc(),
         )
     )
     return stress_test_id
@@ -82,6 +83,7 @@ class StressTestRepository(WebhookRepository):
                 complexity_level=complexity_level,
                 domain=domain,
                 expected_outcome=expected_outcome,
+                now=self._clock(),
             )
         return self.get_stress_test(stress_test_id)
 

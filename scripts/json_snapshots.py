@@ -1,0 +1,180 @@
+"""Every ``--json`` output of the CLI on a small deterministic fleet, for byte comparisons.
+
+Issue 10 "Done when": the public shapes moved into ``aaaf.models`` without changing a byte
+of what ``--json`` prints.  This runs the CLI (in-process) on a fresh SQLite store built
+from the demo generators and returns each command's stdout (stderr for errors).  Values
+that differ from run to run — fresh UUIDs, the wall clock, the temporary directory, the
+issuer's random key — are replaced by numbered placeholders; everything else (keys, their
+order, numbers, text) is kept as printed.
+
+    python scripts/json_snapshots.py --write tests/fixtures/json_outputs   # record
+    python scripts/json_snapshots.py --check tests/fixtures/json_outputs   # compare
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+NOW = "2026-11-20T12:00:00Z"
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+# timestamps of the wall clock (the fleet's own are fixed, all before NOW)
+WALL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+KEY_ID = re.compile(r"\b(kid|key_id|fingerprint)(\"?: \")([A-Za-z0-9_\-:]+)")
+API_KEY = re.compile(r"\bak_[A-Za-z0-9_\-]+")
+LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-]{40,}(?:\.[A-Za-z0-9_\-]+)*")
+
+
+class Normaliser:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = str(tmp)
+        self.names: dict[str, str] = {}
+        self.wall_from = datetime(2026, 11, 21, tzinfo=UTC)
+
+    def _name(self, kind: str, value: str) -> str:
+        if value not in self.names:
+            self.names[value] = f"<{kind}{sum(1 for n in self.names.values() if n.startswith('<' + kind))}>"
+        return self.names[value]
+
+    def _wall(self, match: re.Match[str]) -> str:
+        text = match.group(0)
+        try:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            return text
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        return "<wall>" if parsed >= self.wall_from else text
+
+    def __call__(self, text: str) -> str:
+        text = text.replace(self.tmp, "<tmp>")
+        text = UUID.sub(lambda m: self._name("uuid", m.group(0)), text)
+        text = WALL.sub(self._wall, text)
+        text = KEY_ID.sub(lambda m: m.group(1) + m.group(2) + self._name("key", m.group(3)), text)
+        text = API_KEY.sub(lambda m: self._name("api_key", m.group(0)), text)
+        return LONG_TOKEN.sub(lambda m: self._name("token", m.group(0)), text)
+
+
+def snapshots() -> dict[str, str]:
+    """Name → normalised output of each ``--json`` command."""
+    from typer.testing import CliRunner
+
+    from aaaf.cli.main import app
+
+    runner = CliRunner()
+    out: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        tmp = Path(directory)
+        norm = Normaliser(tmp)
+        db = str(tmp / "aaaf.db")
+        py = sys.executable
+        gen: list[list[str]] = [
+            ["aaaf.demo.fleet", "--output", f"{tmp}/fleet.jsonl", "--enrollment", f"{tmp}/agents.json",
+             "--now", NOW, "--agents", "5"],
+            ["aaaf.demo.trust", "--fleet", f"{tmp}/agents.json", "--output", f"{tmp}/trust.jsonl", "--now", NOW],
+            ["aaaf.demo.workflow", "--output", f"{tmp}/workflow.jsonl", "--definitions", f"{tmp}/workflows",
+             "--now", NOW],
+            ["aaaf.demo.evals", "--output", f"{tmp}/evals", "--now", NOW],
+        ]  # fmt: skip
+        for args in gen:
+            subprocess.run([py, "-m", *args], check=True, capture_output=True)
+
+        def run(name: str, *args: str, stderr: bool = False, store: bool = True) -> str:
+            result = runner.invoke(app, [*args, "--db", db] if store else list(args))
+            text = result.stderr if stderr else result.stdout
+            out[name] = f"exit {result.exit_code}\n" + norm(text)
+            return result.stdout
+
+        import json
+
+        run("enroll", "enroll", "--file", f"{tmp}/agents.json", "--json")
+        run(
+            "collect",
+            "collect",
+            "--source",
+            "task_logs",
+            f"{tmp}/fleet.jsonl",
+            f"{tmp}/trust.jsonl",
+            "--json",
+        )
+        run("collect_again", "collect", "--source", "task_logs", f"{tmp}/fleet.jsonl", "--json")
+        outcomes = json.loads(run("assess_all", "assess", "--all", "--window-end", NOW, "--json"))
+        agent = outcomes[0]["agent"]
+        single = json.loads(run("assess_one", "assess", agent, "--window-end", NOW, "--json"))
+        run("assessments", "assessments", agent, "--json")
+        run("agents", "agents", "--json")
+        run("explain", "explain", single["id"], "--json", "--top", "3")
+        run("explain_dimension", "explain", single["id"], "--json", "-d", "accuracy")
+        run("trust_one", "trust", agent, "--at", NOW, "--json")
+        run("trust_history", "trust", "history", agent, "--json")
+        run("collect_workflow", "collect", "--source", "task_logs", f"{tmp}/workflow.jsonl", "--enroll",
+            "--workflows", f"{tmp}/workflows", "--json")  # fmt: skip
+        run("workflow_score", "workflow", "score", "--agent", "wf-atlas", "--json")
+        run("workflow_weights", "workflow", "weights", "--json")
+        evals = f"{tmp}/evals"
+        run(
+            "compare",
+            "compare",
+            f"{evals}/control.json",
+            f"{evals}/treatment.json",
+            "--json",
+            "--fail-on",
+            "none",
+            store=False,
+        )
+        run("compare_several", "compare", f"{evals}/control.json", f"{evals}/treatment.json",
+            f"{evals}/control.json", "--json", "--fail-on", "none", store=False)  # fmt: skip
+        run(
+            "badge",
+            "badge",
+            "issue",
+            single["id"],
+            "--format",
+            "json,svg",
+            "--output",
+            f"{tmp}/badges",
+            "--json",
+        )
+        run("verify", "verify", f"{tmp}/badges/{single['id']}.svg", "--json")
+        run("verify_json", "verify", f"{tmp}/badges/{single['id']}.json", "--json")
+        run("audit_status", "audit", "status", agent, "--window-end", NOW, "--json")
+        run("error_unknown_agent", "assess", "nobody", "--window-end", NOW, "--json", stderr=True)
+        run("error_explain", "explain", "00000000-0000-0000-0000-000000000000", "--json", stderr=True)
+        run("org_create", "org", "create", "acme", "--json")
+        run("org_list", "org", "list", "--json")
+        run("keys_create", "keys", "create", "--scopes", "read,events:write", "--name", "ci", "--json")
+        run("keys_list", "keys", "list", "--json")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", type=Path)
+    group.add_argument("--check", type=Path)
+    args = parser.parse_args(argv)
+    taken = snapshots()
+    problems: list[str] = []
+    for name, text in taken.items():
+        if args.write:
+            args.write.mkdir(parents=True, exist_ok=True)
+            (args.write / f"{name}.txt").write_text(text)
+        else:
+            path: Path = args.check / f"{name}.txt"
+            if not path.exists() or path.read_text() != text:
+                problems.append(name)
+    for name in problems:
+        print(f"differs: {name}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+check: Callable[[], dict[str, str]] = snapshots
+
+if __name__ == "__main__":
+    sys.exit(main())

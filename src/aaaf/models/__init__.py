@@ -1,0 +1,85 @@
+"""One home for the public shapes (issue 10 §3): every result the CLI's ``--json`` prints and
+the API answers is one of these pydantic models, dumped by :func:`dump`.
+
+JSON Schemas of them are generated into ``docs/schemas/`` by ``scripts/gen_schemas.py``.
+"""
+
+from pydantic import BaseModel
+
+from aaaf.models._base import Number, OpenModel, PublicModel, dump, dump_list
+from aaaf.models.assessment import (
+    Assessment,
+    AssessOutcome,
+    AuditSummary,
+    AxisScore,
+    BadgeUrls,
+    DimensionScore,
+    Uncertainty,
+)
+from aaaf.models.audit import AuditStatus
+from aaaf.models.badge import BadgeVerification, IssuedBadge, VerificationCheck
+from aaaf.models.collect import CollectReport, EventError
+from aaaf.models.comparison import Comparison, SeveralComparison
+from aaaf.models.error import ErrorBody, ErrorDetail
+from aaaf.models.explain import Explanation
+from aaaf.models.tenancy import Agent, AgentListing, ApiKey, CreatedApiKey, CreatedOrganization, Organization
+from aaaf.models.trust import TrustScore
+from aaaf.models.workflow import WorkflowScore, WorkflowWeights
+
+#: name → model of every public result whose JSON Schema is published in docs/schemas/
+PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
+    "agent": Agent,
+    "agent_listing": AgentListing,
+    "api_key": ApiKey,
+    "api_key_created": CreatedApiKey,
+    "organization": Organization,
+    "organization_created": CreatedOrganization,
+    "assessment": Assessment,
+    "assess_outcome": AssessOutcome,
+    "audit_status": AuditStatus,
+    "badge_verification": BadgeVerification,
+    "collect_report": CollectReport,
+    "comparison": Comparison,
+    "comparison_several": SeveralComparison,
+    "error": ErrorBody,
+    "explanation": Explanation,
+    "trust_score": TrustScore,
+    "workflow_score": WorkflowScore,
+    "workflow_weights": WorkflowWeights,
+}
+
+__all__ = [
+    "PUBLIC_SHAPES",
+    "Agent",
+    "AgentListing",
+    "ApiKey",
+    "AssessOutcome",
+    "Assessment",
+    "AuditStatus",
+    "AuditSummary",
+    "AxisScore",
+    "BadgeUrls",
+    "BadgeVerification",
+    "CollectReport",
+    "Comparison",
+    "CreatedApiKey",
+    "CreatedOrganization",
+    "DimensionScore",
+    "ErrorBody",
+    "ErrorDetail",
+    "EventError",
+    "Explanation",
+    "IssuedBadge",
+    "Number",
+    "OpenModel",
+    "Organization",
+    "PublicModel",
+    "SeveralComparison",
+    "TrustScore",
+    "Uncertainty",
+    "VerificationCheck",
+    "WorkflowScore",
+    "WorkflowWeights",
+    "dump",
+    "dump_list",
+]

@@ -1,0 +1,103 @@
+"""The assessment of document 004 §6.2 (``GET /api/v1/assessments/{id}``) and its parts.
+
+Exactly §6.2's fields, plus ``covered``/``total`` per composite, each dimension's SCORING.md
+§0 traceability terms, the §2.6 ``audit`` object and — in listings (``extended``) — the
+record's type, window, review state and error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from aaaf.models._base import Number, OpenModel, PublicModel
+from aaaf.models.error import ErrorDetail
+
+
+class DimensionScore(OpenModel):
+    """One dimension (document 004 §3): ``score`` (null without evidence), how many tasks
+    and events it rests on, then the dimension's own terms (SCORING.md §0) and ``details``."""
+
+    score: Number | None
+    sample_size: int | None = None
+    evidence_count: int | None = None
+
+
+class Uncertainty(PublicModel):
+    """SCORING.md §2.5's statement of how sure an axis's composite is: the 95 % interval over
+    the bootstrap's sufficient resamples, each tier's share of the resamples, how many there
+    were and how many were insufficient."""
+
+    ci: list[Number] | None
+    tier_probabilities: dict[str, Number]
+    resamples: int
+    insufficient: int
+
+
+class AxisScore(OpenModel):
+    """One axis (Performance or Capability): the composite, its tier and the dimensions.
+    Open: further per-axis figures (e.g. an uncertainty) follow the named fields."""
+
+    composite_score: Number | None
+    tier: str | None
+    covered: int | None
+    total: int | None
+    uncertainty: Uncertainty | None = None
+    dimensions: dict[str, DimensionScore]
+
+
+class AuditSummary(PublicModel):
+    """The ``audit`` object of SCORING.md §2.6."""
+
+    coverage: Number | None
+    honesty: Number | None
+    audited_tasks: int
+    required_rate: Number
+    met: bool
+    self_report_unreliable: bool
+    facts_checked: int
+    facts_refuted: int
+    completed_tasks: int
+    audited_completed_tasks: int
+    refuted: list[dict[str, Any]]
+    event_ids: list[str]
+
+
+class BadgeUrls(PublicModel):
+    svg: str
+    png: str
+    json_url: str = Field(alias="json")
+
+
+class Assessment(PublicModel):
+    """Document 004 §6.2's assessment object; the fields after ``completed_at`` are the
+    record's (present in listings and in the API's answer)."""
+
+    id: str
+    agent_id: str
+    status: str
+    performance: AxisScore | None
+    capability: AxisScore | None
+    audit: AuditSummary | None = None
+    evidence_sources: dict[str, Any] | None = None
+    badge_urls: BadgeUrls
+    valid_until: str | None
+    created_at: str | None
+    completed_at: str | None
+    type: str | None = None
+    dimension: str | None = None
+    window_start: str | None = None
+    window_end: str | None = None
+    anomalous: bool | None = None
+    review_state: str | None = None
+    error: str | dict[str, Any] | None = None
+    appeals: list[dict[str, Any]] | None = None
+
+
+class AssessOutcome(PublicModel):
+    """One agent's outcome of ``assess --all``: its assessment, or the §6.4 error that stopped it."""
+
+    agent: str
+    assessment: Assessment | None = None
+    error: ErrorDetail | None = None

@@ -1,0 +1,29 @@
+"""The collect report (document 004 §6.2's batch answer, as ``aaaf collect --json`` prints it)."""
+
+from __future__ import annotations
+
+from aaaf.models._base import PublicModel
+
+
+class EventError(PublicModel):
+    """Why the event at ``index`` (file ``line``, when read from one) was rejected (SCORING.md §1)."""
+
+    index: int
+    line: int | None = None
+    code: str
+    field: str | None
+    error: str
+
+
+class CollectReport(PublicModel):
+    """Counts of one collection; ``errors`` are the first lines' errors, ``errors_note``
+    (present only then) says when that list is cut."""
+
+    accepted: int
+    duplicates: int
+    rejected: int
+    skipped: int
+    enrolled: list[str]
+    errors: list[EventError]
+    errors_total: int
+    errors_note: str | None = None

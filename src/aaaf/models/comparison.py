@@ -1,0 +1,102 @@
+"""The comparison of a control with treatment eval runs (document 002; SCORING.md §5).
+
+One treatment: :class:`Comparison`.  Several: :class:`SeveralComparison` — each treatment's
+comparison (Bonferroni across treatments) and the worst verdict rolled up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aaaf.models._base import Number, OpenModel, PublicModel
+
+
+class RunRef(PublicModel):
+    run_id: str
+    variant: str | None
+    n_samples: int
+
+
+class Unpaired(PublicModel):
+    control_only: list[str]
+    treatment_only: list[str]
+    unscored: list[Any]
+    errored: list[Any]
+
+
+class CompositeDiff(OpenModel):
+    """The composite's means, difference and confidence interval (SCORING.md §5)."""
+
+    control: Number | None
+    treatment: Number | None
+    diff: Number | None
+    ci: list[Number] | None
+
+
+class Badge(PublicModel):
+    label: str
+    value: bool | None
+    detail: str
+
+
+class Comparison(PublicModel):
+    """One treatment against the control: verdict, action and every figure behind it
+    (``grading``/``calibration``: how the runs' assertions and judges were graded here)."""
+
+    verdict: str
+    action: str
+    rule: str
+    reason: str
+    headline: str
+    control: RunRef
+    treatment: RunRef
+    n_paired: int
+    unpaired: Unpaired
+    incomplete: list[Any]
+    composite: CompositeDiff
+    layers: dict[str, dict[str, Any]]
+    judges: dict[str, Any]
+    badges: dict[str, Badge]
+    hotelling: dict[str, Any] | None
+    standardisation: dict[str, Any] | None
+    method: dict[str, Any]
+    grading: dict[str, Any] | None = None
+    calibration: dict[str, Any] | None = None
+
+
+class TreatmentComparison(PublicModel):
+    """One of several treatments against the control: ``treatment`` names it
+    (``run_id/variant``), ``treatment_run`` describes it."""
+
+    treatment: str
+    verdict: str
+    action: str
+    rule: str
+    reason: str
+    headline: str
+    control: RunRef
+    n_paired: int
+    unpaired: Unpaired
+    incomplete: list[Any]
+    composite: CompositeDiff
+    layers: dict[str, dict[str, Any]]
+    judges: dict[str, Any]
+    badges: dict[str, Badge]
+    hotelling: dict[str, Any] | None
+    standardisation: dict[str, Any] | None
+    method: dict[str, Any]
+    treatment_run: RunRef
+
+
+class SeveralComparison(PublicModel):
+    """Several treatments against one control; ``verdict`` is the worst of theirs."""
+
+    control: RunRef
+    comparisons: list[TreatmentComparison]
+    verdict: str
+    action: str
+    headline: str
+    treatments: int
+    family_confidence: Number
+    grading: dict[str, Any] | None = None
+    calibration: dict[str, Any] | None = None

@@ -1,0 +1,29 @@
+"""The error body of document 004 §6.4 (``aaaf.errors.AAAFError.to_dict``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aaaf.models._base import PublicModel
+
+
+class ErrorDetail(PublicModel):
+    """``code`` is one of SCORING.md §7's error codes; ``details`` is absent when empty."""
+
+    code: str
+    message: str
+    details: dict[str, Any] | None = None
+
+
+class ErrorBody(PublicModel):
+    """Document 004 §6.4: ``{"error": {"code", "message", "details"?}}``."""
+
+    error: ErrorDetail
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None, *, empty_details: bool) -> ErrorBody:
+    """The §6.4 body.  ``empty_details``: whether ``details`` is given even when empty (the
+    API always answers an object; the CLI leaves an empty one out)."""
+    if details or empty_details:
+        return ErrorBody(error=ErrorDetail(code=code, message=message, details=dict(details or {})))
+    return ErrorBody(error=ErrorDetail(code=code, message=message))

@@ -1,0 +1,85 @@
+"""Organizations, agents and API keys as the CLI's ``--json`` and the API show them
+(document 004 §6.2, §7.2; SCORING.md §7 "Admin and keys").  A key's secret never appears
+here but in the answer that creates it (``api_key``, shown once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aaaf.models._base import Number, PublicModel
+
+
+class Organization(PublicModel):
+    """A tenant; its API key hash is never shown."""
+
+    id: str
+    name: str
+    domain_taxonomy: list[str]
+    status: str
+    created_at: str
+    updated_at: str
+
+
+class Agent(PublicModel):
+    """An enrolled agent (document 004 §6.2 ``/agents``)."""
+
+    id: str
+    organization_id: str
+    name: str
+    claimed_domains: list[str]
+    tools: list[str]
+    description: str | None
+    metadata: dict[str, Any]
+    status: str
+    created_at: str
+    updated_at: str
+
+
+class LatestAssessment(PublicModel):
+    id: str
+    performance_composite: Number | None
+    performance_tier: str | None
+    capability_composite: Number | None
+    capability_tier: str | None
+
+
+class AgentListing(Agent):
+    """An agent with its latest completed assessment (``aaaf agents --json``)."""
+
+    latest_assessment: LatestAssessment | None
+
+
+class ApiKey(PublicModel):
+    """An API key's record: prefix and scopes, never the key."""
+
+    id: str
+    organization_id: str
+    name: str | None
+    prefix: str
+    scopes: list[str]
+    created_at: str
+    revoked_at: str | None
+    last_used_at: str | None
+
+
+class CreatedApiKey(ApiKey):
+    """A new key: ``api_key`` is the key itself, shown this once."""
+
+    api_key: str
+
+
+class CreatedOrganization(Organization):
+    """``aaaf org create --json``: the organization, its first key (shown once) and the key's record."""
+
+    api_key: str
+    key: ApiKey
+
+
+class ApiKeyPage(PublicModel):
+    items: list[ApiKey]
+    next_cursor: str | None
+
+
+class OrganizationPage(PublicModel):
+    items: list[Organization]
+    next_cursor: str | None
