@@ -188,7 +188,8 @@ def score_assessment(
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
     sources = _window_sources(events, record.window_start, end)
-    result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
+    if sources["stress_test_events"] or assessment_type == "stress_test_only":
+        result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
     unreliable = self_report_unreliable(result_dict)
     org.complete_assessment(
         record.id,
