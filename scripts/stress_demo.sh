@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 AAAF=.venv/bin/aaaf
 OUT=${OUT:-out}
 PARALLEL=${STRESS_PARALLEL:-4}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+export AAAF_DATABASE_URL=${AAAF_DATABASE_URL:-sqlite:///$OUT/aaaf.db}
 for agent in oracle careless random; do
   echo "== stress test: the $agent reference agent (the whole library, --parallel $PARALLEL)"
   $AAAF stress-test "ref-$agent" --agent-cmd "$AAAF reference-agent $agent" --parallel "$PARALLEL" \

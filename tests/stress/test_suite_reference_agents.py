@@ -93,9 +93,6 @@ def test_full_merges_passive_evidence_and_passive_only_leaves_stress_out(
     assert full["evidence_sources"]["stress_test_events"] > 141
     assert full["performance"]["dimensions"]["task_completion_rate"]["sample_size"] == 171
     passive_only = _assess(org, "ref-careless", "passive_only")
-    assert passive_only["evidence_sources"] == {
-        "passive_events": 60,
-        "stress_test_events": 0,
-        "stress_runs": [],
-    }
+    assert "evidence_sources" not in passive_only  # passive evidence only, as before stress tests
+    assert passive_only["performance"]["dimensions"]["task_completion_rate"]["sample_size"] == 30
     assert passive_only["performance"]["dimensions"]["task_completion_rate"]["score"] == 0.0

@@ -232,7 +232,8 @@ def score_assessment(
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
     sources = _window_sources(events, record.window_start, end)
-    result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
+    if sources["stress_test_events"] or assessment_type == "stress_test_only":
+        result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
     unreliable = self_report_unreliable(result_dict)
     # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
     with org.unit_of_work() as uow:

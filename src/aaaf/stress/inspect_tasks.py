@@ -76,12 +76,12 @@ def stress_agent(
         loaded = lib.get(str(state.sample_id))
         stress_task = loaded.task
         workdir = Path(tempfile.mkdtemp(prefix="aaaf-stress-"))
-        agent_home = Path(tempfile.mkdtemp(prefix="aaaf-agent-"))
         try:
             environment = ToolEnvironment(stress_task, lib, workdir / "work")
             if agent_cmd:
                 env = {LIBRARY_DIRS_ENV: os.pathsep.join(lib.directories[1:])}
-                session: Any = SubprocessAgent(agent_cmd, env=env, cwd=str(agent_home))
+                # in the directory aaaf runs in, so that a relative --agent-cmd works as typed
+                session: Any = SubprocessAgent(agent_cmd, env=env)
             else:
                 session = ChatCompletionsAgent(agent_url, model)
             started = datetime.now(UTC)
@@ -99,7 +99,6 @@ def stress_agent(
             )
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
-            shutil.rmtree(agent_home, ignore_errors=True)
         for item in episode.transcript:
             if item["role"] == "tool_call":
                 call = InspectToolCall(
