@@ -33,6 +33,7 @@ PUBLIC = {
     ("GET", "/api/v1/badges/{assessment_id}.png"),
     ("GET", "/api/v1/badges/{assessment_id}.json"),
     ("GET", "/api/v1/badges/{assessment_id}.jwt"),
+    ("POST", "/oauth/token"),
 }
 PUBLIC_MOUNTS = {"/docs/assets"}
 # a valid body for routes that need one, so that the answer is about the id, not the body
@@ -56,6 +57,7 @@ BODIES: dict[tuple[str, str], Any] = {
     },
     ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
+    ("POST", "/api/v1/organizations/{org_id}/oauth-clients"): {"scopes": ["admin"]},
     ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
     ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
@@ -74,6 +76,7 @@ class Victim:
     assessment_id: str
     key_id: str
     appeal_id: str
+    oauth_client_id: str
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -82,6 +85,7 @@ class Victim:
             "assessment_id": self.assessment_id,
             "key_id": self.key_id,
             "appeal_id": self.appeal_id,
+            "oauth_client_id": self.oauth_client_id,
         }
 
 
@@ -179,8 +183,14 @@ def _victim(live: LiveServer) -> Victim:
             "counter_evidence": [{"task_id": "task-000", "claim": "scope change"}],
         },
     ).json()
+    oauth_client = org.client.post(f"/api/v1/organizations/{org.id}/oauth-clients", json={"scopes": ["read"]})
     return Victim(
-        org=org, agent_id=agent["id"], assessment_id=started["id"], key_id=key["id"], appeal_id=appeal["id"]
+        org=org,
+        agent_id=agent["id"],
+        assessment_id=started["id"],
+        key_id=key["id"],
+        appeal_id=appeal["id"],
+        oauth_client_id=oauth_client.json()["id"],
     )
 
 
@@ -217,6 +227,8 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     assert agent["status"] == "enrolled" and agent["description"] is None
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
+    clients = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/oauth-clients").json()["items"]
+    assert [(c["id"], c["revoked_at"]) for c in clients] == [(victim.oauth_client_id, None)]
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
     assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
     appeal = victim.org.client.get(

@@ -35,6 +35,9 @@ EXPECTED_TABLES = {
     "score_history",
     "trust_weight_overrides",
     "assessment_evidence",
+    "oauth_clients",
+    "usage_daily",
+    "badge_visibility",
 }
 
 

@@ -164,6 +164,7 @@ class AAAFConfig:
     audit_rate: float = 0.20  # SCORING.md §2.6: max(0.10 review spot checks, 0.20 error annotations)
     audit_honesty_threshold: float = 0.90  # §2.6: below it (with enough audits) self-reports are unreliable
     audit_min_tasks: int = 5  # §2.6: audited tasks needed before the flag can be raised
+    rate_limit_per_minute: int = 100  # issue 13 §4: API requests per minute per key (service, not scoring)
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights
@@ -195,4 +196,5 @@ class AAAFConfig:
             "calibration_threshold": self.calibration_threshold,
             "validity_period_days": self.validity_days,
             "reassessment_task_threshold": self.reassessment_task_threshold,
+            "rate_limit_per_minute": self.rate_limit_per_minute,
         }

@@ -10,7 +10,9 @@ from aaaf.api.routes import (
     events,
     health,
     keys,
+    oauth,
     organizations,
+    usage,
 )
 
 ROUTERS = [
@@ -24,4 +26,6 @@ ROUTERS = [
     appeals.router,
     keys.router,
     badges.router,
+    oauth.router,
+    usage.router,
 ]

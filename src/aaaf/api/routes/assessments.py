@@ -22,6 +22,7 @@ from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
 from aaaf.api.routes.badges import issue_after_scoring
+from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
@@ -67,7 +68,12 @@ def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> Non
 
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
 def create_assessment(
-    body: AssessmentCreate, org: AssessmentWriter, store: StoreDep, now: NowDep, background: BackgroundTasks
+    body: AssessmentCreate,
+    org: AssessmentWriter,
+    store: StoreDep,
+    now: NowDep,
+    background: BackgroundTasks,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
     if body.type == "stress_test_only" or body.include_stress_test:
@@ -99,6 +105,7 @@ def create_assessment(
         window_end=window_end,
     )
     background.add_task(run_assessment, store, org, record.id)
+    meter.add(org.organization_id, now, "assessments_run")
     return {
         "id": str(record.id),
         "agent_id": str(record.agent_id),

@@ -21,6 +21,7 @@ from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
 from aaaf.api.limits import MAX_BATCH_EVENTS
 from aaaf.api.models import BatchResult, EventOut, EventStored, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, paginate, time_key
+from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
@@ -43,11 +44,13 @@ def create_event(
     org: EventWriter,
     principal: CallerDep,
     now: NowDep,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Submit one event; an invalid one is refused with the code and field of its problem
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
     items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
     report = collect_events(org, items, now=now)
+    meter.add(org.organization_id, now, "events_accepted", report.accepted)
     if report.errors:
         error = report.errors[0]
         details = {"field": error.field, "id": _client_id(event)}
@@ -61,6 +64,7 @@ def create_events_batch(
     org: EventWriter,
     principal: CallerDep,
     now: NowDep,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
     its ``id``, the code and the field of its problem (``FORBIDDEN`` for a ``task_audited``
@@ -73,6 +77,7 @@ def create_events_batch(
         )
     items = gate_findings(((None, raw) for raw in events), may_audit=principal.holds("auditor"))
     report = collect_events(org, items, now=now)
+    meter.add(org.organization_id, now, "events_accepted", report.accepted)
     return batch_answer(report, events)
 
 
