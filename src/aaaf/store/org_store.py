@@ -8,6 +8,7 @@ stress tests) over one organization-scoped base with one unit of work.
 from __future__ import annotations
 
 from aaaf.store.repositories.assessments import DimensionRow
+from aaaf.store.repositories.badge_visibility import BadgeVisibilityRepository
 from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository):
+class OrgStore(StressTestRepository, BadgeVisibilityRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one
