@@ -139,8 +139,15 @@ def create_key(
     return IssuedKey(key=key, secret=secret)
 
 
-def list_keys(store: Store, organization_id: uuid.UUID) -> list[ApiKey]:
-    return ApiKeys(store.engine).of_organization(organization_id)
+def list_keys(
+    store: Store,
+    organization_id: uuid.UUID,
+    *,
+    after: tuple[datetime, uuid.UUID] | None = None,
+    limit: int | None = None,
+) -> list[ApiKey]:
+    """The organization's keys, oldest first (a keyset page: after ``(created_at, id)``)."""
+    return ApiKeys(store.engine).of_organization(organization_id, after=after, limit=limit)
 
 
 def revoke_key(store: Store, organization_id: uuid.UUID, key_id: str, *, now: datetime) -> ApiKey:

@@ -12,6 +12,7 @@ from aaaf.store.repositories.badge_visibility import BadgeVisibilityRepository
 from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
+from aaaf.store.repositories.pages import PageRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
     insert_stress_test,
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository, BadgeVisibilityRepository):
+class OrgStore(StressTestRepository, BadgeVisibilityRepository, PageRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one

@@ -20,7 +20,7 @@ from fastapi import APIRouter, BackgroundTasks, Query
 
 from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
-from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
@@ -143,13 +143,13 @@ def list_assessments(
 ) -> Page[dict[str, Any]]:
     """Assessments, newest first."""
     agent = None if agent_id is None else org.get_agent(agent_id)
-    records = org.assessments(agent.id if agent else None, status=status)
-    page = paginate(
+    records = org.assessments_page(
+        agent_id=agent.id if agent else None, status=status, before=time_id_after(cursor), limit=limit + 1
+    )
+    page = keyset_page(
         records,
-        key=lambda r: [time_key(r.created_at), str(r.id)],
-        cursor=cursor,
         limit=limit,
-        descending=True,
+        key=lambda r: [time_key(r.created_at), str(r.id)],
         render=lambda r: assess_service.assessment_json(r, extended=True),
     )
     return Page[dict[str, Any]](**page)
