@@ -26,7 +26,7 @@ class BadgeVisibilityRepository(OrgScoped):
     def _own_assessment(self, assessment_id: uuid.UUID | str) -> uuid.UUID:
         wanted = as_uuid(assessment_id)
         with self._reading() as connection:
-            found = connection.execute(
+            found: uuid.UUID | None = connection.execute(
                 select(t.assessments.c.id)
                 .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
                 .where(t.assessments.c.id == wanted, t.agents.c.organization_id == self.organization_id)

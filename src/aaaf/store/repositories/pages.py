@@ -13,8 +13,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, and_, or_, select
 
 from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
@@ -24,12 +25,18 @@ from aaaf.store.repositories.assessments import _appeal_from_row, _assessment_fr
 from aaaf.store.repositories.base import OrgScoped, not_found
 
 
-def _after(columns: Sequence[object], values: Sequence[object], *, descending: bool = False) -> object:
-    """``(a, b) > (x, y)`` (or ``<``) spelt out, which both dialects plan as a range scan."""
-    (first, second), (first_value, second_value) = columns, values
+def _after(
+    first: ColumnElement[Any],
+    second: ColumnElement[Any],
+    values: tuple[datetime, uuid.UUID],
+    *,
+    descending: bool = False,
+) -> ColumnElement[bool]:
+    """``(first, second) > values`` (or ``<``) spelt out, which both dialects plan as a range scan."""
+    first_value, second_value = values
     if descending:
-        return or_(first < first_value, and_(first == first_value, second < second_value))  # type: ignore[operator]
-    return or_(first > first_value, and_(first == first_value, second > second_value))  # type: ignore[operator]
+        return or_(first < first_value, and_(first == first_value, second < second_value))
+    return or_(first > first_value, and_(first == first_value, second > second_value))
 
 
 class PageRepository(OrgScoped):
@@ -73,7 +80,7 @@ class PageRepository(OrgScoped):
         if until is not None:
             query = query.where(c.timestamp <= until)
         if after is not None:
-            query = query.where(_after((c.timestamp, c.id), after))  # type: ignore[arg-type]
+            query = query.where(_after(c.timestamp, c.id, after))
         with self._reading() as connection:
             owner = connection.execute(
                 select(t.agents.c.id).where(
@@ -121,7 +128,7 @@ class PageRepository(OrgScoped):
         if status is not None:
             query = query.where(c.status == status)
         if before is not None:
-            query = query.where(_after((c.created_at, c.id), before, descending=True))  # type: ignore[arg-type]
+            query = query.where(_after(c.created_at, c.id, before, descending=True))
         with self._reading() as connection:
             rows = connection.execute(query.order_by(c.created_at.desc(), c.id.desc()).limit(limit)).all()
         return [_assessment_from_row(row) for row in rows]
@@ -134,7 +141,7 @@ class PageRepository(OrgScoped):
         c = t.appeals.c
         query = select(t.appeals).where(c.assessment_id == assessment_id)
         if after is not None:
-            query = query.where(_after((c.filed_at, c.id), after))  # type: ignore[arg-type]
+            query = query.where(_after(c.filed_at, c.id, after))
         with self._reading() as connection:
             owner = connection.execute(
                 select(t.assessments.c.id)
