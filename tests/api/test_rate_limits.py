@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.conftest import LiveServer, Server, assert_error, start_server
+from tests.api.conftest import ADMIN_KEY, LiveServer, Server, assert_error, start_server
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 POLICY = re.compile(r'^"per-key";q=(\d+);w=60$')
@@ -131,14 +131,33 @@ def test_public_routes_are_limited_per_client_address(tmp_path: Path) -> None:
     )
     try:
         with httpx.Client(base_url=server.base_url, timeout=30) as client:
+            # start_server's /health check was the address's first request; creating an
+            # organization (the admin key, no organization's key) is its second
+            created = client.post(
+                "/api/v1/organizations",
+                json={"name": "ip-limited"},
+                headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+            )
+            assert created.status_code == 201, created.text
+            assert created.headers["ratelimit-policy"] == '"per-ip";q=5;w=60'
+            # requests a key is counted for do not use the address's budget
+            key = {"Authorization": f"Bearer {created.json()['api_key']}"}
+            for _ in range(8):
+                answer = client.get("/api/v1/agents", headers=key)
+                assert (
+                    answer.status_code == 200 and answer.headers["ratelimit-policy"] == '"per-key";q=100;w=60'
+                )
             statuses = []
-            for _ in range(6):  # start_server's /health check counted once already
+            for _ in range(5):
                 response = client.get("/.well-known/jwks.json")
                 statuses.append(response.status_code)
                 assert response.headers["ratelimit-policy"] == '"per-ip";q=5;w=60'
-            assert statuses[:4] == [200] * 4 and statuses[4:] == [429, 429]
+            assert statuses == [200, 200, 200, 429, 429]
             refused = client.get("/health")
             assert_error(refused, 429, "RATE_LIMITED")
             assert int(refused.headers["retry-after"]) >= 1
+            assert (
+                client.get("/api/v1/agents", headers=key).status_code == 200
+            )  # the key still has its budget
     finally:
         server.stop()

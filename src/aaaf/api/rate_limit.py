@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +35,7 @@ from fastapi.dependencies.models import Dependant
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage, RedisStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Mount, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from aaaf.api.errors import error_body
@@ -127,6 +128,34 @@ def _client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+def route_table(
+    routes: list[BaseRoute], prefix: str = ""
+) -> list[tuple[re.Pattern[str], set[str] | None, bool]]:
+    """``(path regex, methods, authenticated)`` of every route, included routers flattened
+    (FastAPI keeps an included router as one route object of its own)."""
+    table: list[tuple[re.Pattern[str], set[str] | None, bool]] = []
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            inner = getattr(getattr(route, "include_context", None), "prefix", "") or ""
+            table += route_table(list(included.routes), prefix + inner)
+            continue
+        path = getattr(route, "path", None)
+        if not isinstance(path, str):
+            continue
+        if isinstance(route, Mount):
+            regex, _, _ = compile_path(prefix + path.rstrip("/") + "/{rest:path}")
+            table.append((regex, None, False))
+            continue
+        dependant = getattr(route, "dependant", None)
+        methods = getattr(route, "methods", None)
+        regex, _, _ = compile_path(prefix + path)
+        table.append(
+            (regex, set(methods) if methods else None, dependant is not None and _authenticates(dependant))
+        )
+    return table
+
+
 class RateLimitMiddleware:
     """Pure ASGI middleware: limits what no key is counted for by client address, and puts
     the limit headers of whichever limit counted the request on its answer."""
@@ -135,18 +164,18 @@ class RateLimitMiddleware:
         self.app = app
         self.limiter = limiter
         self.routes = routes
-        self._authenticated: dict[int, bool] = {}
+        self._table: list[tuple[re.Pattern[str], set[str] | None, bool]] | None = None
 
     def _is_authenticated(self, scope: Scope) -> bool:
-        for route in self.routes:
-            match, _ = route.matches(scope)
-            if match is Match.FULL:
-                known = self._authenticated.get(id(route))
-                if known is None:
-                    dependant = getattr(route, "dependant", None)
-                    known = dependant is not None and _authenticates(dependant)
-                    self._authenticated[id(route)] = known
-                return known
+        """Whether the route the request goes to counts it against a key (its dependencies
+        authenticate the caller); the table is built at the first request, when every route
+        (the docs' too) is in place."""
+        if self._table is None:
+            self._table = route_table(self.routes)
+        path, method = scope.get("path", ""), scope.get("method", "GET")
+        for regex, methods, authenticated in self._table:
+            if regex.match(path) and (methods is None or method in methods):
+                return authenticated
         return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
