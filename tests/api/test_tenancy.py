@@ -59,6 +59,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
     ("POST", "/api/v1/organizations/{org_id}/oauth-clients"): {"scopes": ["admin"]},
     ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
+    ("PATCH", "/api/v1/badges/{assessment_id}"): {"visibility": "private"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
     ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
         "auditor": "another organization's auditor",
@@ -230,7 +231,8 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     clients = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/oauth-clients").json()["items"]
     assert [(c["id"], c["revoked_at"]) for c in clients] == [(victim.oauth_client_id, None)]
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
-    assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
+    verified = live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()
+    assert verified["revoked"] is False and "visibility" not in verified  # still public
     appeal = victim.org.client.get(
         f"/api/v1/assessments/{victim.assessment_id}/appeals/{victim.appeal_id}"
     ).json()
