@@ -134,6 +134,14 @@ class SecretBox:
             secret
         )
         self._aead = AESGCM(derived)
+        self._secret = secret
+
+    def derive_key(self, purpose: str, length: int = 32) -> bytes:
+        """A key for one purpose (HKDF-SHA256 of the secret, ``info`` naming the purpose): what
+        signs OAuth tokens (issue 13 §3), independent of the sealing key."""
+        return HKDF(
+            algorithm=hashes.SHA256(), length=length, salt=None, info=f"aaaf {purpose} v1".encode()
+        ).derive(self._secret)
 
     def __repr__(self) -> str:
         return "SecretBox(<secret>)"

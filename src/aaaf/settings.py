@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
     # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
     admin_key: str | None = None
+    # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
+    # requests no key is counted for (public routes) are limited per client address
+    rate_limit_prefix: str = "aaaf"
+    public_rate_limit_per_minute: int = Field(default=600, ge=1)
 
     # issue 14 §5 (docs/webhooks.md): webhook targets on private, loopback or link-local
     # addresses are refused unless this is true (tests, single-machine setups)

@@ -61,6 +61,14 @@ class Server:
                 self.process.wait(timeout=15)
 
 
+# the shared servers' per-address limit of public routes, raised: every test's anonymous
+# requests come from 127.0.0.1 (tests/api/test_rate_limits.py checks the default on servers of its own)
+TEST_PUBLIC_RATE_LIMIT = "1000000"
+# what LiveServer.organization() sets, so that tests sending many requests are not refused;
+# the rate-limit tests ask for the default (SCORING.md §7 "Rate limits")
+TEST_RATE_LIMIT_PER_MINUTE = 1_000_000
+
+
 def start_server(
     database_url: str,
     log_dir: Path,
@@ -75,9 +83,13 @@ def start_server(
         **os.environ,
         "AAAF_DATABASE_URL": database_url,
         "AAAF_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
         **(extra_env or {}),
     }
     env.pop("AAAF_ADMIN_KEY", None)
+    for name in ("AAAF_REDIS_URL", "AAAF_RATE_LIMIT_PREFIX"):
+        if name not in (extra_env or {}):
+            env.pop(name, None)
     if admin_key is not None:
         env["AAAF_ADMIN_KEY"] = admin_key
     log_path = log_dir / f"serve-{port}.log"
@@ -137,7 +149,11 @@ class LiveServer:
         self._clients.append(client)
         return client
 
-    def organization(self, **config: Any) -> Org:
+    def organization(
+        self, *, rate_limit_per_minute: int | None = TEST_RATE_LIMIT_PER_MINUTE, **config: Any
+    ) -> Org:
+        """A new organization; its rate limit is raised unless ``rate_limit_per_minute=None``
+        (the default limit, 100 per minute per key)."""
         name = f"org-{uuid.uuid4().hex[:10]}"
         response = self.anonymous.post(
             "/api/v1/organizations",
@@ -146,7 +162,14 @@ class LiveServer:
         )
         assert response.status_code == 201, response.text
         body = response.json()
-        return Org(body["id"], name, body["api_key"], self.client(body["api_key"]))
+        org = Org(body["id"], name, body["api_key"], self.client(body["api_key"]))
+        if rate_limit_per_minute is not None:
+            raised = org.client.patch(
+                f"/api/v1/organizations/{org.id}/config",
+                json={"rate_limit_per_minute": rate_limit_per_minute},
+            )
+            assert raised.status_code == 200, raised.text
+        return org
 
     def close(self) -> None:
         for client in self._clients:

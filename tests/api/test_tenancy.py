@@ -33,6 +33,7 @@ PUBLIC = {
     ("GET", "/api/v1/badges/{assessment_id}.png"),
     ("GET", "/api/v1/badges/{assessment_id}.json"),
     ("GET", "/api/v1/badges/{assessment_id}.jwt"),
+    ("POST", "/oauth/token"),
 }
 PUBLIC_MOUNTS = {"/docs/assets"}
 # a public address (no DNS needed): the shared server refuses loopback targets and never sends
@@ -58,7 +59,9 @@ BODIES: dict[tuple[str, str], Any] = {
     },
     ("POST", "/api/v1/assessments/{assessment_id}/appeals/{appeal_id}/resolve"): {"decision": "accepted"},
     ("PATCH", "/api/v1/organizations/{org_id}"): {"name": "renamed-by-another-organization"},
+    ("POST", "/api/v1/organizations/{org_id}/oauth-clients"): {"scopes": ["admin"]},
     ("POST", "/api/v1/badges/{assessment_id}/revoke"): {"reason": "revoked by another organization"},
+    ("PATCH", "/api/v1/badges/{assessment_id}"): {"visibility": "private"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
     ("PATCH", "/api/v1/webhooks/{webhook_id}"): {"active": False},
     ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
@@ -80,6 +83,7 @@ class Victim:
     eval_run_id: str
     webhook_id: str
     delivery_id: str
+    oauth_client_id: str
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -91,6 +95,7 @@ class Victim:
             "run_id": self.eval_run_id,
             "webhook_id": self.webhook_id,
             "delivery_id": self.delivery_id,
+            "oauth_client_id": self.oauth_client_id,
         }
 
 
@@ -282,6 +287,7 @@ def _victim(live: LiveServer) -> Victim:
     )
     assert stored.json()["accepted"] == 1, stored.text
     [delivery] = org.client.get(f"/api/v1/webhooks/{webhook['id']}/deliveries").json()["items"]
+    oauth_client = org.client.post(f"/api/v1/organizations/{org.id}/oauth-clients", json={"scopes": ["read"]})
     return Victim(
         org=org,
         agent_id=agent["id"],
@@ -291,6 +297,7 @@ def _victim(live: LiveServer) -> Victim:
         eval_run_id=eval_run["id"],
         webhook_id=webhook["id"],
         delivery_id=delivery["id"],
+        oauth_client_id=oauth_client.json()["id"],
     )
 
 
@@ -328,8 +335,11 @@ def test_no_route_lets_one_organization_reach_another(live: LiveServer) -> None:
     keys = {item["id"]: item for item in victim.org.client.get("/api/v1/keys").json()["items"]}
     assert keys[victim.key_id]["revoked_at"] is None
     assert victim.org.client.get(f"/api/v1/webhooks/{victim.webhook_id}").json()["active"] is True
+    clients = victim.org.client.get(f"/api/v1/organizations/{victim.org.id}/oauth-clients").json()["items"]
+    assert [(c["id"], c["revoked_at"]) for c in clients] == [(victim.oauth_client_id, None)]
     assert victim.org.client.get(f"/api/v1/assessments/{victim.assessment_id}").status_code == 200
-    assert live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()["revoked"] is False
+    verified = live.anonymous.get(f"/api/v1/badges/{victim.assessment_id}/verify").json()
+    assert verified["revoked"] is False and "visibility" not in verified  # still public
     appeal = victim.org.client.get(
         f"/api/v1/assessments/{victim.assessment_id}/appeals/{victim.appeal_id}"
     ).json()

@@ -39,6 +39,9 @@ EXPECTED_TABLES = {
     "eval_runs",
     "webhook_events",
     "webhook_deliveries",
+    "oauth_clients",
+    "usage_daily",
+    "badge_visibility",
 }
 
 

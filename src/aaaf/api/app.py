@@ -7,9 +7,10 @@ authenticate, scope to the caller's organization and call the same services the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI
@@ -17,7 +18,9 @@ from fastapi import FastAPI
 from aaaf.api.docs import install_docs
 from aaaf.api.errors import install_error_handlers
 from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
+from aaaf.api.rate_limit import RateLimiter, RateLimitMiddleware
 from aaaf.api.routes import ROUTERS
+from aaaf.api.usage import UsageMeter
 
 log = logging.getLogger("aaaf.api")
 
@@ -48,10 +51,18 @@ def create_app(
 
         app.state.store = open_store(url, clock=context.clock)
         log.info("serving %s", app.state.store.url)
+        flusher = asyncio.create_task(meter.run(app.state.store))
         try:
             async with background_loop(app.state.store, settings):  # issue 14: webhooks, duties
                 yield
         finally:
+            flusher.cancel()
+            with suppress(asyncio.CancelledError):
+                await flusher
+            try:
+                meter.flush(app.state.store)  # the last counts (issue 13 §4)
+            except Exception:
+                log.exception("could not record usage at shutdown")
             app.state.store.close()
 
     app = FastAPI(
@@ -65,12 +76,20 @@ def create_app(
     )
     app.state.admin_key = admin or None
     app.state.context = context
+    meter = UsageMeter()
+    app.state.usage_meter = meter
+    app.state.rate_limiter = RateLimiter(
+        settings.redis_url,
+        prefix=settings.rate_limit_prefix,
+        public_per_minute=settings.public_rate_limit_per_minute,
+    )
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
     install_docs(app)
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     app.add_middleware(RefuseNulCharacters)
+    app.add_middleware(RateLimitMiddleware, limiter=app.state.rate_limiter, routes=app.router.routes)
     return app
 
 

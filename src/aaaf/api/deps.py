@@ -61,8 +61,24 @@ def presented_key(
 PresentedKey = Annotated[str | None, Depends(presented_key)]
 
 
-def get_principal(store: StoreDep, now: NowDep, key: PresentedKey) -> Principal:
-    return authenticate(store, key, now=now)
+def get_principal(request: Request, store: StoreDep, now: NowDep, key: PresentedKey) -> Principal:
+    """The authenticated caller, counted against its key's rate limit (429 ``RATE_LIMITED``
+    beyond it; :mod:`aaaf.api.rate_limit`) and in its organization's usage (:mod:`aaaf.api.usage`)."""
+    from aaaf.api.rate_limit import DEFAULT_PER_MINUTE, STATE_KEY
+    from aaaf.store.usage import organization_rate_limit
+
+    principal = authenticate(store, key, now=now)
+    limiter = getattr(request.app.state, "rate_limiter", None)
+    if limiter is not None:
+        per_minute = organization_rate_limit(store.engine, principal.organization_id) or DEFAULT_PER_MINUTE
+        decision = limiter.hit(principal.rate_limit_identity, per_minute, policy="per-key")
+        setattr(request.state, STATE_KEY, decision)
+        if not decision.allowed:
+            raise AAAFError(*decision.error())
+    meter = getattr(request.app.state, "usage_meter", None)
+    if meter is not None:
+        meter.add(principal.organization_id, now, "api_calls")
+    return principal
 
 
 # the caller itself (authenticated once per request: FastAPI caches ``get_principal``), for a

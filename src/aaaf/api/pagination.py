@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
@@ -77,3 +78,31 @@ def paginate(
 def time_key(moment: datetime) -> str:
     """A timestamp as a cursor key part that sorts as the instant does (fixed width, UTC)."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def keyset_page(
+    rows: Sequence[T], *, limit: int, key: Callable[[T], list[str]], render: Callable[[T], dict[str, Any]]
+) -> dict[str, Any]:
+    """The page of rows a query read with ``LIMIT limit + 1`` after the cursor's key (paging
+    in SQL, not in Python): the extra row only says that there is a next page."""
+    page = list(rows[:limit])
+    more = len(rows) > limit
+    return {
+        "items": [render(row) for row in page],
+        "next_cursor": encode_cursor(key(page[-1])) if more and page else None,
+    }
+
+
+def time_id_after(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:
+    """The ``(created_at, id)`` a :func:`time_key` + id cursor holds (``INVALID_REQUEST`` otherwise)."""
+    key = decode_cursor(cursor)
+    if key is None:
+        return None
+    try:
+        if len(key) != 2:
+            raise ValueError("not a (time, id) cursor")
+        return datetime.fromisoformat(key[0]).replace(tzinfo=UTC), uuid.UUID(key[1])
+    except ValueError:
+        raise AAAFError(
+            "INVALID_REQUEST", "cursor: not a cursor this server returned.", {"field": "cursor"}
+        ) from None

@@ -167,6 +167,7 @@ class AAAFConfig:
     uncertainty_seed: int = 0  # SCORING.md §2.5: the bootstrap's seed
     uncertainty_resamples: int = 1000  # §2.5: B, resamples per assessment (0 = no uncertainty)
     borderline_probability: float = 0.8  # §2.5: a tier less probable than this is "borderline"
+    rate_limit_per_minute: int = 100  # issue 13 §4: API requests per minute per key (service, not scoring)
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights
@@ -198,4 +199,5 @@ class AAAFConfig:
             "calibration_threshold": self.calibration_threshold,
             "validity_period_days": self.validity_days,
             "reassessment_task_threshold": self.reassessment_task_threshold,
+            "rate_limit_per_minute": self.rate_limit_per_minute,
         }

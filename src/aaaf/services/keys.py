@@ -44,6 +44,15 @@ class Principal:
     organization_id: uuid.UUID
     scopes: frozenset[str]
     key_id: uuid.UUID | None = None
+    #: the OAuth client whose token the request presented (issue 13 §3), else None
+    client_id: str | None = None
+
+    @property
+    def rate_limit_identity(self) -> str:
+        """What a rate limit counts against: the API key, or the OAuth client (issue 13 §4)."""
+        if self.client_id is not None:
+            return f"client:{self.client_id}"
+        return f"key:{self.key_id}"
 
     def holds(self, scope: str) -> bool:
         """Whether this principal holds ``scope`` (``admin`` holds every scope)."""
@@ -130,8 +139,15 @@ def create_key(
     return IssuedKey(key=key, secret=secret)
 
 
-def list_keys(store: Store, organization_id: uuid.UUID) -> list[ApiKey]:
-    return ApiKeys(store.engine).of_organization(organization_id)
+def list_keys(
+    store: Store,
+    organization_id: uuid.UUID,
+    *,
+    after: tuple[datetime, uuid.UUID] | None = None,
+    limit: int | None = None,
+) -> list[ApiKey]:
+    """The organization's keys, oldest first (a keyset page: after ``(created_at, id)``)."""
+    return ApiKeys(store.engine).of_organization(organization_id, after=after, limit=limit)
 
 
 def revoke_key(store: Store, organization_id: uuid.UUID, key_id: str, *, now: datetime) -> ApiKey:
@@ -144,7 +160,12 @@ def revoke_key(store: Store, organization_id: uuid.UUID, key_id: str, *, now: da
 
 def authenticate(store: Store, secret: str | None, *, now: datetime) -> Principal:
     """The principal a key stands for; ``UNAUTHORIZED`` for a missing, unknown or revoked key
-    (the message does not say which, so a key cannot be probed)."""
+    (the message does not say which, so a key cannot be probed).  An OAuth access token (a
+    JWT from ``POST /oauth/token``) is accepted wherever a key is (issue 13 §3)."""
+    if secret and secret.count(".") == 2 and not secret.startswith(KEY_PREFIX):
+        from aaaf.services.oauth import principal_from_token
+
+        return principal_from_token(store, secret, now=now)
     if not secret or not secret.startswith(KEY_PREFIX):
         raise AAAFError("UNAUTHORIZED", "Missing or invalid API key.", {})
     keys = ApiKeys(store.engine)

@@ -89,12 +89,26 @@ class ApiKeys:
             row = connection.execute(select(t.api_keys).where(t.api_keys.c.id == key_id)).one()
         return _key_from_row(row)
 
-    def of_organization(self, organization_id: uuid.UUID, *, include_revoked: bool = True) -> list[ApiKey]:
-        query = select(t.api_keys).where(t.api_keys.c.organization_id == organization_id)
+    def of_organization(
+        self,
+        organization_id: uuid.UUID,
+        *,
+        include_revoked: bool = True,
+        after: tuple[datetime, uuid.UUID] | None = None,
+        limit: int | None = None,
+    ) -> list[ApiKey]:
+        """The organization's keys, oldest first (a keyset page: after ``(created_at, id)``)."""
+        c = t.api_keys.c
+        query = select(t.api_keys).where(c.organization_id == organization_id)
         if not include_revoked:
-            query = query.where(t.api_keys.c.revoked_at.is_(None))
+            query = query.where(c.revoked_at.is_(None))
+        if after is not None:
+            query = query.where((c.created_at > after[0]) | ((c.created_at == after[0]) & (c.id > after[1])))
+        query = query.order_by(c.created_at, c.id)
+        if limit is not None:
+            query = query.limit(limit)
         with read_connection(self._engine) as connection:
-            rows = connection.execute(query.order_by(t.api_keys.c.created_at, t.api_keys.c.id)).all()
+            rows = connection.execute(query).all()
         return [_key_from_row(row) for row in rows]
 
     def revoke(self, organization_id: uuid.UUID, key_id: uuid.UUID, *, at: datetime) -> ApiKey:

@@ -61,7 +61,7 @@ ALIASES: Mapping[str, str] = {
     "review_checklist": "checklist",
 }
 
-_POSITIVE_INTS = ("window_days", "validity_days")
+_POSITIVE_INTS = ("window_days", "validity_days", "rate_limit_per_minute")
 _NON_NEGATIVE_INTS = (
     "min_tasks_performance",
     "min_tasks_capability",

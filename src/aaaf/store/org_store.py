@@ -8,10 +8,12 @@ stress tests) over one organization-scoped base with one unit of work.
 from __future__ import annotations
 
 from aaaf.store.repositories.assessments import DimensionRow
+from aaaf.store.repositories.badge_visibility import BadgeVisibilityRepository
 from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
 from aaaf.store.repositories.eval_runs import EvalRunRepository
+from aaaf.store.repositories.pages import PageRepository
 from aaaf.store.repositories.stress_runs import StressRunRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
@@ -36,7 +38,14 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository, EvalRunRepository, WebhookDeliveryRepository, StressRunRepository):
+class OrgStore(
+    StressTestRepository,
+    EvalRunRepository,
+    WebhookDeliveryRepository,
+    StressRunRepository,
+    BadgeVisibilityRepository,
+    PageRepository,
+):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one

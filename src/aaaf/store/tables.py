@@ -529,3 +529,41 @@ stress_runs = Table(
     CheckConstraint(one_of("status", STRESS_RUN_STATUSES), name="status"),
     Index("idx_stress_runs_agent", "organization_id", "agent_id", "started_at"),
 )
+
+# issue 13 §3: OAuth 2.0 client-credentials clients of an organization (RFC 6749 §4.4); the
+# secret is stored only as its SHA-256 (256 random bits: nothing to guess), shown once
+oauth_clients = Table(
+    "oauth_clients",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("client_id", Text(), nullable=False, unique=True),
+    Column("secret_hash", Text(), nullable=False),
+    Column("name", Text(), nullable=True),
+    Column("scopes", TextArray(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("revoked_at", UTCDateTime(), nullable=True),
+    Index("idx_oauth_clients_organization", "organization_id"),
+)
+
+# issue 13 §4: usage per organization and UTC day (counters added to by every server process)
+usage_daily = Table(
+    "usage_daily",
+    metadata,
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), primary_key=True),
+    Column("day", Text(), primary_key=True),  # YYYY-MM-DD (UTC): sorts and compares as the day does
+    Column("api_calls", Integer(), nullable=False, server_default="0"),
+    Column("events_accepted", Integer(), nullable=False, server_default="0"),
+    Column("assessments_run", Integer(), nullable=False, server_default="0"),
+)
+
+# issue 13 §1: a badge's visibility (per assessment: every credential of it); no row = public
+badge_visibility = Table(
+    "badge_visibility",
+    metadata,
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("visibility", Text(), nullable=False),
+    Column("changed_at", UTCDateTime(), nullable=False),
+    CheckConstraint(one_of("visibility", ("public", "private")), name="visibility"),
+)

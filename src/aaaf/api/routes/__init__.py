@@ -11,9 +11,11 @@ from aaaf.api.routes import (
     events,
     health,
     keys,
+    oauth,
     organizations,
     stress_runs,
     trust,
+    usage,
     webhooks,
     workflow,
 )
@@ -34,4 +36,6 @@ ROUTERS = [
     eval_runs.router,
     webhooks.router,
     stress_runs.router,
+    oauth.router,
+    usage.router,
 ]

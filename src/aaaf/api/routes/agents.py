@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query
 
 from aaaf.api.deps import AssessmentWriter, Reader
 from aaaf.api.models import AgentCreate, AgentOut, AgentPatch, Page
-from aaaf.api.pagination import CursorQuery, LimitQuery, paginate
+from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, keyset_page
 from aaaf.errors import AAAFError
 from aaaf.store import Agent, OrgStore
 
@@ -71,10 +71,13 @@ def list_agents(
         raise AAAFError(
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
-    agents = org.agents(status=status)
-    if status is None:
-        agents = [agent for agent in agents if agent.status != "archived"]
-    return paginate(agents, key=lambda a: [a.name], cursor=cursor, limit=limit, render=lambda a: a.to_dict())
+    after = decode_cursor(cursor)
+    if after is not None and len(after) != 1:
+        raise AAAFError("INVALID_REQUEST", "cursor: not a cursor this server returned.", {"field": "cursor"})
+    rows = org.agents_page(
+        status=status, include_archived=False, after_name=None if after is None else after[0], limit=limit + 1
+    )
+    return keyset_page(rows, limit=limit, key=lambda a: [a.name], render=lambda a: a.to_dict())
 
 
 @router.patch("/{agent_id}", response_model=AgentOut, operation_id="update_agent")

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from aaaf.api.deps import AssessmentWriter, Auditor, NowDep, Reader, StoreDep
 from aaaf.api.models import Request
+from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.errors import AAAFError
 from aaaf.services import appeals as appeal_service
@@ -66,6 +67,18 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
         now=now,
     )
     return appeal.to_dict()
+
+
+@router.get("", operation_id="list_appeals")
+def list_appeals(
+    assessment_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
+) -> dict[str, Any]:
+    """The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL)."""
+    assessment = org.get_assessment(assessment_id)
+    rows = org.appeals_page(assessment.id, after=time_id_after(cursor), limit=limit + 1)
+    return keyset_page(
+        rows, limit=limit, key=lambda a: [time_key(a.filed_at), str(a.id)], render=lambda a: a.to_dict()
+    )
 
 
 @router.get("/{appeal_id}", operation_id="get_appeal")

@@ -22,8 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
-from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.routes.badges import issue_after_scoring
+from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.scoring.results import iso
@@ -70,7 +71,12 @@ def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> Non
 
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
 def create_assessment(
-    body: AssessmentCreate, org: AssessmentWriter, store: StoreDep, now: NowDep, background: BackgroundTasks
+    body: AssessmentCreate,
+    org: AssessmentWriter,
+    store: StoreDep,
+    now: NowDep,
+    background: BackgroundTasks,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
     if body.type == "stress_test_only" or body.include_stress_test:
@@ -102,6 +108,7 @@ def create_assessment(
         window_end=window_end,
     )
     background.add_task(run_assessment, store, org, record.id)
+    meter.add(org.organization_id, now, "assessments_run")
     return {
         "id": str(record.id),
         "agent_id": str(record.agent_id),
@@ -188,13 +195,13 @@ def list_assessments(
 ) -> dict[str, Any]:
     """Assessments, newest first."""
     agent = None if agent_id is None else org.get_agent(agent_id)
-    records = org.assessments(agent.id if agent else None, status=status)
-    page = paginate(
+    records = org.assessments_page(
+        agent_id=agent.id if agent else None, status=status, before=time_id_after(cursor), limit=limit + 1
+    )
+    page = keyset_page(
         records,
-        key=lambda r: [time_key(r.created_at), str(r.id)],
-        cursor=cursor,
         limit=limit,
-        descending=True,
+        key=lambda r: [time_key(r.created_at), str(r.id)],
         render=lambda r: assess_service.assessment_json(r, extended=True),
     )
     return page

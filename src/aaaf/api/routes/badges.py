@@ -22,7 +22,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Response
 from pydantic import Field
 
-from aaaf.api.deps import Admin, Auditor, NowDep, Reader, StoreDep
+from aaaf.api.deps import Admin, Auditor, NowDep, PresentedKey, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
@@ -60,11 +60,29 @@ def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, n
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
 
 
-def _rendered(store: Store, assessment_id: str, fmt: str) -> Response:
+def _shown_to(store: Store, assessment_id: str, key: str | None, now: datetime) -> bool:
+    """Whether the badge's pictures and credential may be served to this request: a public
+    badge to anyone, a private one only to a key (``read``) of its organization (issue 13 §1)."""
+    from aaaf.services.keys import authenticate
+    from aaaf.store.repositories.badge_visibility import public_badge_visibility
+
+    visibility, organization_id = public_badge_visibility(store.engine, assessment_id)
+    if visibility == "public":
+        return True
+    if key is None:
+        return False
+    try:
+        principal = authenticate(store, key, now=now)
+    except AAAFError:
+        return False
+    return principal.organization_id == organization_id and principal.holds("read")
+
+
+def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: datetime) -> Response:
     from aaaf.services import badges as badge_service
 
     badge = store.find_badge(assessment_id)
-    if badge is None or not badge.credential_jwt:
+    if badge is None or not badge.credential_jwt or not _shown_to(store, assessment_id, key, now):
         raise AAAFError(
             "NOT_FOUND",
             f"No badge for assessment {assessment_id}.",
@@ -77,8 +95,12 @@ def _rendered(store: Store, assessment_id: str, fmt: str) -> Response:
 def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
     """Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
     from aaaf.services import badges as badge_service
+    from aaaf.store.repositories.badge_visibility import public_badge_visibility
 
     result = badge_service.verify_issued(store, assessment_id, now)
+    if public_badge_visibility(store.engine, assessment_id)[0] == "private":
+        # a private badge: whether it is valid, and nothing about whom it names
+        return {"valid": result.valid, "assessment_id": assessment_id, "visibility": "private"}
     subject = result.subject or {}
     return {
         "valid": result.valid,
@@ -166,10 +188,12 @@ def review_badge(
 
 
 def _format_route(fmt: str) -> None:
-    def get_badge_file(assessment_id: str, store: StoreDep) -> Response:
-        return _rendered(store, assessment_id, fmt)
+    def get_badge_file(assessment_id: str, store: StoreDep, now: NowDep, key: PresentedKey) -> Response:
+        return _rendered(store, assessment_id, fmt, key, now)
 
-    get_badge_file.__doc__ = f"The badge on record as {fmt.upper()} (public)."
+    get_badge_file.__doc__ = (
+        f"The badge on record as {fmt.upper()} (public; a private badge only to a key of its organization)."
+    )
     router.add_api_route(
         f"/api/v1/badges/{{assessment_id}}.{fmt}",
         get_badge_file,
@@ -188,5 +212,23 @@ for _fmt in MEDIA_TYPES:
 @router.get("/api/v1/badges/{assessment_id}", operation_id="get_badge")
 def get_badge(assessment_id: str, org: Reader) -> dict[str, Any]:
     """The badge record of one of the organization's assessments (``read``): its latest
-    credential, status-list bit, dates and revocation."""
-    return org.get_badge(assessment_id).to_dict()
+    credential, status-list bit, dates, revocation and visibility."""
+    return {**org.get_badge(assessment_id).to_dict(), "visibility": org.badge_visibility(assessment_id)}
+
+
+class VisibilityChange(Request):
+    visibility: Literal["public", "private"]
+
+
+@router.patch("/api/v1/badges/{assessment_id}", operation_id="update_badge")
+def update_badge(assessment_id: str, body: VisibilityChange, org: Admin, now: NowDep) -> dict[str, Any]:
+    """Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
+    without a key of the organization.  The visibility holds for the assessment's badge
+    whether or not it is issued yet (and for a re-issue after an appeal)."""
+    org.set_badge_visibility(assessment_id, body.visibility, at=now)
+    try:
+        record = org.get_badge(assessment_id).to_dict()
+    except AAAFError:  # not issued (yet): the visibility waits for it
+        record = {"assessment_id": assessment_id}
+    return {**record, "visibility": org.badge_visibility(assessment_id)}

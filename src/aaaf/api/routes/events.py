@@ -20,7 +20,8 @@ from fastapi import APIRouter, Body, Query
 from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
 from aaaf.api.limits import MAX_BATCH_EVENTS
 from aaaf.api.models import BatchResult, EventOut, EventStored, Page
-from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, paginate, time_key
+from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
+from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
@@ -43,11 +44,13 @@ def create_event(
     org: EventWriter,
     principal: CallerDep,
     now: NowDep,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Submit one event; an invalid one is refused with the code and field of its problem
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
     items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
     report = collect_events(org, items, now=now)
+    meter.add(org.organization_id, now, "events_accepted", report.accepted)
     if report.errors:
         error = report.errors[0]
         details = {"field": error.field, "id": _client_id(event)}
@@ -61,6 +64,7 @@ def create_events_batch(
     org: EventWriter,
     principal: CallerDep,
     now: NowDep,
+    meter: MeterDep,
 ) -> dict[str, Any]:
     """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
     its ``id``, the code and the field of its problem (``FORBIDDEN`` for a ``task_audited``
@@ -73,6 +77,7 @@ def create_events_batch(
         )
     items = gate_findings(((None, raw) for raw in events), may_audit=principal.holds("auditor"))
     report = collect_events(org, items, now=now)
+    meter.add(org.organization_id, now, "events_accepted", report.accepted)
     return batch_answer(report, events)
 
 
@@ -129,22 +134,17 @@ def list_events(
     """An agent's events in time order (``id`` is the store's, ``key`` the client's ``id``)."""
     agent = org.get_agent(agent_id)
     types = [part.strip() for part in event_type.split(",") if part.strip()] if event_type else None
-    start = _utc(since)
-    after = decode_cursor(cursor)
-    if after is not None and len(after) == 2:
-        # the page starts at the last item's instant: read no earlier than that
-        try:
-            resumed = datetime.fromisoformat(after[0]).replace(tzinfo=UTC)
-        except ValueError:
-            raise AAAFError(
-                "INVALID_REQUEST", "cursor: not a cursor this server returned.", {"field": "cursor"}
-            ) from None
-        start = resumed if start is None or resumed > start else start
-    records = org.events(agent.id, types=types, since=start, until=_utc(until))
-    return paginate(
-        records,
-        key=lambda r: [time_key(r.timestamp), r.id],
-        cursor=cursor,
+    rows = org.events_page(
+        agent.id,
+        types=types,
+        since=_utc(since),
+        until=_utc(until),
+        after=time_id_after(cursor),
+        limit=limit + 1,
+    )
+    return keyset_page(
+        rows,
         limit=limit,
+        key=lambda r: [time_key(r.timestamp), r.id],
         render=lambda r: _event_json(r, str(agent.id)),
     )

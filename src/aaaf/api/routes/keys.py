@@ -13,7 +13,7 @@ from fastapi import APIRouter
 
 from aaaf.api.deps import Admin, NowDep, StoreDep
 from aaaf.api.models import KeyCreate, KeyCreated, KeyOut, Page
-from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.services import keys as key_service
 
 router = APIRouter(prefix="/api/v1/keys", tags=["keys"])
@@ -31,13 +31,9 @@ def list_keys(
     org: Admin, store: StoreDep, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:
     """The organization's keys, oldest first, revoked ones included."""
-    keys = key_service.list_keys(store, org.organization_id)
-    return paginate(
-        keys,
-        key=lambda k: [time_key(k.created_at), str(k.id)],
-        cursor=cursor,
-        limit=limit,
-        render=lambda k: k.to_dict(),
+    keys = key_service.list_keys(store, org.organization_id, after=time_id_after(cursor), limit=limit + 1)
+    return keyset_page(
+        keys, limit=limit, key=lambda k: [time_key(k.created_at), str(k.id)], render=lambda k: k.to_dict()
     )
 
 

@@ -35,6 +35,7 @@ SETTABLE_KEYS: tuple[str, ...] = (
     "minimum_tasks_capability",
     "recency_weights",
     "reassessment_task_threshold",
+    "rate_limit_per_minute",  # issue 13 §4: API requests per minute per key
 )
 WEIGHT_KEYS = {"performance": "performance_weights", "capability": "capability_weights"}
 TAXONOMY_KEY = "domain_taxonomy"
