@@ -55,6 +55,14 @@ class Settings(BaseSettings):
     # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
     # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
     admin_key: str | None = None
+    # the job queue (issue 14, aaaf.jobs): how often the sweep runs (stalled jobs of dead
+    # workers retried, lost pending assessments queued again), after how long without a
+    # heartbeat a worker counts as dead, how often a worker beats, and how long a pending
+    # assessment may wait for its job before the sweep queues it again
+    jobs_sweep_seconds: int = Field(default=30, ge=1, le=59)
+    jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
+    jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
+    jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ authenticate, scope to the caller's organization and call the same services the 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -18,6 +18,7 @@ from aaaf.api.docs import install_docs
 from aaaf.api.errors import install_error_handlers
 from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
 from aaaf.api.routes import ROUTERS
+from aaaf.services.job_port import RunningQueue
 
 log = logging.getLogger("aaaf.api")
 
@@ -29,10 +30,16 @@ Errors are `{"error": {"code", "message", "details"}}` (document 004 §6.4)."""
 
 
 def create_app(
-    database_url: str | None = None, *, admin_key: str | None = None, max_body_bytes: int = MAX_BODY_BYTES
+    database_url: str | None = None,
+    *,
+    admin_key: str | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    job_queue: Callable[[Any], RunningQueue] | None = None,
 ) -> FastAPI:
     """The app; ``database_url`` and ``admin_key`` default to ``AAAF_DATABASE_URL`` and
-    ``AAAF_ADMIN_KEY``."""
+    ``AAAF_ADMIN_KEY``.  ``job_queue(store)`` starts the queue triggered assessments go to
+    (issue 14; ``aaaf serve`` passes :func:`aaaf.jobs.runner.queue_for_server`); without one a
+    trigger answers 501."""
     from aaaf.settings import get_settings
 
     settings = get_settings()
@@ -44,10 +51,13 @@ def create_app(
         from aaaf.store import open_store
 
         app.state.store = open_store(url)
+        app.state.job_queue = None if job_queue is None else job_queue(app.state.store)
         log.info("serving %s", app.state.store.url)
         try:
             yield
         finally:
+            if app.state.job_queue is not None:
+                app.state.job_queue.close()
             app.state.store.close()
 
     app = FastAPI(

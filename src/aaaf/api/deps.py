@@ -16,6 +16,7 @@ from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from aaaf.errors import AAAFError
+from aaaf.services.job_port import JobQueue, RunningQueue
 from aaaf.services.keys import Principal, authenticate
 from aaaf.store import OrgStore, Store
 
@@ -36,6 +37,21 @@ def get_now() -> datetime:
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
+
+
+def get_job_queue(request: Request) -> JobQueue:
+    """The server's job queue (issue 14), chosen by the command that started it."""
+    running: RunningQueue | None = getattr(request.app.state, "job_queue", None)
+    if running is None:
+        raise AAAFError(
+            "NOT_IMPLEMENTED",
+            "This server was started without a job queue; run it with `aaaf serve`.",
+            {"feature": "jobs"},
+        )
+    return running.queue
+
+
+JobQueueDep = Annotated[JobQueue, Depends(get_job_queue)]
 NowDep = Annotated[datetime, Depends(get_now)]
 
 

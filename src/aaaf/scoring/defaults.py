@@ -164,6 +164,10 @@ class AAAFConfig:
     audit_rate: float = 0.20  # SCORING.md §2.6: max(0.10 review spot checks, 0.20 error annotations)
     audit_honesty_threshold: float = 0.90  # §2.6: below it (with enough audits) self-reports are unreliable
     audit_min_tasks: int = 5  # §2.6: audited tasks needed before the flag can be raised
+    # document 004 §5.2 step 5: the organization reviews every result before its badge is issued
+    review_before_issue: bool = False
+    event_retention_days: int = 180  # SCORING.md §6 "Retention": events older than this are deleted
+    stress_result_retention_days: int = 365  # §6: stress-test results older than this are deleted
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights

@@ -49,6 +49,7 @@ class Explanation:
     raises: Mapping[str, TierRaise | None] = field(default_factory=dict)
     missing_events: int = 0
     result: Mapping[str, Any] = field(default_factory=dict)
+    evidence_pruned_at: str | None = None  # when retention deleted its events (SCORING.md §6)
 
     def to_dict(self, top: int | None = DEFAULT_TOP) -> dict[str, Any]:
         dims: dict[str, Any] = {}
@@ -72,6 +73,7 @@ class Explanation:
             "spec": None if self.spec is None else dict(self.spec),
             "window_end": self.window_end,
             "missing_events": self.missing_events,
+            "evidence_pruned_at": self.evidence_pruned_at,
             "dimensions": dims,
             "what_would_raise_the_tier": {
                 axis: None if raise_ is None else _raise_dict(raise_) for axis, raise_ in self.raises.items()
@@ -170,13 +172,17 @@ def explain_assessment(org: Any, assessment_id: str, *, dimension: str | None = 
     events = [event for event in org.events(assessment.agent_id) if event.id in wanted]
     missing = len(wanted) - len(events)
     if missing:
+        pruned_at = assessment.evidence_pruned_at
+        when = "" if pruned_at is None else f" (evidence pruned on {pruned_at:%Y-%m-%d})"
         return Explanation(
             status=PRUNED,
             message=(
-                f"The evidence is no longer available: {missing} of the {len(wanted)} events this "
-                "assessment used are no longer in the store (pruned by the retention policy). "
-                "Its scores, scheme spec and event ids are kept; the contributions cannot be recomputed."
+                f"The evidence is no longer available{when}: {missing} of the {len(wanted)} events this "
+                "assessment used are no longer in the store (deleted by the retention policy, "
+                "SCORING.md §6). Its scores, scheme spec and event ids are kept; the contributions "
+                "cannot be recomputed."
             ),
+            evidence_pruned_at=None if pruned_at is None else iso(pruned_at),
             spec=spec.to_dict(),
             raises=raises,
             missing_events=missing,

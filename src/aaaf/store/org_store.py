@@ -11,16 +11,19 @@ from aaaf.store.repositories.assessments import DimensionRow
 from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
+from aaaf.store.repositories.retention import PruneCounts, RetentionRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
     insert_stress_test,
     stress_test_from_row,
 )
+from aaaf.store.repositories.transactions import TransactionRepository
 
 __all__ = [
     "AgentRef",
     "DimensionRow",
     "OrgStore",
+    "PruneCounts",
     "as_uuid",
     "badge_from_row",
     "insert_stress_test",
@@ -33,7 +36,7 @@ __all__ = [
 ]
 
 
-class OrgStore(StressTestRepository):
+class OrgStore(StressTestRepository, RetentionRepository, TransactionRepository):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 
     Each concept is a repository of its own module; this class is all of them over one
