@@ -17,8 +17,9 @@ from aaaf.services.job_port import JobQueue
 
 log = logging.getLogger(__name__)
 
-# Test-only: seconds the assessment job sleeps before scoring, so that a test can kill the
-# worker mid-assessment (tests/jobs/test_crash_safety.py).  Read here and nowhere else.
+# Test-only: seconds the assessment job sleeps between claiming the assessment (it is
+# ``in_progress``) and scoring it, so that a test can kill the worker mid-assessment
+# (tests/jobs/test_crash_safety.py).  Read here and nowhere else; never set it in production.
 TEST_JOB_DELAY_ENV = "AAAF_TEST_JOB_DELAY_S"
 
 
@@ -32,8 +33,9 @@ def assessment_job(
     store: Any, queue: JobQueue, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
 ) -> Any:
     """Score a triggered assessment (at most once) and queue its badge when it completed."""
-    _test_delay()
-    record = assessment_jobs.run_triggered_assessment(store, organization_id, assessment_id, now=now)
+    record = assessment_jobs.run_triggered_assessment(
+        store, organization_id, assessment_id, now=now, after_claim=_test_delay
+    )
     if record.status == "completed" and record.review_state != "pending_review":
         queue.defer_badge(organization_id, assessment_id)
     return record

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -71,7 +72,12 @@ class _Session:
 
 
 def run_triggered_assessment(
-    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
+    store: Any,
+    organization_id: uuid.UUID,
+    assessment_id: uuid.UUID,
+    *,
+    now: datetime,
+    after_claim: Callable[[], None] | None = None,
 ) -> Any:
     """Score a triggered assessment once (module docstring); returns the assessment as stored.
 
@@ -82,6 +88,8 @@ def run_triggered_assessment(
     if record.status not in ("pending", "in_progress"):
         log.info("assessment %s is already %s: nothing to do", assessment_id, record.status)
         return record
+    if after_claim is not None:
+        after_claim()
     try:
         agent = org.get_agent(record.agent_id)
         previous = org.latest_completed_assessment(agent.id)
