@@ -21,6 +21,7 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection
@@ -109,15 +110,15 @@ class InProcessQueue:
                     self.sweep(now)
                 if clock - last_duties >= DUTIES_EVERY_SECONDS:
                     last_duties = clock
-                    self._jobs.put(lambda now=now: _log_result(periodic.run_duties(self.store, now=now)))
+                    self._jobs.put(partial(_run_duty, periodic.run_duties, self.store, now))
                 if clock - last_retention >= RETENTION_EVERY_SECONDS:
                     last_retention = clock
-                    self._jobs.put(lambda now=now: _log_result(periodic.run_retention(self.store, now=now)))
+                    self._jobs.put(partial(_run_duty, periodic.run_retention, self.store, now))
             except Exception:
                 log.exception("periodic sweep failed")
             first = False
             self._stop.wait(settings.jobs_sweep_seconds)
 
 
-def _log_result(result: Any) -> None:
-    log.debug("periodic duty: %s", result)
+def _run_duty(duty: Callable[..., Any], store: Any, now: datetime) -> None:
+    log.debug("periodic duty %s: %s", duty.__name__, duty(store, now=now))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
@@ -70,9 +71,12 @@ class RetentionRepository(OrgScoped):
             .exists(),
         )
         with self._writing() as connection:
-            count = lambda table, where: connection.execute(  # noqa: E731
-                select(func.count()).select_from(table).where(*where)
-            ).scalar_one()
+
+            def count(table: Any, where: tuple[Any, ...]) -> int:
+                return int(
+                    connection.execute(select(func.count()).select_from(table).where(*where)).scalar_one()
+                )
+
             events = count(t.events, old_events)
             results = count(t.stress_test_results, old_results)
             marked = count(t.assessments, losing)
