@@ -159,6 +159,7 @@ def main() -> None:
     parser.add_argument("--skip-bootstrap", action="store_true")
     parser.add_argument("--skip-growth", action="store_true", help="skip the 100 x 10 000 fleet shape")
     parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
+    parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -184,6 +185,13 @@ def main() -> None:
             results["bootstrap"] = "not available"
         else:
             results["bootstrap"] = bench_bootstrap.run()
+    if not args.skip_queue:
+        import bench_queue  # issue 14: assessments/s through the queue, 1 and 2 workers, beside assess --all
+
+        try:
+            results["queue"] = bench_queue.run()
+        except Exception as error:  # no PostgreSQL here
+            results["queue"] = f"not available: {error.__class__.__name__}: {error}"
     if not args.skip_validity:
         import validity  # issue 11: verdict validity, new rules beside the rules of before
 
