@@ -177,6 +177,7 @@ def main() -> None:
     parser.add_argument("--skip-webhooks", action="store_true", help="skip the webhook delivery benchmark")
     parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
     parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
+    parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -211,6 +212,13 @@ def main() -> None:
         import bench_uncertainty  # issue 12: the §2.5 bootstrap's cost per 1 000-event agent
 
         results["uncertainty"] = bench_uncertainty.run()
+    if not args.skip_queue:
+        import bench_queue  # issue 14: assessments/s through the queue, 1 and 2 workers, beside assess --all
+
+        try:
+            results["queue"] = bench_queue.run()
+        except Exception as error:  # no PostgreSQL here
+            results["queue"] = f"not available: {error.__class__.__name__}: {error}"
     if not args.skip_validity:
         import validity  # issue 11: verdict validity, new rules beside the rules of before
 

@@ -130,6 +130,14 @@ def _empty_postgres(schema: Any) -> None:
         connection.execute(text(f'SET LOCAL search_path = "{schema.name}"'))
         for table in reversed(metadata.sorted_tables):
             connection.execute(table.delete())
+        # the job queue's rows (procrastinate, migration 0010), jobs' events before the jobs
+        for name in (
+            "procrastinate_events",
+            "procrastinate_periodic_defers",
+            "procrastinate_jobs",
+            "procrastinate_workers",
+        ):
+            connection.execute(text(f"DELETE FROM {name}"))
 
 
 @pytest.fixture(params=DIALECTS)

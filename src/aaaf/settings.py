@@ -74,6 +74,15 @@ class Settings(BaseSettings):
     background_interval_seconds: float = Field(default=2.0, ge=0)
     duties_interval_seconds: float = Field(default=300.0, gt=0)
 
+    # the job queue (issue 14, aaaf.jobs): how often the sweep runs (stalled jobs of dead
+    # workers retried, lost pending assessments queued again), after how long without a
+    # heartbeat a worker counts as dead, how often a worker beats, and how long a pending
+    # assessment may wait for its job before the sweep queues it again
+    jobs_sweep_seconds: int = Field(default=30, ge=1, le=59)
+    jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
+    jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
+    jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -120,6 +120,35 @@ def start_server(
         time.sleep(0.1)
 
 
+def start_worker(
+    database_url: str, log_dir: Path, *, concurrency: int = 1, env: dict[str, str] | None = None
+) -> Server:
+    """``aaaf worker`` on ``database_url`` (PostgreSQL; issue 14); returns once it logs that it
+    runs.  Its ``base_url`` is empty: a worker does not listen."""
+    log_path = log_dir / f"worker-{uuid.uuid4().hex[:8]}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [aaaf_script(), "worker", "--concurrency", str(concurrency), "--log-level", "info"],
+            env={**os.environ, "AAAF_DATABASE_URL": database_url, **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=log_dir,
+        )
+    worker = Server(process, "", log_path)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while "Starting worker" not in log_path.read_text(
+        errors="replace"
+    ) and "worker on" not in log_path.read_text(errors="replace"):
+        if process.poll() is not None:
+            raise RuntimeError(f"aaaf worker exited with {process.returncode}:\n{worker.log()}")
+        if time.monotonic() > deadline:
+            worker.stop()
+            raise RuntimeError(f"aaaf worker did not start within {START_TIMEOUT_S} s:\n{worker.log()}")
+        time.sleep(0.1)
+    return worker
+
+
 @dataclass
 class Org:
     """An organization created over HTTP, with a client holding its all-scopes key."""
@@ -188,12 +217,21 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         schema = _PostgresSchema()
         url = schema.url
     server = start_server(url, log_dir)
+    # on PostgreSQL the jobs (triggered assessments, badges) run in a worker (issue 14)
+    # (with the server's public URL: the badges it signs name it)
+    worker = (
+        start_worker(url, log_dir, env={"AAAF_PUBLIC_BASE_URL": server.base_url})
+        if request.param == "postgresql"
+        else None
+    )
     live_server = LiveServer(server, request.param, url)
     try:
         yield live_server
     finally:
         live_server.close()
         server.stop()
+        if worker is not None:
+            worker.stop()
         if schema is not None:
             schema.drop()
 

@@ -35,7 +35,7 @@ def test_a_triggered_assessment_completes_off_the_request_path(live: LiveServer)
     started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "full"})
     assert started.status_code == 202, started.text
     body = started.json()
-    assert body["agent_id"] == agent["id"] and body["status"] == "in_progress"
+    assert body["agent_id"] == agent["id"] and body["status"] == "pending"
     done = wait_for_status(org.client, body["id"])
     assert done["status"] == "completed", done
     performance = done["performance"]

@@ -54,7 +54,16 @@ def engine(unmigrated_database_url: str) -> Iterator[Engine]:
 
 def schema_differences(engine: Engine, target: MetaData) -> list[object]:
     with engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        # the job queue's tables (procrastinate's, migration 0010) are not ours to describe
+        context = MigrationContext.configure(
+            connection,
+            opts={
+                "compare_type": True,
+                "include_name": lambda name, kind, _parents: (
+                    not (kind == "table" and str(name).startswith("procrastinate_"))
+                ),
+            },
+        )
         return list(compare_metadata(context, target))
 
 

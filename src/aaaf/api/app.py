@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -21,6 +21,7 @@ from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
 from aaaf.api.rate_limit import RateLimiter, RateLimitMiddleware
 from aaaf.api.routes import ROUTERS
 from aaaf.api.usage import UsageMeter
+from aaaf.services.job_port import RunningQueue
 
 log = logging.getLogger("aaaf.api")
 
@@ -32,11 +33,17 @@ Errors are `{"error": {"code", "message", "details"}}` (document 004 §6.4)."""
 
 
 def create_app(
-    database_url: str | None = None, *, admin_key: str | None = None, max_body_bytes: int = MAX_BODY_BYTES
+    database_url: str | None = None,
+    *,
+    admin_key: str | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    job_queue: Callable[[Any], RunningQueue] | None = None,
 ) -> FastAPI:
     """The app; ``database_url`` and ``admin_key`` default to ``AAAF_DATABASE_URL`` and
     ``AAAF_ADMIN_KEY``.  The service context (settings and clock, issue 10 §4) is built here
-    once and handed to every request (``aaaf.api.deps``)."""
+    once and handed to every request (``aaaf.api.deps``).  ``job_queue(store)`` starts the queue
+    triggered assessments go to (issue 14; ``aaaf serve`` passes
+    :func:`aaaf.jobs.runner.queue_for_server`); without one a trigger answers 501."""
     from aaaf.services.context import default_context
 
     context = default_context()
@@ -50,6 +57,7 @@ def create_app(
         from aaaf.store import open_store
 
         app.state.store = open_store(url, clock=context.clock)
+        app.state.job_queue = None if job_queue is None else job_queue(app.state.store)
         log.info("serving %s", app.state.store.url)
         flusher = asyncio.create_task(meter.run(app.state.store))
         try:
@@ -63,6 +71,8 @@ def create_app(
                 meter.flush(app.state.store)  # the last counts (issue 13 §4)
             except Exception:
                 log.exception("could not record usage at shutdown")
+            if app.state.job_queue is not None:
+                app.state.job_queue.close()
             app.state.store.close()
 
     app = FastAPI(

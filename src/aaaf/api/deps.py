@@ -17,6 +17,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext
+from aaaf.services.job_port import JobQueue, RunningQueue
 from aaaf.services.keys import Principal, authenticate
 from aaaf.store import OrgStore, Store
 
@@ -44,6 +45,21 @@ def get_now(request: Request) -> datetime:
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
+
+
+def get_job_queue(request: Request) -> JobQueue:
+    """The server's job queue (issue 14), chosen by the command that started it."""
+    running: RunningQueue | None = getattr(request.app.state, "job_queue", None)
+    if running is None:
+        raise AAAFError(
+            "NOT_IMPLEMENTED",
+            "This server was started without a job queue; run it with `aaaf serve`.",
+            {"feature": "jobs"},
+        )
+    return running.queue
+
+
+JobQueueDep = Annotated[JobQueue, Depends(get_job_queue)]
 NowDep = Annotated[datetime, Depends(get_now)]
 ContextDep = Annotated[ServiceContext, Depends(get_context)]
 

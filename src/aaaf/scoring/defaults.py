@@ -168,6 +168,10 @@ class AAAFConfig:
     uncertainty_resamples: int = 1000  # §2.5: B, resamples per assessment (0 = no uncertainty)
     borderline_probability: float = 0.8  # §2.5: a tier less probable than this is "borderline"
     rate_limit_per_minute: int = 100  # issue 13 §4: API requests per minute per key (service, not scoring)
+    # document 004 §5.2 step 5: the organization reviews every result before its badge is issued
+    review_before_issue: bool = False
+    event_retention_days: int = 180  # SCORING.md §6 "Retention": events older than this are deleted
+    stress_result_retention_days: int = 365  # §6: stress-test results older than this are deleted
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights

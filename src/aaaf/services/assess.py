@@ -145,11 +145,13 @@ def start_assessment(
     assessment_type: str = "passive_only",
     dimension: str | None = None,
     window_end: datetime | None = None,
+    status: str = "in_progress",
 ) -> Any:
-    """Check an assessment can run and record it ``in_progress``, scoring nothing (the API's
-    trigger, SCORING.md §7 "Assessments"): ``INVALID_REQUEST`` for a bad type or dimension,
-    ``INSUFFICIENT_EVIDENCE`` below the minimums (no record is made), ``ASSESSMENT_IN_PROGRESS``
-    when the agent has one running.  :func:`score_assessment` finishes it."""
+    """Check an assessment can run and record it ``in_progress`` (or ``pending``, for a worker
+    to take up), scoring nothing (the API's trigger, SCORING.md §7 "Assessments"):
+    ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE`` below the
+    minimums (no record is made), ``ASSESSMENT_IN_PROGRESS`` when the agent has one pending or
+    running.  :func:`score_assessment` finishes it."""
     _check_type(assessment_type, dimension)
     config = org.config()
     end = window_end or now
@@ -167,6 +169,7 @@ def start_assessment(
             window_start=end - timedelta(days=config.window_days),
             window_end=end,
             dimension=dimension,
+            status=status,
         )
         emit(uow, "assessment.started", assessment_data(record), now=now)
     return record
@@ -182,6 +185,13 @@ def fail_and_emit(
         failed = uow.get_assessment(assessment_id)
         emit(uow, "assessment.failed", assessment_data(failed), now=now)
     return failed
+
+
+def held_for_review(config: Any, *, anomalous: bool, unreliable: bool) -> bool:
+    """Whether a completed assessment's badge waits for a reviewer: an anomaly (SCORING.md
+    §2.4), unreliable self-reports (§2.6), or the organization's review-before-issue policy
+    (document 004 §5.2 step 5, the ``review_before_issue`` key)."""
+    return anomalous or unreliable or bool(getattr(config, "review_before_issue", False))
 
 
 def score_assessment(
@@ -245,7 +255,9 @@ def score_assessment(
             valid_until=valid_until(now, config),
             completed_at=now,
             anomalous=calibration.anomalous,
-            review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
+            review_state="pending_review"
+            if held_for_review(config, anomalous=calibration.anomalous, unreliable=unreliable)
+            else "not_required",
             spec=spec,
             trace=trace_of(result),
             **values,
@@ -384,7 +396,9 @@ def _assess_many(
             evidence_summary=item.evidence_summary,
             valid_until=valid_until(now, config),
             anomalous=calibration.anomalous,
-            review_state="pending_review" if calibration.anomalous or unreliable else "not_required",
+            review_state="pending_review"
+            if held_for_review(config, anomalous=calibration.anomalous, unreliable=unreliable)
+            else "not_required",
             trace=item.trace,
             **values,
             **common,

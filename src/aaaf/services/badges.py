@@ -592,4 +592,6 @@ def _held_because(assessment: Any) -> str:
     reasons = ["anomalous"] if assessment.anomalous else []
     if audit.get("self_report_unreliable") is True:
         reasons.append("flagged self_report_unreliable by its audit")
+    if ((assessment.result or {}).get("config") or {}).get("review_before_issue") is True:
+        reasons.append("held by the organization's review-before-issue policy")
     return " and ".join(reasons) or "held"

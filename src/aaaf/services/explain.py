@@ -53,6 +53,7 @@ class Explanation:
     raises: Mapping[str, TierRaise | None] = field(default_factory=dict)
     missing_events: int = 0
     result: Mapping[str, Any] = field(default_factory=dict)
+    evidence_pruned_at: str | None = None  # when retention deleted its events (SCORING.md §6)
 
     def to_model(self, top: int | None = DEFAULT_TOP) -> ExplanationModel:
         """The public shape :class:`aaaf.models.Explanation`."""
@@ -80,6 +81,7 @@ class Explanation:
             "spec": None if self.spec is None else dict(self.spec),
             "window_end": self.window_end,
             "missing_events": self.missing_events,
+            "evidence_pruned_at": self.evidence_pruned_at,
             "dimensions": dims,
             # SCORING.md §2.5, as stored with the assessment (null: made without it)
             "uncertainty": {axis: (self.result.get(axis) or {}).get("uncertainty") for axis in self.raises},
@@ -180,13 +182,17 @@ def explain_assessment(org: OrgStore, assessment_id: str, *, dimension: str | No
     events = [event for event in org.events(assessment.agent_id) if event.id in wanted]
     missing = len(wanted) - len(events)
     if missing:
+        pruned_at = assessment.evidence_pruned_at
+        when = "" if pruned_at is None else f" (evidence pruned on {pruned_at:%Y-%m-%d})"
         return Explanation(
             status=PRUNED,
             message=(
-                f"The evidence is no longer available: {missing} of the {len(wanted)} events this "
-                "assessment used are no longer in the store (pruned by the retention policy). "
-                "Its scores, scheme spec and event ids are kept; the contributions cannot be recomputed."
+                f"The evidence is no longer available{when}: {missing} of the {len(wanted)} events this "
+                "assessment used are no longer in the store (deleted by the retention policy, "
+                "SCORING.md §6). Its scores, scheme spec and event ids are kept; the contributions "
+                "cannot be recomputed."
             ),
+            evidence_pruned_at=None if pruned_at is None else iso(pruned_at),
             spec=spec.to_dict(),
             raises=raises,
             missing_events=missing,

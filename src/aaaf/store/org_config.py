@@ -61,7 +61,14 @@ ALIASES: Mapping[str, str] = {
     "review_checklist": "checklist",
 }
 
-_POSITIVE_INTS = ("window_days", "validity_days", "rate_limit_per_minute")
+_POSITIVE_INTS = (
+    "window_days",
+    "validity_days",
+    "rate_limit_per_minute",
+    "event_retention_days",
+    "stress_result_retention_days",
+)
+_BOOLEANS = ("review_before_issue",)
 _NON_NEGATIVE_INTS = (
     "min_tasks_performance",
     "min_tasks_capability",
@@ -182,6 +189,10 @@ def _normalise_value(key: str, value: Any, label: str | None = None) -> Any:
         minimum = 1 if key in _POSITIVE_INTS else 0
         if value < minimum:
             raise _invalid(name, f"out of range: must be at least {minimum}", value)
+        return value
+    if key in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise _invalid(name, f"expected true or false, got {value!r}", value)
         return value
     if key in _POSITIVE_FLOATS or key in _NON_NEGATIVE_FLOATS:
         if not _is_number(value) or value < 0 or (key in _POSITIVE_FLOATS and value == 0):

@@ -14,18 +14,21 @@ from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, 
 from aaaf.store.repositories.config import read_org_config, write_org_config
 from aaaf.store.repositories.eval_runs import EvalRunRepository
 from aaaf.store.repositories.pages import PageRepository
+from aaaf.store.repositories.retention import PruneCounts, RetentionRepository
 from aaaf.store.repositories.stress_runs import StressRunRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
     insert_stress_test,
     stress_test_from_row,
 )
+from aaaf.store.repositories.transactions import TransactionRepository
 from aaaf.store.repositories.webhook_deliveries import WebhookDeliveryRepository
 
 __all__ = [
     "AgentRef",
     "DimensionRow",
     "OrgStore",
+    "PruneCounts",
     "as_uuid",
     "badge_from_row",
     "insert_stress_test",
@@ -45,6 +48,8 @@ class OrgStore(
     StressRunRepository,
     BadgeVisibilityRepository,
     PageRepository,
+    RetentionRepository,
+    TransactionRepository,
 ):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 

@@ -211,6 +211,8 @@ class Assessment:
     appeals: tuple[Appeal, ...] = ()
     reviewed_by: str | None = None
     reviewed_at: datetime | None = None
+    # when retention (SCORING.md §6) deleted the events it was computed from; None while kept
+    evidence_pruned_at: datetime | None = None
 
     def dimension_score(self, axis: str, dimension: str) -> DimensionScore | None:
         """The stored row of one dimension, or None when it was not assessed."""

@@ -18,7 +18,7 @@ Bends from document 004 §7.2, and why:
   index on it alone would only slow down inserts.  ``(agent_id, timestamp)`` is ascending:
   a B-tree is read in either direction;
 * assessments carry ``review_state``, ``anomalous``, ``error``, ``dimension``, ``result``;
-  at most one assessment per agent is ``in_progress`` (a partial unique index);
+  at most one assessment per agent is ``pending`` or ``in_progress`` (a partial unique index);
 * badges carry ``organization_id``, ``status_index`` (unique per organization) and
   ``credential_jwt``; a row is one *credential*, not one assessment (0003): an assessment
   whose scores change (an accepted appeal) gets a new credential with a new bit, and the
@@ -218,6 +218,8 @@ assessments = Table(
     Column("valid_until", UTCDateTime(), nullable=True),
     _created_at(),
     Column("completed_at", UTCDateTime(), nullable=True),
+    # when retention (SCORING.md §6) deleted the events it was computed from (migration 0010)
+    Column("evidence_pruned_at", UTCDateTime(), nullable=True),
     CheckConstraint(one_of("type", ASSESSMENT_TYPES), name="type"),
     CheckConstraint(one_of("status", ASSESSMENT_STATUSES), name="status"),
     CheckConstraint(one_of("review_state", REVIEW_STATES), name="review_state"),
@@ -225,12 +227,13 @@ assessments = Table(
     CheckConstraint(one_of("capability_tier", CAPABILITY_TIER_NAMES), name="capability_tier"),
     Index("idx_assessments_agent_id", "agent_id"),
     Index("idx_assessments_agent_status", "agent_id", "status"),
+    # one assessment per agent waiting for or in the hands of a worker (migration 0010)
     Index(
-        "uq_assessments_one_in_progress",
+        "uq_assessments_one_running",
         "agent_id",
         unique=True,
-        sqlite_where=text("status = 'in_progress'"),
-        postgresql_where=text("status = 'in_progress'"),
+        sqlite_where=text("status IN ('pending', 'in_progress')"),
+        postgresql_where=text("status IN ('pending', 'in_progress')"),
     ),
 )
 

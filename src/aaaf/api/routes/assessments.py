@@ -2,9 +2,10 @@
 
 A trigger checks at once what can be checked — the type, the dimension, the agent, the
 minimum evidence (422 ``INSUFFICIENT_EVIDENCE``), an assessment already running (409
-``ASSESSMENT_IN_PROGRESS``) — records the assessment ``in_progress`` and answers 202; the
-scoring runs off the request path (a background task of this server process until the jobs
-and workers of part 2 take it over), and the record turns ``completed`` or ``failed``.
+``ASSESSMENT_IN_PROGRESS``, enforced by the database) — records the assessment ``pending``
+with its job in one transaction and answers 202; a worker (``aaaf worker`` on PostgreSQL,
+the server's own job thread on SQLite; issue 14) scores it, and the record turns
+``in_progress``, then ``completed`` or ``failed``; the badge is issued by a job of its own.
 ``stress_test_only`` and ``include_stress_test`` are still 501 ``NOT_IMPLEMENTED`` here (a trigger
 would have to wait for a run); ``POST /{id}/stress-test`` runs the library against an agent's
 endpoint and the next ``full`` / ``stress_test_only`` assessment (CLI) merges the run.
@@ -13,23 +14,22 @@ endpoint and the next ``full`` / ``stress_test_only`` assessment (CLI) merges th
 from __future__ import annotations
 
 import logging
-import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, BackgroundTasks, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from aaaf.api.deps import AssessmentWriter, NowDep, Reader, StoreDep
+from aaaf.api.deps import AssessmentWriter, JobQueueDep, NowDep, Reader
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
-from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
-from aaaf.store import OrgStore, Store
+from aaaf.services import assessment_jobs
+from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger("aaaf.api")
 
@@ -48,35 +48,9 @@ def _moment(value: str | None, field: str) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
-def run_assessment(store: Store, org: OrgStore, assessment_id: uuid.UUID) -> None:
-    """Score a triggered assessment (the background part) and issue its badge unless it is
-    held for review; failures are recorded on the assessment."""
-    record = org.get_assessment(assessment_id)
-    now = datetime.now(UTC)
-    try:
-        agent = org.get_agent(record.agent_id)
-        previous = org.latest_completed_assessment(agent.id)
-        assess_service.score_assessment(org, agent, record, org.events(agent.id), now=now, previous=previous)
-        issue_after_scoring(store, org, assessment_id, now)
-    except Exception as error:
-        if isinstance(error, AAAFError):
-            log.info("assessment %s failed: %s", assessment_id, error.code)
-            reason = error.to_dict()["error"]
-        else:
-            log.exception("assessment %s failed unexpectedly", assessment_id)
-            reason = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
-        if org.get_assessment(assessment_id).status == "in_progress":
-            assess_service.fail_and_emit(org, assessment_id, error=reason, now=datetime.now(UTC))
-
-
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
 def create_assessment(
-    body: AssessmentCreate,
-    org: AssessmentWriter,
-    store: StoreDep,
-    now: NowDep,
-    background: BackgroundTasks,
-    meter: MeterDep,
+    body: AssessmentCreate, org: AssessmentWriter, queue: JobQueueDep, now: NowDep, meter: MeterDep
 ) -> dict[str, Any]:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
     if body.type == "stress_test_only" or body.include_stress_test:
@@ -98,16 +72,15 @@ def create_assessment(
             "CONFLICT", f"Agent {agent.id} is archived and cannot be assessed.", {"status": "archived"}
         )
     window_end = _moment(body.window_end, "window_end")
-    record = assess_service.start_assessment(
+    record = assessment_jobs.trigger_assessment(
         org,
         agent,
-        org.events(agent.id),
+        queue,
         now=now,
         assessment_type=body.type,
         dimension=body.dimension,
         window_end=window_end,
     )
-    background.add_task(run_assessment, store, org, record.id)
     meter.add(org.organization_id, now, "assessments_run")
     return {
         "id": str(record.id),

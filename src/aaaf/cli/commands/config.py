@@ -36,6 +36,10 @@ SETTABLE_KEYS: tuple[str, ...] = (
     "recency_weights",
     "reassessment_task_threshold",
     "rate_limit_per_minute",  # issue 13 §4: API requests per minute per key
+    # issue 14: document 004 §5.2 step 5's review before issue; SCORING.md §6 retention
+    "review_before_issue",
+    "event_retention_days",
+    "stress_result_retention_days",
 )
 WEIGHT_KEYS = {"performance": "performance_weights", "capability": "capability_weights"}
 TAXONOMY_KEY = "domain_taxonomy"

@@ -1,4 +1,5 @@
-"""`aaaf db upgrade`: migrate the database to the schema head (SCORING.md §7 "Databases").
+"""`aaaf db upgrade`: migrate the database to the schema head (SCORING.md §7 "Databases");
+`aaaf db prune [--dry-run]`: retention by hand (SCORING.md §6).
 
 Migrations are the only way the schema changes (DESIGN.md); this runs them on SQLite or
 PostgreSQL and says which revision the database was at and is at now.
@@ -47,3 +48,34 @@ def upgrade(
         console.print(f"{shown} is at the schema head ({', '.join(after)})")
     else:
         console.print(f"{shown} upgraded from {', '.join(before) or 'an empty schema'} to {', '.join(after)}")
+
+
+@db_app.command("prune")
+@handle_errors
+def prune(
+    dry_run: bool = typer.Option(False, "--dry-run", help="Count what would be deleted; delete nothing."),
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete evidence past retention (SCORING.md §6): events after 180 days, stress-test
+    results after 365 (each organization's ``event_retention_days`` /
+    ``stress_result_retention_days``); assessments, scores and badges are kept."""
+    from datetime import UTC, datetime
+
+    from aaaf.services.retention import prune_all
+    from aaaf.store import open_store
+
+    with open_store(database_url(db)) as store:
+        counts = prune_all(store, now=datetime.now(UTC), dry_run=dry_run)
+    if as_json:
+        print_json({"dry_run": dry_run, "organizations": {name: c.to_dict() for name, c in counts.items()}})
+        return
+    verb = "would delete" if dry_run else "deleted"
+    for name, c in counts.items():
+        console.print(
+            f"{name}: {verb} {c.events} event(s) before {c.events_before:%Y-%m-%d} and {c.stress_results} "
+            f"stress-test result(s) before {c.stress_results_before:%Y-%m-%d}; "
+            f"{c.assessments_marked} assessment(s) {'would be' if dry_run else ''} marked evidence-pruned".replace(
+                "  ", " "
+            )
+        )

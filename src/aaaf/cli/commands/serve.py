@@ -5,6 +5,9 @@ The database is `--db` / `AAAF_DATABASE_URL`; `AAAF_ADMIN_KEY` lets `POST
 (SCORING.md §7 "Secrets").  Before it listens, the command opens the database (creating or
 upgrading its schema) and checks the secret, so a misconfiguration is an error naming what
 is missing (exit 2), not a server that fails its first request.
+
+Triggered assessments and badges are jobs (issue 14): on PostgreSQL ``aaaf worker``
+processes run them; on SQLite a thread of each server process does.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def serve(
         shown = store.url
     console.print(f"serving {shown} on http://{host}:{port} (docs at /docs)")
     uvicorn.run(
-        "aaaf.api.app:create_app",
+        "aaaf.cli.service_app:create_service_app",
         factory=True,
         host=host,
         port=port,

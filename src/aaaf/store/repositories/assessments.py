@@ -30,6 +30,9 @@ from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found
 from aaaf.store.repositories.events import EventRepository
 from aaaf.store.row_mapping import record_from_row
 
+# an assessment waiting for a worker or being scored: at most one per agent (migration 0010)
+RUNNING_STATUSES = ("pending", "in_progress")
+
 # an appeal still waiting for its decision (SCORING.md §7: at most one per assessment)
 OPEN_APPEAL_STATUSES = ("filed", "under_review")
 
@@ -91,6 +94,7 @@ def _assessment_from_row(
         appeals=tuple(appeals),
         reviewed_by=row.reviewed_by,
         reviewed_at=row.reviewed_at,
+        evidence_pruned_at=row.evidence_pruned_at,
     )
 
 
@@ -161,14 +165,18 @@ class AssessmentRepository(EventRepository):
         window_end: datetime,
         dimension: str | None = None,
         created_at: datetime | None = None,
+        status: str = "in_progress",
     ) -> Assessment:
-        """Start an assessment (status ``in_progress``).
+        """Start an assessment: ``in_progress`` (scored at once, the CLI) or ``pending`` (a
+        trigger a worker takes up, issue 14).
 
-        ``ASSESSMENT_IN_PROGRESS`` (document 004 §6.4) if the agent already has one
-        running — enforced by a partial unique index, so two concurrent starts cannot
-        both succeed.  A ``single_dimension`` assessment names its dimension.
+        ``ASSESSMENT_IN_PROGRESS`` (document 004 §6.4) if the agent already has one pending
+        or running — enforced by the partial unique index ``uq_assessments_one_running``, so
+        two concurrent starts cannot both succeed.  A ``single_dimension`` assessment names
+        its dimension.
         """
         _check_one_of("type", type, t.ASSESSMENT_TYPES)
+        _check_one_of("status", status, RUNNING_STATUSES)
         if type == "single_dimension" and not dimension:
             raise AAAFError(
                 "INVALID_REQUEST",
@@ -181,7 +189,7 @@ class AssessmentRepository(EventRepository):
                 agent = self._require_agent(connection, agent_id)
                 running = connection.execute(
                     select(t.assessments.c.id).where(
-                        t.assessments.c.agent_id == agent.id, t.assessments.c.status == "in_progress"
+                        t.assessments.c.agent_id == agent.id, t.assessments.c.status.in_(RUNNING_STATUSES)
                     )
                 ).scalar_one_or_none()
                 if running is not None:
@@ -191,7 +199,7 @@ class AssessmentRepository(EventRepository):
                         id=assessment_id,
                         agent_id=agent.id,
                         type=type,
-                        status="in_progress",
+                        status=status,
                         dimension=dimension,
                         window_start=window_start,
                         window_end=window_end,
@@ -248,10 +256,12 @@ class AssessmentRepository(EventRepository):
         _check_one_of("review_state", review_state, t.REVIEW_STATES)
         with self._writing() as connection:
             row = self._assessment_row(connection, assessment_id)
-            self._require_status(row, ("pending", "in_progress"), "complete")
-            connection.execute(
+            self._require_status(row, RUNNING_STATUSES, "complete")
+            # the status is checked again by the UPDATE itself: of two workers finishing the same
+            # assessment (a stalled job retried), only the first one writes (issue 14)
+            finished = connection.execute(
                 update(t.assessments)
-                .where(t.assessments.c.id == row.id)
+                .where(t.assessments.c.id == row.id, t.assessments.c.status.in_(RUNNING_STATUSES))
                 .values(
                     status="completed",
                     result=dict(result),
@@ -266,6 +276,8 @@ class AssessmentRepository(EventRepository):
                     review_state=review_state,
                 )
             )
+            if finished.rowcount != 1:
+                self._require_status(self._assessment_row(connection, row.id), (), "complete")
             rows = [
                 {"id": uuid.uuid4(), **_dimension_values(row.id, dim), "created_at": completed_at}
                 for dim in dimension_rows
@@ -286,14 +298,29 @@ class AssessmentRepository(EventRepository):
         """Record why an assessment could not complete (e.g. ``INSUFFICIENT_EVIDENCE``)."""
         with self._writing() as connection:
             row = self._assessment_row(connection, assessment_id)
-            self._require_status(row, ("pending", "in_progress"), "fail")
-            connection.execute(
+            self._require_status(row, RUNNING_STATUSES, "fail")
+            failed = connection.execute(
                 update(t.assessments)
-                .where(t.assessments.c.id == row.id)
+                .where(t.assessments.c.id == row.id, t.assessments.c.status.in_(RUNNING_STATUSES))
                 .values(status="failed", error=dict(error), completed_at=completed_at)
             )
+            if failed.rowcount != 1:
+                self._require_status(self._assessment_row(connection, row.id), (), "fail")
             if spec is not None:
                 write_evidence(connection, evidence_values(row.id, spec, None))
+            return self._load_assessment(connection, row.id)
+
+    def claim_assessment(self, assessment_id: uuid.UUID | str) -> Assessment:
+        """A worker takes up a triggered assessment: ``pending`` becomes ``in_progress`` (one
+        already ``in_progress`` — a retried job — stays so); any other state is returned as it
+        is, for the caller to see there is nothing left to do (issue 14)."""
+        with self._writing() as connection:
+            row = self._assessment_row(connection, assessment_id)
+            connection.execute(
+                update(t.assessments)
+                .where(t.assessments.c.id == row.id, t.assessments.c.status == "pending")
+                .values(status="in_progress")
+            )
             return self._load_assessment(connection, row.id)
 
     def get_assessment(self, assessment_id: uuid.UUID | str) -> Assessment:

@@ -1,0 +1,163 @@
+"""Assessments per second through the job queue (issue 14 §6), beside ``aaaf assess --all``.
+
+On PostgreSQL (``AAAF_BENCH_POSTGRES_URL``, default the local test server; a schema of its
+own, dropped afterwards): a synthetic fleet (smaller than the main bench, to stay bounded) is
+collected, then
+
+* baseline — ``assess_all`` in this process, the same data (``aaaf assess --all``);
+* queue — every agent triggered (the ``pending`` row and its job in one transaction), run by
+  1, then 2 ``aaaf worker`` processes already started; timed from the first trigger to the last
+  assessment completed.  The badge jobs the assessments queue share those workers.
+
+Nothing asserts on time.  ``python benchmarks/bench_queue.py [--agents N --events-per-agent M]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+POSTGRES_URL = os.environ.get("AAAF_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+
+
+def _schema_url(name: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return (
+        make_url(POSTGRES_URL)
+        .update_query_dict({"options": f"-csearch_path={name}"})
+        .render_as_string(hide_password=False)
+    )
+
+
+def _start_worker(url: str, log_dir: Path) -> subprocess.Popen[bytes]:
+    log_path = log_dir / f"worker-{uuid.uuid4().hex[:6]}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("aaaf")), "worker", "--log-level", "warning"],
+            env={**os.environ, "AAAF_DATABASE_URL": url},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    return process
+
+
+def _unfinished(store: Any) -> int:
+    from sqlalchemy import func, select
+
+    from aaaf.store import tables as t
+
+    with store.engine.connect() as connection:
+        return int(
+            connection.execute(
+                select(func.count())
+                .select_from(t.assessments)
+                .where(t.assessments.c.status.in_(("pending", "in_progress")))
+            ).scalar_one()
+        )
+
+
+def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> float:
+    """Seconds from the first trigger to the last completed assessment with ``workers`` workers."""
+    from aaaf.jobs.queue import ProcrastinateQueue, build_app
+    from aaaf.services.assessment_jobs import trigger_assessment
+
+    org = store.scope(store.default_organization().id)
+    processes = [_start_worker(url, log_dir) for _ in range(workers)]
+    try:
+        time.sleep(0)  # the workers start while the queue is prepared
+        queue = ProcrastinateQueue(build_app(url, lambda: store))
+        agents = org.agents()
+        # wait until every worker registered (its first heartbeat), outside the timing
+        from sqlalchemy import text
+
+        deadline = time.monotonic() + 300
+        while True:
+            with store.engine.connect() as connection:
+                alive = connection.execute(text("SELECT count(*) FROM procrastinate_workers")).scalar_one()
+            if alive >= workers or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        start = time.perf_counter()
+        for agent in agents:
+            trigger_assessment(org, agent, queue, now=datetime.now(UTC))
+        while _unfinished(store):
+            time.sleep(0.05)
+        return time.perf_counter() - start
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=60)
+
+
+def run(agents: int = 40, events_per_agent: int = 200) -> dict[str, Any]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    from aaaf.evidence.collectors.task_logs import read_jsonl
+    from aaaf.services.assess import assess_all
+    from aaaf.services.collect import collect
+    from aaaf.store import open_store
+    from synthetic import write_fleet
+
+    os.environ.setdefault("AAAF_SECRET_KEY", "YmVuY2gtc2VjcmV0LW9mLXRoZS1hYWFmLWJlbmNoLTMyYnl0ZXMhIQ==")
+    name = f"aaaf_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES_URL, poolclass=NullPool)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{name}"'))
+    url = _schema_url(name)
+    try:
+        with tempfile.TemporaryDirectory(prefix="aaaf-bench-queue-") as tmp:
+            work = Path(tmp)
+            events = write_fleet(work / "fleet.jsonl", agents, events_per_agent, datetime.now(UTC))
+            with open_store(url) as store:
+                org = store.scope(store.default_organization().id)
+                collect(org, read_jsonl(work / "fleet.jsonl"), now=datetime.now(UTC), enroll=True)
+                start = time.perf_counter()
+                outcomes = assess_all(org, now=datetime.now(UTC))
+                baseline_s = time.perf_counter() - start
+                assessed = sum(1 for outcome in outcomes if outcome.assessment is not None)
+                one_s = _through_queue(store, url, 1, work)
+                two_s = _through_queue(store, url, 2, work)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{name}" CASCADE'))
+        admin.dispose()
+    return {
+        "database": "postgresql",
+        "agents": agents,
+        "events": events,
+        "agents_assessed": assessed,
+        "assess_all_assessments_per_s": round(agents / baseline_s, 2),
+        "queue_1_worker_assessments_per_s": round(agents / one_s, 2),
+        "queue_2_workers_assessments_per_s": round(agents / two_s, 2),
+        "queue_1_worker_vs_assess_all": round(baseline_s / one_s, 3),
+        "queue_2_workers_vs_1_worker": round(one_s / two_s, 3),
+        "cpus": os.cpu_count() or 1,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--agents", type=int, default=40)
+    parser.add_argument("--events-per-agent", type=int, default=200)
+    args = parser.parse_args()
+    print(json.dumps(run(args.agents, args.events_per_agent), indent=2))
+
+
+if __name__ == "__main__":
+    main()

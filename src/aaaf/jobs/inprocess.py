@@ -1,0 +1,124 @@
+"""The embedded SQLite default: the job functions on a thread of the server process (issue 14).
+
+No queue server: a job is an item of an in-memory queue, run by one thread (SQLite has one
+writer anyway).  What makes it safe is the database, not the queue: a triggered assessment is
+recorded ``pending`` first, and the timer's sweep (every ``AAAF_JOBS_SWEEP_SECONDS``, and once
+at start) queues again every pending assessment older than ``AAAF_JOBS_REQUEUE_AFTER_SECONDS``
+— after a restart, that is every one a stopped server left behind.  A job item queued inside
+the trigger's transaction waits for it: the job's first write (``BEGIN IMMEDIATE``) queues
+behind the trigger's, and an assessment whose transaction rolled back is simply not found.
+
+The same timer runs :func:`aaaf.jobs.periodic.run_duties` every minute and
+:func:`aaaf.jobs.periodic.run_retention` once a day.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue as queue_module
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from sqlalchemy import Connection
+
+from aaaf.errors import AAAFError
+from aaaf.jobs import periodic, tasks
+from aaaf.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+DUTIES_EVERY_SECONDS = 60.0
+RETENTION_EVERY_SECONDS = 86_400.0
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class InProcessQueue:
+    """The services' :class:`~aaaf.services.job_port.JobQueue` run by a thread of this process."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._jobs: queue_module.Queue[Callable[[], None] | None] = queue_module.Queue()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # -- the JobQueue protocol ---------------------------------------------------------------
+
+    def defer_assessment(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    ) -> None:
+        self._jobs.put(
+            lambda: tasks.assessment_job(self.store, self, organization_id, assessment_id, now=_now())
+        )
+
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
+        self._jobs.put(lambda: tasks.badge_job(self.store, organization_id, assessment_id, now=_now()))
+
+    # -- running -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the job thread and the timer thread (daemons: they never hold the server up)."""
+        for target, name in ((self._run_jobs, "aaaf-jobs"), (self._run_timer, "aaaf-jobs-timer")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Finish the job at hand, then stop (jobs still queued are found again by the sweep)."""
+        self._stop.set()
+        self._jobs.put(None)
+        for thread in self._threads:
+            thread.join(timeout)
+
+    def _run_jobs(self) -> None:
+        while not self._stop.is_set():
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except AAAFError as error:  # e.g. the trigger's transaction rolled back: NOT_FOUND
+                log.info("job dropped: %s %s", error.code, error.message)
+            except Exception:
+                log.exception("job failed")
+
+    def sweep(self, now: datetime) -> list[uuid.UUID]:
+        """Queue again the pending assessments whose job was lost (a restart)."""
+        return tasks.requeue_lost_assessments(
+            self.store, self, now=now, grace_seconds=get_settings().jobs_requeue_after_seconds
+        )
+
+    def _run_timer(self) -> None:
+        settings = get_settings()
+        last_duties = last_retention = float("-inf")
+        first = True
+        while not self._stop.is_set():
+            clock = time.monotonic()
+            try:
+                # at start every pending assessment was left by a stopped server: no grace
+                now = _now()
+                if first:
+                    tasks.requeue_lost_assessments(self.store, self, now=now, grace_seconds=0)
+                else:
+                    self.sweep(now)
+                if clock - last_duties >= DUTIES_EVERY_SECONDS:
+                    last_duties = clock
+                    self._jobs.put(partial(_run_duty, periodic.run_duties, self.store, now))
+                if clock - last_retention >= RETENTION_EVERY_SECONDS:
+                    last_retention = clock
+                    self._jobs.put(partial(_run_duty, periodic.run_retention, self.store, now))
+            except Exception:
+                log.exception("periodic sweep failed")
+            first = False
+            self._stop.wait(settings.jobs_sweep_seconds)
+
+
+def _run_duty(duty: Callable[..., Any], store: Any, now: datetime) -> None:
+    log.debug("periodic duty %s: %s", duty.__name__, duty(store, now=now))

@@ -1,0 +1,41 @@
+"""The periodic duties (issue 14 §4), each idempotent with its clock handed in.
+
+* :func:`run_duties` — every minute: the duties that must not wait a day.  The webhook
+  duties (``badge.expiring``/``badge.expired``, ``evidence.threshold_reached``, due
+  re-assessments, SCORING.md §2.4) and the delivery of due webhooks
+  (``aaaf.services.duties.run_periodic_duties`` and
+  ``aaaf.services.webhook_delivery.deliver_due``).
+* :func:`run_retention` — daily: retention (SCORING.md §6), the same as ``aaaf db prune``.
+
+On PostgreSQL they are procrastinate periodic tasks (:mod:`aaaf.jobs.queue`); on SQLite the
+in-process runner's timer calls them (:mod:`aaaf.jobs.inprocess`).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from aaaf.services import retention
+from aaaf.services.duties import run_periodic_duties
+from aaaf.services.webhook_delivery import deliver_due
+
+log = logging.getLogger(__name__)
+
+
+def run_duties(store: Any, *, now: datetime) -> dict[str, Any]:
+    """The every-minute duties; returns what each did (for logs and tests)."""
+    done: dict[str, Any] = {}
+    done["duties"] = run_periodic_duties(store, now=now)
+    done["deliveries"] = deliver_due(store, now=now)
+    return done
+
+
+def run_retention(store: Any, *, now: datetime) -> dict[str, Any]:
+    """Prune every organization's evidence past its retention (SCORING.md §6)."""
+    counts = retention.prune_all(store, now=now)
+    for name, pruned in counts.items():
+        if pruned.events or pruned.stress_results:
+            log.info("retention pruned %s: %s", name, pruned.to_dict())
+    return counts

@@ -1,0 +1,143 @@
+"""The PostgreSQL job queue: procrastinate (issue 14 §1).
+
+Why procrastinate: it defers a job on a connection we hand it (``configure(connection=…)``),
+so the ``pending`` assessment and its job commit in one transaction — no outbox table; its
+workers beat (``procrastinate_workers``), so the jobs of a worker killed mid-job are found
+(``get_stalled_jobs``) and run again by the periodic sweep; periodic tasks are deferred once
+per tick however many workers run (``procrastinate_periodic_defers``).  Its schema is applied
+by our migration 0010 (``aaaf db upgrade``), not by ``procrastinate schema --apply``.
+
+Tasks (queue ``aaaf``):
+
+* ``aaaf.assess`` — score a triggered assessment; ``lock`` per assessment (never two at
+  once), ``queueing_lock`` per assessment (never two waiting);
+* ``aaaf.issue_badge`` — sign and render a completed assessment's badge;
+* ``aaaf.sweep`` — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
+  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
+  queued again;
+* ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
+* ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import procrastinate
+from procrastinate.exceptions import AlreadyEnqueued
+from sqlalchemy import Connection
+from sqlalchemy.engine import make_url
+
+from aaaf.jobs import periodic, tasks
+from aaaf.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+QUEUE = "aaaf"
+ASSESS_TASK = "aaaf.assess"
+BADGE_TASK = "aaaf.issue_badge"
+
+
+def conninfo(database_url: str) -> str:
+    """The libpq URI of a SQLAlchemy PostgreSQL URL (``postgresql+psycopg://`` → ``postgresql://``),
+    keeping its query (``options=-csearch_path=…``)."""
+    url = make_url(database_url).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ProcrastinateQueue:
+    """The services' :class:`~aaaf.services.job_port.JobQueue` over a procrastinate app."""
+
+    def __init__(self, app: procrastinate.App) -> None:
+        self.app = app
+
+    def defer_assessment(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    ) -> None:
+        raw = connection.connection.driver_connection  # the psycopg connection of our transaction
+        try:
+            self.app.configure_task(
+                ASSESS_TASK,
+                queue=QUEUE,
+                lock=f"assessment:{assessment_id}",
+                queueing_lock=f"assessment:{assessment_id}",
+                connection=raw,
+            ).defer(organization_id=str(organization_id), assessment_id=str(assessment_id))
+        except AlreadyEnqueued:
+            log.debug("assessment %s already has a waiting job", assessment_id)
+
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
+        try:
+            self.app.configure_task(BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}").defer(
+                organization_id=str(organization_id), assessment_id=str(assessment_id)
+            )
+        except AlreadyEnqueued:
+            log.debug("the badge of assessment %s already has a waiting job", assessment_id)
+
+
+def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
+    """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
+    :class:`~aaaf.store.Store` the tasks use (the worker's)."""
+    settings = get_settings()
+    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(database_url)))
+    queue = ProcrastinateQueue(app)
+
+    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=procrastinate.RetryStrategy(max_attempts=3, wait=5))
+    def assess(organization_id: str, assessment_id: str) -> None:
+        tasks.assessment_job(store(), queue, uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
+
+    @app.task(name=BADGE_TASK, queue=QUEUE, retry=procrastinate.RetryStrategy(max_attempts=3, wait=5))
+    def issue_badge(organization_id: str, assessment_id: str) -> None:
+        tasks.badge_job(store(), uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
+
+    @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
+    @app.task(name="aaaf.sweep", queue=QUEUE, queueing_lock="aaaf.sweep")
+    async def sweep(timestamp: int) -> None:
+        await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
+        await asyncio.to_thread(
+            tasks.requeue_lost_assessments,
+            store(),
+            queue,
+            now=_now(),
+            grace_seconds=settings.jobs_requeue_after_seconds,
+        )
+
+    @app.periodic(cron="* * * * *")
+    @app.task(name="aaaf.duties", queue=QUEUE, queueing_lock="aaaf.duties")
+    def duties(timestamp: int) -> None:
+        periodic.run_duties(store(), now=datetime.fromtimestamp(timestamp, UTC))
+
+    @app.periodic(cron="17 3 * * *")
+    @app.task(name="aaaf.retention", queue=QUEUE, queueing_lock="aaaf.retention")
+    def retention(timestamp: int) -> None:
+        periodic.run_retention(store(), now=datetime.fromtimestamp(timestamp, UTC))
+
+    return app
+
+
+async def retry_stalled_jobs(app: procrastinate.App, stalled_after_seconds: float) -> int:
+    """Put the running jobs of workers without a heartbeat for ``stalled_after_seconds`` back
+    in the queue (procrastinate's documented recipe); returns how many."""
+    stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=stalled_after_seconds)
+    retried = 0
+    for job in stalled:
+        try:
+            await app.job_manager.retry_job(job)
+            retried += 1
+        except Exception:  # a waiting duplicate holds its queueing lock: that one will run
+            log.warning(
+                "stalled job %s (%s) not retried: a waiting duplicate runs instead", job.id, job.task_name
+            )
+            await app.job_manager.finish_job(job, status=procrastinate.jobs.Status.FAILED, delete_job=False)
+    if retried:
+        log.warning("retried %d stalled job(s) of workers that stopped beating", retried)
+    return retried

@@ -1,0 +1,91 @@
+"""Choosing the queue of a process (issue 14): what ``aaaf serve`` and ``aaaf worker`` start.
+
+* :func:`queue_for_server` — PostgreSQL: the procrastinate queue, used by the server only to
+  defer (its workers are ``aaaf worker`` processes); SQLite: the in-process runner, started.
+* :func:`run_worker` — ``aaaf worker``: a procrastinate worker with ``concurrency`` jobs at
+  a time, its heartbeat every ``AAAF_JOBS_HEARTBEAT_SECONDS``, until SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from typing import Any
+
+from aaaf.errors import AAAFError
+from aaaf.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+
+def database_url_of(store: Any) -> str:
+    """The store's URL with its password (``Store.url`` hides it)."""
+    return str(store.engine.url.render_as_string(hide_password=False))
+
+
+def is_postgresql(store: Any) -> bool:
+    return bool(store.engine.dialect.name == "postgresql")
+
+
+class ServerQueue:
+    """The job queue of one server process and how to stop it."""
+
+    def __init__(self, queue: Any, stop: Any = None) -> None:
+        self.queue = queue
+        self._stop = stop
+
+    def close(self) -> None:
+        if self._stop is not None:
+            self._stop()
+
+
+def queue_for_server(store: Any) -> ServerQueue:
+    """The job queue the server defers to (module docstring)."""
+    if is_postgresql(store):
+        from aaaf.jobs.queue import ProcrastinateQueue, build_app
+
+        return ServerQueue(ProcrastinateQueue(build_app(database_url_of(store), lambda: store)))
+    from aaaf.jobs.inprocess import InProcessQueue
+
+    runner = InProcessQueue(store)
+    runner.start()
+    return ServerQueue(runner, runner.stop)
+
+
+def run_worker(database_url: str | None, *, concurrency: int = 1) -> None:
+    """Run one worker process until it is told to stop (SIGINT/SIGTERM: it finishes its jobs)."""
+    from aaaf.services.issuer import secret_box
+    from aaaf.store import open_store
+
+    store = open_store(database_url)
+    try:
+        if not is_postgresql(store):
+            raise AAAFError(
+                "INVALID_REQUEST",
+                "aaaf worker needs a PostgreSQL database (AAAF_DATABASE_URL or --db); with SQLite "
+                "`aaaf serve` runs the jobs itself.",
+                {"field": "database_url"},
+            )
+        secret_box(store)  # SCORING.md §7: a worker signs badges with the one issuer key
+        asyncio.run(_work(store, concurrency))
+    finally:
+        store.close()
+
+
+async def _work(store: Any, concurrency: int) -> None:
+    from aaaf.jobs.queue import QUEUE, build_app
+
+    settings = get_settings()
+    app = build_app(database_url_of(store), lambda: store)
+    async with app.open_async():
+        log.info("worker on %s, %d job(s) at a time", store.url, concurrency)
+        await app.run_worker_async(
+            queues=[QUEUE],
+            name=f"aaaf-worker-{socket.gethostname()}-{os.getpid()}",
+            concurrency=concurrency,
+            update_heartbeat_interval=settings.jobs_heartbeat_seconds,
+            stalled_worker_timeout=settings.jobs_stalled_after_seconds,
+            install_signal_handlers=True,
+        )

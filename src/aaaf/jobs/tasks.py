@@ -1,0 +1,53 @@
+"""The job functions (issue 14): plain functions over the services, run by a procrastinate
+worker (PostgreSQL) or by the in-process runner (SQLite).  Each is idempotent — running one
+twice, or again after its worker was killed, changes nothing more — and takes its clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from aaaf.services import assessment_jobs
+from aaaf.services.job_port import JobQueue
+
+log = logging.getLogger(__name__)
+
+# Test-only: seconds the assessment job sleeps between claiming the assessment (it is
+# ``in_progress``) and scoring it, so that a test can kill the worker mid-assessment
+# (tests/jobs/test_crash_safety.py).  Read here and nowhere else; never set it in production.
+TEST_JOB_DELAY_ENV = "AAAF_TEST_JOB_DELAY_S"
+
+
+def _test_delay() -> None:
+    delay = os.environ.get(TEST_JOB_DELAY_ENV)
+    if delay:
+        time.sleep(float(delay))
+
+
+def assessment_job(
+    store: Any, queue: JobQueue, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
+) -> Any:
+    """Score a triggered assessment (at most once) and queue its badge when it completed."""
+    record = assessment_jobs.run_triggered_assessment(
+        store, organization_id, assessment_id, now=now, after_claim=_test_delay
+    )
+    if record.status == "completed" and record.review_state != "pending_review":
+        queue.defer_badge(organization_id, assessment_id)
+    return record
+
+
+def badge_job(store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime) -> Any:
+    """Issue (sign and render) a completed assessment's badge; idempotent."""
+    return assessment_jobs.issue_badge_of(store, organization_id, assessment_id, now=now)
+
+
+def requeue_lost_assessments(
+    store: Any, queue: JobQueue, *, now: datetime, grace_seconds: float
+) -> list[uuid.UUID]:
+    """The sweep's outbox half: pending assessments whose job was lost are queued again."""
+    return assessment_jobs.requeue_pending(store, queue, now=now, grace=timedelta(seconds=grace_seconds))

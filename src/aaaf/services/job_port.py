@@ -1,0 +1,39 @@
+"""The job queue as the services see it (issue 14): something that takes jobs.
+
+The services record what is to be done (a ``pending`` assessment) and hand the job to a
+:class:`JobQueue` *on the transaction that records it*; the queue itself lives in
+:mod:`aaaf.jobs` (procrastinate on PostgreSQL, a runner inside the server process on SQLite),
+above the services, so that the services stay the only door and know no queue library.
+The command that starts a process (``aaaf serve``, ``aaaf worker``) picks the queue.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Protocol
+
+from sqlalchemy import Connection
+
+
+class JobQueue(Protocol):
+    """Where the services put their jobs."""
+
+    def defer_assessment(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    ) -> None:
+        """Queue the scoring of a ``pending`` assessment, on ``connection`` — the write
+        transaction that records the assessment — so both are committed or neither is."""
+        ...
+
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
+        """Queue the issuing (signing and rendering) of a completed assessment's badge."""
+        ...
+
+
+class RunningQueue(Protocol):
+    """A process's queue as its command started it: the queue, and how to stop it."""
+
+    @property
+    def queue(self) -> JobQueue: ...
+
+    def close(self) -> None: ...

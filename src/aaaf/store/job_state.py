@@ -1,0 +1,37 @@
+"""What the job queue's sweep asks of the whole database, across organizations (issue 14).
+
+A triggered assessment is ``pending`` until a worker claims it; one still ``pending`` long
+after its trigger lost its job (a job that failed at the queue's level, say) and is queued
+again by the sweep (``aaaf.jobs``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Engine, select
+
+from aaaf.store import tables as t
+from aaaf.store.engine import read_connection
+
+
+def pending_assessments(engine: Engine, *, created_before: datetime) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    """(organization id, assessment id) of every ``pending`` assessment created before
+    ``created_before``, oldest first."""
+    query = (
+        select(t.agents.c.organization_id, t.assessments.c.id)
+        .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+        .where(t.assessments.c.status == "pending", t.assessments.c.created_at < created_before)
+        .order_by(t.assessments.c.created_at)
+    )
+    with read_connection(engine) as connection:
+        return [(row[0], row[1]) for row in connection.execute(query)]
+
+
+def organization_ids(engine: Engine) -> list[uuid.UUID]:
+    """Every organization's id (the periodic duties visit each)."""
+    with read_connection(engine) as connection:
+        return list(
+            connection.execute(select(t.organizations.c.id).order_by(t.organizations.c.created_at)).scalars()
+        )

@@ -1,0 +1,38 @@
+"""An organization with agents that have enough evidence to be assessed (issue 14 tests)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from aaaf.evidence.validation import validate_event
+from tests.cli.events_factory import task_events
+
+
+def assessable_agent(org: Any, name: str, *, now: datetime, tasks: int = 4, days_ago: float = 0.0) -> Any:
+    """An agent with ``tasks`` accepted tasks completed ``days_ago`` days before ``now`` (an hour
+    apart); the organization's minimums are lowered to 4 tasks."""
+    org.update_config(min_tasks_performance=4, min_tasks_capability=4)
+    agent = org.enroll_agent(name)
+    end = now - timedelta(days=days_ago)
+    events = [
+        e
+        for i in range(tasks)
+        for e in task_events(None, f"{name}-t{i}", completed_at=end - timedelta(hours=i + 1))
+    ]
+    org.add_events([(agent.id, validate_event(e, now=now, default_agent=name)) for e in events])
+    return agent
+
+
+class RecordingQueue:
+    """A :class:`~aaaf.services.job_port.JobQueue` that only records what it was given."""
+
+    def __init__(self) -> None:
+        self.assessments: list[Any] = []
+        self.badges: list[Any] = []
+
+    def defer_assessment(self, connection: Any, organization_id: Any, assessment_id: Any) -> None:
+        self.assessments.append(assessment_id)
+
+    def defer_badge(self, organization_id: Any, assessment_id: Any) -> None:
+        self.badges.append(assessment_id)
