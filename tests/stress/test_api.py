@@ -12,6 +12,7 @@ import pytest
 
 from aaaf.errors import AAAFError
 from aaaf.services.stress import check_agent_url
+from aaaf.settings import Settings
 from tests.api.conftest import (
     LiveServer,
     agent_evidence,
@@ -38,13 +39,13 @@ SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
 def test_non_public_or_malformed_agent_urls_are_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AAAF_WEBHOOK_ALLOW_LOOPBACK", raising=False)
     with pytest.raises(AAAFError) as caught:
-        check_agent_url(url)
-    assert caught.value.details == {"field": "agent_url"}
+        check_agent_url(url, Settings())
+    assert caught.value.details["field"] == "agent_url"
 
 
 def test_loopback_is_allowed_only_when_configured(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AAAF_WEBHOOK_ALLOW_LOOPBACK", "true")
-    assert check_agent_url("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"
+    assert check_agent_url("http://127.0.0.1:8000/v1", Settings()) == "http://127.0.0.1:8000/v1"
 
 
 @pytest.fixture()

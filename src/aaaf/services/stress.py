@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.services.outbound_url import check_outbound_url
+from aaaf.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -52,34 +54,17 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def check_agent_url(url: str) -> str:
+def check_agent_url(url: str, settings: Settings) -> str:
     """An agent endpoint reached from the server is checked like a webhook target (issue 15
-    §5): http(s) only, and no private, loopback, link-local or reserved address unless
-    ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true`` (tests, a single-machine install).  Every address
-    the host name resolves to is checked.  A small check of this module's own; the service's
-    outbound-URL check (``aaaf.services.outbound_url``) is meant to replace it."""
-    import ipaddress
-    import os
-    import socket
-    from urllib.parse import urlsplit
-
-    def refuse(why: str) -> AAAFError:
-        return AAAFError("INVALID_REQUEST", f"agent_url: {why}", {"field": "agent_url"})
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise refuse("an http(s) URL with a host is needed")
-    if os.environ.get("AAAF_WEBHOOK_ALLOW_LOOPBACK", "").lower() == "true":
-        return url
+    §5, :func:`aaaf.services.outbound_url.check_outbound_url`: http(s) only, no credentials,
+    no private, loopback, link-local or reserved address unless
+    ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true``); the error names the ``agent_url`` field."""
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        raise refuse(f"the host {parts.hostname!r} does not resolve") from None
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global or address.is_multicast:
-            raise refuse(f"{parts.hostname} resolves to a non-public address ({address})")
-    return url
+        return check_outbound_url(url, settings)
+    except AAAFError as error:
+        raise AAAFError(
+            "INVALID_REQUEST", f"agent_url: {error.message}", {"field": "agent_url", "url": url}
+        ) from None
 
 
 def start_stress_run(

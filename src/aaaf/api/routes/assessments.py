@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, BackgroundTasks, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from aaaf.api.deps import AssessmentWriter, JobQueueDep, NowDep, Reader
+from aaaf.api.deps import AssessmentWriter, ContextDep, JobQueueDep, NowDep, Reader
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.usage import MeterDep
@@ -105,7 +105,11 @@ class StressTestRequest(BaseModel):
 
 @router.post("/{assessment_id}/stress-test", operation_id="run_stress_test", status_code=202)
 def run_stress_test(
-    assessment_id: str, body: StressTestRequest, org: AssessmentWriter, background: BackgroundTasks
+    assessment_id: str,
+    body: StressTestRequest,
+    org: AssessmentWriter,
+    background: BackgroundTasks,
+    context: ContextDep,
 ) -> dict[str, Any]:
     """Document 004 §6.2's stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
@@ -115,7 +119,7 @@ def run_stress_test(
     from aaaf.stress.runner import AgentSpec
 
     assessment = org.get_assessment(assessment_id)
-    stress_service.check_agent_url(body.agent_url)
+    stress_service.check_agent_url(body.agent_url, context.settings)
     spec = AgentSpec(url=body.agent_url, model=body.model)
     agent = org.get_agent(str(assessment.agent_id))
     run, library = stress_service.start_stress_run(org, agent.name, spec)
