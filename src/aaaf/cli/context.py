@@ -102,18 +102,12 @@ def database_url(db: str | None) -> str | None:
     return "sqlite:///" + os.path.abspath(db)
 
 
-_context: ServiceContext | None = None
-
-
 def service_context() -> ServiceContext:
-    """The settings and clock every service of this CLI process is handed (issue 10 §4):
-    built once, from the environment and the system clock."""
-    global _context
-    if _context is None:
-        from aaaf.services.context import default_context
+    """The settings and clock every service of this CLI command is handed (issue 10 §4): the
+    process's settings (read once, ``get_settings`` caches them) and the system clock."""
+    from aaaf.services.context import default_context
 
-        _context = default_context()
-    return _context
+    return default_context()
 
 
 @dataclass

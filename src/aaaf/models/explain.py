@@ -51,6 +51,7 @@ class Explanation(PublicModel):
     spec: SchemeSpec | None
     window_end: str
     missing_events: int
+    evidence_pruned_at: str | None = None  # when retention deleted its events (SCORING.md §6)
     dimensions: dict[str, DimensionExplanation]
     uncertainty: dict[str, Uncertainty | None] | None = None  # SCORING.md §2.5, as stored
     what_would_raise_the_tier: dict[str, TierRaise | None]

@@ -29,7 +29,6 @@ from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all, one_blas_thread
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.services.context import ServiceContext, context_or_default
-from aaaf.services.webhooks import assessment_data, emit
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -132,7 +131,7 @@ def assess_with_events(
         record = uow.create_assessment(
             agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
         )
-        emit(uow, "assessment.started", assessment_data(record), now=now)
+        _emit(uow, "assessment.started", record, now)
     return score_assessment(org, agent, record, events, now=now, config=config, previous=previous)
 
 
@@ -171,8 +170,17 @@ def start_assessment(
             dimension=dimension,
             status=status,
         )
-        emit(uow, "assessment.started", assessment_data(record), now=now)
+        _emit(uow, "assessment.started", record, now)
     return record
+
+
+def _emit(uow: Any, event_type: str, assessment: Any, now: datetime) -> None:
+    """Raise a document 004 §6.3 webhook event in ``uow`` (it commits with the work).  Imported
+    here, not at the top: a SQLite scoring helper process imports this module and must not pay
+    for SQLAlchemy (tests/perf/test_assess_parallel.py)."""
+    from aaaf.services.webhooks import assessment_data, emit
+
+    emit(uow, event_type, assessment_data(assessment), now=now)
 
 
 def fail_and_emit(
@@ -183,7 +191,7 @@ def fail_and_emit(
     with org.unit_of_work() as uow:
         uow.fail_assessment(assessment_id, error=error, completed_at=now, spec=spec)
         failed = uow.get_assessment(assessment_id)
-        emit(uow, "assessment.failed", assessment_data(failed), now=now)
+        _emit(uow, "assessment.failed", failed, now)
     return failed
 
 
@@ -262,7 +270,7 @@ def score_assessment(
             trace=trace_of(result),
             **values,
         )
-        emit(uow, "assessment.completed", assessment_data(uow.get_assessment(record.id)), now=now)
+        _emit(uow, "assessment.completed", uow.get_assessment(record.id), now)
     if unreliable:
         log.warning(
             "assessment %s of %s: self-reports unreliable (audit): badge held for review",
