@@ -64,6 +64,10 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "/api/v1/badges/{assessment_id}"): {"visibility": "private"},
     ("POST", "/api/v1/badges/{assessment_id}/review"): {"decision": "reject"},
     ("PATCH", "/api/v1/webhooks/{webhook_id}"): {"active": False},
+    ("POST", "/api/v1/assessments/{assessment_id}/stress-test"): {
+        "agent_url": "https://agent.example.com/v1",
+        "model": "m",
+    },
     ("POST", "/api/v1/agents/{agent_id}/audits/findings"): {
         "auditor": "another organization's auditor",
         "findings": [{"task_id": "task-000", "finding": {"checklist": {"memory_written": True}}}],

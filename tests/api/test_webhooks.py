@@ -21,6 +21,7 @@ from tests.api.conftest import (
     assert_error,
     poll_until,
     start_server,
+    start_worker,
     wait_for_status,
 )
 from tests.conftest import _PostgresSchema, _require_postgres
@@ -50,11 +51,20 @@ def hooks_live(
         "AAAF_WEBHOOK_TIMEOUT_SECONDS": "5",
     }
     server = start_server(url, log_dir, extra_env=env)
+    # on PostgreSQL a worker scores triggered assessments (issue 14); the server sends the
+    # deliveries their events leave in the outbox
+    worker = (
+        start_worker(url, log_dir, env={**env, "AAAF_PUBLIC_BASE_URL": server.base_url})
+        if request.param == "postgresql"
+        else None
+    )
     live = LiveServer(server, request.param, url)
     try:
         yield live
     finally:
         live.close()
+        if worker is not None:
+            worker.stop()
         server.stop()
         if schema is not None:
             schema.drop()
