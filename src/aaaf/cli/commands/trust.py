@@ -33,6 +33,7 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.errors import AAAFError
+from aaaf.reports.trust_text import tier_reason_parts
 from aaaf.scoring.core import display, truncate
 from aaaf.scoring.results import iso
 from aaaf.scoring.trust import TRUST_DIMENSIONS, TRUST_WEIGHTS
@@ -195,7 +196,7 @@ def _print_summary(report: trust_service.TrustReport) -> None:
     if result.gated:
         composite_line += f" (security gate: uncapped {whole(result.uncapped_composite)})"
     console.print(composite_line)
-    reason = result.tier_reason.split(": ", 1)[1] if ": " in result.tier_reason else result.tier_reason
+    reason = "; ".join(tier_reason_parts(result.tier_reason))
     console.print(f"tier [bold]{result.tier}[/] — {reason}")
     sure = interval_text(
         result.uncertainty, result.tier, result.config.borderline_probability, scale=1.0, digits=0
