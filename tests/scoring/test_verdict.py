@@ -13,7 +13,13 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from aaaf.reports.verdict_text import comparison_dict, comparison_headline, reason_text, solo_headline
+from aaaf.reports.verdict_text import (
+    comparison_dict,
+    comparison_headline,
+    pair_reason_text,
+    reason_text,
+    solo_headline,
+)
 from aaaf.scoring.judging import JudgesSummary
 from aaaf.scoring.layered import GradedAssertion, JudgeScore, LayeredConfig, LayeredRun, LayeredSample
 from aaaf.scoring.verdict import (
@@ -365,7 +371,7 @@ def test_judge_agreement_rules() -> None:
     # x,y over a,b,c: x = (1,2,3), y = (2,4,3): dx = (−1,0,1), dy = (−1,1,0) → r = 1/2
     assert pairs[("x", "y")].counted and pairs[("x", "y")].r == pytest.approx(0.5)
     # z is constant on its common samples: not counted; w shares one sample with x: not counted
-    assert not pairs[("x", "z")].counted and "constant" in (pairs[("x", "z")].reason or "")
+    assert not pairs[("x", "z")].counted and "constant" in (pair_reason_text(pairs[("x", "z")].reason) or "")
     assert not pairs[("w", "x")].counted and pairs[("w", "x")].common == 1
     assert agreement.mean_pearson == pytest.approx(0.5) and not agreement.disagree
     # a run without any counted pair does not disagree

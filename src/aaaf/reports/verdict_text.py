@@ -16,7 +16,10 @@ from aaaf.scoring.judging import (
     Badge,
     BadgeFacts,
     HumanAlignment,
+    JudgePair,
     JudgesSummary,
+    PairLeftOut,
+    RunJudgeAgreement,
     Saturation,
     Significance,
 )
@@ -186,6 +189,26 @@ def _human_text(facts: HumanAlignment) -> str:
     return f"Spearman ρ {fmt(facts.rho)} {relation} {fmt(facts.min_spearman)} over {facts.n} labelled samples"
 
 
+def pair_reason_text(reason: PairLeftOut | None) -> str | None:
+    """Why a judge pair does not count, or None when it counts."""
+    if reason is None:
+        return None
+    if reason.constant:
+        return f"judge {', '.join(reason.constant)} constant on the common samples"
+    return f"fewer than {reason.min_common} common samples"
+
+
+def pair_dict(pair: JudgePair) -> dict[str, Any]:
+    return {**pair.to_dict(), "reason": pair_reason_text(pair.reason)}
+
+
+def agreement_dict(agreement: RunJudgeAgreement) -> dict[str, Any]:
+    """One run's judge agreement with each pair's reason worded."""
+    out = agreement.to_dict()
+    out["pairs"] = [pair_dict(pair) for pair in agreement.pairs]
+    return out
+
+
 def badge_dict(badge: Badge) -> dict[str, Any]:
     return {"label": badge.label, "value": badge.value, "detail": badge_detail(badge.facts)}
 
@@ -228,6 +251,7 @@ def multi_headline(result: MultiComparison) -> str:
 def comparison_dict(comparison: Comparison) -> dict[str, Any]:
     """The JSON of ``aaaf compare --json`` (before grading and calibration are added)."""
     body = comparison.to_dict()
+    body["judges"]["runs"] = {name: agreement_dict(a) for name, a in comparison.judges.items()}
     return {
         "verdict": body.pop("verdict"),
         "action": body.pop("action"),
@@ -243,6 +267,7 @@ def comparison_dict(comparison: Comparison) -> dict[str, Any]:
 def solo_dict(report: SoloReport) -> dict[str, Any]:
     """The JSON of ``aaaf eval score --json``."""
     body = report.to_dict()
+    body["judges"] = agreement_dict(report.judges)
     return {
         "verdict": body.pop("verdict"),
         "action": body.pop("action"),

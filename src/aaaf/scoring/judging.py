@@ -24,6 +24,16 @@ from aaaf.stats.agreement import krippendorff_alpha, pearson, spearman
 
 
 @dataclass(frozen=True)
+class PairLeftOut:
+    """Why a judge pair does not count (SCORING.md §4): fewer than ``min_common`` common
+    samples, or the judges in ``constant`` gave one score to all of them.  Worded by
+    :func:`aaaf.reports.verdict_text.pair_reason_text`."""
+
+    min_common: int
+    constant: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class JudgePair:
     """Pearson r of two judges over the samples both scored; counted per SCORING.md §4."""
 
@@ -32,15 +42,15 @@ class JudgePair:
     common: int
     r: float | None
     counted: bool
-    reason: str | None
+    reason: PairLeftOut | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The pair's numbers; :func:`aaaf.reports.verdict_text.pair_dict` adds its ``reason``."""
         return {
             "judges": [self.first, self.second],
             "common_samples": self.common,
             "pearson": self.r,
             "counted": self.counted,
-            "reason": self.reason,
         }
 
 
@@ -96,7 +106,7 @@ def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> 
                     len(common),
                     None,
                     False,
-                    f"fewer than {config.judge_min_common} common samples",
+                    PairLeftOut(config.judge_min_common),
                 )
             )
             continue
@@ -109,7 +119,7 @@ def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> 
                     len(common),
                     None,
                     False,
-                    f"judge {', '.join(constant)} constant on the common samples",
+                    PairLeftOut(config.judge_min_common, tuple(constant)),
                 )
             )
             continue
