@@ -16,6 +16,7 @@ import pytest
 from aaaf.reports.verdict_text import (
     comparison_dict,
     comparison_headline,
+    layer_absent_text,
     pair_reason_text,
     reason_text,
     solo_headline,
@@ -250,7 +251,7 @@ def test_cautious_when_no_layer_is_present_in_every_pair() -> None:
     assert result.verdict is Verdict.CAUTIOUS
     assert "no layer is present in every paired sample" in reason_text(result.reason)
     assert (
-        result.layers["fact"].reason
+        layer_absent_text(result.layers["fact"])
         == "not every paired sample has it in both runs (10/20 control, 10/20 treatment)"
     )
 

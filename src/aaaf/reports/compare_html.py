@@ -129,7 +129,7 @@ _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <td>{{ num(c.composite.control) }}</td><td>{{ num(c.composite.treatment) }}</td>
 <td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td></td><td></td><td></td></tr>
 {% for layer in layers %}
-<tr><td>{{ layer.name }}{% if not layer.present %} <span class="muted">(absent: {{ layer.reason }})</span>{% endif %}</td>
+<tr><td>{{ layer.name }}{% if not layer.present %} <span class="muted">(absent: {{ absent(layer) }})</span>{% endif %}</td>
 <td>{{ num(layer.control) }}</td><td>{{ num(layer.treatment) }}</td><td>{{ diff(layer.diff) }}</td>
 <td>{{ ci(layer.ci) }}</td><td>{{ ci(layer.ci_bonferroni) }}</td>
 <td>{{ gate(layer.gate_control) }}</td><td>{{ gate(layer.gate_treatment) }}</td></tr>
@@ -219,6 +219,7 @@ def _context(comparison: Comparison, *, pill_style: str = "", salt: str = "aaaf-
         reason=verdict_text.reason_text,
         detail=verdict_text.badge_detail,
         incomplete=verdict_text.incomplete_text,
+        absent=verdict_text.layer_absent_text,
         colour=VERDICT_COLOURS[comparison.verdict],
         pill_style=Markup(pill_style),
         plot=Markup(difference_plot_svg(comparison, salt=salt)),

@@ -26,7 +26,7 @@ from aaaf.scoring.judging import (
 from aaaf.scoring.layered import LAYERS, LayeredConfig
 from aaaf.scoring.treatments import MultiComparison
 from aaaf.scoring.verdict import Comparison, IncompleteRun, SoloReport
-from aaaf.scoring.verdict_rules import ReasonCode, VerdictReason, fmt
+from aaaf.scoring.verdict_rules import LayerComparison, ReasonCode, VerdictReason, fmt
 
 SOLO_SENTENCE = "one variant only: nothing to compare against"
 
@@ -213,6 +213,19 @@ def badge_dict(badge: Badge) -> dict[str, Any]:
     return {"label": badge.label, "value": badge.value, "detail": badge_detail(badge.facts)}
 
 
+def layer_absent_text(layer: LayerComparison) -> str | None:
+    """Why a layer is not compared (not present in every paired sample of both runs)."""
+    n = layer.absent_of
+    if n is None:
+        return None
+    if n == 0:
+        return "no paired samples"
+    return (
+        f"not every paired sample has it in both runs "
+        f"({layer.samples_control}/{n} control, {layer.samples_treatment}/{n} treatment)"
+    )
+
+
 def comparison_headline(comparison: Comparison) -> str:
     """The terse CLI line, e.g. 'PROGRESS · SHIP — composite +0.42 [0.18, 0.66], 3/3 layers pass, judges agree'."""
     unit = " sd" if comparison.composite.scale == "z" else ""
@@ -252,6 +265,10 @@ def comparison_dict(comparison: Comparison) -> dict[str, Any]:
     """The JSON of ``aaaf compare --json`` (before grading and calibration are added)."""
     body = comparison.to_dict()
     body["judges"]["runs"] = {name: agreement_dict(a) for name, a in comparison.judges.items()}
+    for name, layer in comparison.layers.items():
+        absent = layer_absent_text(layer)
+        if absent is not None:
+            body["layers"][name]["reason"] = absent
     return {
         "verdict": body.pop("verdict"),
         "action": body.pop("action"),

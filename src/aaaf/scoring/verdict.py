@@ -374,11 +374,7 @@ def compare_runs(
                 gate_treatment=None,
                 samples_control=samples_c,
                 samples_treatment=samples_t,
-                reason=(
-                    "no paired samples"
-                    if n == 0
-                    else f"not every paired sample has it in both runs ({samples_c}/{n} control, {samples_t}/{n} treatment)"
-                ),
+                absent_of=n,
             )
 
     paired_ids = set(paired)

@@ -156,10 +156,12 @@ class LayerComparison:
     gate_treatment: bool | None
     samples_control: int
     samples_treatment: int
-    reason: str | None = None
+    #: for a layer not present: over how many paired samples it was missing (worded by
+    #: :func:`aaaf.reports.verdict_text.layer_absent_text`, the JSON's ``reason``)
+    absent_of: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        return {
             "present": self.present,
             "control": self.control,
             "treatment": self.treatment,
@@ -169,9 +171,6 @@ class LayerComparison:
             "gate": {"control": self.gate_control, "treatment": self.gate_treatment},
             "samples": {"control": self.samples_control, "treatment": self.samples_treatment},
         }
-        if self.reason is not None:
-            out["reason"] = self.reason
-        return out
 
 
 class ReasonCode(StrEnum):
