@@ -33,6 +33,7 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.errors import AAAFError
+from aaaf.models.trust import ScoreHistoryEntry
 from aaaf.reports.trust_text import tier_reason_parts
 from aaaf.scoring.core import display, truncate
 from aaaf.scoring.results import iso
@@ -287,7 +288,7 @@ def history_command(
         agent = session.org.get_agent(name)
         entries = trust_service.history(session.org, agent)
     if as_json:
-        print_json([entry.to_dict() for entry in entries])
+        print_json([ScoreHistoryEntry.model_validate(entry.to_dict()) for entry in entries])
         return
     if not entries:
         console.print(f"no trust score recorded for {agent.name}")
@@ -433,7 +434,7 @@ def review_command(
             at=_now(),
         )
     if as_json:
-        print_json(entry.to_dict())
+        print_json(ScoreHistoryEntry.model_validate(entry.to_dict()))
         return
     verdict = (
         "approved: now the canonical score"
