@@ -17,7 +17,7 @@ from aaaf.models.assessment import (
     Uncertainty,
 )
 from aaaf.models.audit import AuditStatus
-from aaaf.models.badge import BadgeVerification, IssuedBadge, VerificationCheck
+from aaaf.models.badge import BadgeVerification, IssuedBadge, StatusListWritten, VerificationCheck
 from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
@@ -47,6 +47,7 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
     "assess_outcome": AssessOutcome,
     "audit_status": AuditStatus,
     "badge_verification": BadgeVerification,
+    "status_list_written": StatusListWritten,
     "collect_report": CollectReport,
     "comparison": Comparison,
     "comparison_several": SeveralComparison,
@@ -87,6 +88,7 @@ __all__ = [
     "PublicModel",
     "ScoreHistoryEntry",
     "SeveralComparison",
+    "StatusListWritten",
     "TrustScore",
     "Uncertainty",
     "VerificationCheck",
