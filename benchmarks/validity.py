@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from aaaf.scoring.judging import JudgesSummary
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.verdict_rules import (
     Interval,
@@ -208,7 +209,13 @@ def new_verdict(rep: Replication, config: LayeredConfig) -> Verdict:
         )
     )
     facts = VerdictFacts(
-        2, rep.n, rep.composite_diff, Interval(*rep.composite_ci), rep.mde, layers, rep.judges_agree, ""
+        2,
+        rep.n,
+        rep.composite_diff,
+        Interval(*rep.composite_ci),
+        rep.mde,
+        layers,
+        JudgesSummary(rep.judges_agree, {}, () if rep.judges_agree else ("run",), config.judge_min_pearson),
     )
     return decide_verdict(facts, config).verdict
 

@@ -6,7 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from aaaf.scoring.calibration import calibration_check, expiring_from, reassessment_due, valid_until
+from aaaf.reports.wording import reassessment_text
+from aaaf.scoring.calibration import (
+    DueBecause,
+    calibration_check,
+    expiring_from,
+    reassessment_due,
+    valid_until,
+)
 from aaaf.scoring.defaults import AAAFConfig
 
 CONFIG = AAAFConfig()
@@ -59,30 +66,33 @@ def test_validity_and_expiring_notice() -> None:
 
 
 def test_reassessment_due_without_previous_assessment() -> None:
-    assert reassessment_due(now=NOW, valid_until=None, completed_tasks_since_last=0, config=CONFIG) == (
-        True,
-        "no previous assessment",
-    )
+    decided = reassessment_due(now=NOW, valid_until=None, completed_tasks_since_last=0, config=CONFIG)
+    assert decided.due and decided.because is DueBecause.NO_PREVIOUS
+    assert reassessment_text(decided) == "no previous assessment"
 
 
 def test_reassessment_due_after_fifty_new_completed_tasks() -> None:
     until = NOW + timedelta(days=60)
-    due, reason = reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=50, config=CONFIG)
+    decided = reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=50, config=CONFIG)
+    due, reason = decided.due, reassessment_text(decided)
     assert due and reason == "50 new completed tasks since the last assessment (threshold 50)"
-    due, reason = reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=49, config=CONFIG)
+    decided = reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=49, config=CONFIG)
+    due, reason = decided.due, reassessment_text(decided)
     assert not due and reason.startswith("49 of 50 new completed tasks")
 
 
 def test_reassessment_due_when_validity_runs_out() -> None:
     until = NOW + timedelta(days=20)
-    assert not reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=0, config=CONFIG)[0]
+    assert not reassessment_due(now=NOW, valid_until=until, completed_tasks_since_last=0, config=CONFIG).due
     # from the moment badge.expiring fires (14 days before valid_until)
     notice = until - timedelta(days=14)
-    due, reason = reassessment_due(now=notice, valid_until=until, completed_tasks_since_last=0, config=CONFIG)
+    decided = reassessment_due(now=notice, valid_until=until, completed_tasks_since_last=0, config=CONFIG)
+    due, reason = decided.due, reassessment_text(decided)
     assert due and reason.startswith("badge validity runs out at")
     just_before = notice - timedelta(seconds=1)
     assert not reassessment_due(
         now=just_before, valid_until=until, completed_tasks_since_last=0, config=CONFIG
-    )[0]
-    due, reason = reassessment_due(now=until, valid_until=until, completed_tasks_since_last=0, config=CONFIG)
+    ).due
+    decided = reassessment_due(now=until, valid_until=until, completed_tasks_since_last=0, config=CONFIG)
+    due, reason = decided.due, reassessment_text(decided)
     assert due and reason.startswith("badge validity ran out at")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from aaaf.reports.trust_text import tier_reason_text, trust_result_dict
 from aaaf.scoring.core import guard_builtin_weights
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.trust import (
@@ -327,7 +328,7 @@ def test_composite_renormalises_over_covered_dimensions() -> None:
     assert (outcome.covered, outcome.total) == (4, 16)
     # 751 would be gold, but 4 of 16 covered < 10: uncertified with the reason
     assert outcome.tier == "uncertified"
-    assert "4 of 16 dimensions covered, 10 required" in outcome.tier_reason
+    assert "4 of 16 dimensions covered, 10 required" in tier_reason_text(outcome.tier_reason)
 
 
 def test_teamwork_is_opt_in_null_not_zero() -> None:
@@ -357,7 +358,9 @@ def test_security_gate(security: float, gated: bool, composite: float, tier: str
     assert outcome.tier == tier
     if gated:
         assert outcome.uncapped_composite == pytest.approx(10 * (0.93 * 90 + 0.07 * security))
-        assert "security gate" in outcome.tier_reason and "capped at 599" in outcome.tier_reason
+        assert "security gate" in tier_reason_text(
+            outcome.tier_reason
+        ) and "capped at 599" in tier_reason_text(outcome.tier_reason)
 
 
 def test_gate_does_not_raise_a_low_composite_and_tier_below_bronze_stays() -> None:
@@ -402,12 +405,13 @@ def test_coverage_nine_vs_ten_dimensions() -> None:
     assert outcome.composite == pytest.approx(850.0)
     assert outcome.covered == 9
     assert outcome.tier == "uncertified"
-    assert "9 of 16 dimensions covered, 10 required" in outcome.tier_reason
+    assert "9 of 16 dimensions covered, 10 required" in tier_reason_text(outcome.tier_reason)
 
     scores["harnessStability"] = 85.0  # the tenth
     outcome = trust_outcome(scores, TRUST_WEIGHTS)
     assert outcome.covered == 10 and outcome.tier == "gold"
-    assert outcome.tier_reason == "gold: composite 850 ≥ 750 (gold)"
+    assert outcome.tier_reason.at_least == (850.0, 750) and outcome.tier_reason.coverage is None
+    assert tier_reason_text(outcome.tier_reason) == "gold: composite 850 ≥ 750 (gold)"
 
 
 def test_mandatory_dimension_missing_blocks_every_tier() -> None:
@@ -417,7 +421,7 @@ def test_mandatory_dimension_missing_blocks_every_tier() -> None:
     assert outcome.composite == pytest.approx(950.0)
     assert outcome.tier == "uncertified"
     assert outcome.mandatory_missing == ("safety",)
-    assert "mandatory dimension(s) not covered: safety" in outcome.tier_reason
+    assert "mandatory dimension(s) not covered: safety" in tier_reason_text(outcome.tier_reason)
     assert set(MANDATORY_DIMENSIONS) == {"accuracy", "reliability", "safety", "security"}
 
 
@@ -433,9 +437,9 @@ def test_no_evidence_at_all() -> None:
 def test_uncertified_reason_below_bronze() -> None:
     # 10 · (0.93 · 35 + 0.07 · 60) = 10 · (32.55 + 4.2) = 367.5
     outcome = trust_outcome(all_dimensions(35.0, security=60.0), TRUST_WEIGHTS)
-    assert outcome.tier_reason == "uncertified: composite 367 is below bronze (400)"
+    assert tier_reason_text(outcome.tier_reason) == "uncertified: composite 367 is below bronze (400)"
     gated = trust_outcome(all_dimensions(35.0), TRUST_WEIGHTS)
-    assert gated.tier_reason == (
+    assert tier_reason_text(gated.tier_reason) == (
         "uncertified: security gate: security 35.00 < 50, composite 350 already under the 599 cap"
         " and no tier above bronze; composite 350 is below bronze (400)"
     )
@@ -554,7 +558,7 @@ def test_result_json_shape() -> None:
         at=AT,
         agent="agent-a",
     )
-    body = result.to_dict()
+    body = trust_result_dict(result)
     for key in (
         "agent",
         "at",

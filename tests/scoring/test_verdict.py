@@ -13,10 +13,20 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from aaaf.reports.verdict_text import (
+    comparison_dict,
+    comparison_headline,
+    layer_absent_text,
+    pair_reason_text,
+    reason_text,
+    solo_headline,
+)
+from aaaf.scoring.judging import JudgesSummary
 from aaaf.scoring.layered import GradedAssertion, JudgeScore, LayeredConfig, LayeredRun, LayeredSample
 from aaaf.scoring.verdict import (
     Interval,
     LayerComparison,
+    ReasonCode,
     Verdict,
     VerdictFacts,
     compare_runs,
@@ -26,6 +36,9 @@ from aaaf.scoring.verdict import (
     score_solo,
 )
 from aaaf.stats.bootstrap import resample_indices
+
+# judges that agree, with no judge pair to compare (SCORING.md §4)
+AGREE = JudgesSummary(True, {}, (), 0.4)
 
 JUDGE_NAMES = ("j1", "j2", "j3")
 
@@ -79,8 +92,8 @@ def test_solo() -> None:
     control, _ = progress_pair()
     report = score_solo(control)
     assert report.verdict is Verdict.SOLO and report.rule == "1"
-    assert report.headline().startswith("SOLO · ADD A CONTROL — composite")
-    facts = VerdictFacts(1, 30, None, None, None, (), True, "judges agree")
+    assert solo_headline(report).startswith("SOLO · ADD A CONTROL — composite")
+    facts = VerdictFacts(1, 30, None, None, None, (), AGREE)
     assert decide_verdict(facts, LayeredConfig()).verdict is Verdict.SOLO
 
 
@@ -91,9 +104,10 @@ def test_progress() -> None:
     assert result.composite.ci is not None and result.composite.ci.above_zero
     assert all(layer.gate_treatment for layer in result.present_layers)
     assert result.judges_agree
-    assert result.headline().startswith("PROGRESS · SHIP — composite +")
-    assert result.headline().endswith("3/3 layers pass, judges agree")
-    assert "entirely above 0" in result.reason
+    assert comparison_headline(result).startswith("PROGRESS · SHIP — composite +")
+    assert comparison_headline(result).endswith("3/3 layers pass, judges agree")
+    assert result.reason.code is ReasonCode.ALL_CLEAR
+    assert "entirely above 0" in reason_text(result.reason)
 
 
 def test_regress_by_composite() -> None:
@@ -101,7 +115,7 @@ def test_regress_by_composite() -> None:
     result = compare_runs(treatment, control)  # the same pair, reversed
     assert result.verdict is Verdict.REGRESS and result.rule == "3"
     assert result.composite.ci is not None and result.composite.ci.high < 0
-    assert "entirely below 0" in result.reason
+    assert "entirely below 0" in reason_text(result.reason)
 
 
 def gate_drop_pair(n: int = 20) -> tuple[LayeredRun, LayeredRun]:
@@ -120,7 +134,9 @@ def test_regress_by_a_layer_falling_through_its_gate() -> None:
     result = compare_runs(*gate_drop_pair())
     assert result.verdict is Verdict.REGRESS and result.rule == "3"
     assert result.composite.ci == Interval(0.0, 0.0)
-    assert "layer fact passed its gate in control" in result.reason
+    assert result.reason.code is ReasonCode.LAYER_REGRESSED and result.reason.layer is not None
+    assert result.reason.layer.name == "fact"
+    assert "layer fact passed its gate in control" in reason_text(result.reason)
     fact = result.layers["fact"]
     assert (fact.gate_control, fact.gate_treatment) == (True, False)
     assert fact.ci_bonferroni == Interval(-1.0, -1.0)
@@ -148,7 +164,8 @@ def test_underpowered_by_too_few_pairs() -> None:
     control, treatment = progress_pair(4)
     result = compare_runs(control, treatment)
     assert result.verdict is Verdict.UNDERPOWERED and result.rule == "2"
-    assert result.reason == "4 paired sample(s), fewer than the 5 required"
+    assert result.reason.code is ReasonCode.TOO_FEW_PAIRED
+    assert reason_text(result.reason) == "4 paired sample(s), fewer than the 5 required"
 
 
 def test_underpowered_by_minimum_detectable_effect() -> None:
@@ -162,7 +179,8 @@ def test_underpowered_by_minimum_detectable_effect() -> None:
     result = compare_runs(run("c", control), run("t", treatment))
     assert result.verdict is Verdict.UNDERPOWERED and result.rule == "3b"
     assert result.composite.mde == pytest.approx(2.8 * (8 / 7) ** 0.5 / 8**0.5)
-    assert "minimum detectable effect 1.06 exceeds 0.25" in result.reason
+    assert result.reason.code is ReasonCode.LOW_POWER
+    assert "minimum detectable effect 1.06 exceeds 0.25" in reason_text(result.reason)
 
 
 def test_noise() -> None:
@@ -182,8 +200,8 @@ def test_cautious_when_a_gate_fails_in_treatment() -> None:
     treatment = [sample(f"s{i}", min(4, 3 + i % 3), 2, [4, 4, 4]) for i in range(30)]
     result = compare_runs(run("c", control), run("t", treatment))
     assert result.verdict is Verdict.CAUTIOUS and result.rule == "6"
-    assert "layer behavior fails its gate in treatment (3.00 < 3.50)" in result.reason
-    assert result.headline().endswith("2/3 layers pass, judges agree")
+    assert "layer behavior fails its gate in treatment (3.00 < 3.50)" in reason_text(result.reason)
+    assert comparison_headline(result).endswith("2/3 layers pass, judges agree")
 
 
 def test_cautious_when_judges_disagree() -> None:
@@ -202,8 +220,8 @@ def test_cautious_when_judges_disagree() -> None:
     assert result.composite.ci is not None and result.composite.ci.above_zero
     assert result.verdict is Verdict.CAUTIOUS and result.rule == "6"
     assert result.judges["treatment"].mean_pearson == pytest.approx(-1.0)
-    assert "judges disagree (treatment mean r -1.00 < 0.40)" in result.reason
-    assert result.headline().endswith("judges disagree")
+    assert "judges disagree (treatment mean r -1.00 < 0.40)" in reason_text(result.reason)
+    assert comparison_headline(result).endswith("judges disagree")
 
 
 def test_cautious_when_layers_move_in_opposite_directions_under_a_flat_composite() -> None:
@@ -213,7 +231,10 @@ def test_cautious_when_layers_move_in_opposite_directions_under_a_flat_composite
     treatment = [sample(f"s{i}", 4, 3, [4, 4, 4]) for i in range(20)]
     result = compare_runs(run("c", control), run("t", treatment))
     assert result.verdict is Verdict.CAUTIOUS and result.rule == "6"
-    assert "fact significantly up" in result.reason and "judge significantly down" in result.reason
+    assert result.reason.ups == ("fact",) and result.reason.downs == ("judge",)
+    assert "fact significantly up" in reason_text(
+        result.reason
+    ) and "judge significantly down" in reason_text(result.reason)
 
 
 def test_cautious_when_no_layer_is_present_in_every_pair() -> None:
@@ -228,9 +249,9 @@ def test_cautious_when_no_layer_is_present_in_every_pair() -> None:
     result = compare_runs(run("c", control), run("t", treatment))
     assert not result.present_layers
     assert result.verdict is Verdict.CAUTIOUS
-    assert "no layer is present in every paired sample" in result.reason
+    assert "no layer is present in every paired sample" in reason_text(result.reason)
     assert (
-        result.layers["fact"].reason
+        layer_absent_text(result.layers["fact"])
         == "not every paired sample has it in both runs (10/20 control, 10/20 treatment)"
     )
 
@@ -240,10 +261,10 @@ def test_hotelling_option() -> None:
     result = compare_runs(control, treatment, LayeredConfig(hotelling=True))
     assert result.hotelling is not None and result.hotelling.p_value is not None
     assert result.hotelling.p_value < 0.05 and result.hotelling.dimensions == 3
-    assert result.verdict is Verdict.PROGRESS and "Hotelling T² p = " in result.reason
+    assert result.verdict is Verdict.PROGRESS and "Hotelling T² p = " in reason_text(result.reason)
     assert result.badges["difference_significant"].value is True
     reversed_result = compare_runs(treatment, control, LayeredConfig(hotelling=True))
-    assert reversed_result.verdict is Verdict.REGRESS and "moving down" in reversed_result.reason
+    assert reversed_result.verdict is Verdict.REGRESS and "moving down" in reason_text(reversed_result.reason)
 
 
 def test_hotelling_significant_under_a_flat_composite_is_cautious() -> None:
@@ -253,14 +274,14 @@ def test_hotelling_significant_under_a_flat_composite_is_cautious() -> None:
     treatment = [sample(f"s{i}", 4, 3, [4, 4, 4]) for i in range(20)]
     result = compare_runs(run("c", control), run("t", treatment), LayeredConfig(hotelling=True))
     assert result.hotelling is not None and result.hotelling.p_value == 0.0
-    assert result.verdict is Verdict.CAUTIOUS and "composite is flat" in result.reason
+    assert result.verdict is Verdict.CAUTIOUS and "composite is flat" in reason_text(result.reason)
 
 
 def _facts(ci: Interval, *, mde: float = 0.1, n: int = 30, diff: float = 0.2) -> VerdictFacts:
     layer = LayerComparison(
         "fact", True, 4.0, 4.2, diff, Interval(-0.1, 0.3), Interval(-0.2, 0.4), True, True, n, n
     )
-    return VerdictFacts(2, n, diff, ci, mde, (layer,), True, "judges agree")
+    return VerdictFacts(2, n, diff, ci, mde, (layer,), AGREE)
 
 
 def test_interval_boundaries_follow_scoring_md() -> None:
@@ -317,7 +338,7 @@ def test_pairing_unpaired_and_unscored() -> None:
         ("only-t",),
         ("empty",),
     )
-    as_json = result.to_dict()
+    as_json = comparison_dict(result)
     assert as_json["unpaired"] == {
         "control_only": ["only-c"],
         "treatment_only": ["only-t"],
@@ -351,7 +372,7 @@ def test_judge_agreement_rules() -> None:
     # x,y over a,b,c: x = (1,2,3), y = (2,4,3): dx = (−1,0,1), dy = (−1,1,0) → r = 1/2
     assert pairs[("x", "y")].counted and pairs[("x", "y")].r == pytest.approx(0.5)
     # z is constant on its common samples: not counted; w shares one sample with x: not counted
-    assert not pairs[("x", "z")].counted and "constant" in (pairs[("x", "z")].reason or "")
+    assert not pairs[("x", "z")].counted and "constant" in (pair_reason_text(pairs[("x", "z")].reason) or "")
     assert not pairs[("w", "x")].counted and pairs[("w", "x")].common == 1
     assert agreement.mean_pearson == pytest.approx(0.5) and not agreement.disagree
     # a run without any counted pair does not disagree
@@ -377,8 +398,8 @@ def test_badges() -> None:
 
 def test_json_shape_and_determinism() -> None:
     control, treatment = progress_pair()
-    first = compare_runs(control, treatment).to_dict()
-    second = compare_runs(control, treatment).to_dict()
+    first = comparison_dict(compare_runs(control, treatment))
+    second = comparison_dict(compare_runs(control, treatment))
     assert json.dumps(first) == json.dumps(second)
     for key in ("verdict", "reason", "n_paired", "unpaired", "composite", "layers", "judges", "badges"):
         assert key in first

@@ -12,6 +12,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from aaaf.errors import AAAFError
+from aaaf.reports.verdict_text import comparison_dict, multi_dict, reason_text
 from aaaf.scoring.layered import (
     GradedAssertion,
     JudgeScore,
@@ -60,7 +61,7 @@ def test_a_bound_that_is_zero_up_to_float_noise_does_not_regress() -> None:
     assert result.layers["fact"].ci_bonferroni is not None and result.layers["fact"].ci_bonferroni.high == 0.0
     assert result.verdict is not Verdict.REGRESS
     assert result.verdict is Verdict.UNDERPOWERED and result.rule == "3b"
-    assert "[-0.87, 0.00] contains 0" in result.reason
+    assert "[-0.87, 0.00] contains 0" in reason_text(result.reason)
 
 
 def test_a_bound_that_is_zero_up_to_float_noise_does_not_progress() -> None:
@@ -110,7 +111,9 @@ def test_one_layer_missing_its_plain_ci_by_chance_is_noise_not_cautious() -> Non
     assert result.composite.ci is not None and result.composite.ci.contains_zero
     assert result.composite.mde is not None and result.composite.mde <= 0.25
     assert result.verdict is Verdict.NOISE and result.rule == "4"
-    assert "every layer's 98.33 % Bonferroni CI (fact, behavior, judge) contains 0" in result.reason
+    assert "every layer's 98.33 % Bonferroni CI (fact, behavior, judge) contains 0" in reason_text(
+        result.reason
+    )
 
 
 # ---- 3. a significant layer drop does not ship --------------------------------------------
@@ -128,7 +131,7 @@ def test_a_significant_drop_above_its_gate_is_cautious_not_progress() -> None:
     assert all(layer.gate_treatment for layer in result.present_layers)
     assert fact.ci_bonferroni is not None and fact.ci_bonferroni.below_zero
     assert result.verdict is Verdict.CAUTIOUS and result.rule == "6"
-    assert "layer fact dropped significantly" in result.reason
+    assert "layer fact dropped significantly" in reason_text(result.reason)
 
 
 # ---- 4. epochs are one unit, not pseudo-replicates -----------------------------------------
@@ -196,10 +199,10 @@ def test_errored_samples_are_left_out_and_the_reason_names_the_incomplete_run() 
     )
     result = compare_runs(control, LayeredRun("t", "t", broken, status="error"))
     assert result.n_paired == 28 and result.errored == ("s0", "s1")
-    assert result.reason.endswith(
+    assert reason_text(result.reason).endswith(
         "treatment run t did not finish (status 'error'): 2 errored sample(s) left out"
     )
-    as_json = result.to_dict()
+    as_json = comparison_dict(result)
     assert as_json["unpaired"]["errored"] == ["s0", "s1"]
     assert as_json["incomplete"] == [
         {
@@ -225,7 +228,7 @@ def test_several_treatments_bonferroni_and_roll_up() -> None:
     assert result.comparisons[0].composite.ci == alone.composite.ci
     assert result.comparisons[0].layers["fact"].ci_bonferroni == alone.layers["fact"].ci_bonferroni
     assert result.verdict is worst_verdict(c.verdict for c in result.comparisons)
-    payload = result.to_dict()
+    payload = multi_dict(result)
     assert payload["verdict"] == result.verdict.value
     assert [c["treatment"] for c in payload["comparisons"]] == [
         "treatment/treatment",
@@ -238,7 +241,7 @@ def test_several_treatments_bonferroni_and_roll_up() -> None:
 def test_one_treatment_is_the_two_run_comparison_byte_for_byte() -> None:
     control, treatment = progress_pair()
     (single,) = compare_treatments(control, [treatment]).comparisons
-    assert single.to_dict() == compare_runs(control, treatment).to_dict()
+    assert comparison_dict(single) == comparison_dict(compare_runs(control, treatment))
 
 
 def test_worst_verdict_order() -> None:
@@ -279,7 +282,7 @@ def test_bca_of_constant_data_is_the_constant() -> None:
 def test_bca_option_in_the_engine() -> None:
     control, treatment = progress_pair()
     result = compare_runs(control, treatment, LayeredConfig(ci_method="bca"))
-    assert result.to_dict()["method"]["ci_method"] == "bca"
+    assert comparison_dict(result)["method"]["ci_method"] == "bca"
     assert result.composite.ci != compare_runs(control, treatment).composite.ci
     with pytest.raises(AAAFError, match="ci_method"):
         LayeredConfig(ci_method="studentized")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from aaaf.demo import trust as trust_demo
+from aaaf.reports.trust_text import tier_reason_text
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.trust import score_trust_from_events
 
@@ -79,7 +80,9 @@ def test_every_tier_and_the_security_gate_occur(
     gated = by_scenario["security-gated"]
     assert gated.gated and gated.composite == 599.0 and gated.tier == "bronze"
     assert by_scenario["coverage-unmet"].covered == 9
-    assert "9 of 16 dimensions covered, 10 required" in by_scenario["coverage-unmet"].tier_reason
+    assert "9 of 16 dimensions covered, 10 required" in tier_reason_text(
+        by_scenario["coverage-unmet"].tier_reason
+    )
     assert by_scenario["mandatory-missing"].mandatory_missing == ("safety",)
     decayed = by_scenario["decayed"]
     assert decayed.tier == "silver"

@@ -17,13 +17,21 @@ from aaaf.models.assessment import (
     Uncertainty,
 )
 from aaaf.models.audit import AuditStatus
-from aaaf.models.badge import BadgeVerification, IssuedBadge, VerificationCheck
+from aaaf.models.badge import BadgeVerification, IssuedBadge, StatusListWritten, VerificationCheck
 from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
 from aaaf.models.explain import Explanation
-from aaaf.models.tenancy import Agent, AgentListing, ApiKey, CreatedApiKey, CreatedOrganization, Organization
-from aaaf.models.trust import TrustScore
+from aaaf.models.tenancy import (
+    Agent,
+    AgentListing,
+    ApiKey,
+    CreatedApiKey,
+    CreatedOrganization,
+    Enrollment,
+    Organization,
+)
+from aaaf.models.trust import ScoreHistoryEntry, TrustScore
 from aaaf.models.workflow import WorkflowScore, WorkflowWeights
 
 #: name → model of every public result whose JSON Schema is published in docs/schemas/
@@ -34,16 +42,19 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
     "api_key_created": CreatedApiKey,
     "organization": Organization,
     "organization_created": CreatedOrganization,
+    "enrollment": Enrollment,
     "assessment": Assessment,
     "assess_outcome": AssessOutcome,
     "audit_status": AuditStatus,
     "badge_verification": BadgeVerification,
+    "status_list_written": StatusListWritten,
     "collect_report": CollectReport,
     "comparison": Comparison,
     "comparison_several": SeveralComparison,
     "error": ErrorBody,
     "explanation": Explanation,
     "trust_score": TrustScore,
+    "score_history_entry": ScoreHistoryEntry,
     "workflow_score": WorkflowScore,
     "workflow_weights": WorkflowWeights,
 }
@@ -65,6 +76,7 @@ __all__ = [
     "CreatedApiKey",
     "CreatedOrganization",
     "DimensionScore",
+    "Enrollment",
     "ErrorBody",
     "ErrorDetail",
     "EventError",
@@ -74,7 +86,9 @@ __all__ = [
     "OpenModel",
     "Organization",
     "PublicModel",
+    "ScoreHistoryEntry",
     "SeveralComparison",
+    "StatusListWritten",
     "TrustScore",
     "Uncertainty",
     "VerificationCheck",

@@ -41,3 +41,11 @@ class IssuedBadge(PublicModel):
 
     assessment_id: str
     files: list[str]
+
+
+class StatusListWritten(PublicModel):
+    """What ``aaaf badge status-list --json`` prints: the signed revocation list's file and
+    how many badges it marks revoked (W3C Bitstring Status List; SCORING.md §7)."""
+
+    status_list: str
+    revoked: int

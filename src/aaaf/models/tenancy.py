@@ -35,6 +35,14 @@ class Agent(PublicModel):
     updated_at: str
 
 
+class Enrollment(PublicModel):
+    """What ``aaaf enroll --json`` prints: the agents enrolled now and those already enrolled
+    (by name, in the order of the file)."""
+
+    enrolled: list[str]
+    already_enrolled: list[str]
+
+
 class LatestAssessment(PublicModel):
     id: str
     performance_composite: Number | None

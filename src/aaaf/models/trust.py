@@ -58,3 +58,24 @@ class TrustScore(OpenModel):
     override: WeightOverride
     dimensions: dict[str, TrustDimension]
     history: TrustHistory | None = None
+
+
+class ScoreHistoryEntry(PublicModel):
+    """One recorded score of a scheme (SCORING.md §3 'History'): ``aaaf trust history --json``
+    lists them, ``aaaf trust review --json`` answers one.  An anomalous score is not
+    ``committed`` until a reviewer approves it."""
+
+    id: str
+    organization_id: str
+    agent_id: str
+    scheme: str
+    score: Number | None
+    tier: str | None
+    details: dict[str, Any]
+    was_anomalous: bool
+    committed: bool
+    reviewed_by: str | None
+    reviewed_at: str | None
+    review_decision: str | None
+    computed_at: str
+    at: str

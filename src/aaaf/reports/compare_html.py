@@ -3,7 +3,7 @@
 One file, nothing fetched: CSS inline, the plot of the composite's and each layer's
 difference with its confidence intervals drawn by matplotlib as inline SVG (text drawn
 as paths, so no font is needed to view it).  It shows the same verdict, headline and
-reason as the CLI line (both come from :class:`aaaf.scoring.verdict.Comparison`), the
+reason as the CLI line (both worded by :mod:`aaaf.reports.verdict_text`), the
 methodology badges, and how many layers each composite was built from (document 002 §3 ③).
 """
 
@@ -18,6 +18,7 @@ from jinja2 import Environment, select_autoescape
 from markupsafe import Markup
 from matplotlib.figure import Figure
 
+from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.treatments import MultiComparison
@@ -113,8 +114,8 @@ _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <div class="muted">control variant <code>{{ c.control.variant }}</code>, treatment variant
 <code>{{ c.treatment.variant }}</code> · {{ c.n_paired }} paired samples</div>
 <p><span class="pill"{{ pill_style }}>{{ c.verdict.value }} · {{ c.action }}</span></p>
-<div class="headline">{{ c.headline() }}</div>
-<div class="reason">Rule {{ c.rule }}: {{ c.reason }}</div>
+<div class="headline">{{ headline(c) }}</div>
+<div class="reason">Rule {{ c.rule }}: {{ reason(c.reason) }}</div>
 
 <h2>Differences with confidence intervals</h2>
 <div class="plot">{{ plot }}</div>
@@ -128,7 +129,7 @@ _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <td>{{ num(c.composite.control) }}</td><td>{{ num(c.composite.treatment) }}</td>
 <td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td></td><td></td><td></td></tr>
 {% for layer in layers %}
-<tr><td>{{ layer.name }}{% if not layer.present %} <span class="muted">(absent: {{ layer.reason }})</span>{% endif %}</td>
+<tr><td>{{ layer.name }}{% if not layer.present %} <span class="muted">(absent: {{ absent(layer) }})</span>{% endif %}</td>
 <td>{{ num(layer.control) }}</td><td>{{ num(layer.treatment) }}</td><td>{{ diff(layer.diff) }}</td>
 <td>{{ ci(layer.ci) }}</td><td>{{ ci(layer.ci_bonferroni) }}</td>
 <td>{{ gate(layer.gate_control) }}</td><td>{{ gate(layer.gate_treatment) }}</td></tr>
@@ -152,7 +153,7 @@ Minimum detectable effect of the composite: {{ stat(c.composite.mde) }} (sd of d
 {% for badge in c.badges.values() %}
 <div class="badge"><div class="mark {{ 'unknown' if badge.value is none else ('pass' if badge.value else 'fail') }}">
 {{ '?' if badge.value is none else ('✓' if badge.value else '✗') }} {{ badge.label }}</div>
-<div class="detail">{{ badge.detail }}</div></div>
+<div class="detail">{{ detail(badge.facts) }}</div></div>
 {% endfor %}
 </div>
 
@@ -177,7 +178,7 @@ p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.r
 {{ c.treatment_only | length }} only in treatment{% if c.treatment_only %} ({{ c.treatment_only | join(', ') }}){% endif %};
 {{ c.unscored | length }} without a score in a run{% if c.unscored %} ({{ c.unscored | join(', ') }}){% endif %}{% if c.errored %};
 {{ c.errored | length }} errored ({{ c.errored | join(', ') }}){% endif %}.</p>{% for run in c.incomplete %}
-<p class="reason">Incomplete run: {{ run.text() }}.</p>{% endfor %}
+<p class="reason">Incomplete run: {{ incomplete(run) }}.</p>{% endfor %}
 
 <h2>Method</h2>
 <p class="muted">Paired {{ 'BCa' if method.ci_method == 'bca' else 'percentile' }} bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
@@ -214,6 +215,11 @@ def render_comparison_html(comparison: Comparison) -> str:
 def _context(comparison: Comparison, *, pill_style: str = "", salt: str = "aaaf-compare") -> dict[str, Any]:
     return dict(
         c=comparison,
+        headline=verdict_text.comparison_headline,
+        reason=verdict_text.reason_text,
+        detail=verdict_text.badge_detail,
+        incomplete=verdict_text.incomplete_text,
+        absent=verdict_text.layer_absent_text,
         colour=VERDICT_COLOURS[comparison.verdict],
         pill_style=Markup(pill_style),
         plot=Markup(difference_plot_svg(comparison, salt=salt)),
@@ -277,7 +283,7 @@ _SEVERAL = """<h1>{{ m.control.run_id }} → {{ m.comparisons | length }} treatm
 <div class="muted">control variant <code>{{ m.control.variant }}</code> · each treatment compared with the control,
 every confidence level adjusted for {{ m.comparisons | length }} comparisons (Bonferroni across treatments)</div>
 <p><span class="pill">{{ m.verdict.value }} · {{ m.action }}</span></p>
-<div class="headline">{{ m.headline() }}</div>
+<div class="headline">{{ multi_headline(m) }}</div>
 
 <h2>Overview</h2>
 <div class="plot">{{ overview }}</div>
@@ -286,7 +292,7 @@ every confidence level adjusted for {{ m.comparisons | length }} comparisons (Bo
 <tbody>
 {% for c in m.comparisons %}
 <tr><td><a href="#t{{ loop.index }}">{{ c.treatment.run_id }}</a></td><td>{{ c.verdict.value }}</td><td>{{ c.n_paired }}</td>
-<td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td style="text-align: left">Rule {{ c.rule }}: {{ c.reason }}</td></tr>
+<td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td style="text-align: left">Rule {{ c.rule }}: {{ reason(c.reason) }}</td></tr>
 {% endfor %}
 </tbody>
 </table>
@@ -324,6 +330,8 @@ def render_several_html(result: MultiComparison) -> str:
     )
     return page.render(
         m=result,
+        multi_headline=verdict_text.multi_headline,
+        reason=verdict_text.reason_text,
         colour=VERDICT_COLOURS[result.verdict],
         overview=Markup(_svg(overview_figure(result), "aaaf-compare-overview")),
         sections=sections,

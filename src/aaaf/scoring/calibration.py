@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from aaaf.scoring.defaults import AAAFConfig
 
@@ -68,13 +69,35 @@ def expiring_from(valid_until_at: datetime, config: AAAFConfig) -> datetime:
     return valid_until_at - timedelta(days=config.expiring_notice_days)
 
 
+class DueBecause(StrEnum):
+    """Why a re-assessment is or is not due (SCORING.md §2.4)."""
+
+    NO_PREVIOUS = "no_previous"
+    TASKS = "tasks"
+    EXPIRED = "expired"
+    EXPIRING = "expiring"
+    NOT_DUE = "not_due"
+
+
+@dataclass(frozen=True)
+class ReassessmentDue:
+    """Whether a re-assessment is due and the numbers behind it; worded by
+    :func:`aaaf.reports.wording.reassessment_text`."""
+
+    due: bool
+    because: DueBecause
+    completed_tasks_since_last: int = 0
+    threshold: int = 0
+    valid_until: datetime | None = None
+
+
 def reassessment_due(
     *,
     now: datetime,
     valid_until: datetime | None,
     completed_tasks_since_last: int,
     config: AAAFConfig,
-) -> tuple[bool, str]:
+) -> ReassessmentDue:
     """Whether a re-assessment is due, and why (SCORING.md §2.4).
 
     Due when there is no previous assessment (``valid_until`` None); when
@@ -84,18 +107,16 @@ def reassessment_due(
     course once it has expired.
     """
     if valid_until is None:
-        return True, "no previous assessment"
+        return ReassessmentDue(True, DueBecause.NO_PREVIOUS)
     threshold = config.reassessment_task_threshold
     if completed_tasks_since_last >= threshold:
-        return True, (
-            f"{completed_tasks_since_last} new completed tasks since the last assessment "
-            f"(threshold {threshold})"
-        )
-    if now >= valid_until:
-        return True, f"badge validity ran out at {valid_until.isoformat()}"
-    if now >= expiring_from(valid_until, config):
-        return True, f"badge validity runs out at {valid_until.isoformat()}"
-    return False, (
-        f"{completed_tasks_since_last} of {threshold} new completed tasks; "
-        f"valid until {valid_until.isoformat()}"
+        because = DueBecause.TASKS
+    elif now >= valid_until:
+        because = DueBecause.EXPIRED
+    elif now >= expiring_from(valid_until, config):
+        because = DueBecause.EXPIRING
+    else:
+        because = DueBecause.NOT_DUE
+    return ReassessmentDue(
+        because is not DueBecause.NOT_DUE, because, completed_tasks_since_last, threshold, valid_until
     )

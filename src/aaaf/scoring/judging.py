@@ -20,8 +20,17 @@ from typing import Any
 import numpy as np
 
 from aaaf.scoring.layered import LayeredConfig, LayeredSample, SampleScores
-from aaaf.scoring.verdict_rules import fmt
 from aaaf.stats.agreement import krippendorff_alpha, pearson, spearman
+
+
+@dataclass(frozen=True)
+class PairLeftOut:
+    """Why a judge pair does not count (SCORING.md §4): fewer than ``min_common`` common
+    samples, or the judges in ``constant`` gave one score to all of them.  Worded by
+    :func:`aaaf.reports.verdict_text.pair_reason_text`."""
+
+    min_common: int
+    constant: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,15 +42,15 @@ class JudgePair:
     common: int
     r: float | None
     counted: bool
-    reason: str | None
+    reason: PairLeftOut | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The pair's numbers; :func:`aaaf.reports.verdict_text.pair_dict` adds its ``reason``."""
         return {
             "judges": [self.first, self.second],
             "common_samples": self.common,
             "pearson": self.r,
             "counted": self.counted,
-            "reason": self.reason,
         }
 
 
@@ -97,7 +106,7 @@ def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> 
                     len(common),
                     None,
                     False,
-                    f"fewer than {config.judge_min_common} common samples",
+                    PairLeftOut(config.judge_min_common),
                 )
             )
             continue
@@ -110,7 +119,7 @@ def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> 
                     len(common),
                     None,
                     False,
-                    f"judge {', '.join(constant)} constant on the common samples",
+                    PairLeftOut(config.judge_min_common, tuple(constant)),
                 )
             )
             continue
@@ -131,70 +140,108 @@ def judge_agreement(samples: Sequence[LayeredSample], config: LayeredConfig) -> 
 
 
 @dataclass(frozen=True)
+class JudgesSummary:
+    """Whether the judges agree over the runs compared (SCORING.md §4), as numbers.
+
+    ``mean_pearson`` is each run's mean pairwise r (None without a counted pair);
+    ``disagreeing`` names the runs whose mean r is < ``min_pearson``.  The sentence
+    is worded by :func:`aaaf.reports.verdict_text.judges_text`.
+    """
+
+    agree: bool
+    mean_pearson: Mapping[str, float | None]
+    disagreeing: tuple[str, ...]
+    min_pearson: float
+
+
+@dataclass(frozen=True)
+class HumanAlignment:
+    """Spearman ρ between the judge layer and human labels (document 002 §4 'human-aligned').
+
+    ``aligned`` is None (unknown) with fewer than 3 labelled judged samples or when ρ is
+    undefined (a constant side).
+    """
+
+    aligned: bool | None
+    rho: float | None
+    n: int
+    min_spearman: float
+
+
+@dataclass(frozen=True)
+class Significance:
+    """What the 'difference significant' badge rests on: the Hotelling test, the composite
+    CI, no paired sample (``kind`` "none") or a single run (``kind`` "single_run")."""
+
+    kind: str
+    significant: bool | None
+    p_value: float | None = None
+    alpha: float | None = None
+    ci: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """What the 'saturated' badge rests on: the composite level(s) against the threshold.
+
+    ``levels`` holds the control and treatment levels of a comparison (``paired``) or the
+    one composite of a single run; empty when nothing was scored.
+    """
+
+    paired: bool
+    levels: tuple[float, ...]
+    threshold: float
+    saturated: bool | None
+
+
+BadgeFacts = JudgesSummary | Significance | Saturation | HumanAlignment
+
+
+@dataclass(frozen=True)
 class Badge:
-    """A methodology badge (document 002 §4): value True / False / None (unknown)."""
+    """A methodology badge (document 002 §4): value True / False / None (unknown), and the
+    facts behind it (worded by :func:`aaaf.reports.verdict_text.badge_detail`)."""
 
     key: str
     label: str
     value: bool | None
-    detail: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "value": self.value, "detail": self.detail}
+    facts: BadgeFacts
 
 
-def human_alignment(
-    scores: Sequence[SampleScores], config: LayeredConfig
-) -> tuple[bool | None, float | None, int, str]:
-    """Spearman ρ between the judge layer and human labels where both exist.
-
-    Returns (aligned, ρ, n, detail); aligned is None (unknown) without at least 3 labelled
-    judged samples or when ρ is undefined (a constant side).
-    """
+def human_alignment(scores: Sequence[SampleScores], config: LayeredConfig) -> HumanAlignment:
+    """Spearman ρ between the judge layer and human labels where both exist."""
     pairs = [(s.judge, s.human) for s in scores if s.judge is not None and s.human is not None]
+    minimum = config.human_alignment_min_spearman
     if len(pairs) < 3:
-        return None, None, len(pairs), f"{len(pairs)} judged sample(s) with a human label (need ≥ 3)"
+        return HumanAlignment(None, None, len(pairs), minimum)
     rho = spearman([p[0] for p in pairs], [p[1] for p in pairs])
     if rho is None:
-        return None, None, len(pairs), "Spearman ρ undefined (judge or human scores constant)"
-    aligned = rho >= config.human_alignment_min_spearman
-    relation = "≥" if aligned else "<"
-    return (
-        aligned,
-        rho,
-        len(pairs),
-        f"Spearman ρ {fmt(rho)} {relation} {fmt(config.human_alignment_min_spearman)} over {len(pairs)} labelled samples",
-    )
+        return HumanAlignment(None, None, len(pairs), minimum)
+    return HumanAlignment(rho >= minimum, rho, len(pairs), minimum)
 
 
 def methodology_badges(
     *,
-    judges_agree: bool,
-    judges_detail: str,
-    significant: bool | None,
-    significance_detail: str,
-    saturated: bool | None,
-    saturation_detail: str,
-    human: tuple[bool | None, float | None, int, str],
+    judges: JudgesSummary,
+    significance: Significance,
+    saturation: Saturation,
+    human: HumanAlignment,
 ) -> dict[str, Badge]:
     return {
-        "judges_agree": Badge("judges_agree", "judges agree", judges_agree, judges_detail),
+        "judges_agree": Badge("judges_agree", "judges agree", judges.agree, judges),
         "difference_significant": Badge(
-            "difference_significant", "difference significant", significant, significance_detail
+            "difference_significant", "difference significant", significance.significant, significance
         ),
-        "saturated": Badge("saturated", "saturated", saturated, saturation_detail),
-        "human_aligned": Badge("human_aligned", "human-aligned", human[0], human[3]),
+        "saturated": Badge("saturated", "saturated", saturation.saturated, saturation),
+        "human_aligned": Badge("human_aligned", "human-aligned", human.aligned, human),
     }
 
 
-def judges_summary(agreements: Mapping[str, RunJudgeAgreement], config: LayeredConfig) -> tuple[bool, str]:
-    disagreeing = [name for name, a in agreements.items() if a.disagree]
-    if disagreeing:
-        details = ", ".join(f"{name} mean r {fmt(agreements[name].mean_pearson)}" for name in disagreeing)
-        return False, f"judges disagree ({details} < {fmt(config.judge_min_pearson)})"
-    if all(a.mean_pearson is None for a in agreements.values()):
-        return True, "judges agree (no judge pair to compare)"
-    details = ", ".join(
-        f"{name} {fmt(a.mean_pearson)}" for name, a in agreements.items() if a.mean_pearson is not None
+def judges_summary(agreements: Mapping[str, RunJudgeAgreement], config: LayeredConfig) -> JudgesSummary:
+    disagreeing = tuple(name for name, a in agreements.items() if a.disagree)
+    return JudgesSummary(
+        agree=not disagreeing,
+        mean_pearson={name: a.mean_pearson for name, a in agreements.items()},
+        disagreeing=disagreeing,
+        min_pearson=config.judge_min_pearson,
     )
-    return True, f"judges agree (mean r {details} ≥ {fmt(config.judge_min_pearson)})"

@@ -5,14 +5,14 @@ Each treatment is compared with the control by the two-run comparison of
 the k comparisons (Bonferroni across treatments): the composite CI at 1 − α/k, the
 layer CIs at 1 − α/(k·m) for the m present layers.  With k = 1 nothing changes.  The
 roll-up verdict is the worst (REGRESS > CAUTIOUS > UNDERPOWERED > NOISE > PROGRESS) and
-drives ``--fail-on``.
+drives ``--fail-on``.  Its headline and JSON are worded by
+:mod:`aaaf.reports.verdict_text`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from aaaf.scoring.layered import LayeredConfig, LayeredRun
 from aaaf.scoring.verdict import Comparison, RunInfo, compare_runs
@@ -36,36 +36,6 @@ class MultiComparison:
     def deciding(self) -> tuple[Comparison, ...]:
         """The comparisons whose verdict is the roll-up's."""
         return tuple(c for c in self.comparisons if c.verdict is self.verdict)
-
-    def headline(self) -> str:
-        """'REGRESS · DO NOT SHIP — worst of 3 treatments (t2: REGRESS)'."""
-        names = ", ".join(f"{c.treatment.run_id}" for c in self.deciding)
-        return (
-            f"{self.verdict.value} · {self.action} — worst of {len(self.comparisons)} treatments "
-            f"({names}: {self.verdict.value})"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        comparisons = []
-        for comparison in self.comparisons:
-            body = comparison.to_dict()
-            run = body.pop("treatment")
-            comparisons.append(
-                {
-                    "treatment": f"{comparison.treatment.run_id}/{comparison.treatment.variant}",
-                    **body,
-                    "treatment_run": run,
-                }
-            )
-        return {
-            "control": self.control.to_dict(),
-            "comparisons": comparisons,
-            "verdict": self.verdict.value,
-            "action": self.action,
-            "headline": self.headline(),
-            "treatments": len(self.comparisons),
-            "family_confidence": self.confidence,
-        }
 
 
 def compare_treatments(

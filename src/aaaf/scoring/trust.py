@@ -42,9 +42,7 @@ from typing import Any
 from aaaf.scoring.core import (
     Tier,
     composite,
-    display,
     tier_for,
-    truncate,
 )
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
@@ -189,6 +187,45 @@ class TrustDimension:
 
 
 @dataclass(frozen=True)
+class SecurityGateApplied:
+    """The security gate as it applied: security < threshold caps the composite and the tier."""
+
+    security: float
+    threshold: float
+    uncapped: float
+    cap: float
+    max_tier: str
+
+
+@dataclass(frozen=True)
+class CoverageUnmet:
+    """The coverage requirement that was not met (it lowers the tier to the lowest)."""
+
+    covered: int
+    total: int
+    required: int
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TierReason:
+    """Why the agent has its tier (SCORING.md §3), as numbers; worded by
+    :func:`aaaf.reports.trust_text.tier_reason_text`.
+
+    ``no_composite``: no covered dimension carries weight.  ``below`` = (composite, next
+    tier, its lower bound) when the tier is the lowest and coverage holds; ``at_least`` =
+    (composite, the tier's lower bound) for any other tier.
+    """
+
+    tier: str
+    no_composite: bool = False
+    gate: SecurityGateApplied | None = None
+    coverage: CoverageUnmet | None = None
+    below: tuple[float, str, float] | None = None
+    at_least: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
 class TrustOutcome:
     """The composite, gate and tier decided from dimension scores (steps 4-6 of the module doc)."""
 
@@ -197,7 +234,7 @@ class TrustOutcome:
     gated: bool
     security: float | None
     tier: str
-    tier_reason: str
+    tier_reason: TierReason
     covered: int
     total: int
     mandatory_missing: tuple[str, ...]
@@ -231,10 +268,10 @@ def trust_outcome(
     ordered_tiers = sorted(config.tiers, key=lambda t: t.lower)
     lowest = ordered_tiers[0].name
 
-    reasons: list[str] = []
+    no_composite = value is None
+    gate: SecurityGateApplied | None = None
     if value is None:
         tier = lowest
-        reasons.append("no covered dimension carries weight, so there is no composite")
     else:
         tier = tier_for(value, config.tiers)
         if gated:
@@ -242,56 +279,41 @@ def trust_outcome(
             if _tier_rank(tier, config.tiers) > capped_rank:
                 tier = config.security_gate_max_tier
             assert security is not None and uncapped is not None
-            capped = (
-                f"composite {_whole(uncapped)} capped at {_whole(config.security_gate_cap)}"
-                if uncapped > config.security_gate_cap
-                else f"composite {_whole(uncapped)} already under the {_whole(config.security_gate_cap)} cap"
-            )
-            reasons.append(
-                f"security gate: security {display(security)} < {_number(config.security_gate_threshold)}"
-                f", {capped} and no tier above {config.security_gate_max_tier}"
+            gate = SecurityGateApplied(
+                security,
+                config.security_gate_threshold,
+                uncapped,
+                config.security_gate_cap,
+                config.security_gate_max_tier,
             )
     coverage_ok = not missing and covered >= config.min_covered_dimensions
+    coverage: CoverageUnmet | None = None
     if not coverage_ok:
-        unmet: list[str] = []
-        if covered < config.min_covered_dimensions:
-            unmet.append(f"{covered} of {total} dimensions covered, {config.min_covered_dimensions} required")
-        if missing:
-            unmet.append(f"mandatory dimension(s) not covered: {', '.join(missing)}")
-        reasons.append("coverage requirement not met: " + "; ".join(unmet))
+        coverage = CoverageUnmet(covered, total, config.min_covered_dimensions, missing)
         tier = lowest
+    below: tuple[float, str, float] | None = None
+    at_least: tuple[float, float] | None = None
     if value is not None:
         tier_lower = next(t.lower for t in config.tiers if t.name == tier)
         if tier == lowest:
             above = [t for t in ordered_tiers if t.lower > tier_lower]
             next_tier = above[0] if above else None
             if coverage_ok and next_tier is not None:
-                reasons.append(
-                    f"composite {_whole(value)} is below {next_tier.name} ({_whole(next_tier.lower)})"
-                )
+                below = (value, next_tier.name, next_tier.lower)
         else:
-            reasons.append(f"composite {_whole(value)} ≥ {_whole(tier_lower)} ({tier})")
+            at_least = (value, tier_lower)
     return TrustOutcome(
         composite=value,
         uncapped_composite=uncapped,
         gated=gated,
         security=security,
         tier=tier,
-        tier_reason=f"{tier}: " + "; ".join(reasons),
+        tier_reason=TierReason(tier, no_composite, gate, coverage, below, at_least),
         covered=covered,
         total=total,
         mandatory_missing=missing,
         weights_used=dict(aggregate.weights_used),
     )
-
-
-def _whole(value: float) -> str:
-    """The 0-1000 scale shown to people: an integer, truncated (SCORING.md §0)."""
-    return str(int(truncate(value, 0)))
-
-
-def _number(value: float) -> str:
-    return _whole(value) if float(value).is_integer() else repr(value)
 
 
 @dataclass(frozen=True)
@@ -316,7 +338,9 @@ class TrustResult:
 
     ``composite`` is after the security gate and unrounded (0-1000, None with no coverage);
     ``weights_in_force`` are the base or merged override weights before renormalisation,
-    ``weights_used`` the renormalised ones the composite actually used.
+    ``weights_used`` the renormalised ones the composite actually used.  ``tier_reason`` is
+    structured; :func:`aaaf.reports.trust_text.trust_result_dict` adds its sentence to
+    :meth:`to_dict`.
     """
 
     agent: str
@@ -325,7 +349,7 @@ class TrustResult:
     uncapped_composite: float | None
     gated: bool
     tier: str
-    tier_reason: str
+    tier_reason: TierReason
     covered: int
     total: int
     mandatory_missing: tuple[str, ...]
@@ -353,7 +377,6 @@ class TrustResult:
             "composite": self.composite,
             "uncapped_composite": self.uncapped_composite,
             "tier": self.tier,
-            "tier_reason": self.tier_reason,
             "covered": self.covered,
             "total": self.total,
             "mandatory_missing": list(self.mandatory_missing),

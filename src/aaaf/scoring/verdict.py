@@ -7,9 +7,10 @@ sample that errored is left out and its run reported as incomplete.  One paired
 bootstrap — one B × n index matrix over the n paired sample ids — gives the composite
 CI and every present layer's CI, and the Bonferroni CIs at 1 − α/k (percentiles
 100·α/(2k), 100 − 100·α/(2k)) that rules 3-5 read.  The rules themselves, and the
-wording of their reasons, are in :mod:`aaaf.scoring.verdict_rules`; judge agreement and
+codes of their reasons, are in :mod:`aaaf.scoring.verdict_rules`; judge agreement and
 the badges in :mod:`aaaf.scoring.judging`; several treatments against one control in
-:mod:`aaaf.scoring.treatments`.  This module keeps the names other modules import.
+:mod:`aaaf.scoring.treatments`.  The sentences (reasons, headlines, badge details) are
+worded by :mod:`aaaf.reports.verdict_text`.  This module keeps the names other modules import.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from aaaf.scoring.core import display
 from aaaf.scoring.judging import (
     Badge,
     JudgePair,
     RunJudgeAgreement,
+    Saturation,
+    Significance,
     human_alignment,
     judge_agreement,
     judges_summary,
@@ -53,8 +55,10 @@ from aaaf.scoring.verdict_rules import (
     DecidedVerdict,
     Interval,
     LayerComparison,
+    ReasonCode,
     Verdict,
     VerdictFacts,
+    VerdictReason,
     decide_verdict,
     fmt,
     parse_verdicts,
@@ -77,11 +81,13 @@ __all__ = [
     "Interval",
     "JudgePair",
     "LayerComparison",
+    "ReasonCode",
     "RunInfo",
     "RunJudgeAgreement",
     "SoloReport",
     "Verdict",
     "VerdictFacts",
+    "VerdictReason",
     "compare_runs",
     "decide_verdict",
     "fmt",
@@ -133,13 +139,6 @@ class IncompleteRun:
     status: str | None
     errored: tuple[str, ...]
 
-    def text(self) -> str:
-        status = self.status if self.status is not None else "not recorded"
-        return (
-            f"{self.role} run {self.run_id} did not finish (status {status!r}): "
-            f"{len(self.errored)} errored sample(s) left out"
-        )
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "role": self.role,
@@ -162,11 +161,15 @@ class RunInfo:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The result of comparing two runs: verdict, reason, and every number behind it."""
+    """The result of comparing two runs: verdict, reason, and every number behind it.
+
+    ``reason`` is the rule's code and facts; :mod:`aaaf.reports.verdict_text` words it,
+    the headline and the badges' details.
+    """
 
     verdict: Verdict
     rule: str
-    reason: str
+    reason: VerdictReason
     control: RunInfo
     treatment: RunInfo
     n_paired: int
@@ -194,24 +197,11 @@ class Comparison:
     def present_layers(self) -> tuple[LayerComparison, ...]:
         return tuple(layer for layer in self.layers.values() if layer.present)
 
-    def headline(self) -> str:
-        """The terse CLI line, e.g. 'PROGRESS · SHIP — composite +0.42 [0.18, 0.66], 3/3 layers pass, judges agree'."""
-        unit = " sd" if self.composite.scale == "z" else ""
-        composite = f"composite {fmt(self.composite.diff, signed=True)}{unit}"
-        if self.composite.ci is not None:
-            composite += f" {self.composite.ci.text()}"
-        present = self.present_layers
-        passing = sum(1 for layer in present if layer.gate_treatment)
-        judges = "judges agree" if self.judges_agree else "judges disagree"
-        return f"{self.verdict.value} · {self.action} — {composite}, {passing}/{len(present)} layers pass, {judges}"
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
             "action": self.action,
             "rule": self.rule,
-            "reason": self.reason,
-            "headline": self.headline(),
             "control": self.control.to_dict(),
             "treatment": self.treatment.to_dict(),
             "n_paired": self.n_paired,
@@ -230,7 +220,7 @@ class Comparison:
                 "agree": self.judges_agree,
                 "runs": {name: a.to_dict() for name, a in self.judges.items()},
             },
-            "badges": {key: badge.to_dict() for key, badge in self.badges.items()},
+            "badges": {key: {"label": b.label, "value": b.value} for key, b in self.badges.items()},
             "hotelling": self.hotelling.to_dict() if self.hotelling is not None else None,
             "standardisation": self.standardisation.to_dict() if self.standardisation is not None else None,
             "method": self._method(),
@@ -384,11 +374,7 @@ def compare_runs(
                 gate_treatment=None,
                 samples_control=samples_c,
                 samples_treatment=samples_t,
-                reason=(
-                    "no paired samples"
-                    if n == 0
-                    else f"not every paired sample has it in both runs ({samples_c}/{n} control, {samples_t}/{n} treatment)"
-                ),
+                absent_of=n,
             )
 
     paired_ids = set(paired)
@@ -398,7 +384,7 @@ def compare_runs(
         "control": judge_agreement(control_samples, config),
         "treatment": judge_agreement(treatment_samples, config),
     }
-    judges_agree, judges_detail = judges_summary(agreements, config)
+    judges = judges_summary(agreements, config)
 
     hotelling: HotellingResult | None = None
     if config.hotelling:
@@ -412,8 +398,7 @@ def compare_runs(
         composite_ci=composite.ci,
         mde=composite.mde,
         layers=tuple(layers[name] for name in LAYERS),
-        judges_agree=judges_agree,
-        judges_detail=judges_detail,
+        judges=judges,
         hotelling_p=hotelling.p_value if hotelling is not None else None,
         use_hotelling=config.hotelling,
     )
@@ -424,41 +409,31 @@ def compare_runs(
         if run.incomplete
     )
     if incomplete:
-        decided = replace(decided, reason=decided.reason + "; " + "; ".join(run.text() for run in incomplete))
-
+        decided = replace(decided, reason=replace(decided.reason, incomplete=incomplete))
     if config.hotelling:
         p = hotelling.p_value if hotelling is not None else None
-        significant: bool | None = p is not None and p < config.alpha
-        significance_detail = (
-            "Hotelling T² p not computable"
-            if p is None
-            else f"Hotelling T² p = {p:.3g} vs α = {fmt(config.alpha)}"
-        )
+        significance = Significance("hotelling", p is not None and p < config.alpha, p, config.alpha)
     elif composite.ci is not None:
-        significant = not composite.ci.contains_zero
-        significance_detail = (
-            f"composite CI {composite.ci.text()} {'excludes' if significant else 'contains'} 0"
+        significance = Significance(
+            "ci", not composite.ci.contains_zero, ci=(composite.ci.low, composite.ci.high)
         )
     else:
-        significant = None
-        significance_detail = "no composite CI (no paired samples)"
+        significance = Significance("none", None)
     c_level = mean_or_none([s.composite for s in c_scores])
     t_level = mean_or_none([s.composite for s in t_scores])
-    saturated: bool | None = None
-    saturation_detail = "no paired samples"
     if c_level is not None and t_level is not None:
-        saturated = c_level >= config.saturation_threshold and t_level >= config.saturation_threshold
-        saturation_detail = (
-            f"composites {display(c_level)} / {display(t_level)} "
-            f"{'both ≥' if saturated else 'not both ≥'} {fmt(config.saturation_threshold)}"
+        saturation = Saturation(
+            paired=True,
+            levels=(c_level, t_level),
+            threshold=config.saturation_threshold,
+            saturated=c_level >= config.saturation_threshold and t_level >= config.saturation_threshold,
         )
+    else:
+        saturation = Saturation(paired=True, levels=(), threshold=config.saturation_threshold, saturated=None)
     badges = methodology_badges(
-        judges_agree=judges_agree,
-        judges_detail=judges_detail,
-        significant=significant,
-        significance_detail=significance_detail,
-        saturated=saturated,
-        saturation_detail=saturation_detail,
+        judges=judges,
+        significance=significance,
+        saturation=saturation,
         human=human_alignment(c_scores + t_scores, config),
     )
     return Comparison(
@@ -474,7 +449,7 @@ def compare_runs(
         composite=composite,
         layers=layers,
         judges=agreements,
-        judges_agree=judges_agree,
+        judges_agree=judges.agree,
         badges=badges,
         hotelling=hotelling,
         standardisation=standardisation,
@@ -484,6 +459,10 @@ def compare_runs(
         treatments=treatments,
         family_confidence=family_confidence,
     )
+
+
+# rule 1: a single run has nothing to compare against
+SOLO_REASON = VerdictReason(ReasonCode.ONE_VARIANT)
 
 
 @dataclass(frozen=True)
@@ -500,21 +479,11 @@ class SoloReport:
     config: LayeredConfig
     verdict: Verdict = Verdict.SOLO
     rule: str = "1"
-    reason: str = "one variant only: nothing to compare against"
+    reason: VerdictReason = SOLO_REASON
 
     @property
     def action(self) -> str:
         return VERDICT_ACTIONS[self.verdict]
-
-    def headline(self) -> str:
-        ci = f" {self.composite_ci.text()}" if self.composite_ci is not None else ""
-        # a level in points is truncated (SCORING.md §0); a z-score is rounded
-        level = fmt(self.composite) if self.config.standardize else display(self.composite)
-        layers = sum(1 for name in LAYERS if self.scores.layer_means.get(name) is not None)
-        return (
-            f"{self.verdict.value} · {self.action} — composite {level}{ci} "
-            f"over {len(self.scores.samples)} samples, {layers}/{len(LAYERS)} layers"
-        )
 
     def to_dict(self) -> dict[str, Any]:
         out = self.scores.to_dict()
@@ -528,12 +497,10 @@ class SoloReport:
             "verdict": self.verdict.value,
             "action": self.action,
             "rule": self.rule,
-            "reason": self.reason,
-            "headline": self.headline(),
             **out,
             "samples": [s.to_dict() for s in self.scores.samples],
             "judges": self.judges.to_dict(),
-            "badges": {key: badge.to_dict() for key, badge in self.badges.items()},
+            "badges": {key: {"label": b.label, "value": b.value} for key, b in self.badges.items()},
             "standardisation": self.standardisation.to_dict() if self.standardisation is not None else None,
             "method": self.config.method_dict(),
         }
@@ -569,19 +536,17 @@ def score_solo(run: LayeredRun, config: LayeredConfig | None = None) -> SoloRepo
             if position == index:
                 layer_cis[name] = interval
     judges = judge_agreement(run.samples, config)
-    judges_agree, judges_detail = judges_summary({"run": judges}, config)
+    summary = judges_summary({"run": judges}, config)
     composite = mean_or_none(list(composites))
     saturated = composite is not None and not config.standardize and composite >= config.saturation_threshold
     badges = methodology_badges(
-        judges_agree=judges_agree,
-        judges_detail=judges_detail,
-        significant=None,
-        significance_detail="a single run has no difference to test",
-        saturated=saturated if composite is not None else None,
-        saturation_detail=(
-            f"composite {display(composite)} {'≥' if saturated else '<'} {fmt(config.saturation_threshold)}"
-            if composite is not None
-            else "no scored sample"
+        judges=summary,
+        significance=Significance("single_run", None),
+        saturation=Saturation(
+            paired=False,
+            levels=(composite,) if composite is not None else (),
+            threshold=config.saturation_threshold,
+            saturated=saturated if composite is not None else None,
         ),
         human=human_alignment(scores.samples, config),
     )

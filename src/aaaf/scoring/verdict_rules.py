@@ -2,7 +2,9 @@
 
 The rules read :class:`VerdictFacts` — the number of variants and paired samples, the
 composite's CI and MDE, each layer's gates and CIs, the judges' agreement — and the
-first rule that matches decides, with the reason that decided it:
+first rule that matches decides, with the reason that decided it as a
+:class:`VerdictReason` (a :class:`ReasonCode` and the numbers behind it; the sentence is
+worded by :func:`aaaf.reports.verdict_text.reason_text`):
 
 1. one variant only → SOLO;
 2. fewer than ``min_paired`` paired samples → UNDERPOWERED;
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from aaaf.scoring.core import display
+from aaaf.scoring.judging import JudgesSummary
 from aaaf.scoring.layered import LayeredConfig
 
 # SCORING.md §4 (2026-11-23): a bound within 1e-9 of 0 is 0.
@@ -154,10 +156,12 @@ class LayerComparison:
     gate_treatment: bool | None
     samples_control: int
     samples_treatment: int
-    reason: str | None = None
+    #: for a layer not present: over how many paired samples it was missing (worded by
+    #: :func:`aaaf.reports.verdict_text.layer_absent_text`, the JSON's ``reason``)
+    absent_of: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        return {
             "present": self.present,
             "control": self.control,
             "treatment": self.treatment,
@@ -167,16 +171,21 @@ class LayerComparison:
             "gate": {"control": self.gate_control, "treatment": self.gate_treatment},
             "samples": {"control": self.samples_control, "treatment": self.samples_treatment},
         }
-        if self.reason is not None:
-            out["reason"] = self.reason
-        return out
 
 
-@dataclass(frozen=True)
-class DecidedVerdict:
-    verdict: Verdict
-    rule: str
-    reason: str
+class ReasonCode(StrEnum):
+    """Which branch of the ordered rules (SCORING.md §4) decided the verdict."""
+
+    ONE_VARIANT = "one_variant"  # rule 1
+    TOO_FEW_PAIRED = "too_few_paired"  # rule 2
+    COMPOSITE_BELOW = "composite_below"  # rule 3, composite
+    LAYER_REGRESSED = "layer_regressed"  # rule 3, a layer lost its gate and dropped
+    LOW_POWER = "low_power"  # rule 3b
+    NOTHING_MOVED = "nothing_moved"  # rule 4
+    ALL_CLEAR = "all_clear"  # rule 5
+    UP_WITH_PROBLEMS = "up_with_problems"  # rule 6, the composite rose but something failed
+    SIGNIFICANT_BUT_FLAT = "significant_but_flat"  # rule 6, Hotelling only
+    LAYERS_MOVE = "layers_move"  # rule 6, the composite is flat, layers move
 
 
 @dataclass(frozen=True)
@@ -189,52 +198,69 @@ class VerdictFacts:
     composite_ci: Interval | None
     mde: float | None
     layers: tuple[LayerComparison, ...]
-    judges_agree: bool
-    judges_detail: str
+    judges: JudgesSummary
     hotelling_p: float | None = None
     use_hotelling: bool = False
 
+    @property
+    def judges_agree(self) -> bool:
+        return self.judges.agree
 
-def _significance(facts: VerdictFacts, config: LayeredConfig) -> tuple[bool, bool, bool, str]:
-    """(significantly below, significantly above, contains zero, description) of the composite test."""
+
+@dataclass(frozen=True)
+class VerdictReason:
+    """Why the verdict is what it is: the rule's code and the facts and layers it named.
+
+    ``layer`` is the layer that regressed (rule 3); ``failing`` / ``dropped`` the layers
+    that kept a rising composite from PROGRESS (rule 6); ``ups`` / ``downs`` the layers
+    that moved significantly (rule 6); ``incomplete`` the runs that did not finish.
+    """
+
+    code: ReasonCode
+    facts: VerdictFacts | None = None
+    config: LayeredConfig | None = None
+    layer: LayerComparison | None = None
+    failing: tuple[LayerComparison, ...] = ()
+    dropped: tuple[LayerComparison, ...] = ()
+    ups: tuple[str, ...] = ()
+    downs: tuple[str, ...] = ()
+    incomplete: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class DecidedVerdict:
+    verdict: Verdict
+    rule: str
+    reason: VerdictReason
+
+
+def composite_significance(facts: VerdictFacts, config: LayeredConfig) -> tuple[bool, bool, bool]:
+    """(significantly below, significantly above, not significant) of the composite test."""
     if facts.use_hotelling:
         p = facts.hotelling_p
         diff = facts.composite_diff or 0.0
         significant = p is not None and p < config.alpha
-        text = "Hotelling T² p not computable" if p is None else f"Hotelling T² p = {p:.3g}"
-        return significant and diff < 0.0, significant and diff > 0.0, not significant, text
+        return significant and diff < 0.0, significant and diff > 0.0, not significant
     ci = facts.composite_ci
     if ci is None:
-        return False, False, True, "composite CI unavailable"
-    return ci.below_zero, ci.above_zero, ci.contains_zero, f"composite CI {ci.text()}"
-
-
-def bonferroni_level(config: LayeredConfig, k: int) -> str:
-    """'98.33 %': the confidence of a layer CI at the Bonferroni level 1 − α/k."""
-    return f"{100.0 * (1.0 - config.alpha / max(k, 1)):.4g} %"
+        return False, False, True
+    return ci.below_zero, ci.above_zero, ci.contains_zero
 
 
 def decide_verdict(facts: VerdictFacts, config: LayeredConfig) -> DecidedVerdict:
     """The first rule of SCORING.md §4 that matches, with the reason that decided it."""
+
+    def decided(verdict: Verdict, rule: str, code: ReasonCode, **named: Any) -> DecidedVerdict:
+        return DecidedVerdict(verdict, rule, VerdictReason(code, facts, config, **named))
+
     if facts.variants < 2:
-        return DecidedVerdict(Verdict.SOLO, "1", "one variant only: nothing to compare against")
+        return decided(Verdict.SOLO, "1", ReasonCode.ONE_VARIANT)
     if facts.n_paired < config.min_paired:
-        return DecidedVerdict(
-            Verdict.UNDERPOWERED,
-            "2",
-            f"{facts.n_paired} paired sample(s), fewer than the {config.min_paired} required",
-        )
-    below, above, contains_zero, test_text = _significance(facts, config)
+        return decided(Verdict.UNDERPOWERED, "2", ReasonCode.TOO_FEW_PAIRED)
+    below, above, contains_zero = composite_significance(facts, config)
     present = [layer for layer in facts.layers if layer.present]
-    k = len(present)
-    level = bonferroni_level(config, k)
     if below:
-        diff_text = fmt(facts.composite_diff, signed=True)
-        if facts.use_hotelling:
-            reason = f"{test_text} < α = {fmt(config.alpha)} with the composite moving down ({diff_text})"
-        else:
-            reason = f"{test_text} lies entirely below 0 (diff {diff_text})"
-        return DecidedVerdict(Verdict.REGRESS, "3", reason)
+        return decided(Verdict.REGRESS, "3", ReasonCode.COMPOSITE_BELOW)
     for layer in present:
         if (
             layer.gate_control
@@ -242,21 +268,9 @@ def decide_verdict(facts: VerdictFacts, config: LayeredConfig) -> DecidedVerdict
             and layer.ci_bonferroni is not None
             and layer.ci_bonferroni.below_zero
         ):
-            return DecidedVerdict(
-                Verdict.REGRESS,
-                "3",
-                f"layer {layer.name} passed its gate in control ({display(layer.control)} ≥ "
-                f"{fmt(config.gate_threshold)}) but fails it in treatment ({display(layer.treatment)}), "
-                f"and its {level} Bonferroni CI {layer.ci_bonferroni.text()} lies entirely below 0",
-            )
-    not_significant = "is not significant" if facts.use_hotelling else "contains 0"
+            return decided(Verdict.REGRESS, "3", ReasonCode.LAYER_REGRESSED, layer=layer)
     if contains_zero and facts.mde is not None and facts.mde > config.mde_threshold:
-        return DecidedVerdict(
-            Verdict.UNDERPOWERED,
-            "3b",
-            f"{test_text} {not_significant} and the minimum "
-            f"detectable effect {fmt(facts.mde)} exceeds {fmt(config.mde_threshold)} points",
-        )
+        return decided(Verdict.UNDERPOWERED, "3b", ReasonCode.LOW_POWER)
     # rules 4-6 read the layers' Bonferroni-level CIs (SCORING.md §4, 2026-11-23)
     moved = [
         layer
@@ -264,63 +278,21 @@ def decide_verdict(facts: VerdictFacts, config: LayeredConfig) -> DecidedVerdict
         if layer.ci_bonferroni is not None and not layer.ci_bonferroni.contains_zero
     ]
     if contains_zero and not moved:
-        layers_text = (
-            f"every layer's {level} Bonferroni CI ({', '.join(layer.name for layer in present)}) contains 0"
-            if present
-            else "no layer is present"
-        )
-        return DecidedVerdict(Verdict.NOISE, "4", f"{test_text} {not_significant} and {layers_text}")
-    failing = [layer for layer in present if not layer.gate_treatment]
-    dropped = [layer for layer in moved if layer.ci_bonferroni is not None and layer.ci_bonferroni.below_zero]
+        return decided(Verdict.NOISE, "4", ReasonCode.NOTHING_MOVED)
+    failing = tuple(layer for layer in present if not layer.gate_treatment)
+    dropped = tuple(
+        layer for layer in moved if layer.ci_bonferroni is not None and layer.ci_bonferroni.below_zero
+    )
     if above and present and not failing and facts.judges_agree and not dropped:
-        test_phrase = (
-            f"{test_text} < α = {fmt(config.alpha)} with the composite moving up"
-            if facts.use_hotelling
-            else f"{test_text} lies entirely above 0"
-        )
-        return DecidedVerdict(
-            Verdict.PROGRESS,
-            "5",
-            f"{test_phrase}, all {k} present layer gate(s) pass, no layer dropped significantly, "
-            f"{facts.judges_detail}",
-        )
+        return decided(Verdict.PROGRESS, "5", ReasonCode.ALL_CLEAR)
     # rule 6: say what kept it from a cleaner verdict
     if above:
-        problems: list[str] = []
-        if not present:
-            problems.append("no layer is present in every paired sample, so the gate fails")
-        problems.extend(
-            f"layer {layer.name} fails its gate in treatment ({display(layer.treatment)} < {fmt(config.gate_threshold)})"
-            for layer in failing
-        )
-        problems.extend(
-            f"layer {layer.name} dropped significantly (its {level} Bonferroni CI "
-            f"{layer.ci_bonferroni.text() if layer.ci_bonferroni else '—'} lies entirely below 0)"
-            for layer in dropped
-            if layer not in failing
-        )
-        if not facts.judges_agree:
-            problems.append(facts.judges_detail)
-        upward = "is significant upward" if facts.use_hotelling else "lies entirely above 0"
-        return DecidedVerdict(Verdict.CAUTIOUS, "6", f"{test_text} {upward}, but {'; '.join(problems)}")
-    ups = [
+        return decided(Verdict.CAUTIOUS, "6", ReasonCode.UP_WITH_PROBLEMS, failing=failing, dropped=dropped)
+    ups = tuple(
         layer.name for layer in moved if layer.ci_bonferroni is not None and layer.ci_bonferroni.above_zero
-    ]
-    downs = [layer.name for layer in dropped]
-    movement = [
-        f"{', '.join(names)} significantly {way}" for names, way in ((ups, "up"), (downs, "down")) if names
-    ]
+    )
+    downs = tuple(layer.name for layer in dropped)
     if not contains_zero:
         # only with Hotelling: the multivariate test is significant but the composite did not move
-        return DecidedVerdict(
-            Verdict.CAUTIOUS,
-            "6",
-            f"{test_text} < α = {fmt(config.alpha)} but the composite is flat"
-            + (f" ({'; '.join(movement)})" if movement else ""),
-        )
-    return DecidedVerdict(
-        Verdict.CAUTIOUS,
-        "6",
-        f"{test_text} {not_significant} while layers move in significant directions "
-        f"at the {level} Bonferroni level ({'; '.join(movement)})",
-    )
+        return decided(Verdict.CAUTIOUS, "6", ReasonCode.SIGNIFICANT_BUT_FLAT, ups=ups, downs=downs)
+    return decided(Verdict.CAUTIOUS, "6", ReasonCode.LAYERS_MOVE, ups=ups, downs=downs)

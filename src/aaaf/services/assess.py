@@ -19,6 +19,7 @@ from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, Dimensio
 from aaaf.models import AssessOutcome as AssessOutcomeModel
 from aaaf.models.assessment import Uncertainty
 from aaaf.models.error import error_body
+from aaaf.reports.wording import reassessment_text
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
 from aaaf.scoring.defaults import AXES
@@ -459,17 +460,17 @@ def due_agents(org: OrgStore, *, now: datetime) -> list[tuple[Any, str]]:
     for agent in org.agents():
         previous = org.latest_completed_assessment(agent.id)
         if previous is None:
-            is_due, reason = reassessment_due(
-                now=now, valid_until=None, completed_tasks_since_last=0, config=config
-            )
+            decided = reassessment_due(now=now, valid_until=None, completed_tasks_since_last=0, config=config)
+            is_due, reason = decided.due, reassessment_text(decided)
         else:
             assert previous.completed_at is not None  # a completed assessment has its time
             since = completed_tasks_since(
                 org.events(agent.id, types=["task_completed"]), previous.completed_at
             )
-            is_due, reason = reassessment_due(
+            decided = reassessment_due(
                 now=now, valid_until=previous.valid_until, completed_tasks_since_last=since, config=config
             )
+            is_due, reason = decided.due, reassessment_text(decided)
         if is_due:
             due.append((agent, reason))
     return due

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import expiring_from, reassessment_due
 from aaaf.services.assess import completed_tasks_since
 from aaaf.services.webhooks import badge_data, emit
@@ -80,15 +81,15 @@ def evidence_duties(org: OrgStore, *, now: datetime, summary: DutiesSummary) -> 
             since = now - timedelta(days=config.window_days)
             count = completed_tasks_since(completed, since)
             threshold, last = config.min_tasks_performance, None
-            due, reason = reassessment_due(
-                now=now, valid_until=None, completed_tasks_since_last=0, config=config
-            )
+            decided = reassessment_due(now=now, valid_until=None, completed_tasks_since_last=0, config=config)
+            due, reason = decided.due, reassessment_text(decided)
         else:
             count = completed_tasks_since(completed, previous.completed_at)
             threshold, last = config.reassessment_task_threshold, previous
-            due, reason = reassessment_due(
+            decided = reassessment_due(
                 now=now, valid_until=previous.valid_until, completed_tasks_since_last=count, config=config
             )
+            due, reason = decided.due, reassessment_text(decided)
         if count >= threshold:
             data = {
                 "agent_id": str(agent.id),

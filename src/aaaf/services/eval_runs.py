@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.reports import verdict_text
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.treatments import compare_treatments
 from aaaf.scoring.verdict import compare_runs
@@ -150,10 +151,10 @@ def compare_stored(
     layered = [to_layered_run(run) for run in graded]
     summaries = [grading_summary(run) for run in graded]
     if len(treatments) == 1:
-        payload = compare_runs(layered[0], layered[1], config).to_dict()
+        payload = verdict_text.comparison_dict(compare_runs(layered[0], layered[1], config))
         payload["grading"] = {"control": summaries[0], "treatment": summaries[1]}
     else:
-        payload = compare_treatments(layered[0], layered[1:], config).to_dict()
+        payload = verdict_text.multi_dict(compare_treatments(layered[0], layered[1:], config))
         payload["grading"] = {"control": summaries[0], "treatments": summaries[1:]}
     payload["calibration"] = _calibrations(graded)
     return payload

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.models import TrustScore
+from aaaf.reports.trust_text import tier_reason_text, trust_result_dict
 from aaaf.scoring.core import truncate
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
@@ -73,7 +74,7 @@ class TrustReport:
         return TrustScore.model_validate(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
-        out = self.result.to_dict()
+        out = trust_result_dict(self.result)
         out["history"] = {
             "recorded": self.entry is not None,
             "not_recorded_reason": self.not_recorded_reason,
@@ -111,7 +112,7 @@ def history_details(result: TrustResult) -> dict[str, Any]:
     return {
         "uncapped_composite": result.uncapped_composite,
         "gated": result.gated,
-        "tier_reason": result.tier_reason,
+        "tier_reason": tier_reason_text(result.tier_reason),
         "covered": result.covered,
         "total": result.total,
         "weights_in_force": dict(result.weights_in_force),

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
 from aaaf.errors import AAAFError
-from aaaf.models.tenancy import AgentListing, LatestAssessment
+from aaaf.models.tenancy import AgentListing, Enrollment, LatestAssessment
 from aaaf.scoring.core import display
 
 
@@ -89,7 +89,7 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
             )
             enrolled.append(agent.name)
     if as_json:
-        print_json({"enrolled": enrolled, "already_enrolled": existing})
+        print_json(Enrollment(enrolled=enrolled, already_enrolled=existing))
     else:
         console.print(
             f"enrolled {len(enrolled)} agent(s)" + (f"; {len(existing)} already enrolled" if existing else "")

@@ -45,7 +45,7 @@ from aaaf.cli.context import (
     split_csv,
 )
 from aaaf.errors import AAAFError
-from aaaf.models import IssuedBadge
+from aaaf.models import IssuedBadge, StatusListWritten
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
@@ -204,7 +204,7 @@ def status_list_command(
         path = badge_service.write_status_list(session, output, datetime.now(UTC))
         revoked = sum(1 for b in session.org.badges() if b.revoked)
     if as_json:
-        print_json({"status_list": str(path), "revoked": revoked})
+        print_json(StatusListWritten(status_list=str(path), revoked=revoked))
     else:
         console.print(f"wrote {path} ({revoked} revoked badge(s))")
 

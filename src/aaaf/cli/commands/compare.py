@@ -60,6 +60,7 @@ from aaaf.cli.commands.eval_common import (
 from aaaf.cli.context import JsonOption, console, handle_errors, print_json
 from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.models import Comparison as ComparisonShape
+from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.verdict import Comparison, compare_runs, fmt
@@ -74,10 +75,12 @@ def register(app: typer.Typer) -> None:
 def print_comparison(comparison: Comparison) -> None:
     """The terse line, the reason, the layer table, judges and badges."""
     style = VERDICT_STYLES[comparison.verdict]
-    headline = comparison.headline()
+    headline = verdict_text.comparison_headline(comparison)
     verdict_part, _, rest = headline.partition(" — ")
     console.print(f"[{style}]{verdict_part}[/] — {rest}", markup=True)
-    console.print(f"reason (rule {comparison.rule}): {comparison.reason}", markup=False)
+    console.print(
+        f"reason (rule {comparison.rule}): {verdict_text.reason_text(comparison.reason)}", markup=False
+    )
     confidence = comparison.config.confidence * 100.0
     k = len(comparison.present_layers)
     composite = comparison.composite
@@ -128,7 +131,7 @@ def print_comparison(comparison: Comparison) -> None:
         markup=False,
     )
     for run in comparison.incomplete:
-        console.print(f"incomplete: {run.text()}", markup=False)
+        console.print(f"incomplete: {verdict_text.incomplete_text(run)}", markup=False)
     judges = ", ".join(
         f"{run} mean r {fmt(a.mean_pearson)} α {fmt(a.krippendorff_alpha)}"
         for run, a in comparison.judges.items()
@@ -249,7 +252,7 @@ def compare(
         control_summary, treatment_summary = graded.summaries()
         shape = ComparisonShape.model_validate(
             {
-                **comparison.to_dict(),
+                **verdict_text.comparison_dict(comparison),
                 "grading": {"control": control_summary, "treatment": treatment_summary},
                 "calibration": graded.calibration_dict(),
             }

@@ -25,6 +25,7 @@ from aaaf.cli.commands.eval_common import (
 )
 from aaaf.cli.context import console, print_json
 from aaaf.models import SeveralComparison
+from aaaf.reports import verdict_text
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.treatments import MultiComparison, compare_treatments
 from aaaf.scoring.verdict import Verdict, fmt
@@ -34,7 +35,7 @@ from aaaf.services.evals import check_finished, pick_column, read_runs, to_layer
 def print_several(result: MultiComparison) -> None:
     """The roll-up line, then one table: a row per treatment with its verdict and reason."""
     style = VERDICT_STYLES[result.verdict]
-    verdict_part, _, rest = result.headline().partition(" — ")
+    verdict_part, _, rest = verdict_text.multi_headline(result).partition(" — ")
     console.print(f"[{style}]{verdict_part}[/] — {rest}", markup=True)
     first = result.comparisons[0]
     level = first.config.confidence * 100.0
@@ -64,7 +65,7 @@ def print_several(result: MultiComparison) -> None:
             _ci_text(comparison.composite.ci),
             f"{passing}/{len(present)}",
             "agree" if comparison.judges_agree else "disagree",
-            f"rule {comparison.rule}: {comparison.reason}",
+            f"rule {comparison.rule}: {verdict_text.reason_text(comparison.reason)}",
         )
     console.print(table)
 
@@ -105,7 +106,7 @@ def compare_several(
         summaries = graded.summaries()
         shape = SeveralComparison.model_validate(
             {
-                **result.to_dict(),
+                **verdict_text.multi_dict(result),
                 "grading": {"control": summaries[0], "treatments": summaries[1:]},
                 "calibration": graded.calibration_dict(),
             }

@@ -38,6 +38,7 @@ from aaaf.cli.commands.eval_common import (
 )
 from aaaf.cli.context import JsonOption, console, err_console, handle_errors, print_json
 from aaaf.graders.judge import DEFAULT_RUBRIC
+from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.verdict import fmt, score_solo
@@ -95,15 +96,15 @@ def eval_score(
     graded = grade_runs([chosen], options)
     report = score_solo(to_layered_run(graded.runs[0]), config)
     if as_json:
-        payload = report.to_dict()
+        payload = verdict_text.solo_dict(report)
         payload["grading"] = graded.summaries()[0]
         payload["calibration"] = graded.calibration_dict()
         print_json(payload)
         return
     style = VERDICT_STYLES[report.verdict]
-    verdict_part, _, rest = report.headline().partition(" — ")
+    verdict_part, _, rest = verdict_text.solo_headline(report).partition(" — ")
     console.print(f"[{style}]{verdict_part}[/] — {rest}", markup=True)
-    console.print(f"reason (rule {report.rule}): {report.reason}", markup=False)
+    console.print(f"reason (rule {report.rule}): {verdict_text.reason_text(report.reason)}", markup=False)
     table = Table(title=f"Run {report.scores.run_id} ({report.scores.variant})")
     table.add_column("layer")
     table.add_column("score", justify="right")

@@ -33,6 +33,8 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.errors import AAAFError
+from aaaf.models.trust import ScoreHistoryEntry
+from aaaf.reports.trust_text import tier_reason_parts
 from aaaf.scoring.core import display, truncate
 from aaaf.scoring.results import iso
 from aaaf.scoring.trust import TRUST_DIMENSIONS, TRUST_WEIGHTS
@@ -195,7 +197,7 @@ def _print_summary(report: trust_service.TrustReport) -> None:
     if result.gated:
         composite_line += f" (security gate: uncapped {whole(result.uncapped_composite)})"
     console.print(composite_line)
-    reason = result.tier_reason.split(": ", 1)[1] if ": " in result.tier_reason else result.tier_reason
+    reason = "; ".join(tier_reason_parts(result.tier_reason))
     console.print(f"tier [bold]{result.tier}[/] — {reason}")
     sure = interval_text(
         result.uncertainty, result.tier, result.config.borderline_probability, scale=1.0, digits=0
@@ -286,7 +288,7 @@ def history_command(
         agent = session.org.get_agent(name)
         entries = trust_service.history(session.org, agent)
     if as_json:
-        print_json([entry.to_dict() for entry in entries])
+        print_json([ScoreHistoryEntry.model_validate(entry.to_dict()) for entry in entries])
         return
     if not entries:
         console.print(f"no trust score recorded for {agent.name}")
@@ -432,7 +434,7 @@ def review_command(
             at=_now(),
         )
     if as_json:
-        print_json(entry.to_dict())
+        print_json(ScoreHistoryEntry.model_validate(entry.to_dict()))
         return
     verdict = (
         "approved: now the canonical score"
