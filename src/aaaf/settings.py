@@ -68,11 +68,9 @@ class Settings(BaseSettings):
     # deliveries sent at once by one sender, and per round
     webhook_concurrency: int = Field(default=16, ge=1)
     webhook_batch_size: int = Field(default=200, ge=1)
-    # ``aaaf serve``'s background loop (aaaf.api.background): sends due webhook deliveries
-    # every ``background_interval_seconds`` (0 turns the loop off) and runs the periodic
-    # duties (aaaf.services.duties) every ``duties_interval_seconds``
+    # ``aaaf serve``'s delivery loop (aaaf.api.background): sends due webhook deliveries every
+    # ``background_interval_seconds`` (0 turns the loop off); the duties are the job queue's
     background_interval_seconds: float = Field(default=2.0, ge=0)
-    duties_interval_seconds: float = Field(default=300.0, gt=0)
 
     # the job queue (issue 14, aaaf.jobs): how often the sweep runs (stalled jobs of dead
     # workers retried, lost pending assessments queued again), after how long without a

@@ -47,7 +47,6 @@ def hooks_live(
     env = {
         "AAAF_WEBHOOK_ALLOW_LOOPBACK": "true",
         "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1",
-        "AAAF_DUTIES_INTERVAL_SECONDS": "3600",
         "AAAF_WEBHOOK_TIMEOUT_SECONDS": "5",
     }
     server = start_server(url, log_dir, extra_env=env)
