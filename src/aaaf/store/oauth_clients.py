@@ -21,6 +21,7 @@ from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.org_store import not_found
+from aaaf.store.row_mapping import record_from_row
 
 
 @dataclass(frozen=True)
@@ -53,16 +54,7 @@ class OAuthClient:
 
 
 def _client_from_row(row: Row[Any]) -> OAuthClient:
-    return OAuthClient(
-        id=row.id,
-        organization_id=row.organization_id,
-        client_id=row.client_id,
-        secret_hash=row.secret_hash,
-        name=row.name,
-        scopes=tuple(row.scopes),
-        created_at=row.created_at,
-        revoked_at=row.revoked_at,
-    )
+    return record_from_row(OAuthClient, row)
 
 
 class OAuthClients:

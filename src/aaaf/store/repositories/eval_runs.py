@@ -18,6 +18,7 @@ from sqlalchemy import Row, insert, select
 
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped, as_uuid, not_found
+from aaaf.store.row_mapping import record_from_row
 
 
 @dataclass(frozen=True)
@@ -47,16 +48,7 @@ class StoredEvalRun:
 
 
 def _from_row(row: Row[Any]) -> StoredEvalRun:
-    return StoredEvalRun(
-        id=row.id,
-        organization_id=row.organization_id,
-        run_id=row.run_id,
-        variant=row.variant,
-        source_format=row.source_format,
-        samples=row.samples,
-        run=dict(row.run),
-        uploaded_at=row.uploaded_at,
-    )
+    return record_from_row(StoredEvalRun, row)
 
 
 class EvalRunRepository(OrgScoped):

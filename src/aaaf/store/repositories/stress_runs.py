@@ -20,6 +20,7 @@ from sqlalchemy import Row, insert, select, update
 
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped, as_uuid, not_found, now_utc
+from aaaf.store.row_mapping import record_from_row
 
 
 @dataclass(frozen=True)
@@ -72,20 +73,7 @@ class StressResultRow:
 
 
 def _run_from_row(row: Row[Any]) -> StressRun:
-    return StressRun(
-        id=row.id,
-        agent_id=row.agent_id,
-        adapter=row.adapter,
-        agent_reference=row.agent_reference,
-        library=row.library,
-        library_version=row.library_version,
-        status=row.status,
-        started_at=row.started_at,
-        finished_at=row.finished_at,
-        log_path=row.log_path,
-        summary=dict(row.summary),
-        assessment_id=row.assessment_id,
-    )
+    return record_from_row(StressRun, row)
 
 
 class StressRunRepository(OrgScoped):

@@ -20,26 +20,12 @@ from sqlalchemy.exc import IntegrityError
 from aaaf.store import tables as t
 from aaaf.store.records import WebhookDelivery
 from aaaf.store.repositories.base import OrgScoped, as_uuid, not_found
+from aaaf.store.row_mapping import record_from_row
 
 
 def delivery_from_row(row: Row[Any]) -> WebhookDelivery:
     """A delivery from a row of ``webhook_deliveries`` joined with its event's type and payload."""
-    return WebhookDelivery(
-        id=row.id,
-        organization_id=row.organization_id,
-        webhook_id=row.webhook_id,
-        event_id=row.event_id,
-        event_type=row.type,
-        payload=row.payload,
-        status=row.status,
-        attempt_count=int(row.attempt_count),
-        next_attempt_at=row.next_attempt_at,
-        last_attempt_at=row.last_attempt_at,
-        last_status_code=row.last_status_code,
-        last_error=row.last_error,
-        attempts=tuple(row.attempts or ()),
-        created_at=row.created_at,
-    )
+    return record_from_row(WebhookDelivery, row, event_type=row.type)
 
 
 def deliveries_query() -> Any:
