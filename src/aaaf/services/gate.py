@@ -46,6 +46,7 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.reports import verdict_text
+from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.verdict import VERDICT_ACTIONS, Comparison, Verdict
@@ -364,7 +365,7 @@ def _agent_result(
     verdict: Verdict, reason: str, baseline: str, candidate: str, checks: Sequence[GateCheck], fail_on: Sequence[str]
 ) -> GateResult:  # fmt: skip
     axes = ", ".join(
-        f"{c.name} {_score(c.baseline)}→{_score(c.candidate)} ({c.tier_baseline or '—'}→{c.tier_candidate or '—'})"
+        f"{c.name} {display(c.baseline)}→{display(c.candidate)} ({c.tier_baseline or '—'}→{c.tier_candidate or '—'})"
         for c in checks
         if c.group == "axis"
     )
@@ -387,11 +388,6 @@ def _contains_zero(interval: tuple[float, float] | None) -> bool:
 
 def _tier_changed(axes: Sequence[GateCheck]) -> bool:
     return any(c.tier_baseline != c.tier_candidate for c in axes)
-
-
-def _score(value: float | None) -> str:
-    """Truncated to 2 decimals (SCORING.md §0: a shown score never sits in a higher tier)."""
-    return "—" if value is None else f"{math.floor(value * 100) / 100:.2f}"
 
 
 def _signed(value: float | None) -> str:

@@ -15,18 +15,19 @@ differences and intervals, as ``aaaf compare`` shows them.
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment, select_autoescape
+
+from aaaf.scoring.core import display
 
 if TYPE_CHECKING:
     from aaaf.services.gate import GateCheck, GateResult
 
 
 def _level(value: float | None) -> str:
-    return "—" if value is None else f"{math.floor(value * 100 + 1e-9) / 100:.2f}"
+    return display(value)
 
 
 def _diff(value: float | None) -> str:
