@@ -124,3 +124,14 @@ def test_the_script_exits_2_on_bad_inputs(tmp_path: Path) -> None:
         fail_on="regression",
     )
     assert result.returncode == 2 and "unknown condition(s) regression" in result.stderr
+
+
+def test_the_sample_workflow_uses_the_action_with_inputs_it_has() -> None:
+    workflow = yaml.safe_load(
+        (EXAMPLE / ".github" / "workflows" / "aaaf-gate.yml").read_text(encoding="utf-8")
+    )
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"] if "aaaf" in str(s.get("uses", ""))]
+    assert len(steps) == 1
+    assert set(steps[0]["with"]) <= set(ACTION["inputs"])
+    for name in ("baseline",):
+        assert (EXAMPLE / steps[0]["with"][name]).is_file()
