@@ -1,5 +1,6 @@
-"""`aaaf gate --agent` end to end (issue 20 §1): the reference agents (docs/agent-protocol.md)
-through a few stress tasks, assessed ``stress_test_only`` on their own run's evidence and
+"""`aaaf gate --agent` end to end (issue 20 §1): the reference agents (docs/agent-protocol.md; the
+ones `aaaf reference-agent oracle|careless` runs, started as ``python -m`` to spare each task
+the CLI's start-up) through a few stress tasks, assessed ``stress_test_only`` on their own run's evidence and
 compared with the stored baseline assessment.  The organization's minimums are lowered to 5
 tasks (``aaaf config set``) so that six tasks make an assessment."""
 
@@ -11,7 +12,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from junitparser import Failure, JUnitXml
+from typer.testing import CliRunner
 
 from aaaf.services.gate import find_baseline
 from aaaf.store.store import open_store
@@ -79,3 +82,26 @@ def test_an_agent_is_gated_against_its_stored_baseline(tmp_path: Path) -> None:
         assert find_baseline(org, agent, now=now + timedelta(days=400)) is None  # expired
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", "bot"], "exactly one of --agent-cmd or --agent-url"),
+        (["--agent", "bot", "--agent-cmd", "x", "--agent-url", "http://127.0.0.1:9/v1"], "exactly one of"),
+        (["--agent", "bot", "--agent-url", "http://127.0.0.1:9/v1"], "--model"),
+        (["--agent-cmd", "x"], "give BASELINE and CANDIDATE"),
+        (["--agent", "bot", "--agent-cmd", "x", "--task", "no-such-task"], "no stress task matches"),
+        (["--agent", "bot", "--agent-cmd", "x", "--fail-on", "tierdrop"], "unknown condition(s) tierdrop"),
+    ],
+)
+def test_agent_mode_bad_input_exits_2_before_anything_runs(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    from aaaf.cli.main import app
+
+    db = tmp_path / "aaaf.db"
+    result = CliRunner().invoke(app, ["gate", *args, "--db", str(db)], env={"NO_COLOR": "1"})
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert not db.exists()  # nothing was stored

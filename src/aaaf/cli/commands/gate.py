@@ -187,7 +187,11 @@ def _agent_gate(
     from aaaf.stress.runner import AgentSpec
 
     spec = AgentSpec(command=agent_cmd, url=agent_url, model=model)
-    load_library(library or []).select(dimension=dimension, task_ids=task)  # bad selections: exit 2 first
+    # a bad library or selection is bad input before anything is stored
+    if not load_library(library or []).select(dimension=dimension, task_ids=task):
+        bad_input(
+            "no stress task matches the selection", dimension=dimension, task=task, library=library or []
+        )
     with open_session(db) as session:
         result, _, _ = run_agent_gate(
             session.org,
