@@ -242,3 +242,14 @@ def test_markdown_and_html_say_what_decided() -> None:
     page = agent_html(result)
     assert "cand&lt;script&gt;" in page and "<script>" not in page
     assert "Expert → Proficient" in page
+
+
+def test_the_summary_says_when_the_baseline_scored_other_evidence() -> None:
+    from dataclasses import replace
+
+    result = decide_agent(BASE, {**BASE, "id": "again"}, DEFAULT)
+    assert "Note: the baseline" not in markdown_summary(
+        replace(result, extra={"baseline_type": "stress_test_only"})
+    )
+    text = markdown_summary(replace(result, extra={"baseline_type": "passive_only"}))
+    assert "Note: the baseline is a `passive_only` assessment" in text

@@ -463,7 +463,12 @@ def run_agent_gate(
         fail_on,
         dimension_tolerance=dimension_tolerance,
     )
-    extra = {"agent": agent.name, "stress_run": str(run.id), "stress_summary": run.summary}
+    extra = {
+        "agent": agent.name,
+        "stress_run": str(run.id),
+        "stress_summary": run.summary,
+        "baseline_type": baseline.type if baseline is not None else None,
+    }
     return _with_extra(result, extra), run, candidate
 
 

@@ -88,6 +88,13 @@ def markdown_summary(result: GateResult) -> str:
             f"| {check.name} | {_level(check.baseline)} | {_level(check.candidate)} | {_diff(check.diff)} "
             f"| {_interval(check)} | {_tiers(check)} | {shown} |"
         )
+    baseline_type = result.extra.get("baseline_type")
+    if baseline_type not in (None, "stress_test_only"):
+        lines += [
+            "",
+            f"Note: the baseline is a `{baseline_type}` assessment, the candidate a `stress_test_only` one "
+            "(stress evidence alone); name a stress-test baseline with `--baseline-assessment` to compare like with like.",
+        ]
     if result.mode == "eval-runs":
         lines += ["", "Layer intervals are Bonferroni-level (1 − α/k), as the verdict rules read them."]
     else:
