@@ -42,7 +42,10 @@ def _run(run_id: str, variant: str, seed: int, *, p_product: float, p_fix: float
                     {"type": "contains", "passed": fix, "value": "the documented fix"},
                     {"type": "tool_called", "passed": searched, "value": "kb_search"},
                 ],
-                "judges": [{"judge": "judge-a", "score": scores[0]}, {"judge": "judge-b", "score": scores[1]}],
+                "judges": [
+                    {"judge": "judge-a", "score": scores[0]},
+                    {"judge": "judge-b", "score": scores[1]},
+                ],
             }
         )
     return {"run_id": run_id, "variant": variant, "status": "success", "samples": samples}
@@ -54,7 +57,7 @@ def _improved(baseline: dict, run_id: str) -> dict:
     mostly the same answers, as a real "good" change looks."""
     samples = json.loads(json.dumps(baseline["samples"]))
     for sample in samples:
-        product, fix, searched = (a["passed"] for a in sample["assertions"])
+        _product, fix, searched = (a["passed"] for a in sample["assertions"])
         if searched and not fix:
             sample["assertions"][1]["passed"] = True
             sample["judges"] = [{**j, "score": 5} for j in sample["judges"]]
