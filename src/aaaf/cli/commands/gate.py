@@ -34,8 +34,6 @@ from aaaf.cli.context import DbOption, JsonOption, bad_input, console, handle_er
 from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.services.gate import DEFAULT_FAIL_ON, DIMENSION_TOLERANCE, GateResult, parse_fail_on, write_outputs
 
-FILE = typer.Option(show_default=False)
-
 
 def register(app: typer.Typer) -> None:
     app.command("gate")(gate)
