@@ -37,8 +37,10 @@ from aaaf.cli.commands.eval_common import (
     CiMethodOption,
     ConfidenceOption,
     FromOption,
+    GradedRuns,
     HotellingOption,
     HumanLabelsOption,
+    JudgeOptions,
     JudgeSpecOption,
     JudgeUrlOption,
     RequireCalibrationOption,
@@ -62,7 +64,7 @@ from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.models import Comparison as ComparisonShape
 from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
-from aaaf.scoring.layered import LAYERS
+from aaaf.scoring.layered import LAYERS, LayeredConfig
 from aaaf.scoring.verdict import Comparison, compare_runs, fmt
 from aaaf.services.evals import check_finished, comparison_runs, to_layered_run
 
@@ -146,6 +148,32 @@ def print_comparison(comparison: Comparison) -> None:
             markup=False,
         )
     console.print("badges: " + badge_line(comparison), markup=True)
+
+
+def compare_pair(
+    control: Path,
+    treatment: Path | None,
+    *,
+    config: LayeredConfig,
+    options: JudgeOptions,
+    source_format: str = "auto",
+    control_column: str | None = None,
+    treatment_column: str | None = None,
+    allow_incomplete: bool = False,
+) -> tuple[Comparison, GradedRuns]:
+    """Read, grade and compare a control and one treatment: what ``aaaf compare C T`` decides
+    before it prints (``aaaf gate`` decides with exactly this, issue 20 §1)."""
+    pair = comparison_runs(
+        control,
+        treatment,
+        source_format=source_format,
+        control_column=control_column,
+        treatment_column=treatment_column,
+    )
+    check_finished([("control", pair[0]), ("treatment", pair[1])], allow_incomplete=allow_incomplete)
+    graded = grade_runs(list(pair), options)
+    control_run, treatment_run = (to_layered_run(run) for run in graded.runs)
+    return compare_runs(control_run, treatment_run, config), graded
 
 
 @handle_errors
@@ -233,17 +261,16 @@ def compare(
             allow_incomplete=allow_incomplete,
         )
         return
-    pair = comparison_runs(
+    comparison, graded = compare_pair(
         control,
         files[0] if files else None,
+        config=config,
+        options=options,
         source_format=source_format,
         control_column=control_column,
         treatment_column=treatment_column,
+        allow_incomplete=allow_incomplete,
     )
-    check_finished([("control", pair[0]), ("treatment", pair[1])], allow_incomplete=allow_incomplete)
-    graded = grade_runs(list(pair), options)
-    control_run, treatment_run = (to_layered_run(run) for run in graded.runs)
-    comparison = compare_runs(control_run, treatment_run, config)
     if html is not None:
         from aaaf.reports.compare_html import write_comparison_html
 

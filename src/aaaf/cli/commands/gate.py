@@ -1,0 +1,226 @@
+"""`aaaf gate`: the CI/CD gate (issue 20 §1; document 004 §8 phase 3) — a thin shell over
+:mod:`aaaf.services.gate`.
+
+    aaaf gate BASELINE CANDIDATE [--fail-on …] [--junit FILE] [--summary FILE] [--html FILE]
+    aaaf gate --agent NAME (--agent-cmd CMD | --agent-url URL --model M) [same options]
+
+Two eval runs are read, graded and compared exactly as ``aaaf compare`` does
+(:func:`aaaf.cli.commands.compare.compare_pair`); an agent is put through the stress suite,
+assessed ``stress_test_only`` and compared with its stored baseline assessment.  Exit 0 when
+no ``--fail-on`` condition holds, 1 when one does, 2 on bad input (a missing or unreadable
+file, an unknown condition, …) with a message.  See docs/ci.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from aaaf.cli.commands.eval_common import (
+    AllowIncompleteOption,
+    ConfidenceOption,
+    FromOption,
+    JudgeSpecOption,
+    JudgeUrlOption,
+    ResamplesOption,
+    RubricOption,
+    SeedOption,
+    _judge_options,
+    build_config,
+)
+from aaaf.cli.context import DbOption, JsonOption, bad_input, console, handle_errors, open_session, print_json
+from aaaf.graders.judge import DEFAULT_RUBRIC
+from aaaf.services.gate import DEFAULT_FAIL_ON, DIMENSION_TOLERANCE, GateResult, parse_fail_on, write_outputs
+
+
+def register(app: typer.Typer) -> None:
+    app.command("gate")(gate)
+
+
+@handle_errors
+def gate(
+    baseline: Annotated[
+        Path | None,
+        typer.Argument(help="The baseline eval run (any format `aaaf compare` reads).", show_default=False),
+    ] = None,
+    candidate: Annotated[
+        Path | None, typer.Argument(help="The candidate eval run.", show_default=False)
+    ] = None,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 when one of these holds (comma-separated): a verdict name (regress, cautious, "
+            "noise, underpowered, progress, solo), tier-drop, any-layer-regress, inconclusive; 'none' never fails.",
+        ),
+    ] = DEFAULT_FAIL_ON,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Write a JUnit XML report here.", show_default=False)
+    ] = None,
+    summary: Annotated[
+        Path | None,
+        typer.Option(
+            "--summary",
+            help="Write the Markdown summary here (also appended to $GITHUB_STEP_SUMMARY).",
+            show_default=False,
+        ),
+    ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write the HTML report here.", show_default=False)
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="Gate this agent: stress suite, then its baseline.", show_default=False),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option("--agent-cmd", help="A program speaking docs/agent-protocol.md.", show_default=False),
+    ] = None,
+    agent_url: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-url", help="An OpenAI-compatible base URL (key: AAAF_AGENT_API_KEY).", show_default=False
+        ),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="The model name, with --agent-url.", show_default=False)
+    ] = None,
+    baseline_assessment: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline-assessment",
+            help="Compare with this assessment (default: the agent's latest valid one).",
+            show_default=False,
+        ),
+    ] = None,
+    library: Annotated[
+        list[str] | None,
+        typer.Option("--library", help="A directory of the organization's own tasks.", show_default=False),
+    ] = None,
+    dimension: Annotated[
+        str | None, typer.Option("--dimension", help="Only this dimension's tasks.", show_default=False)
+    ] = None,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).", show_default=False)
+    ] = None,
+    parallel: Annotated[int, typer.Option("--parallel", min=1, max=64)] = 4,
+    log_dir: Annotated[str, typer.Option("--log-dir", help="Where inspect_ai logs go.")] = "stress-logs",
+    turn_timeout: Annotated[float, typer.Option("--turn-timeout", help="Seconds per agent message.")] = 30.0,
+    task_timeout: Annotated[float, typer.Option("--task-timeout", help="Seconds per task.")] = 120.0,
+    dimension_tolerance: Annotated[
+        float,
+        typer.Option(
+            "--dimension-tolerance",
+            help="Agent: a dimension regressed when it fell by more than this.",
+            min=0.0,
+            max=1.0,
+        ),
+    ] = DIMENSION_TOLERANCE,
+    db: DbOption = None,
+    source_format: FromOption = "auto",
+    judge: JudgeSpecOption = None,
+    judge_url: JudgeUrlOption = None,
+    rubric: RubricOption = DEFAULT_RUBRIC,
+    resamples: ResamplesOption = 10_000,
+    confidence: ConfidenceOption = 0.95,
+    seed: SeedOption = 0,
+    allow_incomplete: AllowIncompleteOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Gate a change in CI: exit 1 on a regression or a tier drop (--fail-on), 0 otherwise, 2 on bad input."""  # fmt: skip
+    conditions = parse_fail_on(fail_on)
+    comparison = None
+    if agent is not None:
+        if baseline is not None or candidate is not None:
+            bad_input("give either BASELINE CANDIDATE eval runs or --agent, not both")
+        if (agent_cmd is None) == (agent_url is None):
+            bad_input("--agent needs exactly one of --agent-cmd or --agent-url (with --model)")
+        result = _agent_gate(
+            agent, agent_cmd, agent_url, model, conditions, baseline_assessment, library, dimension, task,
+            parallel, log_dir, turn_timeout, task_timeout, dimension_tolerance, db,
+        )  # fmt: skip
+    else:
+        if baseline is None:
+            bad_input("give BASELINE and CANDIDATE eval run files, or --agent NAME")
+        for option, value in (("--agent-cmd", agent_cmd), ("--agent-url", agent_url), ("--baseline-assessment", baseline_assessment)):  # fmt: skip
+            if value is not None:
+                bad_input(f"{option} goes with --agent")
+        from aaaf.cli.commands.compare import compare_pair
+        from aaaf.services.gate import decide_eval
+
+        config = build_config(
+            weights=None,
+            standardize=False,
+            hotelling=False,
+            resamples=resamples,
+            confidence=confidence,
+            seed=seed,
+        )
+        comparison, _ = compare_pair(
+            baseline,
+            candidate,
+            config=config,
+            options=_judge_options(judge, judge_url, rubric, False, None),
+            source_format=source_format,
+            allow_incomplete=allow_incomplete,
+        )
+        result = decide_eval(comparison, conditions)
+    written = write_outputs(result, summary=summary, junit=junit, html=html, comparison=comparison)
+    if as_json:
+        print_json({**result.to_dict(), "files": _files(written)})
+    else:
+        _print(result, written)
+    raise typer.Exit(result.exit_code)
+
+
+def _agent_gate(
+    agent: str, agent_cmd: str | None, agent_url: str | None, model: str | None, conditions: tuple[str, ...],
+    baseline_assessment: str | None, library: list[str] | None, dimension: str | None, task: list[str] | None,
+    parallel: int, log_dir: str, turn_timeout: float, task_timeout: float, dimension_tolerance: float, db: str | None,
+) -> GateResult:  # fmt: skip
+    from aaaf.services.gate import run_agent_gate
+    from aaaf.stress.library import load_library
+    from aaaf.stress.runner import AgentSpec
+
+    spec = AgentSpec(command=agent_cmd, url=agent_url, model=model)
+    # a bad library or selection is bad input before anything is stored
+    if not load_library(library or []).select(dimension=dimension, task_ids=task):
+        bad_input(
+            "no stress task matches the selection", dimension=dimension, task=task, library=library or []
+        )
+    with open_session(db) as session:
+        result, _, _ = run_agent_gate(
+            session.org,
+            agent,
+            spec,
+            fail_on=conditions,
+            clock=session.context.clock,
+            baseline_assessment=baseline_assessment,
+            dimension_tolerance=dimension_tolerance,
+            library_dirs=library or [],
+            dimension=dimension,
+            task_ids=task,
+            parallel=parallel,
+            log_dir=log_dir,
+            turn_timeout=turn_timeout,
+            task_timeout=task_timeout,
+        )
+    return result
+
+
+def _files(written: object) -> dict[str, str | None]:
+    return {
+        name: (str(getattr(written, name)) if getattr(written, name) is not None else None)
+        for name in ("summary", "junit", "html", "step_summary")
+    }
+
+
+def _print(result: GateResult, written: object) -> None:
+    from aaaf.services.gate_report import markdown_summary
+
+    console.print(markdown_summary(result), markup=False)
+    for name, path in _files(written).items():
+        if path is not None:
+            console.print(f"{name}: {path}", markup=False)
