@@ -8,6 +8,8 @@ instructions must work as printed.
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import shlex
 import subprocess
@@ -17,8 +19,10 @@ from urllib.parse import urljoin
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from aaaf.scoring.core import display
+from aaaf.store import open_store, tables
 from tests.api import conftest as api_conftest
 from tests.api.conftest import LiveServer, aaaf_script
 from tests.web.verify_support import api_badge, borderline_badge, expired_badge
@@ -198,3 +202,28 @@ def test_a_private_or_unknown_badge_is_a_404_page(live: LiveServer) -> None:
 def test_the_page_is_not_part_of_the_api(live: LiveServer) -> None:
     paths = live.anonymous.get("/openapi.json").json()["paths"]
     assert not [path for path in paths if path.startswith(("/verify", "/static"))]
+
+
+def test_a_badge_that_fails_a_check_cannot_be_confirmed(live: LiveServer) -> None:
+    """A credential on record whose signature no longer holds (altered in the database) is
+    neither valid, expired nor revoked: the page says it cannot be confirmed and names the check."""
+    badge = api_badge(live, "page-altered")
+    with open_store(live.database_url) as store:
+        record = store.find_badge(badge.assessment_id)
+        assert record is not None and record.credential_jwt
+        header, payload, signature = record.credential_jwt.split(".")
+        body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        body["credentialSubject"]["performance"]["tier"] = "Elite"  # a forged claim
+        forged = base64.urlsafe_b64encode(json.dumps(body).encode()).rstrip(b"=").decode()
+        with store.engine.begin() as connection:
+            connection.execute(
+                update(tables.badges)
+                .where(tables.badges.c.status_index == record.status_index)
+                .where(tables.badges.c.assessment_id == record.assessment_id)
+                .values(credential_jwt=f"{header}.{forged}.{signature}")
+            )
+    assert live.anonymous.get(f"/api/v1/badges/{badge.assessment_id}/verify").json()["valid"] is False
+    response, page = fetch(live, badge.page)
+    assert response.status_code == 200
+    assert page.status == "unknown" and "Status: Cannot be confirmed" in page.text
+    assert "Failed check: signature:" in page.text
