@@ -34,6 +34,8 @@ PUBLIC = {
     ("GET", "/api/v1/badges/{assessment_id}.json"),
     ("GET", "/api/v1/badges/{assessment_id}.jwt"),
     ("POST", "/oauth/token"),
+    ("GET", "/verify/{assessment_id}"),  # the verification page (HTML, issue 17): a private badge is 404
+    ("GET", "/static/verify.css"),  # its stylesheet
 }
 PUBLIC_MOUNTS = {"/docs/assets"}
 # a public address (no DNS needed): the shared server refuses loopback targets and never sends

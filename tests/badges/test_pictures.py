@@ -55,8 +55,13 @@ def test_svg_is_300_by_150_with_every_section_4_3_field() -> None:
     assert shown["assessment-id"] == f"Assessment ID: {data.assessment_id}"
     verify_text = "".join(v for k, v in sorted(shown.items()) if k.startswith("verify-"))
     assert verify_text == f"Verify: {data.verification_url}"
-    assert shown["verify-1"].endswith("/badges/")  # the URL wraps after a '/', not inside the UUID
-    assert data.verification_url == f"https://assess.example.com/api/v1/badges/{data.assessment_id}/verify"
+    # issue 17: a badge links the public verification page (document 004 §4.5)
+    assert data.verification_url == f"https://assess.example.com/verify/{data.assessment_id}"
+    # a badge signed before names the JSON answer; its longer URL wraps after a '/', not inside the UUID
+    old_url = f"https://assess.example.com/api/v1/badges/{data.assessment_id}/verify"
+    old = texts(render_svg(replace(data, signed_verification_url=old_url)))
+    assert "".join(v for k, v in sorted(old.items()) if k.startswith("verify-")) == f"Verify: {old_url}"
+    assert old["verify-1"].endswith("/badges/")
 
 
 def test_tier_boxes_take_the_section_4_2_colours() -> None:

@@ -12,7 +12,11 @@ derived here from the public base URL, in one place (issue 7, design notes):
   credential's ``id`` unless the issuer names each credential (the store gives every
   issued credential its own ``urn:uuid:`` id, since an assessment re-scored on appeal
   gets a new one)
-* verification URL: ``{base}/api/v1/badges/{assessment_id}/verify``
+* verification URL: ``{base}/verify/{assessment_id}``, the public verification page
+  (document 004 §4.5 links the page, not the JSON; issue 17).  Badges issued before it
+  name ``{base}/api/v1/badges/{assessment_id}/verify`` (the JSON answer): both forms are
+  read back, and a badge read from its credential keeps the URL it was signed with, so
+  its pictures redraw byte for byte.
 * status list: ``{base}/api/v1/organizations/{org_id}/status-list``
 * subject: the agent, ``urn:uuid:{agent_id}`` — its identity does not depend on where
   the issuer happens to be hosted.
@@ -117,6 +121,9 @@ class BadgeData:
     # SCORING.md §2.6: coverage, honesty, audited_tasks, required_rate, met (None: an
     # assessment scored before audits existed carries none)
     audit: Mapping[str, Any] | None = None
+    # the verification URL a signed credential names (either form, module docstring); None
+    # for a badge about to be issued, which names the verification page
+    signed_verification_url: str | None = field(default=None, compare=False)
 
     # -- identifiers (module docstring) ------------------------------------------------
     @property
@@ -133,7 +140,9 @@ class BadgeData:
 
     @property
     def verification_url(self) -> str:
-        return f"{self.api_base}/badges/{self.assessment_id}/verify"
+        if self.signed_verification_url is not None:
+            return self.signed_verification_url
+        return verification_page_url(self.base_url, self.assessment_id)
 
     @property
     def status_list_url(self) -> str:
@@ -181,6 +190,25 @@ class BadgeData:
         if self.audit is not None:
             section["audit"] = dict(self.audit)
         return section
+
+
+def verification_page_url(base_url: str, assessment_id: str) -> str:
+    """The public verification page of a badge (issue 17): what badges issued now link to."""
+    return f"{base_url.rstrip('/')}/verify/{assessment_id}"
+
+
+def verification_suffixes(assessment_id: str) -> tuple[str, ...]:
+    """How a verification URL may end: the page (now), the JSON answer (badges issued before)."""
+    return (f"/verify/{assessment_id}", f"/api/v1/badges/{assessment_id}/verify")
+
+
+def base_url_of_verification_url(verification_url: str, assessment_id: str) -> str:
+    """The public base URL a badge's verification URL hangs off (either form); ``ValueError``
+    when it names no verification of this assessment."""
+    for suffix in verification_suffixes(assessment_id):
+        if verification_url.endswith(suffix):
+            return verification_url[: -len(suffix)]
+    raise ValueError("verification_url does not name the assessment")
 
 
 def status_list_url(base_url: str, organization_id: str) -> str:
@@ -260,10 +288,7 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
     agent = subject["agent"]
     assessment = subject["assessment"]
     verification_url = str(subject["verification_url"])
-    suffix = f"/api/v1/badges/{assessment['id']}/verify"
-    if not verification_url.endswith(suffix):
-        raise ValueError("verification_url does not name the assessment")
-    base_url = verification_url[: -len(suffix)]
+    base_url = base_url_of_verification_url(verification_url, str(assessment["id"]))
 
     def axis(name: str) -> AxisSummary:
         body = subject[name]
@@ -294,6 +319,7 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
         capability=axis("capability"),
         base_url=base_url,
         audit=audit_of(subject.get("audit")),
+        signed_verification_url=verification_url,
     )
 
 

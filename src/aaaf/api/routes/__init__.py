@@ -19,6 +19,7 @@ from aaaf.api.routes import (
     webhooks,
     workflow,
 )
+from aaaf.api.web import verify as verify_page
 
 ROUTERS = [
     health.router,
@@ -38,4 +39,5 @@ ROUTERS = [
     stress_runs.router,
     oauth.router,
     usage.router,
+    verify_page.router,  # the public verification page, HTML (issue 17)
 ]
