@@ -27,7 +27,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 # timestamps of the wall clock (the fleet's own are fixed, all before NOW)
 WALL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
 KEY_ID = re.compile(r"\b(kid|key_id|fingerprint)(\"?: \")([A-Za-z0-9_\-:]+)")
-API_KEY = re.compile(r"\bak_[A-Za-z0-9_\-]+")
+API_KEY = re.compile(r"\b(?:ak|oc)_[A-Za-z0-9_\-]+")  # API keys, OAuth client ids
 LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-]{40,}(?:\.[A-Za-z0-9_\-]+)*")
 
 
@@ -150,6 +150,19 @@ def snapshots() -> dict[str, str]:
         run("org_list", "org", "list", "--json")
         run("keys_create", "keys", "create", "--scopes", "read,events:write", "--name", "ci", "--json")
         run("keys_list", "keys", "list", "--json")
+        # issue 10: the outputs that were hand-built dicts before they got public models
+        run("config_set", "config", "set", "window_days", "45", "--json")
+        run("config_set_unchanged", "config", "set", "window_days", "45", "--json")
+        run("config_show", "config", "show", "--json")
+        run("review_list", "review", "list", "--json")
+        run("trust_weights", "trust", "weights", "--json")
+        run("trust_review_pending", "trust", "review", "--json")
+        run("badge_all", "badge", "issue", "--all", "--format", "json", "--output", f"{tmp}/all", "--json")
+        run("badge_revoke", "badge", "revoke", single["id"], "--reason", "key leaked",
+            "--output", f"{tmp}/status.jwt", "--json")  # fmt: skip
+        client = json.loads(run("oauth_create", "oauth-clients", "create", "--scopes", "read", "--json"))
+        run("oauth_list", "oauth-clients", "list", "--json")
+        run("oauth_revoke", "oauth-clients", "revoke", client["client_id"], "--json")
     return out
 
 

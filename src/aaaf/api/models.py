@@ -12,7 +12,6 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from aaaf.models import AuditSummary, Number
 from aaaf.models.tenancy import Agent as AgentOut
 from aaaf.models.tenancy import ApiKey as KeyOut
 from aaaf.models.tenancy import CreatedApiKey as KeyCreated
@@ -30,7 +29,6 @@ __all__ = [
     "AuditSample",
     "AuditSampleRequest",
     "AuditSampleTask",
-    "AuditStatus",
     "BatchResult",
     "EventBatch",
     "EventIn",
@@ -244,15 +242,3 @@ class AuditFindings(Request):
 
     findings: list[Any]
     auditor: str | None = Field(default=None, min_length=1, max_length=200)
-
-
-class AuditStatus(AuditSummary):
-    """The ``audit`` object of the agent's current window (:class:`aaaf.models.AuditSummary`,
-    SCORING.md §2.6), with the agent, the window and the thresholds it was judged by."""
-
-    agent_id: str
-    agent: str
-    window_start: str
-    window_end: str
-    honesty_threshold: Number
-    min_audited_tasks: int

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.stats.agreement import spearman
@@ -53,6 +54,17 @@ class Calibration:
 
     def applies_to(self, dimension: str) -> bool:
         return self.dimension is None or self.dimension == dimension
+
+    def to_dict(self) -> dict[str, Any]:
+        """What reports and answers show of a calibration."""
+        return {
+            "spearman": self.spearman,
+            "n": self.n,
+            "dropped": self.dropped,
+            "accepted": self.accepted,
+            "dimension": self.dimension,
+            "reason": self.reason,
+        }
 
 
 def _present(value: float | None) -> bool:

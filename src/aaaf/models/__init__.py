@@ -7,6 +7,15 @@ JSON Schemas of them are generated into ``docs/schemas/`` by ``scripts/gen_schem
 from pydantic import BaseModel
 
 from aaaf.models._base import Number, OpenModel, PublicModel, dump, dump_list
+from aaaf.models.admin import (
+    ConfigChange,
+    ConfigSetResult,
+    ConfigShow,
+    PendingReview,
+    PendingTrustReview,
+    ReviewDecision,
+    TrustWeightsStatus,
+)
 from aaaf.models.assessment import (
     Assessment,
     AssessOutcome,
@@ -17,7 +26,16 @@ from aaaf.models.assessment import (
     Uncertainty,
 )
 from aaaf.models.audit import AuditStatus
-from aaaf.models.badge import BadgeVerification, IssuedBadge, StatusListWritten, VerificationCheck
+from aaaf.models.badge import (
+    BadgeIssueOutcome,
+    BadgeRecord,
+    BadgeRevocation,
+    BadgeRevoked,
+    BadgeVerification,
+    IssuedBadge,
+    StatusListWritten,
+    VerificationCheck,
+)
 from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
@@ -27,8 +45,11 @@ from aaaf.models.tenancy import (
     AgentListing,
     ApiKey,
     CreatedApiKey,
+    CreatedOAuthClient,
     CreatedOrganization,
     Enrollment,
+    OAuthClient,
+    OAuthClientPage,
     Organization,
 )
 from aaaf.models.trust import ScoreHistoryEntry, TrustScore
@@ -57,6 +78,18 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
     "score_history_entry": ScoreHistoryEntry,
     "workflow_score": WorkflowScore,
     "workflow_weights": WorkflowWeights,
+    "oauth_client": OAuthClient,
+    "oauth_client_created": CreatedOAuthClient,
+    "config_change": ConfigChange,
+    "config_set": ConfigSetResult,
+    "config_show": ConfigShow,
+    "review_decision": ReviewDecision,
+    "pending_review": PendingReview,
+    "trust_weights_status": TrustWeightsStatus,
+    "pending_trust_review": PendingTrustReview,
+    "badge_issue_outcome": BadgeIssueOutcome,
+    "badge_revoked": BadgeRevoked,
+    "badge_revocation": BadgeRevocation,
 }
 
 __all__ = [
@@ -69,11 +102,19 @@ __all__ = [
     "AuditStatus",
     "AuditSummary",
     "AxisScore",
+    "BadgeIssueOutcome",
+    "BadgeRecord",
+    "BadgeRevocation",
+    "BadgeRevoked",
     "BadgeUrls",
     "BadgeVerification",
     "CollectReport",
     "Comparison",
+    "ConfigChange",
+    "ConfigSetResult",
+    "ConfigShow",
     "CreatedApiKey",
+    "CreatedOAuthClient",
     "CreatedOrganization",
     "DimensionScore",
     "Enrollment",
@@ -83,13 +124,19 @@ __all__ = [
     "Explanation",
     "IssuedBadge",
     "Number",
+    "OAuthClient",
+    "OAuthClientPage",
     "OpenModel",
     "Organization",
+    "PendingReview",
+    "PendingTrustReview",
     "PublicModel",
+    "ReviewDecision",
     "ScoreHistoryEntry",
     "SeveralComparison",
     "StatusListWritten",
     "TrustScore",
+    "TrustWeightsStatus",
     "Uncertainty",
     "VerificationCheck",
     "WorkflowScore",

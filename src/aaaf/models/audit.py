@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
+from aaaf.models.assessment import AuditSummary
 
 
-class AuditStatus(PublicModel):
-    """The §2.6 ``audit`` object of the window, with the thresholds it was judged by."""
+class AuditWindow(PublicModel):
+    """The window an audit status covers and the thresholds it was judged by (``agent_id``:
+    the API names the agent by id as well; the CLI by name only)."""
 
+    agent_id: str | None = None
     agent: str
     window_start: str
     window_end: str
     honesty_threshold: Number
     min_audited_tasks: int
-    coverage: Number | None
-    honesty: Number | None
-    audited_tasks: int
-    required_rate: Number
-    met: bool
-    self_report_unreliable: bool
-    facts_checked: int
-    facts_refuted: int
-    completed_tasks: int
-    audited_completed_tasks: int
-    refuted: list[dict[str, Any]]
-    event_ids: list[str]
+
+
+class AuditStatus(AuditSummary, AuditWindow):
+    """The §2.6 ``audit`` object of the window, after the window and the thresholds it was judged by."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aaaf.models._base import PublicModel
+from aaaf.models.error import ErrorDetail
 
 
 class VerificationCheck(PublicModel):
@@ -49,3 +50,47 @@ class StatusListWritten(PublicModel):
 
     status_list: str
     revoked: int
+
+
+class BadgeRecord(PublicModel):
+    """A badge's record without its credential (``aaaf badge revoke --json``)."""
+
+    id: str
+    assessment_id: str
+    agent_id: str
+    organization_id: str
+    status_index: int
+    svg_url: str | None
+    png_url: str | None
+    issued_at: str
+    valid_until: str
+    revoked: bool
+    revoked_at: str | None
+    revoke_reason: str | None
+    superseded_at: str | None
+    current: bool
+
+
+class BadgeRevoked(PublicModel):
+    """``aaaf badge revoke --json``: the revoked badge and the status list rewritten."""
+
+    badge: BadgeRecord
+    status_list: str
+
+
+class BadgeRevocation(PublicModel):
+    """``POST /api/v1/badges/{id}/revoke``'s answer: revoked, when and why."""
+
+    assessment_id: str
+    revoked: bool
+    revoked_at: str | None
+    revoke_reason: str | None
+
+
+class BadgeIssueOutcome(PublicModel):
+    """One agent of ``aaaf badge --all --json``: the files written, or the error why none was."""
+
+    agent: str
+    assessment_id: str | None
+    files: list[str]
+    error: ErrorDetail | None = None

@@ -76,6 +76,29 @@ class CreatedApiKey(ApiKey):
     api_key: str
 
 
+class OAuthClient(PublicModel):
+    """An OAuth 2.0 client's record (issue 13 §3): its public ``client_id`` and scopes, never the secret."""
+
+    id: str
+    organization_id: str
+    client_id: str
+    name: str | None
+    scopes: list[str]
+    created_at: str
+    revoked_at: str | None
+
+
+class CreatedOAuthClient(OAuthClient):
+    """A new client: ``client_secret`` is shown this once."""
+
+    client_secret: str
+
+
+class OAuthClientPage(PublicModel):
+    items: list[OAuthClient]
+    next_cursor: str | None
+
+
 class CreatedOrganization(Organization):
     """``aaaf org create --json``: the organization, its first key (shown once) and the key's record."""
 

@@ -70,23 +70,13 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
     sample = 0
     for domain in taxonomy:
         members = by_domain.get(domain, [])
-        completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
-        sample += completed
         if not members:
             continue
-        performance = None
-        if completed >= MIN_COMPLETED_PER_CLAIM:
-            performance = ctx.perf(members)
-            examined.extend(members)
-        ok = performance is not None and performance >= DOMAIN_QUALIFYING_PERFORMANCE
-        if ok:
+        entry = _claim(ctx, members, DOMAIN_QUALIFYING_PERFORMANCE, examined)
+        sample += entry["completed_tasks"]
+        if entry["qualified"]:
             qualified.append(domain)
-        per_domain[domain] = {
-            "tasks": len(members),
-            "completed_tasks": completed,
-            "performance": performance,
-            "qualified": ok,
-        }
+        per_domain[domain] = entry
     outside = sorted(d for d in by_domain if d not in taxonomy)
     score = len(qualified) / len(taxonomy) if taxonomy else None
     return _result(
@@ -105,6 +95,25 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
     )
 
 
+def _claim(
+    ctx: _Context, members: list[ScoredTask], threshold: float, examined: list[ScoredTask]
+) -> dict[str, Any]:
+    """One claimed group, a domain or a level (SCORING.md §2.3): its tasks, completed tasks,
+    performance once ≥ 3 were completed (those tasks are then ``examined``), and whether that
+    performance reaches ``threshold``."""
+    completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
+    performance = None
+    if completed >= MIN_COMPLETED_PER_CLAIM:
+        performance = ctx.perf(members)
+        examined.extend(members)
+    return {
+        "tasks": len(members),
+        "completed_tasks": completed,
+        "performance": performance,
+        "qualified": performance is not None and performance >= threshold,
+    }
+
+
 def _highest_passing_level(
     ctx: _Context,
     levels: Sequence[int],
@@ -118,23 +127,13 @@ def _highest_passing_level(
     sample = 0
     for level in levels:
         members = by_level.get(level, [])
-        completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
-        sample += completed
         if not members:
             continue
-        performance = None
-        if completed >= MIN_COMPLETED_PER_CLAIM:
-            performance = ctx.perf(members)
-            examined.extend(members)
-        ok = performance is not None and performance >= LEVEL_QUALIFYING_PERFORMANCE
-        if ok:
+        entry = _claim(ctx, members, LEVEL_QUALIFYING_PERFORMANCE, examined)
+        sample += entry["completed_tasks"]
+        if entry["qualified"]:
             highest = level
-        per_level[str(level)] = {
-            "tasks": len(members),
-            "completed_tasks": completed,
-            "performance": performance,
-            "qualified": ok,
-        }
+        per_level[str(level)] = entry
     return highest, per_level, examined, sample
 
 

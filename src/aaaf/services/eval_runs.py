@@ -107,17 +107,7 @@ def _calibrations(graded: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if not any(s.get("human") is not None for run in graded for s in run["samples"]):
         return {}
     found = judge_calibrations(list(graded), dimensions={})
-    return {
-        name: {
-            "spearman": c.spearman,
-            "n": c.n,
-            "dropped": c.dropped,
-            "accepted": c.accepted,
-            "dimension": c.dimension,
-            "reason": c.reason,
-        }
-        for name, c in found.items()
-    }
+    return {name: c.to_dict() for name, c in found.items()}
 
 
 def compare_stored(

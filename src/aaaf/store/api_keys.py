@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Row, insert, select, update
+from sqlalchemy import update
 
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
-from aaaf.store.engine import read_connection, write_transaction
-from aaaf.store.org_store import not_found
-from aaaf.store.row_mapping import record_from_row
+from aaaf.store.credentials import CredentialTable
+from aaaf.store.engine import write_transaction
 
 
 @dataclass(frozen=True)
@@ -53,15 +52,12 @@ class ApiKey:
         }
 
 
-def _key_from_row(row: Row[Any]) -> ApiKey:
-    return record_from_row(ApiKey, row)
-
-
-class ApiKeys:
+class ApiKeys(CredentialTable[ApiKey]):
     """The ``api_keys`` table; every method but :meth:`by_hash` is scoped by organization."""
 
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+    table = t.api_keys
+    record = ApiKey
+    noun = "API key"
 
     def add(
         self,
@@ -73,64 +69,13 @@ class ApiKeys:
         name: str | None,
         at: datetime,
     ) -> ApiKey:
-        key_id = uuid.uuid4()
-        with write_transaction(self._engine) as connection:
-            connection.execute(
-                insert(t.api_keys).values(
-                    id=key_id,
-                    organization_id=organization_id,
-                    name=name,
-                    prefix=prefix,
-                    key_hash=key_hash,
-                    scopes=list(scopes),
-                    created_at=at,
-                )
-            )
-            row = connection.execute(select(t.api_keys).where(t.api_keys.c.id == key_id)).one()
-        return _key_from_row(row)
-
-    def of_organization(
-        self,
-        organization_id: uuid.UUID,
-        *,
-        include_revoked: bool = True,
-        after: tuple[datetime, uuid.UUID] | None = None,
-        limit: int | None = None,
-    ) -> list[ApiKey]:
-        """The organization's keys, oldest first (a keyset page: after ``(created_at, id)``)."""
-        c = t.api_keys.c
-        query = select(t.api_keys).where(c.organization_id == organization_id)
-        if not include_revoked:
-            query = query.where(c.revoked_at.is_(None))
-        if after is not None:
-            query = query.where((c.created_at > after[0]) | ((c.created_at == after[0]) & (c.id > after[1])))
-        query = query.order_by(c.created_at, c.id)
-        if limit is not None:
-            query = query.limit(limit)
-        with read_connection(self._engine) as connection:
-            rows = connection.execute(query).all()
-        return [_key_from_row(row) for row in rows]
-
-    def revoke(self, organization_id: uuid.UUID, key_id: uuid.UUID, *, at: datetime) -> ApiKey:
-        """Revoke a key of this organization (``NOT_FOUND`` otherwise); revoking twice keeps
-        the first revocation time."""
-        mine = (t.api_keys.c.id == key_id) & (t.api_keys.c.organization_id == organization_id)
-        with write_transaction(self._engine) as connection:
-            row = connection.execute(select(t.api_keys).where(mine)).one_or_none()
-            if row is None:
-                raise not_found("API key", key_id)
-            if row.revoked_at is None:
-                connection.execute(update(t.api_keys).where(mine).values(revoked_at=at))
-            row = connection.execute(select(t.api_keys).where(mine)).one()
-        return _key_from_row(row)
+        return self._insert(
+            organization_id, at=at, name=name, prefix=prefix, key_hash=key_hash, scopes=list(scopes)
+        )
 
     def by_hash(self, key_hash: str) -> ApiKey | None:
         """The key with this hash, revoked or not (authentication decides what that means)."""
-        with read_connection(self._engine) as connection:
-            row = connection.execute(
-                select(t.api_keys).where(t.api_keys.c.key_hash == key_hash)
-            ).one_or_none()
-        return None if row is None else _key_from_row(row)
+        return self._by_column("key_hash", key_hash)
 
     def touch(self, key_id: uuid.UUID, *, at: datetime) -> None:
         """Record the key's last use."""

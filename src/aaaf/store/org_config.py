@@ -33,6 +33,7 @@ from sqlalchemy import Connection, insert, select
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES, AAAFConfig
+from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.row_mapping import record_from_row
 
@@ -335,14 +336,9 @@ class ConfigChange:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
-            "changed_at": _iso(self.changed_at),
+            "changed_at": iso(self.changed_at),
             "changes": {key: dict(value) for key, value in self.changes.items()},
         }
-
-
-def _iso(ts: datetime) -> str:
-    text = ts.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def record_config_change(

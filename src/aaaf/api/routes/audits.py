@@ -26,9 +26,10 @@ from pydantic import AwareDatetime
 
 from aaaf.api.deps import Auditor, NowDep
 from aaaf.api.limits import MAX_BATCH_EVENTS
-from aaaf.api.models import AuditFindings, AuditSample, AuditSampleRequest, AuditStatus, BatchResult
+from aaaf.api.models import AuditFindings, AuditSample, AuditSampleRequest, BatchResult
 from aaaf.api.routes.events import batch_answer
 from aaaf.errors import AAAFError
+from aaaf.models.audit import AuditStatus
 from aaaf.services import audits as audit_service
 from aaaf.services.collect import collect as collect_events
 

@@ -26,6 +26,7 @@ from aaaf.api.deps import Admin, Auditor, NowDep, PresentedKey, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
+from aaaf.models.badge import BadgeRevocation
 from aaaf.store import Organization, OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
@@ -146,7 +147,9 @@ class Review(Request):
     reviewer: str | None = Field(default=None, max_length=200)
 
 
-@router.post("/api/v1/badges/{assessment_id}/revoke", operation_id="revoke_badge")
+@router.post(
+    "/api/v1/badges/{assessment_id}/revoke", response_model=BadgeRevocation, operation_id="revoke_badge"
+)
 def revoke_badge(
     assessment_id: str, body: Revocation, org: Admin, store: StoreDep, now: NowDep
 ) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from aaaf.api.models import Page
 from aaaf.api.models import Request as RequestBody
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.errors import AAAFError
+from aaaf.models.tenancy import CreatedOAuthClient, OAuthClient
 from aaaf.services import oauth as oauth_service
 from aaaf.store import OrgStore
 
@@ -62,22 +63,6 @@ class TokenAnswer(BaseModel):
 class OAuthClientCreate(RequestBody):
     scopes: list[str] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
-
-
-class OAuthClientOut(BaseModel):
-    id: str
-    organization_id: str
-    client_id: str
-    name: str | None
-    scopes: list[str]
-    created_at: str
-    revoked_at: str | None
-
-
-class OAuthClientCreated(OAuthClientOut):
-    """A new client: ``client_secret`` is shown this once."""
-
-    client_secret: str
 
 
 def _token_error(error: oauth_service.TokenError, *, basic: bool) -> JSONResponse:
@@ -171,7 +156,7 @@ def _own(org: OrgStore, org_id: str) -> OrgStore:
 CLIENTS = "/api/v1/organizations/{org_id}/oauth-clients"
 
 
-@router.post(CLIENTS, status_code=201, response_model=OAuthClientCreated, operation_id="create_oauth_client")
+@router.post(CLIENTS, status_code=201, response_model=CreatedOAuthClient, operation_id="create_oauth_client")
 def create_oauth_client(
     org_id: str, body: OAuthClientCreate, org: Admin, store: StoreDep, now: NowDep
 ) -> dict[str, Any]:
@@ -182,7 +167,7 @@ def create_oauth_client(
     return {**issued.client.to_dict(), "client_secret": issued.secret}
 
 
-@router.get(CLIENTS, response_model=Page[OAuthClientOut], operation_id="list_oauth_clients")
+@router.get(CLIENTS, response_model=Page[OAuthClient], operation_id="list_oauth_clients")
 def list_oauth_clients(
     org_id: str, org: Admin, store: StoreDep, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:
@@ -196,7 +181,7 @@ def list_oauth_clients(
 
 
 @router.delete(
-    f"{CLIENTS}/{{oauth_client_id}}", response_model=OAuthClientOut, operation_id="revoke_oauth_client"
+    f"{CLIENTS}/{{oauth_client_id}}", response_model=OAuthClient, operation_id="revoke_oauth_client"
 )
 def revoke_oauth_client(
     org_id: str, oauth_client_id: str, org: Admin, store: StoreDep, now: NowDep

@@ -46,6 +46,7 @@ from aaaf.cli.context import (
 )
 from aaaf.errors import AAAFError
 from aaaf.models import IssuedBadge, StatusListWritten
+from aaaf.models.badge import BadgeIssueOutcome, BadgeRecord, BadgeRevoked
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
@@ -141,7 +142,7 @@ def issue_command(
             return
         outcomes = badge_service.issue_all(session, chosen, output, now)
     if as_json:
-        print_json([o.to_dict() for o in outcomes])
+        print_json([BadgeIssueOutcome(**o.to_dict()) for o in outcomes])
         return
     issued = [o for o in outcomes if o.error is None]
     for outcome in outcomes:
@@ -173,7 +174,7 @@ def revoke_command(
             session, assessment_id, reason=reason, now=datetime.now(UTC), status_list_output=output
         )
     if as_json:
-        print_json({"badge": _badge_summary(badge), "status_list": str(path)})
+        print_json(BadgeRevoked(badge=BadgeRecord(**_badge_summary(badge)), status_list=str(path)))
     else:
         console.print(
             f"revoked the badge of assessment {badge.assessment_id} (status bit {badge.status_index}) "

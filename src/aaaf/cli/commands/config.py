@@ -25,6 +25,7 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
 from aaaf.errors import AAAFError
+from aaaf.models.admin import ConfigChange, ConfigSetResult, ConfigShow
 from aaaf.scoring.defaults import AXES
 
 # SCORING.md §7 "Shapes": the keys `aaaf config set` takes, document 004 §6.2's names
@@ -165,7 +166,12 @@ def _apply(db: str | None, key: str, value: Any, as_json: bool) -> None:
         history = org.config_history()
     change = history[-1] if len(history) > before else None
     if as_json:
-        print_json({"changed": change is not None, "change": None if change is None else change.to_dict()})
+        print_json(
+            ConfigSetResult(
+                changed=change is not None,
+                change=None if change is None else ConfigChange(**change.to_dict()),
+            )
+        )
         return
     if change is None:
         console.print(f"{key}: unchanged (already {_shown(value)})", markup=False)
@@ -276,11 +282,11 @@ def show(db: DbOption = None, as_json: JsonOption = False) -> None:
         organization = session.organization.name
     if as_json:
         print_json(
-            {
-                "organization": organization,
-                "config": snapshot,
-                "history": [change.to_dict() for change in history],
-            }
+            ConfigShow(
+                organization=organization,
+                config=snapshot,
+                history=[ConfigChange(**change.to_dict()) for change in history],
+            )
         )
         return
     last_changed: dict[str, str] = {}

@@ -244,17 +244,7 @@ class GradedRuns:
         return [grading_summary(run) for run in self.runs]
 
     def calibration_dict(self) -> dict[str, Any]:
-        return {
-            name: {
-                "spearman": c.spearman,
-                "n": c.n,
-                "dropped": c.dropped,
-                "accepted": c.accepted,
-                "dimension": c.dimension,
-                "reason": c.reason,
-            }
-            for name, c in self.calibrations.items()
-        }
+        return {name: c.to_dict() for name, c in self.calibrations.items()}
 
 
 def build_judges(options: JudgeOptions) -> JudgeEnsemble | None:

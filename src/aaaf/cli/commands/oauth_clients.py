@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
+from aaaf.models.tenancy import CreatedOAuthClient, OAuthClient, OAuthClientPage
 from aaaf.services import keys as key_service
 from aaaf.services import oauth as oauth_service
 
@@ -41,7 +42,7 @@ def create(
             session.store, session.organization.id, split_csv(scopes), name=name, now=datetime.now(UTC)
         )
     if as_json:
-        print_json({**issued.client.to_dict(), "client_secret": issued.secret})
+        print_json(CreatedOAuthClient(**issued.client.to_dict(), client_secret=issued.secret))
         return
     console.print(f"OAuth client ({', '.join(issued.client.scopes)}) for {session.organization.name}:")
     console.print(f"client_id     {issued.client.client_id}")
@@ -56,7 +57,7 @@ def list_clients(db: DbOption = None, as_json: JsonOption = False) -> None:
     with open_session(db) as session:
         clients = oauth_service.list_clients(session.store, session.organization.id)
     if as_json:
-        print_json({"items": [client.to_dict() for client in clients], "next_cursor": None})
+        print_json(OAuthClientPage(items=[OAuthClient(**c.to_dict()) for c in clients], next_cursor=None))
         return
     for client in clients:
         data = client.to_dict()
@@ -77,6 +78,6 @@ def revoke(
             session.store, session.organization.id, client, now=datetime.now(UTC)
         )
     if as_json:
-        print_json(revoked.to_dict())
+        print_json(OAuthClient(**revoked.to_dict()))
         return
     console.print(f"revoked OAuth client {revoked.client_id}")

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
+from aaaf.models.admin import PendingReview, ReviewDecision
 from aaaf.scoring.core import display
 from aaaf.services import badges as badge_service
 
@@ -55,12 +56,12 @@ def _decide(assessment_id: str, approve: bool, reviewer: str | None, db: str | N
         )
     if as_json:
         print_json(
-            {
-                "assessment_id": str(decided.id),
-                "review_state": decided.review_state,
-                "reviewed_by": decided.reviewed_by,
-                "reviewed_at": decided.to_dict()["reviewed_at"],
-            }
+            ReviewDecision(
+                assessment_id=str(decided.id),
+                review_state=decided.review_state,
+                reviewed_by=decided.reviewed_by,
+                reviewed_at=decided.to_dict()["reviewed_at"],
+            )
         )
     elif approve:
         console.print(
@@ -105,13 +106,13 @@ def pending(db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json(
             [
-                {
-                    "assessment_id": str(a.id),
-                    "agent": a.agent_name,
-                    "performance_composite": a.performance_composite,
-                    "capability_composite": a.capability_composite,
-                    "completed_at": a.completed_at.isoformat() if a.completed_at else None,
-                }
+                PendingReview(
+                    assessment_id=str(a.id),
+                    agent=a.agent_name,
+                    performance_composite=a.performance_composite,
+                    capability_composite=a.capability_composite,
+                    completed_at=a.completed_at.isoformat() if a.completed_at else None,
+                )
                 for a in held
             ]
         )

@@ -33,6 +33,7 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.errors import AAAFError
+from aaaf.models.admin import PendingTrustReview, TrustWeightsStatus
 from aaaf.models.trust import ScoreHistoryEntry
 from aaaf.reports.trust_text import tier_reason_parts
 from aaaf.scoring.core import display, truncate
@@ -355,7 +356,7 @@ def weights_command(
             trust_service.clear_override(session.org)
         status = trust_service.weights_status(session.org)
     if as_json:
-        print_json(status)
+        print_json(TrustWeightsStatus(**status))
         return
     stored = status["override"]
     supplied = stored["weights"] if stored is not None else {}
@@ -410,7 +411,9 @@ def review_command(
         if history_id is None:
             pending = trust_service.pending_reviews(session.org)
             if as_json:
-                print_json([{"agent": agent.name, **entry.to_dict()} for agent, entry in pending])
+                print_json(
+                    [PendingTrustReview(agent=agent.name, **entry.to_dict()) for agent, entry in pending]
+                )
                 return
             if not pending:
                 console.print("no trust score is waiting for review")
