@@ -130,8 +130,9 @@ export class Ingestor {
         this.summary.dropped += 1;
         return undefined;
       }
+      const room = new Promise<void>((resolve) => this.waiters.push(resolve));
       void this.pump();
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      await room;
       if (this.closed) throw new AAAFError("CLIENT_CLOSED", "ingest() after close()");
     }
     const json = JSON.stringify(sent);
@@ -190,13 +191,20 @@ export class Ingestor {
     try {
       while (this.queue.length > 0) {
         const chunk = this.takeChunk();
-        for (const wake of this.waiters.splice(0, chunk.length)) wake();
+        this.wakeWaiters();
         await this.deliver(chunk);
       }
     } finally {
       this.pumping = false;
     }
+    this.wakeWaiters();
     for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Let as many blocked `ingest` calls go on as the queue has room for. */
+  private wakeWaiters(): void {
+    const room = this.options.maxQueueSize - this.queue.length;
+    for (const wake of this.waiters.splice(0, Math.max(0, room))) wake();
   }
 
   private takeChunk(): Queued[] {
