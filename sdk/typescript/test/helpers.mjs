@@ -97,6 +97,15 @@ export async function startProxy(plan = []) {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    /** Stop listening and cut every connection (the server is down) for `ms`, then listen again. */
+    outage: async (ms) => {
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+    },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
 }

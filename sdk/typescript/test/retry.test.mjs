@@ -66,3 +66,32 @@ test("a server that stays away: the events are reported failed after the retries
   assert.equal(summary.rejected[0].event.id, event.id);
   assert.deepEqual(failures, [["NETWORK_ERROR", 1]]);
 });
+
+test("the server away for 10 seconds in the middle of 10 000 events: none lost, none doubled", async () => {
+  const proxy = await startProxy();
+  try {
+    let outage = null;
+    const agent = await newAgent(client());
+    const sdk = new AAAFClient({
+      baseUrl: proxy.url,
+      apiKey: API_KEY,
+      fetch: async (input, init) => {
+        // the server goes away while the second batch is on its way
+        if (outage === null && proxy.requests.length === 1) outage = proxy.outage(10_000);
+        return fetch(input, init);
+      },
+    });
+    const started = Date.now();
+    for (let index = 0; index < 10_000; index += 1) await sdk.ingest(taskCompleted(agent.id, { id: `outage-${index}` }));
+    const summary = await sdk.close();
+    await outage;
+    assert.ok(Date.now() - started >= 10_000, "the outage happened");
+    assert.deepEqual(summary.rejected, []);
+    assert.equal(summary.accepted + summary.duplicates, 10_000);
+    const stored = await storedEvents(client(), agent.id);
+    assert.equal(stored.length, 10_000, "each event stored once, whatever was re-sent");
+    assert.equal(new Set(stored.map((event) => event.key)).size, 10_000);
+  } finally {
+    await proxy.close();
+  }
+});
