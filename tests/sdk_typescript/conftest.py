@@ -10,6 +10,7 @@ a file lock, since xdist workers share the one directory.  The ``live`` server f
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
@@ -39,7 +40,8 @@ class NodeSDK:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """One user of ``sdk/typescript`` at a time (``npm test`` rebuilds ``dist/``)."""
-        lock_path = Path(tempfile.gettempdir()) / f"aaaf-sdk-typescript-{abs(hash(str(self.root)))}.lock"
+        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:16]  # the same in every worker
+        lock_path = Path(tempfile.gettempdir()) / f"aaaf-sdk-typescript-{digest}.lock"
         with lock_path.open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:

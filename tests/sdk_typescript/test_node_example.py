@@ -24,7 +24,10 @@ def _events(live_client: httpx.Client, agent_id: str) -> list[dict]:
 def test_the_node_example_sends_its_events(live: LiveServer, node_sdk: NodeSDK) -> None:
     org = live.organization()
     env = {"AAAF_BASE_URL": live.base_url, "AAAF_API_KEY": org.key}
-    output = node_sdk.run(node_sdk.node, str(REPO / "examples" / "node_agent.mjs"), "3", cwd=REPO, env=env)
+    with node_sdk.locked():  # npm test of another worker may be rebuilding dist/
+        output = node_sdk.run(
+            node_sdk.node, str(REPO / "examples" / "node_agent.mjs"), "3", cwd=REPO, env=env
+        )
     result = json.loads(output.strip().splitlines()[-1])
     # three tasks using 1, 2 and 3 tools: an assignment, the tool calls and a completion each
     assert result["summary"] == {"accepted": 12, "duplicates": 0, "rejected": [], "dropped": 0}, output
@@ -57,12 +60,16 @@ def test_the_readme_typescript_section_works_as_written(
     project = tmp_path / "my-agent"
     project.mkdir()
     (project / "package.json").write_text(json.dumps({"name": "my-agent", "private": True}))
-    node_sdk.run(node_sdk.npm, "install", "--no-audit", "--no-fund", str(SDK), cwd=project)
     (project / "agent.mjs").write_text(code.group(1))
     org = live.organization()
-    output = node_sdk.run(
-        node_sdk.node, "agent.mjs", cwd=project, env={"AAAF_BASE_URL": live.base_url, "AAAF_API_KEY": org.key}
-    )
+    with node_sdk.locked():  # npm test of another worker may be rebuilding dist/
+        node_sdk.run(node_sdk.npm, "install", "--no-audit", "--no-fund", str(SDK), cwd=project)
+        output = node_sdk.run(
+            node_sdk.node,
+            "agent.mjs",
+            cwd=project,
+            env={"AAAF_BASE_URL": live.base_url, "AAAF_API_KEY": org.key},
+        )
     assert "accepted: 2" in output and "duplicates: 0" in output and "rejected: []" in output, output
     assert "404 NOT_FOUND" in output, output
     agents = org.client.get("/api/v1/agents").json()["items"]
