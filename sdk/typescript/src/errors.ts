@@ -4,6 +4,7 @@
  *
  * Errors raised without an HTTP answer carry `status: null` and a code of the SDK's own:
  * `NETWORK_ERROR` (the server could not be reached), `CLIENT_CLOSED` (ingest after close),
+ * `CLIENT_ERROR` (an answer the ingestion helper could not read),
  * `PAYLOAD_TOO_LARGE` (one event larger than the API's 1 MiB body limit, SCORING.md §7).
  * A rejected item of a batch carries the item's code (`INVALID_EVENT_TYPE`, `INVALID_REQUEST`,
  * `DUPLICATE_CONFLICT`, `FORBIDDEN`, …) and `status: null`: the batch itself was answered 201.

@@ -192,7 +192,13 @@ export class Ingestor {
       while (this.queue.length > 0) {
         const chunk = this.takeChunk();
         this.wakeWaiters();
-        await this.deliver(chunk);
+        try {
+          await this.deliver(chunk);
+        } catch (error) {
+          // never lose a chunk to a bug or an answer of an unexpected shape: report it
+          const failure = new AAAFError("CLIENT_ERROR", `The batch could not be handled: ${String(error)}`, { cause: error });
+          this.reject(chunk.map((item) => item.event), failure);
+        }
       }
     } finally {
       this.pumping = false;
@@ -268,7 +274,7 @@ export class Ingestor {
     const result = answer as Partial<BatchResult> | null;
     this.summary.accepted += result?.accepted ?? 0;
     this.summary.duplicates += result?.duplicates ?? 0;
-    for (const item of result?.errors ?? []) {
+    for (const item of Array.isArray(result?.errors) ? result.errors : []) {
       const event = events[item.index];
       if (event === undefined) continue;
       this.reject(
