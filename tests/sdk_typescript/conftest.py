@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.api.conftest import live  # noqa: F401  (the live-server fixture, shared)
+from tests.browser.conftest import browser, page  # noqa: F401  (Chromium, for test_browser.py)
 
 REPO = Path(__file__).resolve().parents[2]
 SDK = REPO / "sdk" / "typescript"
