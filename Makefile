@@ -13,11 +13,13 @@ comma       := ,
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-*+cpu-cp311-*.whl))
 EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
 
-$(STAMP): pyproject.toml
+# the TypeScript SDK (issue 18, sdk/typescript) is installed and built when npm is on the machine
+$(STAMP): pyproject.toml sdk/typescript/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip uv
 	$(if $(TORCH_WHEEL),$(VENV)/bin/uv pip install --quiet --python $(PY) "$(TORCH_WHEEL)")
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]"
+	if command -v npm >/dev/null 2>&1; then cd sdk/typescript && npm ci --no-audit --no-fund && npm run build; fi
 	touch $(STAMP)
 
 install: $(STAMP)
