@@ -1307,10 +1307,21 @@ export interface components {
         };
         /**
          * AuditStatus
-         * @description The ``audit`` object of the agent's current window (:class:`aaaf.models.AuditSummary`,
-         *     SCORING.md §2.6), with the agent, the window and the thresholds it was judged by.
+         * @description The §2.6 ``audit`` object of the window, after the window and the thresholds it was judged by.
          */
         AuditStatus: {
+            /** Agent Id */
+            agent_id?: string | null;
+            /** Agent */
+            agent: string;
+            /** Window Start */
+            window_start: string;
+            /** Window End */
+            window_end: string;
+            /** Honesty Threshold */
+            honesty_threshold: number;
+            /** Min Audited Tasks */
+            min_audited_tasks: number;
             /** Coverage */
             coverage: number | null;
             /** Honesty */
@@ -1337,18 +1348,6 @@ export interface components {
             }[];
             /** Event Ids */
             event_ids: string[];
-            /** Agent Id */
-            agent_id: string;
-            /** Agent */
-            agent: string;
-            /** Window Start */
-            window_start: string;
-            /** Window End */
-            window_end: string;
-            /** Honesty Threshold */
-            honesty_threshold: number;
-            /** Min Audited Tasks */
-            min_audited_tasks: number;
         };
         /**
          * AuditSummary
@@ -1403,6 +1402,20 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * BadgeRevocation
+         * @description ``POST /api/v1/badges/{id}/revoke``'s answer: revoked, when and why.
+         */
+        BadgeRevocation: {
+            /** Assessment Id */
+            assessment_id: string;
+            /** Revoked */
+            revoked: boolean;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Revoke Reason */
+            revoke_reason: string | null;
         };
         /** BadgeUrls */
         BadgeUrls: {
@@ -1524,6 +1537,28 @@ export interface components {
             last_used_at: string | null;
             /** Api Key */
             api_key: string;
+        };
+        /**
+         * CreatedOAuthClient
+         * @description A new client: ``client_secret`` is shown this once.
+         */
+        CreatedOAuthClient: {
+            /** Id */
+            id: string;
+            /** Organization Id */
+            organization_id: string;
+            /** Client Id */
+            client_id: string;
+            /** Name */
+            name: string | null;
+            /** Scopes */
+            scopes: string[];
+            /** Created At */
+            created_at: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Client Secret */
+            client_secret: string;
         };
         /** DeliveryAttempt */
         DeliveryAttempt: {
@@ -1654,51 +1689,32 @@ export interface components {
             /** Name */
             name?: string | null;
         };
+        /**
+         * OAuthClient
+         * @description An OAuth 2.0 client's record (issue 13 §3): its public ``client_id`` and scopes, never the secret.
+         */
+        OAuthClient: {
+            /** Id */
+            id: string;
+            /** Organization Id */
+            organization_id: string;
+            /** Client Id */
+            client_id: string;
+            /** Name */
+            name: string | null;
+            /** Scopes */
+            scopes: string[];
+            /** Created At */
+            created_at: string;
+            /** Revoked At */
+            revoked_at: string | null;
+        };
         /** OAuthClientCreate */
         OAuthClientCreate: {
             /** Scopes */
             scopes: string[];
             /** Name */
             name?: string | null;
-        };
-        /**
-         * OAuthClientCreated
-         * @description A new client: ``client_secret`` is shown this once.
-         */
-        OAuthClientCreated: {
-            /** Id */
-            id: string;
-            /** Organization Id */
-            organization_id: string;
-            /** Client Id */
-            client_id: string;
-            /** Name */
-            name: string | null;
-            /** Scopes */
-            scopes: string[];
-            /** Created At */
-            created_at: string;
-            /** Revoked At */
-            revoked_at: string | null;
-            /** Client Secret */
-            client_secret: string;
-        };
-        /** OAuthClientOut */
-        OAuthClientOut: {
-            /** Id */
-            id: string;
-            /** Organization Id */
-            organization_id: string;
-            /** Client Id */
-            client_id: string;
-            /** Name */
-            name: string | null;
-            /** Scopes */
-            scopes: string[];
-            /** Created At */
-            created_at: string;
-            /** Revoked At */
-            revoked_at: string | null;
         };
         /**
          * Organization
@@ -1798,10 +1814,10 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
-        /** Page[OAuthClientOut] */
-        Page_OAuthClientOut_: {
+        /** Page[OAuthClient] */
+        Page_OAuthClient_: {
             /** Items */
-            items: components["schemas"]["OAuthClientOut"][];
+            items: components["schemas"]["OAuthClient"][];
             /** Next Cursor */
             next_cursor: string | null;
         };
@@ -3261,9 +3277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BadgeRevocation"];
                 };
             };
             /** @description Validation Error */
@@ -4189,7 +4203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_OAuthClientOut_"];
+                    "application/json": components["schemas"]["Page_OAuthClient_"];
                 };
             };
             /** @description Validation Error */
@@ -4224,7 +4238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthClientCreated"];
+                    "application/json": components["schemas"]["CreatedOAuthClient"];
                 };
             };
             /** @description Validation Error */
@@ -4256,7 +4270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthClientOut"];
+                    "application/json": components["schemas"]["OAuthClient"];
                 };
             };
             /** @description Validation Error */
