@@ -35,12 +35,41 @@ def scheme_type(assessment_type: str) -> str:
     return "full" if assessment_type == "stress_test_only" else assessment_type
 
 
+NO_JUDGE_NOTE = (
+    "communication clarity and synthesis quality are model-graded and were null for {count} "
+    "stress orchestration result(s): no judge was configured when their run graded them "
+    "(synthesis quality then carries the code-graded first layer the event requires)"
+)
+
+
+def model_graded(stress: Sequence[EventRecord]) -> dict[str, Any] | None:
+    """Issue 15 §1: how many stress ``orchestration_result``s a judge graded (the rest carry
+    null model-graded sub-scores, said so in ``note``); None without such results."""
+    results = [e for e in stress if e.type == "orchestration_result"]
+    if not results:
+        return None
+    judges = sorted({str(e.data["model_graded_by"]) for e in results if e.data.get("model_graded_by")})
+    unjudged = sum(1 for e in results if not e.data.get("model_graded_by"))
+    return {
+        "orchestration_results": len(results),
+        "judged": len(results) - unjudged,
+        "judges": judges,
+        "note": NO_JUDGE_NOTE.format(count=unjudged) if unjudged else None,
+    }
+
+
 def evidence_sources(events: Sequence[EventRecord]) -> dict[str, Any]:
-    """Where the scored evidence came from: event counts per source and the stress runs used."""
+    """Where the scored evidence came from: event counts per source and the stress runs used,
+    and (when stress orchestration results are among them) who graded their model-graded
+    sub-scores."""
     stress = [e for e in events if is_stress(e)]
     runs = sorted({str(e.data.get("stress_run_id")) for e in stress if e.data.get("stress_run_id")})
-    return {
+    sources: dict[str, Any] = {
         "passive_events": len(events) - len(stress),
         "stress_test_events": len(stress),
         "stress_runs": runs,
     }
+    graded = model_graded(stress)
+    if graded is not None:
+        sources["model_graded"] = graded
+    return sources

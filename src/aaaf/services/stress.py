@@ -20,6 +20,7 @@ from typing import Any
 from aaaf.errors import AAAFError
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings
+from aaaf.stress import model_grading
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,17 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
         "mean_credit": sum(credit) / len(records) if records else None,
         "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
-        "model_graded": "communication_clarity is model-graded and null without a judge; synthesis_quality is code-graded (the share of sub-agent results in the answer)",
+        "model_graded": model_grading.summary(records),
     }
+
+
+def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
+    """The configured judge, one per model-graded rubric (None when no judge is configured)."""
+    from aaaf.graders.judge import Judge
+
+    if settings is None or not settings.judge_base_url or not settings.judge_model:
+        return None
+    return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
 def check_agent_url(url: str, settings: Settings) -> str:
@@ -114,8 +124,12 @@ def execute_stress_run(
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
     on_task: Callable[[dict[str, Any]], None] | None = None,
+    settings: Settings | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """Run a recorded run's tasks, collect its evidence, store its results and close it."""
+    """Run a recorded run's tasks, collect its evidence, store its results and close it.
+
+    The model-graded sub-scores use the judge of ``settings`` when one is configured and are
+    null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
     from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
     from aaaf.services.collect import collect
     from aaaf.store.repositories.stress_runs import StressResultRow
@@ -145,6 +159,12 @@ def execute_stress_run(
             results=[],
         )
         raise
+    judges = stress_judges(settings)
+    try:
+        model_grading.model_grade(suite.records, library, judges)
+    finally:
+        for judge in (judges or {}).values():
+            judge.close()
     events = stress_events(suite.records, run_id=str(run.id))
     report = collect(
         org, [(None, event) for event in events], now=datetime.now(UTC), default_agent=str(agent.id)
@@ -176,6 +196,7 @@ def execute_stress_run(
                     "failure": record.get("failure"),
                     "elapsed_seconds": record.get("elapsed_seconds"),
                     "tool_calls": len((record.get("tools") or {}).get("calls", [])),
+                    "model_graded": record.get("model_graded"),
                 },
                 executed_at=datetime.fromisoformat(
                     record.get("finished_at") or datetime.now(UTC).isoformat()

@@ -125,11 +125,13 @@ def run_stress_test(
     run, library = stress_service.start_stress_run(org, agent.name, spec)
     if not library.select(dimension=body.dimension, task_ids=body.task_ids):
         raise AAAFError("INVALID_REQUEST", "no stress task matches the selection", {"field": "dimension"})
-    background.add_task(_execute_stress_run, org, run, library, spec, body)
+    background.add_task(_execute_stress_run, org, run, library, spec, body, context.settings)
     return {"stress_run": run.to_dict(), "assessment_id": str(assessment.id)}
 
 
-def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest) -> None:
+def _execute_stress_run(
+    org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest, settings: Any
+) -> None:
     import tempfile
 
     from aaaf.services import stress as stress_service
@@ -144,6 +146,7 @@ def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: 
             task_ids=body.task_ids,
             parallel=body.parallel,
             log_dir=tempfile.gettempdir() + "/aaaf-stress-logs",
+            settings=settings,  # the judge of the model-graded sub-scores, if one is configured
         )
     except Exception:  # recorded on the run as failed; never out of the background task
         log.exception("stress run %s failed", run.id)
