@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from aaaf.errors import AAAFError
 from aaaf.scoring.records import EventRecord
 
 STRESS_SOURCE = "stress_test"
@@ -28,6 +29,21 @@ def evidence_for(events: Sequence[EventRecord], assessment_type: str) -> list[Ev
     if assessment_type == "stress_test_only":
         return [e for e in events if is_stress(e)]
     return list(events)
+
+
+def require_stress_evidence(events: Sequence[EventRecord], assessment_type: str, agent_name: str) -> None:
+    """A ``stress_test_only`` assessment of an agent without any stress-test evidence is refused
+    at once with a §6.4 ``INSUFFICIENT_EVIDENCE`` saying how to get some (rather than the
+    generic "0 tasks in assessment window")."""
+    if assessment_type != "stress_test_only" or any(is_stress(e) for e in events):
+        return
+    raise AAAFError(
+        "INSUFFICIENT_EVIDENCE",
+        f"Agent {agent_name} has no stress-test evidence; a stress_test_only assessment scores it alone. "
+        f"Run the stress tests first (aaaf stress-test {agent_name} ..., or "
+        "POST /api/v1/assessments/{assessment_id}/stress-test), or assess passive evidence.",
+        {"field": "type", "assessment_type": assessment_type, "stress_test_events": 0},
+    )
 
 
 def scheme_type(assessment_type: str) -> str:

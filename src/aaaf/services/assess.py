@@ -23,7 +23,7 @@ from aaaf.reports.wording import reassessment_text
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.evidence_sources import evidence_for, evidence_sources, scheme_type
+from aaaf.scoring.evidence_sources import evidence_for, evidence_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
@@ -124,6 +124,7 @@ def assess_with_events(
 
     ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap (bulk re-scoring)."""
     _check_type(assessment_type, dimension)
+    require_stress_evidence(events, assessment_type, agent.name)
     config = with_uncertainty_option(config or org.config(), uncertainty)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
@@ -153,6 +154,7 @@ def start_assessment(
     minimums (no record is made), ``ASSESSMENT_IN_PROGRESS`` when the agent has one pending or
     running.  :func:`score_assessment` finishes it."""
     _check_type(assessment_type, dimension)
+    require_stress_evidence(events, assessment_type, agent.name)
     config = org.config()
     end = window_end or now
     aaaf_scheme.check_minimums(
