@@ -130,13 +130,8 @@ def execute_stress_run(
 
     The model-graded sub-scores use the judge of ``settings`` when one is configured and are
     null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
-    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
-    from aaaf.services.collect import collect
-    from aaaf.store.repositories.stress_runs import StressResultRow
     from aaaf.stress.runner import run_suite
 
-    own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
-    agent = org.get_agent(str(run.agent_id))
     try:
         suite = run_suite(
             agent_spec,
@@ -150,29 +145,59 @@ def execute_stress_run(
             on_task=on_task,
         )
     except Exception as error:
-        org.finish_stress_run(
-            run.id,
-            status="failed",
-            finished_at=datetime.now(UTC),
-            log_path=None,
-            summary={"error": f"{type(error).__name__}: {error}"},
-            results=[],
-        )
+        _fail(org, run, f"{type(error).__name__}: {error}")
         raise
+    return record_stress_evidence(
+        org, run, library, suite.records, log_path=suite.log_path, eval_id=suite.eval_id, settings=settings
+    )
+
+
+def _fail(org: Any, run: Any, message: str) -> None:
+    org.finish_stress_run(
+        run.id,
+        status="failed",
+        finished_at=datetime.now(UTC),
+        log_path=None,
+        summary={"error": message},
+        results=[],
+    )
+
+
+def record_stress_evidence(
+    org: Any,
+    run: Any,
+    library: Any,
+    records: list[dict[str, Any]],
+    *,
+    log_path: str,
+    eval_id: str | None = None,
+    settings: Settings | None = None,
+    notes: Sequence[str] = (),
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The one path from an inspect log's stress records to evidence (issue 15 §4), for the
+    harness's own runs and for a user's imported log: model-graded sub-scores, the standard
+    events collected for the run's agent, one ``stress_test_results`` row per task, the run
+    closed ``finished`` with its summary."""
+    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
+    from aaaf.services.collect import collect
+    from aaaf.store.repositories.stress_runs import StressResultRow
+
+    own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
+    agent = org.get_agent(str(run.agent_id))
     judges = stress_judges(settings)
     try:
-        model_grading.model_grade(suite.records, library, judges)
+        model_grading.model_grade(records, library, judges)
     finally:
         for judge in (judges or {}).values():
             judge.close()
-    events = stress_events(suite.records, run_id=str(run.id))
+    events = stress_events(records, run_id=str(run.id))
     report = collect(
         org, [(None, event) for event in events], now=datetime.now(UTC), default_agent=str(agent.id)
     )
     if report.rejected:
         log.warning("stress run %s: %d event(s) rejected: %s", run.id, report.rejected, report.errors[:3])
     rows = []
-    for record in suite.records:
+    for record in records:
         loaded = library.get(record["task_id"])
         definition = loaded.task.model_dump(mode="json", by_alias=True, exclude={"reference"})
         digest = library.version
@@ -203,14 +228,70 @@ def execute_stress_run(
                 ),
             )
         )
-    summary = summarise(suite.records)
+    summary = summarise(records)
     summary["events"] = {"accepted": report.accepted, "rejected": report.rejected}
+    if eval_id:
+        summary["inspect_eval_id"] = eval_id
+    if notes:
+        summary["notes"] = list(notes)
     finished = org.finish_stress_run(
         run.id,
         status="finished",
         finished_at=datetime.now(UTC),
-        log_path=suite.log_path,
+        log_path=log_path,
         summary=summary,
         results=rows,
     )
-    return finished, suite.records
+    return finished, records
+
+
+def import_inspect_log(
+    org: Any,
+    agent_name: str,
+    path: str | Path,
+    *,
+    library_dirs: Sequence[str] = (),
+    enroll: bool = False,
+    settings: Settings | None = None,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as the
+    agent's stress-test evidence, by the same path as the harness's runs (issue 15 "Build on
+    inspect_ai": "one path for both").  The log is a run of its own (adapter ``inspect_log``);
+    its tasks must be in the library (the standard one and ``library_dirs``); a log already
+    stored — imported before, or written by ``aaaf stress-test`` — is refused (``CONFLICT``),
+    so its evidence is never counted twice.  ``NOT_FOUND`` for an unknown agent unless
+    ``enroll``."""
+    from aaaf.evals.importers.inspect_stress import read_stress_log
+    from aaaf.stress.library import load_library
+
+    file = Path(path).resolve()
+    header, records = read_stress_log(file)
+    library = load_library(library_dirs)
+    for record in records:
+        library.get(record["task_id"])  # NOT_FOUND names a task this library does not have
+    agent = _agent(org, agent_name) if enroll else org.get_agent(agent_name)
+    eval_id = header.get("eval_id")
+    for earlier in org.stress_runs(agent.id) if eval_id else []:
+        if earlier.summary.get("inspect_eval_id") == eval_id:
+            raise AAAFError(
+                "CONFLICT",
+                f"{file.name}: this inspect log (eval {eval_id}) is already stored as stress run {earlier.id}.",
+                {"field": "log", "stress_run_id": str(earlier.id), "eval_id": eval_id},
+            )
+    logged_version = (header.get("metadata") or {}).get("library_version")
+    notes = (
+        [f"the log ran library {logged_version}; its tasks are stored with the definitions of {library.version}"]
+        if logged_version and logged_version != library.version
+        else []
+    )
+    run = org.create_stress_run(
+        agent.id,
+        adapter="inspect_log",
+        agent_reference=str(file),
+        library=", ".join(source["name"] for source in library.sources),
+        library_version=library.version,
+        started_at=datetime.now(UTC),
+    )
+    return record_stress_evidence(
+        org, run, library, records, log_path=str(file), eval_id=eval_id, settings=settings, notes=notes
+    )

@@ -60,14 +60,32 @@ def stress_records(log: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
-def load_stress_log(path: str | Path) -> list[dict[str, Any]]:
+def _is_stress_log(log: Mapping[str, Any]) -> bool:
+    """A log of the stress tasks: its samples or its results carry the ``stress_grade`` scorer."""
+    scores = (log.get("results") or {}).get("scores") or []
+    if any(isinstance(score, Mapping) and score.get("name") == SCORER_NAME for score in scores):
+        return True
+    return any(SCORER_NAME in (sample.get("scores") or {}) for sample in log.get("samples") or [])
+
+
+def read_stress_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the log's ``eval`` header, its stress records) — the one reader of the harness's own
+    logs and of a user's ``inspect eval`` of the stress tasks; a log of other tasks is refused
+    (``aaaf eval import`` reads those, as eval runs)."""
     file = Path(path)
     if not file.is_file():
-        raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.")
+        raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.", {"field": "log"})
     log = _read_log(file)
     if not isinstance(log.get("eval"), Mapping):
-        raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log")
-    return stress_records(log)
+        raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log", {"field": "log"})
+    if not _is_stress_log(log):
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"{file}: not a log of the AAAF stress tasks (no {SCORER_NAME} scores); "
+            "other inspect_ai logs are eval runs: aaaf eval import",
+            {"field": "log", "task": log["eval"].get("task")},
+        )
+    return dict(log["eval"]), stress_records(log)
 
 
 def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
