@@ -10,6 +10,7 @@ The scheme computes ``stress_test_only`` exactly as ``full`` on that evidence.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from aaaf.errors import AAAFError
@@ -89,3 +90,15 @@ def evidence_sources(events: Sequence[EventRecord]) -> dict[str, Any]:
     if graded is not None:
         sources["model_graded"] = graded
     return sources
+
+
+def recorded_sources(
+    events: Sequence[EventRecord], assessment_type: str, start: datetime, end: datetime
+) -> dict[str, Any] | None:
+    """What an assessment records as its ``evidence_sources`` — the sources of the scored
+    events inside its window (SCORING.md §2.1, by their own time) — or None when it records
+    none (no stress-test evidence in play): the one rule of ``assess NAME`` and ``assess --all``."""
+    sources = evidence_sources([e for e in events if start <= e.timestamp <= end])
+    if sources["stress_test_events"] or assessment_type == "stress_test_only":
+        return sources
+    return None
