@@ -4,7 +4,8 @@ the user's go through one importer, :func:`aaaf.services.stress.import_inspect_l
 
 A user who ran the stress tasks with inspect themselves, e.g.::
 
-    inspect eval aaaf/stress_suite -T agent_cmd="python my_agent.py" --model mockllm/model
+    inspect eval src/aaaf/stress/inspect_tasks.py@stress_suite -T agent_cmd="python my_agent.py" \\
+        --model mockllm/model
 
 imports the log here; each log becomes a stress run of its own (``aaaf stress-runs``) whose
 evidence ``aaaf assess NAME --type stress_test_only`` (or ``full``) scores.  Logs of other
