@@ -78,7 +78,8 @@ def test_a_configured_judge_grades_clarity_and_synthesis(
     # the judge read the instructions sent to the sub-agents, then the final answer
     clarity_prompt = handler.requests[0]["body"]["messages"][0]["content"]
     synthesis_prompt = handler.requests[1]["body"]["messages"][0]["content"]
-    assert "Communication clarity" in clarity_prompt and "to " in clarity_prompt
+    assert "Communication clarity" in clarity_prompt
+    assert "to researcher: your part of the launch" in clarity_prompt  # what the oracle sent
     assert "Synthesis quality" in synthesis_prompt and records[0]["answer"] in synthesis_prompt
     assert handler.requests[0]["auth"] == "Bearer k"
     assert run.summary["model_graded"]["judged"] == {"communication_clarity": 1, "synthesis_quality": 1}
@@ -134,3 +135,18 @@ def test_records_without_orchestration_are_not_model_graded_and_sources_omit_the
     assert "model_graded" not in records[0]
     assert model_grading.summary(records) is None
     assert "model_graded" not in evidence_sources([])
+
+
+def test_stress_runs_shows_who_graded_the_sub_scores() -> None:
+    from aaaf.cli.commands.stress import _model_graded
+
+    assert _model_graded(None) == "—"  # a run without orchestration tasks
+    unjudged = model_grading.summary([{"model_graded": {"judge": None, "communication_clarity": None}}])
+    assert _model_graded(unjudged) == "null (no judge configured)"
+    judged = model_grading.summary(
+        [{"model_graded": {"judge": "m", "communication_clarity": 0.5, "synthesis_quality": None}}]
+    )
+    assert (
+        judged is not None and judged["note"] == "graded by the judge m; 1 judgement(s) failed and are null"
+    )
+    assert _model_graded(judged) == "m: {'communication_clarity': 1, 'synthesis_quality': 0}"
