@@ -280,7 +280,9 @@ def import_inspect_log(
             )
     logged_version = (header.get("metadata") or {}).get("library_version")
     notes = (
-        [f"the log ran library {logged_version}; its tasks are stored with the definitions of {library.version}"]
+        [
+            f"the log ran library {logged_version}; its tasks are stored with the definitions of {library.version}"
+        ]
         if logged_version and logged_version != library.version
         else []
     )
