@@ -78,6 +78,10 @@ def test_a_users_log_becomes_a_stress_run_with_the_same_evidence_as_the_harness(
     with pytest.raises(AAAFError) as own:
         import_inspect_log(org, "harnessed", harness.log_path)
     assert own.value.code == "CONFLICT"
+    with pytest.raises(AAAFError) as elsewhere:  # nor under another agent's name
+        import_inspect_log(org, "someone-else", user_log, enroll=True)
+    assert elsewhere.value.code == "CONFLICT"
+    assert "someone-else" not in {a.name for a in org.agents()}  # a refused log enrolls nobody
     assert len(org.stress_runs(agent.id)) == 1
     assert run.finished_at is not None and run.finished_at <= datetime.now(UTC)
 

@@ -269,15 +269,15 @@ def import_inspect_log(
     library = load_library(library_dirs)
     for record in records:
         library.get(record["task_id"])  # NOT_FOUND names a task this library does not have
-    agent = _agent(org, agent_name) if enroll else org.get_agent(agent_name)
     eval_id = header.get("eval_id")
-    for earlier in org.stress_runs(agent.id) if eval_id else []:
+    for earlier in org.stress_runs() if eval_id else []:  # any agent of the organization
         if earlier.summary.get("inspect_eval_id") == eval_id:
             raise AAAFError(
                 "CONFLICT",
                 f"{file.name}: this inspect log (eval {eval_id}) is already stored as stress run {earlier.id}.",
                 {"field": "log", "stress_run_id": str(earlier.id), "eval_id": eval_id},
             )
+    agent = _agent(org, agent_name) if enroll else org.get_agent(agent_name)  # nothing refused it
     logged_version = (header.get("metadata") or {}).get("library_version")
     notes = (
         [
