@@ -68,8 +68,8 @@ def test_single_dimension_and_the_refused_kinds(live: LiveServer) -> None:
     )
     assert_error(
         org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "stress_test_only"}),
-        501,
-        "NOT_IMPLEMENTED",
+        422,  # no stress-test evidence (tests/api/test_assessments_stress_only.py)
+        "INSUFFICIENT_EVIDENCE",
     )
     assert_error(
         org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "weekly"}),

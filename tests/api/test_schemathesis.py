@@ -2,9 +2,11 @@
 
 Every operation of the contract is called with requests schemathesis generates from it (valid
 and invalid bodies, parameters and ids), authenticated as an organization holding every scope,
-and must never answer 5xx (but the documented 501 ``NOT_IMPLEMENTED`` of a ``stress_test_only``
-trigger). Bounded: a few examples per operation. (schemathesis's own pytest
-plugin does not run under this pytest, so the operations' strategies are driven directly.)
+and must never answer 5xx (but the documented 501 ``NOT_IMPLEMENTED`` of a trigger with
+``include_stress_test``: it names no agent endpoint to run the library against; a
+``stress_test_only`` trigger runs, on the agent's stored stress-test evidence). Bounded: a few
+examples per operation. (schemathesis's own pytest plugin does not run under this pytest, so the
+operations' strategies are driven directly.)
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def test_no_generated_request_makes_the_server_fail(live: LiveServer) -> None:
         @given(case=operation.as_strategy())
         def call(case: Any) -> None:
             response = case.call(base_url=live.base_url, headers=headers, timeout=30)
-            # 501 NOT_IMPLEMENTED is the contract's answer to a stress_test_only trigger (SCORING.md §7)
+            # 501 NOT_IMPLEMENTED is the contract's answer to include_stress_test (SCORING.md §7)
             documented = response.status_code == 501 and '"NOT_IMPLEMENTED"' in response.text
             if response.status_code >= 500 and not documented:
                 failures.append((case.method, case.formatted_path, response.status_code, response.text[:300]))

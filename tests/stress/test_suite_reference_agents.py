@@ -68,6 +68,8 @@ def test_reference_agents_spread_as_expected(suite: tuple[Any, dict[str, Any]]) 
     assert random_["capability"]["composite_score"] < oracle["capability"]["composite_score"]
     sources = oracle["evidence_sources"]
     assert sources["passive_events"] == 0 and sources["stress_runs"] == [str(runs["oracle"].id)]
+    # no judge configured: the model-graded sub-scores are null and the report says so (issue 15 §1)
+    assert sources["model_graded"]["judged"] == 0 and "no judge" in sources["model_graded"]["note"]
     # the run is merged into the assessment that used it, and so are its results
     merged = org.get_stress_run(runs["oracle"].id)
     assert merged.assessment_id is not None

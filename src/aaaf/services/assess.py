@@ -23,7 +23,7 @@ from aaaf.reports.wording import reassessment_text
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.evidence_sources import evidence_for, evidence_sources, scheme_type
+from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import of_result as trace_of
@@ -124,6 +124,7 @@ def assess_with_events(
 
     ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap (bulk re-scoring)."""
     _check_type(assessment_type, dimension)
+    require_stress_evidence(events, assessment_type, agent.name)
     config = with_uncertainty_option(config or org.config(), uncertainty)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
@@ -153,6 +154,7 @@ def start_assessment(
     minimums (no record is made), ``ASSESSMENT_IN_PROGRESS`` when the agent has one pending or
     running.  :func:`score_assessment` finishes it."""
     _check_type(assessment_type, dimension)
+    require_stress_evidence(events, assessment_type, agent.name)
     config = org.config()
     end = window_end or now
     aaaf_scheme.check_minimums(
@@ -250,8 +252,8 @@ def score_assessment(
     from aaaf.store.org_config import config_snapshot
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
-    sources = _window_sources(events, record.window_start, end)
-    if sources["stress_test_events"] or assessment_type == "stress_test_only":
+    sources = recorded_sources(events, assessment_type, record.window_start, end)
+    if sources is not None:
         result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
     unreliable = self_report_unreliable(result_dict)
     # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
@@ -285,14 +287,15 @@ def score_assessment(
             agent.name,
             calibration.deltas,
         )
-    if sources["stress_runs"]:
-        org.merge_stress_runs([uuid.UUID(run) for run in sources["stress_runs"]], record.id)
+    _merge_runs(org, result_dict, record.id)
     return org.get_assessment(record.id)
 
 
-def _window_sources(events: Sequence[EventRecord], start: datetime, end: datetime) -> dict[str, Any]:
-    """Evidence sources of the events inside the window (SCORING.md §2.1, by their own time)."""
-    return evidence_sources([e for e in events if start <= e.timestamp <= end])
+def _merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> None:
+    """Record the stress runs an assessment used as merged into it (issue 15 §4)."""
+    runs = (result.get("evidence_sources") or {}).get("stress_runs") or []
+    if runs:
+        org.merge_stress_runs([uuid.UUID(run) for run in runs], assessment_id)
 
 
 def assess_agent(org: OrgStore, agent_ref: str, *, now: datetime, **options: Any) -> Any:
@@ -420,6 +423,9 @@ def _assess_many(
 
     _score_all(org, agents, config, end, assessment_type, dimension, workers, keep)
     records = store_prepared_assessments(org.engine, org.organization_id, batches)
+    for record in records:  # the stress runs each assessment used, as assess NAME records them
+        if record.status == "completed":
+            _merge_runs(org, record.result or {}, record.id)
     # the outcomes in the order of ``agents`` (chunks finish in any order)
     by_agent: dict[Any, deque[Any]] = {}
     for record in records:

@@ -15,12 +15,12 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
-from aaaf.scoring.evidence_sources import evidence_for, scheme_type
+from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.trace import DimensionEvidence
@@ -99,17 +99,21 @@ def _score_loaded(
     dimension: str | None,
 ) -> list[Scored]:
     scored: list[Scored] = []
+    start = end - timedelta(days=config.window_days)
     with one_blas_thread():
         for agent_id in agent_ids:
             try:
+                events = evidence_for(events_by_agent.get(agent_id, []), assessment_type)
+                require_stress_evidence(events, assessment_type, str(agent_id))
                 result = aaaf_scheme.assess(
-                    evidence_for(events_by_agent.get(agent_id, []), assessment_type),
-                    config,
-                    end,
-                    assessment_type=scheme_type(assessment_type),
-                    dimension=dimension,
+                    events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
                 )
-                scored.append((agent_id, _plain(result), None))
+                plain = _plain(result)
+                # issue 15: which evidence came from where, as assess NAME records it
+                sources = recorded_sources(events, assessment_type, start, end)
+                if sources is not None:
+                    plain.result["evidence_sources"] = sources
+                scored.append((agent_id, plain, None))
             except AAAFError as error:
                 scored.append((agent_id, None, error.to_dict()["error"]))
     return scored

@@ -20,6 +20,7 @@ from typing import Any
 from aaaf.errors import AAAFError
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings
+from aaaf.stress import model_grading
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,17 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
         "mean_credit": sum(credit) / len(records) if records else None,
         "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
-        "model_graded": "communication_clarity is model-graded and null without a judge; synthesis_quality is code-graded (the share of sub-agent results in the answer)",
+        "model_graded": model_grading.summary(records),
     }
+
+
+def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
+    """The configured judge, one per model-graded rubric (None when no judge is configured)."""
+    from aaaf.graders.judge import Judge
+
+    if settings is None or not settings.judge_base_url or not settings.judge_model:
+        return None
+    return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
 def check_agent_url(url: str, settings: Settings) -> str:
@@ -114,15 +124,14 @@ def execute_stress_run(
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
     on_task: Callable[[dict[str, Any]], None] | None = None,
+    settings: Settings | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """Run a recorded run's tasks, collect its evidence, store its results and close it."""
-    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
-    from aaaf.services.collect import collect
-    from aaaf.store.repositories.stress_runs import StressResultRow
+    """Run a recorded run's tasks, collect its evidence, store its results and close it.
+
+    The model-graded sub-scores use the judge of ``settings`` when one is configured and are
+    null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
     from aaaf.stress.runner import run_suite
 
-    own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
-    agent = org.get_agent(str(run.agent_id))
     try:
         suite = run_suite(
             agent_spec,
@@ -136,23 +145,59 @@ def execute_stress_run(
             on_task=on_task,
         )
     except Exception as error:
-        org.finish_stress_run(
-            run.id,
-            status="failed",
-            finished_at=datetime.now(UTC),
-            log_path=None,
-            summary={"error": f"{type(error).__name__}: {error}"},
-            results=[],
-        )
+        _fail(org, run, f"{type(error).__name__}: {error}")
         raise
-    events = stress_events(suite.records, run_id=str(run.id))
+    return record_stress_evidence(
+        org, run, library, suite.records, log_path=suite.log_path, eval_id=suite.eval_id, settings=settings
+    )
+
+
+def _fail(org: Any, run: Any, message: str) -> None:
+    org.finish_stress_run(
+        run.id,
+        status="failed",
+        finished_at=datetime.now(UTC),
+        log_path=None,
+        summary={"error": message},
+        results=[],
+    )
+
+
+def record_stress_evidence(
+    org: Any,
+    run: Any,
+    library: Any,
+    records: list[dict[str, Any]],
+    *,
+    log_path: str,
+    eval_id: str | None = None,
+    settings: Settings | None = None,
+    notes: Sequence[str] = (),
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The one path from an inspect log's stress records to evidence (issue 15 §4), for the
+    harness's own runs and for a user's imported log: model-graded sub-scores, the standard
+    events collected for the run's agent, one ``stress_test_results`` row per task, the run
+    closed ``finished`` with its summary."""
+    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
+    from aaaf.services.collect import collect
+    from aaaf.store.repositories.stress_runs import StressResultRow
+
+    own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
+    agent = org.get_agent(str(run.agent_id))
+    judges = stress_judges(settings)
+    try:
+        model_grading.model_grade(records, library, judges)
+    finally:
+        for judge in (judges or {}).values():
+            judge.close()
+    events = stress_events(records, run_id=str(run.id))
     report = collect(
         org, [(None, event) for event in events], now=datetime.now(UTC), default_agent=str(agent.id)
     )
     if report.rejected:
         log.warning("stress run %s: %d event(s) rejected: %s", run.id, report.rejected, report.errors[:3])
     rows = []
-    for record in suite.records:
+    for record in records:
         loaded = library.get(record["task_id"])
         definition = loaded.task.model_dump(mode="json", by_alias=True, exclude={"reference"})
         digest = library.version
@@ -176,20 +221,79 @@ def execute_stress_run(
                     "failure": record.get("failure"),
                     "elapsed_seconds": record.get("elapsed_seconds"),
                     "tool_calls": len((record.get("tools") or {}).get("calls", [])),
+                    "model_graded": record.get("model_graded"),
                 },
                 executed_at=datetime.fromisoformat(
                     record.get("finished_at") or datetime.now(UTC).isoformat()
                 ),
             )
         )
-    summary = summarise(suite.records)
+    summary = summarise(records)
     summary["events"] = {"accepted": report.accepted, "rejected": report.rejected}
+    if eval_id:
+        summary["inspect_eval_id"] = eval_id
+    if notes:
+        summary["notes"] = list(notes)
     finished = org.finish_stress_run(
         run.id,
         status="finished",
         finished_at=datetime.now(UTC),
-        log_path=suite.log_path,
+        log_path=log_path,
         summary=summary,
         results=rows,
     )
-    return finished, suite.records
+    return finished, records
+
+
+def import_inspect_log(
+    org: Any,
+    agent_name: str,
+    path: str | Path,
+    *,
+    library_dirs: Sequence[str] = (),
+    enroll: bool = False,
+    settings: Settings | None = None,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as the
+    agent's stress-test evidence, by the same path as the harness's runs (issue 15 "Build on
+    inspect_ai": "one path for both").  The log is a run of its own (adapter ``inspect_log``);
+    its tasks must be in the library (the standard one and ``library_dirs``); a log already
+    stored — imported before, or written by ``aaaf stress-test`` — is refused (``CONFLICT``),
+    so its evidence is never counted twice.  ``NOT_FOUND`` for an unknown agent unless
+    ``enroll``."""
+    from aaaf.evals.importers.inspect_stress import read_stress_log
+    from aaaf.stress.library import load_library
+
+    file = Path(path).resolve()
+    header, records = read_stress_log(file)
+    library = load_library(library_dirs)
+    for record in records:
+        library.get(record["task_id"])  # NOT_FOUND names a task this library does not have
+    eval_id = header.get("eval_id")
+    for earlier in org.stress_runs() if eval_id else []:  # any agent of the organization
+        if earlier.summary.get("inspect_eval_id") == eval_id:
+            raise AAAFError(
+                "CONFLICT",
+                f"{file.name}: this inspect log (eval {eval_id}) is already stored as stress run {earlier.id}.",
+                {"field": "log", "stress_run_id": str(earlier.id), "eval_id": eval_id},
+            )
+    agent = _agent(org, agent_name) if enroll else org.get_agent(agent_name)  # nothing refused it
+    logged_version = (header.get("metadata") or {}).get("library_version")
+    notes = (
+        [
+            f"the log ran library {logged_version}; its tasks are stored with the definitions of {library.version}"
+        ]
+        if logged_version and logged_version != library.version
+        else []
+    )
+    run = org.create_stress_run(
+        agent.id,
+        adapter="inspect_log",
+        agent_reference=str(file),
+        library=", ".join(source["name"] for source in library.sources),
+        library_version=library.version,
+        started_at=datetime.now(UTC),
+    )
+    return record_stress_evidence(
+        org, run, library, records, log_path=str(file), eval_id=eval_id, settings=settings, notes=notes
+    )

@@ -49,6 +49,8 @@ class SuiteResult:
     log_path: str
     records: list[dict[str, Any]] = field(default_factory=list)
     library_version: str = ""
+    eval_id: str | None = None
+    """The log's ``eval.eval_id``: an import of the same log later is refused as a duplicate."""
 
 
 def _nominal_model() -> Any:
@@ -74,7 +76,7 @@ def run_suite(
     """Run the chosen stress tasks against ``agent``; the records of the log it wrote."""
     from inspect_ai import eval as inspect_eval
 
-    from aaaf.evals.importers.inspect_stress import load_stress_log
+    from aaaf.evals.importers.inspect_stress import read_stress_log
     from aaaf.stress import inspect_tasks
     from aaaf.stress.library import load_library
 
@@ -111,5 +113,10 @@ def run_suite(
     log = logs[0]
     if log.status == "error" and not log.samples:
         raise AAAFError("INTERNAL_ERROR", f"the stress run failed in inspect_ai: {log.error}")
-    records = load_stress_log(log.location)
-    return SuiteResult(log_path=str(log.location), records=records, library_version=library.version)
+    header, records = read_stress_log(log.location)
+    return SuiteResult(
+        log_path=str(log.location),
+        records=records,
+        library_version=library.version,
+        eval_id=header.get("eval_id"),
+    )

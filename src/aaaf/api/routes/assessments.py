@@ -6,9 +6,11 @@ minimum evidence (422 ``INSUFFICIENT_EVIDENCE``), an assessment already running 
 with its job in one transaction and answers 202; a worker (``aaaf worker`` on PostgreSQL,
 the server's own job thread on SQLite; issue 14) scores it, and the record turns
 ``in_progress``, then ``completed`` or ``failed``; the badge is issued by a job of its own.
-``stress_test_only`` and ``include_stress_test`` are still 501 ``NOT_IMPLEMENTED`` here (a trigger
-would have to wait for a run); ``POST /{id}/stress-test`` runs the library against an agent's
-endpoint and the next ``full`` / ``stress_test_only`` assessment (CLI) merges the run.
+``stress_test_only`` scores the agent's stored stress-test evidence alone, as ``aaaf assess NAME
+--type stress_test_only`` does (the same service; 422 ``INSUFFICIENT_EVIDENCE`` at once when the
+agent has none); ``POST /{id}/stress-test`` runs the library against an agent's endpoint and the
+next ``full`` / ``stress_test_only`` assessment merges the run.  ``include_stress_test`` stays
+501 ``NOT_IMPLEMENTED``: the trigger names no endpoint to run the library against.
 """
 
 from __future__ import annotations
@@ -53,12 +55,13 @@ def create_assessment(
     body: AssessmentCreate, org: AssessmentWriter, queue: JobQueueDep, now: NowDep, meter: MeterDep
 ) -> dict[str, Any]:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
-    if body.type == "stress_test_only" or body.include_stress_test:
+    if body.include_stress_test:
         raise AAAFError(
             "NOT_IMPLEMENTED",
-            "Stress tests are not available on this server yet; use type passive_only,"
-            " full or single_dimension without include_stress_test.",
-            {"field": "include_stress_test" if body.include_stress_test else "type"},
+            "include_stress_test cannot run stress tests from a trigger (it names no agent endpoint):"
+            " run them with POST /api/v1/assessments/{assessment_id}/stress-test, then trigger a"
+            " full or stress_test_only assessment, which merges the run.",
+            {"field": "include_stress_test"},
         )
     if body.window_start is not None:
         raise AAAFError(
@@ -125,11 +128,13 @@ def run_stress_test(
     run, library = stress_service.start_stress_run(org, agent.name, spec)
     if not library.select(dimension=body.dimension, task_ids=body.task_ids):
         raise AAAFError("INVALID_REQUEST", "no stress task matches the selection", {"field": "dimension"})
-    background.add_task(_execute_stress_run, org, run, library, spec, body)
+    background.add_task(_execute_stress_run, org, run, library, spec, body, context.settings)
     return {"stress_run": run.to_dict(), "assessment_id": str(assessment.id)}
 
 
-def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest) -> None:
+def _execute_stress_run(
+    org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest, settings: Any
+) -> None:
     import tempfile
 
     from aaaf.services import stress as stress_service
@@ -144,6 +149,7 @@ def _execute_stress_run(org: OrgStore, run: Any, library: Any, spec: Any, body: 
             task_ids=body.task_ids,
             parallel=body.parallel,
             log_dir=tempfile.gettempdir() + "/aaaf-stress-logs",
+            settings=settings,  # the judge of the model-graded sub-scores, if one is configured
         )
     except Exception:  # recorded on the run as failed; never out of the background task
         log.exception("stress run %s failed", run.id)

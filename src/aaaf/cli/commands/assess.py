@@ -131,6 +131,9 @@ def _print_assessment(record: Any, name: str) -> None:
             f"evidence: {sources['passive_events']} passive event(s), {sources['stress_test_events']} "
             f"stress-test event(s) from {len(sources['stress_runs'])} run(s) ({record.type})"
         )
+        graded = sources.get("model_graded")
+        if graded and graded.get("note"):
+            console.print(f"model-graded sub-scores: {graded['note']}")
     if record.anomalous:
         console.print(
             "[yellow]anomalous:[/] a composite moved by more than the calibration threshold; "

@@ -108,6 +108,9 @@ def stress_test(
         f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}; "
         f"log {run.log_path} (inspect view)"
     )
+    graded = run.summary.get("model_graded")
+    if graded:
+        console.print(f"model-graded sub-scores: {graded['note']}")
     console.print(
         f"score it: aaaf assess {name} --type stress_test_only (or full, merged with passive evidence)"
     )
@@ -126,6 +129,7 @@ def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any,
         turn_timeout=turn_timeout,
         task_timeout=task_timeout,
         on_task=on_task,
+        settings=session.context.settings,  # the judge of the model-graded sub-scores, if any
     )
 
 
@@ -143,7 +147,7 @@ def stress_runs(
         print_json([run.to_dict() for run in runs])
         return
     table = Table(title=f"Stress runs of {agent.name}")
-    for column in ("id", "adapter", "library", "started", "status", "tasks", "merged into"):
+    for column in ("id", "adapter", "library", "started", "status", "tasks", "model-graded", "merged into"):
         table.add_column(column)
     for run in runs:
         table.add_row(
@@ -153,9 +157,19 @@ def stress_runs(
             f"{run.started_at:%Y-%m-%d %H:%M}",
             run.status,
             str(run.summary.get("statuses", "")),
+            _model_graded(run.summary.get("model_graded")),
             str(run.assessment_id or "—"),
         )
     console.print(table)
+
+
+def _model_graded(graded: Any) -> str:
+    """The run's model-graded sub-scores in one cell: the judge, or null without one."""
+    if not isinstance(graded, dict):
+        return "—"
+    if graded.get("judge") is None:
+        return "null (no judge configured)"
+    return f"{graded['judge']}: {graded['judged']}"
 
 
 def reference_agent(

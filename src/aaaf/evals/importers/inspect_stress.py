@@ -15,9 +15,11 @@ path, and turns each sample into the standard events of document 004 §6.2, ever
 * orchestration tasks: ``orchestration_plan`` and ``orchestration_result``
   (failures injected/recovered; ``workflow_design_score`` = share of the scenario's
   sub-agents the agent used and got complete work from; ``synthesis_quality_score`` —
-  required by document 004 §6.2 — code-graded as the task's credit: the share of the
-  sub-agents' results the final answer carries; the model-graded
-  ``communication_clarity_score`` is left out — null — as no judge grades it here).
+  required by document 004 §6.2 — the judge's reading when the run had a judge
+  (:mod:`aaaf.stress.model_grading`), else the code-graded first layer: the task's credit,
+  the share of the sub-agents' results the final answer carries; the model-graded
+  ``communication_clarity_score`` is the judge's reading, left out — null — without one;
+  ``model_graded_by`` names the judge model, null when none graded the run).
 
 Time: ``time_to_complete_seconds`` is the agent's time on the task's own baseline carried
 over to the level's speed baseline (SCORING.md §2.2): at the task's baseline it equals the
@@ -58,14 +60,32 @@ def stress_records(log: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
-def load_stress_log(path: str | Path) -> list[dict[str, Any]]:
+def _is_stress_log(log: Mapping[str, Any]) -> bool:
+    """A log of the stress tasks: its samples or its results carry the ``stress_grade`` scorer."""
+    scores = (log.get("results") or {}).get("scores") or []
+    if any(isinstance(score, Mapping) and score.get("name") == SCORER_NAME for score in scores):
+        return True
+    return any(SCORER_NAME in (sample.get("scores") or {}) for sample in log.get("samples") or [])
+
+
+def read_stress_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the log's ``eval`` header, its stress records) — the one reader of the harness's own
+    logs and of a user's ``inspect eval`` of the stress tasks; a log of other tasks is refused
+    (``aaaf eval import`` reads those, as eval runs)."""
     file = Path(path)
     if not file.is_file():
-        raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.")
+        raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.", {"field": "log"})
     log = _read_log(file)
     if not isinstance(log.get("eval"), Mapping):
-        raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log")
-    return stress_records(log)
+        raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log", {"field": "log"})
+    if not _is_stress_log(log):
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"{file}: not a log of the AAAF stress tasks (no {SCORER_NAME} scores); "
+            "other inspect_ai logs are eval runs: aaaf eval import",
+            {"field": "log", "task": log["eval"].get("task")},
+        )
+    return dict(log["eval"]), stress_records(log)
 
 
 def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -206,10 +226,18 @@ def _orchestration(
         "failures_injected": int(scenario["failures_injected"]),
         "failures_recovered": len(failed & succeeded),
         "workflow_design_score": len(succeeded & set(subagents)) / len(subagents),
-        # code-graded: the share of the task's checks (each sub-agent's result in the answer) met
+        # code-graded first layer (document 004 §3.4): the share of the task's checks (each
+        # sub-agent's result in the answer) met; the judge's reading replaces it when there is one
         "synthesis_quality_score": float(record["grade"]["credit"]),
         **mark,
     }
+    graded = record.get("model_graded")
+    if isinstance(graded, Mapping):
+        result["model_graded_by"] = graded.get("judge")
+        if graded.get("communication_clarity") is not None:
+            result["communication_clarity_score"] = float(graded["communication_clarity"])
+        if graded.get("synthesis_quality") is not None:
+            result["synthesis_quality_score"] = float(graded["synthesis_quality"])
     return [
         {"id": f"{task_id}:plan", "type": "orchestration_plan", "timestamp": when, "data": plan},
         {"id": f"{task_id}:result", "type": "orchestration_result", "timestamp": when, "data": result},

@@ -1,0 +1,71 @@
+"""`aaaf import-inspect LOG... --agent NAME`: a user's own inspect_ai logs of the stress tasks
+as the agent's stress-test evidence (issue 15 "Build on inspect_ai": the harness's logs and
+the user's go through one importer, :func:`aaaf.services.stress.import_inspect_log`).
+
+A user who ran the stress tasks with inspect themselves, e.g.::
+
+    inspect eval src/aaaf/stress/inspect_tasks.py@stress_suite -T agent_cmd="python my_agent.py" \\
+        --model mockllm/model
+
+imports the log here; each log becomes a stress run of its own (``aaaf stress-runs``) whose
+evidence ``aaaf assess NAME --type stress_test_only`` (or ``full``) scores.  Logs of other
+inspect tasks are eval runs (``aaaf eval import``) and are refused with that advice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import-inspect")(import_inspect)
+
+
+@handle_errors
+def import_inspect(
+    logs: Annotated[
+        list[Path],
+        typer.Argument(help="inspect_ai logs (.eval or .json) of the AAAF stress tasks.", show_default=False),
+    ],
+    agent: Annotated[str, typer.Option("--agent", help="The agent the logs assessed.", show_default=False)],
+    enroll: Annotated[bool, typer.Option("--enroll", help="Enroll the agent when it is unknown.")] = False,
+    library: Annotated[
+        list[str] | None,
+        typer.Option("--library", help="A directory of the organization's own tasks the logs ran."),
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Import inspect_ai logs of the stress tasks as the agent's stress-test evidence (one run per
+    log, in order; a log already stored is refused, so nothing is counted twice)."""
+    from aaaf.services.stress import import_inspect_log
+
+    imported = []
+    with open_session(db) as session:
+        for log in logs:
+            run, records = import_inspect_log(
+                session.org,
+                agent,
+                log,
+                library_dirs=library or [],
+                enroll=enroll,
+                settings=session.context.settings,
+            )
+            imported.append(run)
+            if not as_json:
+                graded = run.summary.get("model_graded")
+                console.print(
+                    f"{log}: stress run {run.id}, {len(records)} task(s) {run.summary['statuses']}, "
+                    f"{run.summary['events']['accepted']} event(s)"
+                    + (f"; model-graded sub-scores: {graded['note']}" if graded else ""),
+                    markup=False,
+                )
+    if as_json:
+        print_json([run.to_dict() for run in imported])
+        return
+    console.print(f"score it: aaaf assess {agent} --type stress_test_only (or full)", markup=False)
