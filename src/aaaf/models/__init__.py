@@ -18,6 +18,14 @@ from aaaf.models.assessment import (
 )
 from aaaf.models.audit import AuditStatus
 from aaaf.models.badge import BadgeVerification, IssuedBadge, StatusListWritten, VerificationCheck
+from aaaf.models.benchmark import (
+    AgentStanding,
+    BenchmarkCell,
+    BenchmarkComputation,
+    BenchmarkTable,
+    DimensionStanding,
+    StressLibrary,
+)
 from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
@@ -57,12 +65,17 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
     "score_history_entry": ScoreHistoryEntry,
     "workflow_score": WorkflowScore,
     "workflow_weights": WorkflowWeights,
+    "benchmark_table": BenchmarkTable,  # issue 20 §2
+    "agent_standing": AgentStanding,
+    "benchmark_computation": BenchmarkComputation,
+    "stress_library": StressLibrary,  # issue 20 §3
 }
 
 __all__ = [
     "PUBLIC_SHAPES",
     "Agent",
     "AgentListing",
+    "AgentStanding",
     "ApiKey",
     "AssessOutcome",
     "Assessment",
@@ -71,11 +84,15 @@ __all__ = [
     "AxisScore",
     "BadgeUrls",
     "BadgeVerification",
+    "BenchmarkCell",
+    "BenchmarkComputation",
+    "BenchmarkTable",
     "CollectReport",
     "Comparison",
     "CreatedApiKey",
     "CreatedOrganization",
     "DimensionScore",
+    "DimensionStanding",
     "Enrollment",
     "ErrorBody",
     "ErrorDetail",
@@ -89,6 +106,7 @@ __all__ = [
     "ScoreHistoryEntry",
     "SeveralComparison",
     "StatusListWritten",
+    "StressLibrary",
     "TrustScore",
     "Uncertainty",
     "VerificationCheck",

@@ -6,6 +6,7 @@ from aaaf.api.routes import (
     assessments,
     audits,
     badges,
+    benchmarks,
     config,
     eval_runs,
     events,
@@ -38,4 +39,5 @@ ROUTERS = [
     stress_runs.router,
     oauth.router,
     usage.router,
+    benchmarks.router,  # issue 20 §2
 ]
