@@ -67,13 +67,22 @@ def check_agent_url(url: str, settings: Settings) -> str:
         ) from None
 
 
+def with_installed(org: Any, library_dirs: Sequence[str] = ()) -> list[str]:
+    """``library_dirs`` and a directory per library the organization installed (issue 20 §3):
+    an installed library's tasks are added as ``--library DIR`` tasks are."""
+    from aaaf.services.stress_libraries import installed_library_dirs
+
+    return list(dict.fromkeys([*library_dirs, *installed_library_dirs(org)]))
+
+
 def start_stress_run(
     org: Any, agent_name: str, agent_spec: Any, *, library_dirs: Sequence[str] = ()
 ) -> tuple[Any, Any]:
-    """Validate the libraries and record the run ``running``; (the run, the library)."""
+    """Validate the libraries (``library_dirs`` and the installed ones) and record the run
+    ``running``; (the run, the library)."""
     from aaaf.stress.library import load_library
 
-    library = load_library(library_dirs)
+    library = load_library(with_installed(org, library_dirs))
     agent = _agent(org, agent_name)
     run = org.create_stress_run(
         agent.id,
@@ -121,6 +130,7 @@ def execute_stress_run(
     from aaaf.store.repositories.stress_runs import StressResultRow
     from aaaf.stress.runner import run_suite
 
+    library_dirs = with_installed(org, library_dirs)
     own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
     agent = org.get_agent(str(run.agent_id))
     try:

@@ -14,6 +14,7 @@ from aaaf.api.routes import (
     keys,
     oauth,
     organizations,
+    stress_libraries,
     stress_runs,
     trust,
     usage,
@@ -40,4 +41,5 @@ ROUTERS = [
     oauth.router,
     usage.router,
     benchmarks.router,  # issue 20 §2
+    stress_libraries.router,  # issue 20 §3
 ]
