@@ -49,6 +49,24 @@ def _seed(live: LiveServer) -> dict[str, Any]:
             secrets[org.id] = {"ids": [org.id, *ids], "names": [org.name, *names]}
         done = compute_benchmarks(store, now=now)
     assert done.published > 0
+    # a private stress library's name is the organization's too (issue 20 §3)
+    private = f"private-{uuid.uuid4().hex}"
+    task = {
+        "id": f"t-{uuid.uuid4().hex[:8]}",
+        "task_type": "domain_probe",
+        "dimensions": ["domain_breadth"],
+        "domain": "legal",
+        "complexity_level": 1,
+        "prompt": "Answer 4.",
+        "time_baseline_seconds": 5,
+        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
+        "reference": {"answer": "4"},
+    }
+    answer = orgs[1].client.post(
+        "/api/v1/stress-libraries", json={"name": private, "version": "1", "tasks": [task]}
+    )
+    assert answer.status_code == 201, answer.text
+    secrets[orgs[1].id]["names"].append(private)
     return {"orgs": orgs, "secrets": secrets}
 
 

@@ -3,7 +3,7 @@
 
 * ``POST /api/v1/stress-libraries`` (``admin``) — publish ``{name, version, visibility,
   description?, tasks, colleagues?, documents?}`` (the task format of document 004 §5.3,
-  validated as ``--library DIR`` is; 422 ``INVALID_REQUEST`` naming the problem); a version
+  validated as ``--library DIR`` is; 400 ``INVALID_REQUEST`` naming the problem); a version
   is immutable (409 ``CONFLICT``); a ``shared`` library with a grader that runs code (a
   ``unit_tests`` check, a ``bash``/``python`` reference action) is refused naming the task
   and the grader;
