@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from aaaf.api.deps import Admin, Reader
-from aaaf.api.models import Request
+from aaaf.api.models import Page, Request
+from aaaf.api.pagination import CursorQuery, LimitQuery, paginate
 from aaaf.models import StressLibrary, dump
 from aaaf.services import stress_libraries as library_service
 
@@ -39,8 +40,8 @@ class LibraryUpload(Request):
     documents: dict[str, str] = Field(default_factory=dict)
 
 
-class LibraryList(BaseModel):
-    items: list[StressLibrary]
+def _key(item: StressLibrary) -> list[str]:
+    return [item.name, item.version, "0" if item.owned else "1", item.digest]
 
 
 @router.post("", status_code=201, response_model=StressLibrary, operation_id="publish_stress_library")
@@ -58,10 +59,11 @@ def publish_stress_library(body: LibraryUpload, org: Admin) -> Any:
     return dump(published)
 
 
-@router.get("", response_model=LibraryList, operation_id="list_stress_libraries")
-def list_stress_libraries(org: Reader) -> Any:
-    """The organization's own libraries and every shared one."""
-    return {"items": [dump(item) for item in library_service.list_libraries(org)]}
+@router.get("", response_model=Page[StressLibrary], operation_id="list_stress_libraries")
+def list_stress_libraries(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100) -> Any:
+    """The organization's own libraries and every shared one (a page, by name and version)."""
+    items = sorted(library_service.list_libraries(org), key=_key)
+    return paginate(items, key=_key, cursor=cursor, limit=limit, render=dump)
 
 
 @router.get("/{name}/{version}", response_model=StressLibrary, operation_id="get_stress_library")

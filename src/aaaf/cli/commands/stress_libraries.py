@@ -19,6 +19,7 @@ import typer
 from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
+from aaaf.models import dump
 from aaaf.services import stress_libraries as library_service
 from aaaf.stress.library import read_library_directory
 
@@ -73,7 +74,7 @@ def list_libraries(db: DbOption = None, as_json: JsonOption = False) -> None:
     with open_session(db) as session:
         items = library_service.list_libraries(session.org)
     if as_json:
-        print_json([item.model_dump(mode="json") for item in items])
+        print_json({"items": [dump(item) for item in items], "next_cursor": None})  # the API's page
         return
     if not items:
         console.print("no library published or shared yet", markup=False)
