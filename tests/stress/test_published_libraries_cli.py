@@ -53,7 +53,7 @@ def test_publish_shared_install_elsewhere_and_run_it(tmp_path: Path) -> None:
     assert again.returncode == 2 and "never changes" in again.stderr
     listed = json.loads(
         _aaaf("stress-libraries", "list", "--db", db, "--json", cwd=tmp_path, org="beta").stdout
-    )
+    )["items"]
     assert [(item["name"], item["owned"], item["installed"]) for item in listed] == [
         ("legal-lib", False, False)
     ]
