@@ -42,6 +42,9 @@ EXPECTED_TABLES = {
     "oauth_clients",
     "usage_daily",
     "badge_visibility",
+    "benchmark_cells",  # 0015_bench_anon (issue 20)
+    "stress_libraries",
+    "stress_library_installs",
 }
 
 

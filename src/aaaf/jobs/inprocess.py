@@ -9,7 +9,8 @@ the trigger's transaction waits for it: the job's first write (``BEGIN IMMEDIATE
 behind the trigger's, and an assessment whose transaction rolled back is simply not found.
 
 The same timer runs :func:`aaaf.jobs.periodic.run_duties` every minute and
-:func:`aaaf.jobs.periodic.run_retention` once a day.
+:func:`aaaf.jobs.periodic.run_retention` once a day and
+:func:`aaaf.jobs.periodic.run_benchmarks` once an hour.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 DUTIES_EVERY_SECONDS = 60.0
 RETENTION_EVERY_SECONDS = 86_400.0
+BENCHMARKS_EVERY_SECONDS = 3_600.0  # issue 20 §2
 
 
 def _now() -> datetime:
@@ -97,7 +99,7 @@ class InProcessQueue:
 
     def _run_timer(self) -> None:
         settings = get_settings()
-        last_duties = last_retention = float("-inf")
+        last_duties = last_retention = last_benchmarks = float("-inf")
         first = True
         while not self._stop.is_set():
             clock = time.monotonic()
@@ -114,6 +116,9 @@ class InProcessQueue:
                 if clock - last_retention >= RETENTION_EVERY_SECONDS:
                     last_retention = clock
                     self._jobs.put(partial(_run_duty, periodic.run_retention, self.store, now))
+                if clock - last_benchmarks >= BENCHMARKS_EVERY_SECONDS:
+                    last_benchmarks = clock
+                    self._jobs.put(partial(_run_duty, periodic.run_benchmarks, self.store, now))
             except Exception:
                 log.exception("periodic sweep failed")
             first = False

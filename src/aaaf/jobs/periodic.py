@@ -6,6 +6,8 @@
   (``aaaf.services.duties.run_periodic_duties`` and
   ``aaaf.services.webhook_delivery.deliver_due``).
 * :func:`run_retention` — daily: retention (SCORING.md §6), the same as ``aaaf db prune``.
+* :func:`run_benchmarks` — hourly: the anonymised cross-organization benchmark (issue 20 §2),
+  the same as ``aaaf benchmarks compute``.
 
 On PostgreSQL they are procrastinate periodic tasks (:mod:`aaaf.jobs.queue`); on SQLite the
 in-process runner's timer calls them (:mod:`aaaf.jobs.inprocess`).
@@ -18,7 +20,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from aaaf.services import retention
+from aaaf.services import benchmarks, retention
 from aaaf.services.duties import run_periodic_duties
 from aaaf.services.webhook_delivery import deliver_due
 
@@ -41,3 +43,10 @@ def run_retention(store: Any, *, now: datetime) -> dict[str, Any]:
         if pruned.events or pruned.stress_results:
             log.info("retention pruned %s: %s", name, pruned.to_dict())
     return counts
+
+
+def run_benchmarks(store: Any, *, now: datetime) -> dict[str, Any]:
+    """Publish the benchmark cells of opted-in organizations at ``now`` (issue 20 §2)."""
+    done = benchmarks.compute_benchmarks(store, now=now)
+    log.info("benchmarks: %s", done.model_dump())
+    return done.model_dump()

@@ -16,7 +16,8 @@ Tasks (queue ``aaaf``):
   ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
   queued again;
 * ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
-* ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`.
+* ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`;
+* ``aaaf.benchmarks`` — hourly at :23, :func:`aaaf.jobs.periodic.run_benchmarks` (issue 20 §2).
 """
 
 from __future__ import annotations
@@ -120,6 +121,11 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     @app.task(name="aaaf.retention", queue=QUEUE, queueing_lock="aaaf.retention")
     def retention(timestamp: int) -> None:
         periodic.run_retention(store(), now=datetime.fromtimestamp(timestamp, UTC))
+
+    @app.periodic(cron="23 * * * *")
+    @app.task(name="aaaf.benchmarks", queue=QUEUE, queueing_lock="aaaf.benchmarks")
+    def benchmarks(timestamp: int) -> None:
+        periodic.run_benchmarks(store(), now=datetime.fromtimestamp(timestamp, UTC))
 
     return app
 

@@ -36,6 +36,14 @@ from aaaf.models.badge import (
     StatusListWritten,
     VerificationCheck,
 )
+from aaaf.models.benchmark import (
+    AgentStanding,
+    BenchmarkCell,
+    BenchmarkComputation,
+    BenchmarkTable,
+    DimensionStanding,
+    StressLibrary,
+)
 from aaaf.models.collect import CollectReport, EventError
 from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.error import ErrorBody, ErrorDetail
@@ -90,12 +98,17 @@ PUBLIC_SHAPES: dict[str, type[BaseModel]] = {
     "badge_issue_outcome": BadgeIssueOutcome,
     "badge_revoked": BadgeRevoked,
     "badge_revocation": BadgeRevocation,
+    "benchmark_table": BenchmarkTable,  # issue 20 §2
+    "agent_standing": AgentStanding,
+    "benchmark_computation": BenchmarkComputation,
+    "stress_library": StressLibrary,  # issue 20 §3
 }
 
 __all__ = [
     "PUBLIC_SHAPES",
     "Agent",
     "AgentListing",
+    "AgentStanding",
     "ApiKey",
     "AssessOutcome",
     "Assessment",
@@ -108,6 +121,9 @@ __all__ = [
     "BadgeRevoked",
     "BadgeUrls",
     "BadgeVerification",
+    "BenchmarkCell",
+    "BenchmarkComputation",
+    "BenchmarkTable",
     "CollectReport",
     "Comparison",
     "ConfigChange",
@@ -117,6 +133,7 @@ __all__ = [
     "CreatedOAuthClient",
     "CreatedOrganization",
     "DimensionScore",
+    "DimensionStanding",
     "Enrollment",
     "ErrorBody",
     "ErrorDetail",
@@ -135,6 +152,7 @@ __all__ = [
     "ScoreHistoryEntry",
     "SeveralComparison",
     "StatusListWritten",
+    "StressLibrary",
     "TrustScore",
     "TrustWeightsStatus",
     "Uncertainty",

@@ -136,6 +136,17 @@ BADGE_STANDARDS: tuple[str, ...] = (
     "ISO/IEC 22989:2022",
 )
 
+# issue 20 §2 (k-anonymity of the cross-organization benchmark; installation-wide, not per
+# organization, and never lowered by configuration): a (domain, dimension) cell is published
+# only when it aggregates at least this many organizations and agents.
+BENCHMARK_MIN_ORGANIZATIONS = 5
+BENCHMARK_MIN_AGENTS = 20
+BENCHMARK_ALL_DOMAINS = "all"  # the cell of every agent whatever its domains
+COMPOSITE_DIMENSIONS: Mapping[str, str] = {
+    "performance_composite": "performance",
+    "capability_composite": "capability",
+}
+
 
 @dataclass(frozen=True)
 class AAAFConfig:
@@ -172,6 +183,9 @@ class AAAFConfig:
     review_before_issue: bool = False
     event_retention_days: int = 180  # SCORING.md §6 "Retention": events older than this are deleted
     stress_result_retention_days: int = 365  # §6: stress-test results older than this are deleted
+    # issue 20 §2: the organization's latest valid assessments join the anonymised
+    # cross-organization benchmark (service, not scoring; off unless the organization opts in)
+    benchmark_opt_in: bool = False
 
     def weights(self, axis: str) -> Mapping[str, float]:
         return self.performance_weights if axis == "performance" else self.capability_weights
@@ -204,4 +218,5 @@ class AAAFConfig:
             "validity_period_days": self.validity_days,
             "reassessment_task_threshold": self.reassessment_task_threshold,
             "rate_limit_per_minute": self.rate_limit_per_minute,
+            "benchmark_opt_in": self.benchmark_opt_in,
         }

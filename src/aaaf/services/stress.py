@@ -77,13 +77,22 @@ def check_agent_url(url: str, settings: Settings) -> str:
         ) from None
 
 
+def with_installed(org: Any, library_dirs: Sequence[str] = ()) -> list[str]:
+    """``library_dirs`` and a directory per library the organization installed (issue 20 §3):
+    an installed library's tasks are added as ``--library DIR`` tasks are."""
+    from aaaf.services.stress_libraries import installed_library_dirs
+
+    return list(dict.fromkeys([*library_dirs, *installed_library_dirs(org)]))
+
+
 def start_stress_run(
     org: Any, agent_name: str, agent_spec: Any, *, library_dirs: Sequence[str] = ()
 ) -> tuple[Any, Any]:
-    """Validate the libraries and record the run ``running``; (the run, the library)."""
+    """Validate the libraries (``library_dirs`` and the installed ones) and record the run
+    ``running``; (the run, the library)."""
     from aaaf.stress.library import load_library
 
-    library = load_library(library_dirs)
+    library = load_library(with_installed(org, library_dirs))
     agent = _agent(org, agent_name)
     run = org.create_stress_run(
         agent.id,
@@ -132,6 +141,7 @@ def execute_stress_run(
     null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
     from aaaf.stress.runner import run_suite
 
+    library_dirs = with_installed(org, library_dirs)
     try:
         suite = run_suite(
             agent_spec,

@@ -69,7 +69,7 @@ _POSITIVE_INTS = (
     "event_retention_days",
     "stress_result_retention_days",
 )
-_BOOLEANS = ("review_before_issue",)
+_BOOLEANS = ("review_before_issue", "benchmark_opt_in")
 _NON_NEGATIVE_INTS = (
     "min_tasks_performance",
     "min_tasks_capability",

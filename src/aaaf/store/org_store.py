@@ -15,6 +15,7 @@ from aaaf.store.repositories.config import read_org_config, write_org_config
 from aaaf.store.repositories.eval_runs import EvalRunRepository
 from aaaf.store.repositories.pages import PageRepository
 from aaaf.store.repositories.retention import PruneCounts, RetentionRepository
+from aaaf.store.repositories.stress_libraries import StressLibraryRepository
 from aaaf.store.repositories.stress_runs import StressRunRepository
 from aaaf.store.repositories.stress_tests import (
     StressTestRepository,
@@ -50,6 +51,7 @@ class OrgStore(
     PageRepository,
     RetentionRepository,
     TransactionRepository,
+    StressLibraryRepository,  # issue 20 §3
 ):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 

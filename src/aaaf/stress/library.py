@@ -87,6 +87,88 @@ def _data_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
 
 
+def validate_library_file(raw: object, where: str) -> LibraryFile:
+    """``raw`` (a parsed data file, or a published library's content) as a :class:`LibraryFile`;
+    an invalid one is ``INVALID_REQUEST`` naming ``where``, the field and, when it is inside a
+    task, the task's id."""
+    try:
+        return LibraryFile.model_validate(raw if raw is not None else {})
+    except ValidationError as error:
+        first = error.errors()[0]
+        field_path = ".".join(str(p) for p in first["loc"])
+        details: dict[str, object] = {"file": where, "field": field_path, "errors": len(error.errors())}
+        loc = first["loc"]
+        task_note = ""
+        if len(loc) >= 2 and loc[0] == "tasks" and isinstance(loc[1], int) and isinstance(raw, dict):
+            tasks = raw.get("tasks")
+            if isinstance(tasks, list) and loc[1] < len(tasks) and isinstance(tasks[loc[1]], dict):
+                task_id = tasks[loc[1]].get("id")
+                if isinstance(task_id, str):
+                    details["task_id"] = task_id
+                    task_note = f" (task {task_id!r})"
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"{where}: invalid stress task file at {field_path}{task_note}: {first['msg']}",
+            details,
+        ) from None
+
+
+def _add_parsed(library: Library, parsed: LibraryFile, where: str, name: str, known: set[str]) -> None:
+    for colleague in parsed.colleagues:
+        library.colleagues[colleague.name] = colleague
+    for task in parsed.tasks:
+        if task.id in known:
+            raise AAAFError(
+                "INVALID_REQUEST", f"{where}: task id {task.id!r} is defined twice", {"task_id": task.id}
+            )
+        known.add(task.id)
+        library.tasks.append(LoadedTask(task=task, library=name))
+
+
+def _check_delegates(library: Library) -> None:
+    for loaded in library.tasks:
+        for colleague in (loaded.task.delegation.optimal_delegate,) if loaded.task.delegation else ():
+            if colleague is not None and colleague not in library.colleagues:
+                raise AAAFError(
+                    "INVALID_REQUEST",
+                    f"task {loaded.task.id!r}: optimal_delegate {colleague!r} is no known colleague",
+                    {"task_id": loaded.task.id, "field": "delegation.optimal_delegate"},
+                )
+
+
+def read_library_directory(directory: str | Path) -> tuple[dict[str, list[object]], dict[str, str]]:
+    """A library directory as one content object ``{"colleagues", "tasks"}`` (its data files'
+    merged, each validated) and its ``documents/`` texts — what ``aaaf stress-libraries
+    publish DIR`` uploads (issue 20 §3)."""
+    path = Path(directory)
+    library = Library()
+    _add_directory(library, path, path.name)
+    colleagues: dict[str, object] = {}
+    tasks: list[object] = []
+    for data in _data_files(path):
+        raw = _parse(data)
+        if isinstance(raw, dict):
+            for colleague in raw.get("colleagues") or []:
+                colleagues[str(colleague.get("name"))] = colleague
+            tasks.extend(raw.get("tasks") or [])
+    return {"colleagues": list(colleagues.values()), "tasks": tasks}, dict(library.documents)
+
+
+def library_from_content(name: str, content: object, documents: dict[str, str]) -> Library:
+    """A published library's content validated as a library directory would be (issue 20 §3):
+    every task against the format, no task id twice nor one of the standard library's, every
+    optimal delegate a known colleague.  The standard library is loaded beside it (its
+    colleagues and ids); the result holds only the published library's tasks."""
+    library = load_library()
+    known = {loaded.task.id for loaded in library.tasks}
+    standard = len(library.tasks)
+    _add_parsed(library, validate_library_file(content, f"library {name}"), f"library {name}", name, known)
+    _check_delegates(library)
+    library.tasks = library.tasks[standard:]
+    library.documents = dict(documents)
+    return library
+
+
 def _add_directory(library: Library, directory: Path, name: str) -> None:
     if not directory.is_dir():
         raise AAAFError("INVALID_REQUEST", f"{directory}: no such library directory")
@@ -99,26 +181,8 @@ def _add_directory(library: Library, directory: Path, name: str) -> None:
     known = {loaded.task.id for loaded in library.tasks}
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        raw = _parse(path)
-        try:
-            parsed = LibraryFile.model_validate(raw if raw is not None else {})
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise AAAFError(
-                "INVALID_REQUEST",
-                f"{path}: invalid stress task file at {where}: {first['msg']}",
-                {"file": str(path), "field": where, "errors": len(error.errors())},
-            ) from None
-        for colleague in parsed.colleagues:
-            library.colleagues[colleague.name] = colleague
-        for task in parsed.tasks:
-            if task.id in known:
-                raise AAAFError(
-                    "INVALID_REQUEST", f"{path}: task id {task.id!r} is defined twice", {"task_id": task.id}
-                )
-            known.add(task.id)
-            library.tasks.append(LoadedTask(task=task, library=name))
+        parsed = validate_library_file(_parse(path), str(path))
+        _add_parsed(library, parsed, str(path), name, known)
     for document in documents:
         if document.is_file():
             digest.update(b"doc:" + document.name.encode() + b"\0" + document.read_bytes())
@@ -134,11 +198,37 @@ def load_library(extra_dirs: Sequence[str | Path] = (), *, standard: bool = True
     for directory in extra_dirs:
         path = Path(directory).resolve()
         _add_directory(library, path, path.name)
-    for loaded in library.tasks:
-        for colleague in (loaded.task.delegation.optimal_delegate,) if loaded.task.delegation else ():
-            if colleague is not None and colleague not in library.colleagues:
-                raise AAAFError(
-                    "INVALID_REQUEST",
-                    f"task {loaded.task.id!r}: optimal_delegate {colleague!r} is no known colleague",
-                )
+    _check_delegates(library)
     return library
+
+
+# issue 20 §3: what a library shared across organizations may not contain — anything that runs
+# code on the installing organization's workers: a ``unit_tests`` check runs the library's
+# Python; a reference action with ``bash`` or ``python`` runs it when the oracle replays it.
+CODE_CHECKS: tuple[str, ...] = ("unit_tests",)
+CODE_TOOLS: tuple[str, ...] = ("bash", "python")
+
+
+def grader_kinds(library: Library) -> list[str]:
+    """The check kinds the library's tasks use, sorted."""
+    return sorted({check.kind for loaded in library.tasks for check in loaded.task.checks})
+
+
+def code_graders(library: Library) -> list[dict[str, str]]:
+    """Every place a task would run the library's code: ``{"task_id", "grader", "name"}``."""
+    found: list[dict[str, str]] = []
+    for loaded in library.tasks:
+        task = loaded.task
+        for check in task.checks:
+            if check.kind in CODE_CHECKS:
+                found.append({"task_id": task.id, "grader": check.kind, "name": check.name})
+        for index, action in enumerate(task.reference.actions):
+            if action.tool in CODE_TOOLS:
+                found.append(
+                    {
+                        "task_id": task.id,
+                        "grader": f"reference.actions[{index}]",
+                        "name": f"{action.tool} action",
+                    }
+                )
+    return found

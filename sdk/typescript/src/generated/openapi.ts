@@ -1027,6 +1027,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Benchmarks
+         * @description The published benchmark cells (deciles; k-anonymous: >= 5 organizations, >= 20 agents).
+         */
+        get: operations["list_benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/benchmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Agent Benchmark
+         * @description Where the caller's agent stands against the field: its percentile per published cell.
+         */
+        get: operations["get_agent_benchmark"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stress-libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Stress Libraries
+         * @description The organization's own libraries and every shared one (a page, by name and version).
+         */
+        get: operations["list_stress_libraries"];
+        put?: never;
+        /**
+         * Publish Stress Library
+         * @description Publish a library version (validated; immutable once published).
+         */
+        post: operations["publish_stress_library"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stress-libraries/{name}/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Stress Library */
+        get: operations["get_stress_library"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stress-libraries/{name}/{version}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install Stress Library
+         * @description Install a library (the organization's own or a shared one); its tasks join the organization's stress runs.
+         */
+        post: operations["install_stress_library"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1098,6 +1199,28 @@ export interface components {
             } | null;
             /** Status */
             status?: ("enrolled" | "active" | "suspended") | null;
+        };
+        /**
+         * AgentStanding
+         * @description Where one of the caller's agents stands against the field (issue 20 §2).
+         *
+         *     ``assessment_id`` is the agent's latest valid assessment (None: it has none, and
+         *     ``standings`` is empty); ``standings`` has one entry per published cell of the ``all``
+         *     domain and of each domain the agent claims, for each dimension it has a score on.
+         */
+        AgentStanding: {
+            /** Agent Id */
+            agent_id: string;
+            /** Agent Name */
+            agent_name: string;
+            /** Assessment Id */
+            assessment_id: string | null;
+            /** Computed At */
+            computed_at: string | null;
+            /** Organization Opted In */
+            organization_opted_in: boolean;
+            /** Standings */
+            standings: components["schemas"]["DimensionStanding"][];
         };
         /**
          * ApiKey
@@ -1440,6 +1563,46 @@ export interface components {
             /** Errors */
             errors: components["schemas"]["EventItemError"][];
         };
+        /**
+         * BenchmarkCell
+         * @description One published (domain, dimension) distribution: the deciles of the latest valid scores
+         *     of opted-in organizations' agents.  ``domain`` is ``all`` for every agent, else a claimed
+         *     domain; ``dimension`` is a SCORING.md dimension or ``performance_composite`` /
+         *     ``capability_composite``.
+         */
+        BenchmarkCell: {
+            /** Domain */
+            domain: string;
+            /** Axis */
+            axis: string;
+            /** Dimension */
+            dimension: string;
+            /**
+             * Deciles
+             * @description the 10th, 20th, … 90th percentiles (linear interpolation)
+             */
+            deciles: number[];
+            /** N Orgs */
+            n_orgs: number;
+            /** N Agents */
+            n_agents: number;
+            /** Computed At */
+            computed_at: string;
+        };
+        /**
+         * BenchmarkTable
+         * @description Every published cell and the k-anonymity floors they all meet.
+         */
+        BenchmarkTable: {
+            /** Min Organizations */
+            min_organizations: number;
+            /** Min Agents */
+            min_agents: number;
+            /** Computed At */
+            computed_at: string | null;
+            /** Cells */
+            cells: components["schemas"]["BenchmarkCell"][];
+        };
         /** Body_create_events_batch */
         Body_create_events_batch: {
             /**
@@ -1622,6 +1785,29 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * DimensionStanding
+         * @description The agent's score on one dimension and its percentile against one published cell.
+         */
+        DimensionStanding: {
+            /** Domain */
+            domain: string;
+            /** Axis */
+            axis: string;
+            /** Dimension */
+            dimension: string;
+            /** Score */
+            score: number;
+            /**
+             * Percentile
+             * @description 0-100, read off the cell's deciles
+             */
+            percentile: number;
+            /** N Orgs */
+            n_orgs: number;
+            /** N Agents */
+            n_agents: number;
+        };
+        /**
          * EventItemError
          * @description Why the event at ``index`` was rejected; ``id`` is the event's own ``id`` if it had one.
          */
@@ -1688,6 +1874,33 @@ export interface components {
             scopes: string[];
             /** Name */
             name?: string | null;
+        };
+        /** LibraryUpload */
+        LibraryUpload: {
+            /** Name */
+            name: string;
+            /** Version */
+            version: string;
+            /**
+             * Visibility
+             * @default private
+             * @enum {string}
+             */
+            visibility: "private" | "shared";
+            /** Description */
+            description?: string | null;
+            /** Tasks */
+            tasks: {
+                [key: string]: unknown;
+            }[];
+            /** Colleagues */
+            colleagues?: {
+                [key: string]: unknown;
+            }[];
+            /** Documents */
+            documents?: {
+                [key: string]: string;
+            };
         };
         /**
          * OAuthClient
@@ -1821,6 +2034,13 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
+        /** Page[StressLibrary] */
+        Page_StressLibrary_: {
+            /** Items */
+            items: components["schemas"]["StressLibrary"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
         /** Page[UsageDay] */
         Page_UsageDay_: {
             /** Items */
@@ -1858,6 +2078,38 @@ export interface components {
         Revocation: {
             /** Reason */
             reason: string;
+        };
+        /**
+         * StressLibrary
+         * @description A published stress-task library (issue 20 §3).  ``owned`` tells whether the caller's
+         *     organization published it; a shared library of another organization names no publisher.
+         */
+        StressLibrary: {
+            /** Name */
+            name: string;
+            /** Version */
+            version: string;
+            /** Visibility */
+            visibility: string;
+            /** Description */
+            description?: string | null;
+            /** Digest */
+            digest: string;
+            /** Task Count */
+            task_count: number;
+            /** Task Ids */
+            task_ids: string[];
+            /**
+             * Graders
+             * @description the check kinds its tasks use
+             */
+            graders: string[];
+            /** Owned */
+            owned: boolean;
+            /** Installed */
+            installed: boolean;
+            /** Created At */
+            created_at: string;
         };
         /**
          * StressTestRequest
@@ -4311,6 +4563,202 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page_UsageDay_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_benchmarks: {
+        parameters: {
+            query?: {
+                /** @description Only this domain's cells (`all`: every agent). */
+                domain?: string | null;
+                /** @description Only this dimension's cells. */
+                dimension?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchmarkTable"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_agent_benchmark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStanding"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_stress_libraries: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `next_cursor`. */
+                cursor?: string | null;
+                /** @description Items per page (default 100, at most 1 000). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_StressLibrary_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    publish_stress_library: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StressLibrary"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_stress_library: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StressLibrary"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    install_stress_library: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StressLibrary"];
                 };
             };
             /** @description Validation Error */

@@ -6,6 +6,7 @@ from aaaf.api.routes import (
     assessments,
     audits,
     badges,
+    benchmarks,
     config,
     eval_runs,
     events,
@@ -13,6 +14,7 @@ from aaaf.api.routes import (
     keys,
     oauth,
     organizations,
+    stress_libraries,
     stress_runs,
     trust,
     usage,
@@ -39,5 +41,7 @@ ROUTERS = [
     stress_runs.router,
     oauth.router,
     usage.router,
+    benchmarks.router,  # issue 20 §2
+    stress_libraries.router,  # issue 20 §3
     verify_page.router,  # the public verification page, HTML (issue 17)
 ]

@@ -41,6 +41,7 @@ SETTABLE_KEYS: tuple[str, ...] = (
     "review_before_issue",
     "event_retention_days",
     "stress_result_retention_days",
+    "benchmark_opt_in",  # issue 20 §2: join the anonymised cross-organization benchmark
 )
 WEIGHT_KEYS = {"performance": "performance_weights", "capability": "capability_weights"}
 TAXONOMY_KEY = "domain_taxonomy"

@@ -91,8 +91,14 @@ def stress_test(
         chosen = load_library(library or []).select(dimension=dimension, task_ids=task)
     except AAAFError as error:
         fail(error, as_json=as_json)
-    progress = _Progress(len(chosen))
     with open_session(db) as session:
+        from aaaf.services.stress import with_installed
+
+        if session.org.installed_libraries():  # issue 20 §3: installed libraries' tasks join the run
+            chosen = load_library(with_installed(session.org, library or [])).select(
+                dimension=dimension, task_ids=task
+            )
+        progress = _Progress(len(chosen))
         if as_json:
             run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, None)  # fmt: skip
             print_json(run.to_dict())
