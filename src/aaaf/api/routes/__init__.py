@@ -13,6 +13,7 @@ from aaaf.api.routes import (
     keys,
     oauth,
     organizations,
+    otlp,
     stress_runs,
     trust,
     usage,
@@ -38,4 +39,5 @@ ROUTERS = [
     stress_runs.router,
     oauth.router,
     usage.router,
+    otlp.router,
 ]
