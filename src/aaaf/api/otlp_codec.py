@@ -165,8 +165,10 @@ def spans_of(request: ExportTraceServiceRequest) -> list[Span]:
 
 def encode(message: Message, kind: str) -> bytes:
     if kind == JSON:
-        return json_format.MessageToJson(message, indent=None).encode()
-    return message.SerializeToString()  # type: ignore[no-any-return]
+        text: str = json_format.MessageToJson(message, indent=None)
+        return text.encode()
+    encoded: bytes = message.SerializeToString()
+    return encoded
 
 
 def success_body(rejected_spans: int, message: str, kind: str) -> bytes:

@@ -15,7 +15,8 @@ Not part of the JSON API of document 004 §6: left out of ``openapi.json``.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -33,7 +34,7 @@ class OtlpRoute(APIRoute):
     """A route whose every failure — its dependencies' too (authentication, scope, rate
     limit) — answers with an OTLP ``Status`` in the request's content type."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def answer(request: Request) -> Response:
