@@ -77,13 +77,18 @@ def decompress(body: bytes, encoding: str | None) -> bytes:
     return out
 
 
+def _items(value: Any, key: str) -> list[dict[str, Any]]:
+    """The objects of the list ``value[key]`` (anything else is left for the parser to refuse)."""
+    found = value.get(key) if isinstance(value, dict) else None
+    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
 def _hex_to_base64(document: Any) -> None:
     """OTLP/JSON spells trace and span ids in hex; protobuf's JSON mapping wants base64."""
-    for resource in document.get("resourceSpans", []) or []:
-        for scope in resource.get("scopeSpans", []) or []:
-            for span in scope.get("spans", []) or []:
-                items = [span, *(span.get("links", []) or [])]
-                for item in items:
+    for resource in _items(document, "resourceSpans"):
+        for scope in _items(resource, "scopeSpans"):
+            for span in _items(scope, "spans"):
+                for item in [span, *_items(span, "links")]:
                     for name in ("traceId", "spanId", "parentSpanId"):
                         value = item.get(name)
                         if isinstance(value, str) and value:
