@@ -12,7 +12,7 @@ map again into duplicates.  Kept spans older than :data:`OTLP_SPAN_TTL` are forg
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -95,4 +95,28 @@ def ingest_spans(
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
     org.keep_otlp_spans(plan.outcomes, at=now)
+    if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
+        joined = _join_again(org, {span.trace_id for span in spans}, is_agent_id, report, now, context)
+        report.pending_spans -= len(joined & received)
     return report
+
+
+def _join_again(
+    org: OrgStore,
+    trace_ids: set[str],
+    is_agent_id: Callable[[str], bool],
+    report: OtlpReport,
+    now: datetime,
+    context: ServiceContext | None,
+) -> set[tuple[str, str]]:
+    """Join what another request kept meanwhile: two exports of one trace running at once
+    (children in one, their agent span in the other) each read the kept spans before the
+    other wrote; whichever writes last sees both here, so no child stays pending."""
+    plan = join([], org.kept_otlp_spans(trace_ids), is_agent_id)
+    joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
+    if not joined:
+        return set()
+    again = collect(org, ((None, event) for event in plan.events), now=now, enroll=True, context=context)
+    report.collect.merge(again)
+    org.keep_otlp_spans(joined, at=now)
+    return {outcome.span.key for outcome in joined}
