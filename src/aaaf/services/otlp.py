@@ -112,7 +112,10 @@ def _join_again(
     """Join what another request kept meanwhile: two exports of one trace running at once
     (children in one, their agent span in the other) each read the kept spans before the
     other wrote; whichever writes last sees both here, so no child stays pending."""
-    plan = join([], org.kept_otlp_spans(trace_ids), is_agent_id)
+    waiting = org.pending_otlp_traces(trace_ids)
+    if not waiting:
+        return set()
+    plan = join([], org.kept_otlp_spans(waiting), is_agent_id)
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()

@@ -41,6 +41,26 @@ class OtlpSpanRepository(OrgScoped):
                     out.append(KeptSpan(Span.from_json(row.span), row.state, task))
         return out
 
+    def pending_otlp_traces(self, trace_ids: Iterable[str]) -> set[str]:
+        """Those of these traces that have a pending span."""
+        wanted = sorted(set(trace_ids))
+        table = t.otlp_pending_spans
+        found: set[str] = set()
+        with self._reading() as connection:
+            for start in range(0, len(wanted), _CHUNK):
+                found.update(
+                    connection.execute(
+                        select(table.c.trace_id)
+                        .where(
+                            table.c.organization_id == self.organization_id,
+                            table.c.trace_id.in_(wanted[start : start + _CHUNK]),
+                            table.c.state == "pending",
+                        )
+                        .distinct()
+                    ).scalars()
+                )
+        return found
+
     def keep_otlp_spans(self, outcomes: Sequence[SpanOutcome], *, at: datetime) -> None:
         """Store (or update) each span with its state, in one transaction."""
         if not outcomes:
