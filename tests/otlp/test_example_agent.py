@@ -82,3 +82,11 @@ def test_the_example_agent_is_assessed(live) -> None:
     assert performance["composite_score"] is not None
     assert capability["dimensions"]["tool_proficiency"]["score"] is not None
     assert capability["composite_score"] is not None
+
+    # the evaluations are the trust scheme's accuracy observations (SCORING.md §3)
+    trust = org.client.get(f"/api/v1/agents/{agent_id}/trust")
+    assert trust.status_code == 200, trust.text
+    accuracy = trust.json()["dimensions"]["accuracy"]
+    assert accuracy["source"] == "eval_result"
+    assert accuracy["observations"] == TASKS
+    assert 0 < accuracy["score"] <= 100
