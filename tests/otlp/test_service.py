@@ -73,3 +73,16 @@ def test_kept_spans_are_forgotten_after_a_day(store) -> None:
     ingest_spans(org, [], now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
     with store.engine.connect() as connection:
         assert connection.execute(t.otlp_pending_spans.select()).all() == []
+
+
+def test_the_periodic_duties_forget_old_kept_spans(store) -> None:
+    from aaaf.services.duties import run_periodic_duties
+
+    org = store.scope(store.default_organization().id)
+    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)
+    run_periodic_duties(store, now=NOW + timedelta(hours=1))
+    with store.engine.connect() as connection:
+        assert len(connection.execute(t.otlp_pending_spans.select()).all()) == 1
+    run_periodic_duties(store, now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
+    with store.engine.connect() as connection:
+        assert connection.execute(t.otlp_pending_spans.select()).all() == []
