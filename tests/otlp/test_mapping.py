@@ -267,3 +267,13 @@ def test_dimension_names_ignore_case_and_separators() -> None:
 def test_span_json_round_trip() -> None:
     original = agent(events=(evaluation(gen_ai__evaluation__name="accuracy"),))
     assert Span.from_json(original.to_json()) == original
+
+
+def test_an_unusable_agent_span_sent_again_once_its_agent_exists_joins() -> None:
+    root = span("a" * 16, None, "invoke_agent", gen_ai__agent__id=AGENT_ID)
+    first = join([root], [], lambda _reference: False)
+    assert first.events == [] and first.outcomes[0].reason == NO_AGENT
+    kept = [KeptSpan(o.span, o.state, o.task) for o in first.outcomes]
+    again = join([root], kept, known)
+    assert [e["type"] for e in again.events] == ["task_completed"]
+    assert again.events[0]["agent"] == AGENT_ID

@@ -345,8 +345,9 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
     """The events of the spans that join a task now, and every span's new state.
 
     ``received`` are this request's spans, ``kept`` the spans of the same traces kept from
-    earlier requests.  A received span already joined or unused is not mapped again (its
-    events are stored); a pending one is mapped once its chain of parents is complete.
+    earlier requests.  A received span already joined is not mapped again (its events are
+    stored); a pending one is mapped once its chain of parents is complete; one found unused
+    before is looked at again.
     """
     plan = Plan()
     spans: dict[tuple[str, str], Span] = {}
@@ -356,10 +357,12 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
         state[item.span.key] = item
     fresh: list[tuple[str, str]] = []
     for span in received:
-        if span.key not in state or state[span.key].state == "pending":
+        # a re-sent span found unused before is looked at again (its agent may exist now)
+        if span.key not in state or state[span.key].state != "joined":
             spans[span.key] = span
             if span.key not in fresh:
                 fresh.append(span.key)
+    fresh_keys = set(fresh)
     to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
 
     resolved: dict[tuple[str, str], tuple[str, TaskRef | None, str | None]] = {}
@@ -374,7 +377,7 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
                 result = resolved[current]
                 break
             known = state.get(current)
-            if known is not None and known.state != "pending":
+            if known is not None and known.state != "pending" and current not in fresh_keys:
                 result = (known.state, known.task, None)
                 break
             span = spans.get(current)
