@@ -178,6 +178,7 @@ def main() -> None:
     parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
     parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
     parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
+    parser.add_argument("--skip-otlp", action="store_true", help="skip the OTLP ingest bench (PostgreSQL)")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -208,6 +209,10 @@ def main() -> None:
         import bench_api  # issue 13 §8: POST /events/batch beside /health and a raw COPY/executemany
 
         results["api"] = bench_api.run()
+    if not args.skip_otlp:
+        import bench_otlp  # issue 19 §4: spans/s through /v1/traces beside the same evidence as batches
+
+        results["otlp"] = bench_otlp.run()
     if not args.skip_uncertainty:
         import bench_uncertainty  # issue 12: the §2.5 bootstrap's cost per 1 000-event agent
 

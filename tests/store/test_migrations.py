@@ -18,6 +18,7 @@ from aaaf.store.tables import metadata
 
 EXPECTED_TABLES = {
     "stress_runs",
+    "otlp_pending_spans",
     "organizations",
     "api_keys",
     "issuer_keys",

@@ -50,7 +50,7 @@ class BodySizeLimit:
                 except ValueError:
                     declared = None
         if declared is not None and declared > self.limit:
-            await self._refuse(send, declared)
+            await self._refuse(send, declared, scope)
             return
         chunks: list[bytes] = []
         size = 0
@@ -61,7 +61,7 @@ class BodySizeLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await self._refuse(send, declared)
+                await self._refuse(send, declared, scope)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -78,14 +78,22 @@ class BodySizeLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send, declared: int | None) -> None:
+    async def _refuse(self, send: Send, declared: int | None, scope: Scope) -> None:
         content = _too_large_body(self.limit, declared)
+        media_type = b"application/json"
+        if scope.get("path") == "/v1/traces":  # OTLP/HTTP answers a Status in the request's type
+            from aaaf.api import otlp_codec
+
+            headers = dict(scope.get("headers", ()))
+            kind = otlp_codec.media_type(headers.get(b"content-type", b"").decode("latin-1"))
+            message = f"The request body is larger than the limit of {self.limit} bytes (1 MiB)."
+            content, media_type = otlp_codec.status_body(413, message, kind), kind.encode()
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
                 "headers": [
-                    (b"content-type", b"application/json"),
+                    (b"content-type", media_type),
                     (b"content-length", str(len(content)).encode()),
                     (b"connection", b"close"),
                 ],

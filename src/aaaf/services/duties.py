@@ -9,7 +9,8 @@
   completed tasks since its last completed assessment, or, never assessed, with the
   performance minimum (20) of completed tasks inside the assessment window;
 * due re-assessments (SCORING.md §2.4: no assessment yet, the task threshold, or validity
-  running out) are flagged in the summary, each with its reason.
+  running out) are flagged in the summary, each with its reason;
+* spans kept by ``POST /v1/traces`` (:mod:`aaaf.services.otlp`) older than a day are forgotten.
 
 Each event is emitted with a dedupe key (the badge; the agent and its last assessment), so
 running the duties twice — or on two workers at once — changes nothing the second time.
@@ -24,6 +25,7 @@ from typing import Any
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import expiring_from, reassessment_due
 from aaaf.services.assess import completed_tasks_since
+from aaaf.services.otlp import OTLP_SPAN_TTL
 from aaaf.services.webhooks import badge_data, emit
 from aaaf.store import OrgStore, Store
 
@@ -114,4 +116,7 @@ def run_periodic_duties(store: Store, *, now: datetime) -> DutiesSummary:
         summary.organizations += 1
         badge_duties(org, now=now, summary=summary)
         evidence_duties(org, now=now, summary=summary)
+        # issue 19: spans kept for POST /v1/traces are forgotten after a day, even in an
+        # organization that sends no further export
+        org.forget_otlp_spans(before=now - OTLP_SPAN_TTL)
     return summary

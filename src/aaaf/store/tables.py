@@ -619,3 +619,22 @@ stress_library_installs = Table(
     Column("library_id", Uuid(), ForeignKey("stress_libraries.id"), primary_key=True),
     Column("installed_at", UTCDateTime(), nullable=False),
 )
+
+# issue 19: OpenTelemetry spans of POST /v1/traces kept until their invoke_agent ancestor
+# comes (``pending``), and afterwards (``joined`` to a task, or ``unused``) so that a late
+# descendant still finds its task; deleted after ``OTLP_SPAN_TTL`` (aaaf.services.otlp)
+OTLP_SPAN_STATES = ("pending", "joined", "unused")
+otlp_pending_spans = Table(
+    "otlp_pending_spans",
+    metadata,
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), primary_key=True),
+    Column("trace_id", Text(), primary_key=True),
+    Column("span_id", Text(), primary_key=True),
+    Column("state", Text(), nullable=False),
+    Column("task_id", Text(), nullable=True),
+    Column("agent", Text(), nullable=True),
+    Column("span", JSONDocument, nullable=False),
+    Column("received_at", UTCDateTime(), nullable=False),
+    CheckConstraint(one_of("state", OTLP_SPAN_STATES), name="state"),
+    Index("idx_otlp_pending_spans_received", "organization_id", "received_at"),
+)

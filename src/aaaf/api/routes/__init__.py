@@ -14,6 +14,7 @@ from aaaf.api.routes import (
     keys,
     oauth,
     organizations,
+    otlp,
     stress_libraries,
     stress_runs,
     trust,
@@ -44,4 +45,5 @@ ROUTERS = [
     benchmarks.router,  # issue 20 §2
     stress_libraries.router,  # issue 20 §3
     verify_page.router,  # the public verification page, HTML (issue 17)
+    otlp.router,
 ]

@@ -1,0 +1,68 @@
+"""``POST /v1/traces``: OpenTelemetry traces as evidence (issue 19; docs/opentelemetry.md).
+
+OTLP/HTTP: a binary protobuf or OTLP/JSON ``ExportTraceServiceRequest``, gzip or not,
+authenticated with an API key holding ``events:write`` (``Authorization: Bearer ak_…`` as an
+OTLP exporter's headers send it).  Spans are mapped by :mod:`aaaf.evidence.otlp` and stored
+by :func:`aaaf.services.otlp.ingest_spans` through the same collect service as
+``POST /api/v1/events/batch`` (validation, idempotence, enrolment, rate limit, usage).
+
+Answers as OTLP specifies, in the request's content type: 200 with an
+``ExportTraceServiceResponse`` whose ``partial_success`` counts the spans that could not be
+used and says why; errors as a ``google.rpc.Status`` — 400 malformed, 401 no or a bad key,
+403 a key without ``events:write``, 413 too large, 429 rate-limited (with ``Retry-After``).
+Not part of the JSON API of document 004 §6: left out of ``openapi.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
+
+from aaaf.api import otlp_codec as codec
+from aaaf.api.deps import EventWriter, NowDep
+from aaaf.api.usage import MeterDep
+from aaaf.errors import AAAFError
+from aaaf.services.otlp import ingest_spans
+
+
+class OtlpRoute(APIRoute):
+    """A route whose every failure — its dependencies' too (authentication, scope, rate
+    limit) — answers with an OTLP ``Status`` in the request's content type."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def answer(request: Request) -> Response:
+            kind = codec.media_type(request.headers.get("content-type"))
+            try:
+                return await handler(request)
+            except AAAFError as error:
+                return _status(error.http_status, error.message, kind)
+            except RequestValidationError as error:
+                return _status(400, f"invalid request: {error.errors()}", kind)
+
+        return answer
+
+
+def _status(http_status: int, message: str, kind: str) -> Response:
+    return Response(codec.status_body(http_status, message, kind), status_code=http_status, media_type=kind)
+
+
+router = APIRouter(tags=["opentelemetry"], route_class=OtlpRoute)
+
+
+@router.post("/v1/traces", include_in_schema=False)
+async def export_traces(request: Request, org: EventWriter, now: NowDep, meter: MeterDep) -> Response:
+    """Ingest one OTLP/HTTP trace export (see the module docstring)."""
+    kind = codec.media_type(request.headers.get("content-type"))
+    raw = codec.decompress(await request.body(), request.headers.get("content-encoding"))
+    spans = codec.spans_of(codec.parse_request(raw, kind))
+    report = await run_in_threadpool(ingest_spans, org, spans, now=now, context=request.app.state.context)
+    meter.add(org.organization_id, now, "events_accepted", report.collect.accepted)
+    body = codec.success_body(report.rejected_spans, report.message(), kind)
+    return Response(body, status_code=200, media_type=kind)

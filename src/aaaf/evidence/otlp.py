@@ -1,0 +1,437 @@
+"""OpenTelemetry spans as AAAF evidence: the pure mapping (issue 19; docs/opentelemetry.md).
+
+Spans follow the OpenTelemetry GenAI semantic conventions; this module turns them into the
+raw events of SCORING.md §1, which then go through the one validation and idempotent store
+of :func:`aaaf.services.collect.collect`.  It does no I/O: the service hands it the spans of
+a request, the spans of the same traces it kept from earlier requests, and a predicate that
+says whether a text is an agent id of the caller's organization.
+
+The mapping:
+
+* an ``invoke_agent`` span (``gen_ai.operation.name``, else the span name's first word) is a
+  **task** of the agent ``gen_ai.agent.id`` names when that is an AAAF agent id of the
+  organization, else of the agent named ``gen_ai.agent.name`` (enrolled when unknown, as
+  ``collect --enroll`` does).  Its task id is ``otel-<trace id>-<span id>``; it yields a
+  ``task_assigned`` at its start (when the span carries ``aaaf.task.domain`` and
+  ``aaaf.task.complexity_level``, which document 004 requires of one) and a
+  ``task_completed`` at its end: ``accepted`` unless its status is ERROR (``rejected``),
+  ``time_to_complete_seconds`` its duration;
+* an ``execute_tool`` span below it, at any depth (the nearest ``invoke_agent`` ancestor
+  wins, so a sub-agent's tools are its own), is a ``tool_invoked``: ``gen_ai.tool.name``,
+  ``success`` from its status, ``error_recovered`` when a later call of the same tool in the
+  same task succeeded (SCORING.md §1: it counts only on a failed invocation);
+* a ``gen_ai.evaluation.result`` span event on any span of a task is an ``eval_result`` for
+  the trust scheme (SCORING.md §3) when ``gen_ai.evaluation.name`` (or the event's
+  ``aaaf.trust.dimension``) names one of the 16 trust dimensions: ``score`` is
+  ``gen_ai.evaluation.score.value`` × 100 for a value in [0, 1], or × 100 / ``aaaf.score.max``
+  when the event gives that scale, else 100 / 0 from a pass/fail ``gen_ai.evaluation.score.label``;
+* every event's ``id`` is derived from the trace and span ids (``otel-<trace>-<span>-<what>``),
+  so the same spans sent again store nothing new (SCORING.md §1).
+
+A span whose chain of parents is not complete yet (exporters batch independently) is
+*pending*: the service keeps it and joins it when its ancestor comes.  A span whose chain
+reaches a root without an ``invoke_agent`` carries no agent evidence (*unused*).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from aaaf.scoring.trust import TRUST_DIMENSIONS
+
+INVOKE_AGENT = "invoke_agent"
+EXECUTE_TOOL = "execute_tool"
+EVALUATION_EVENT = "gen_ai.evaluation.result"
+NO_AGENT = (
+    "an invoke_agent span names no agent of the organization in gen_ai.agent.id and has no gen_ai.agent.name"
+)
+
+PASS_LABELS = frozenset({"pass", "passed", "correct", "relevant", "true", "yes", "good", "safe"})
+FAIL_LABELS = frozenset(
+    {"fail", "failed", "incorrect", "not_relevant", "irrelevant", "false", "no", "bad", "unsafe"}
+)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_DIMENSIONS = {re.sub(r"[^a-z]", "", name.lower()): name for name in TRUST_DIMENSIONS}
+
+
+@dataclass(frozen=True)
+class SpanEvent:
+    """A span event (only ``gen_ai.evaluation.result`` ones are read)."""
+
+    name: str
+    time_ns: int
+    attributes: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Span:
+    """What the mapping reads of an OTLP span; ids are lower-case hex (OTLP/JSON's spelling)."""
+
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+    name: str
+    start_ns: int
+    end_ns: int
+    error: bool
+    status_message: str = ""
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    events: tuple[SpanEvent, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.trace_id, self.span_id)
+
+    @property
+    def operation(self) -> str:
+        """``gen_ai.operation.name``, else the first word of the span name (the conventions
+        name a span ``invoke_agent {agent}`` / ``execute_tool {tool}``)."""
+        named = self.attributes.get("gen_ai.operation.name")
+        if isinstance(named, str) and named:
+            return named
+        return self.name.split(" ", 1)[0] if self.name else ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The span as kept by the pending-spans table (JSON-safe)."""
+        return {
+            "trace_id": self.trace_id,
+            "span_id": self.span_id,
+            "parent_span_id": self.parent_span_id,
+            "name": self.name,
+            "start_ns": str(self.start_ns),
+            "end_ns": str(self.end_ns),
+            "error": self.error,
+            "status_message": self.status_message,
+            "attributes": dict(self.attributes),
+            "events": [
+                {"name": e.name, "time_ns": str(e.time_ns), "attributes": dict(e.attributes)}
+                for e in self.events
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Span:
+        return cls(
+            trace_id=data["trace_id"],
+            span_id=data["span_id"],
+            parent_span_id=data.get("parent_span_id"),
+            name=data.get("name", ""),
+            start_ns=int(data["start_ns"]),
+            end_ns=int(data["end_ns"]),
+            error=bool(data.get("error")),
+            status_message=data.get("status_message", ""),
+            attributes=dict(data.get("attributes", {})),
+            events=tuple(
+                SpanEvent(e["name"], int(e["time_ns"]), dict(e.get("attributes", {})))
+                for e in data.get("events", ())
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class TaskRef:
+    """The task a span belongs to: its id and the reference (id or name) of its agent."""
+
+    task_id: str
+    agent: str
+
+
+@dataclass(frozen=True)
+class KeptSpan:
+    """A span kept from an earlier request: ``state`` is ``pending``, ``joined`` (then
+    ``task`` is set) or ``unused``."""
+
+    span: Span
+    state: str
+    task: TaskRef | None = None
+
+
+@dataclass(frozen=True)
+class SpanOutcome:
+    """What becomes of one span after this request: its new state, and why it is unused
+    when an error made it so (``reason``)."""
+
+    span: Span
+    state: str
+    task: TaskRef | None = None
+    reason: str | None = None
+
+
+@dataclass
+class Plan:
+    """The events to store, the span each came from, every span's outcome, and warnings."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    event_spans: list[tuple[str, str]] = field(default_factory=list)
+    outcomes: list[SpanOutcome] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def timestamp(ns: int) -> str:
+    """RFC 3339 (UTC, microseconds) of a Unix time in nanoseconds."""
+    return (_EPOCH + timedelta(microseconds=ns // 1000)).isoformat()
+
+
+def task_id_of(span: Span) -> str:
+    return f"otel-{span.trace_id}-{span.span_id}"
+
+
+def _event_id(span: Span, what: str) -> str:
+    return f"otel-{span.trace_id}-{span.span_id}-{what}"
+
+
+def agent_reference(span: Span, is_agent_id: Callable[[str], bool]) -> str | None:
+    """The AAAF agent an ``invoke_agent`` span names: ``gen_ai.agent.id`` when it is an
+    agent id of the organization, else ``gen_ai.agent.name``; None when neither serves."""
+    agent_id = span.attributes.get("gen_ai.agent.id")
+    if isinstance(agent_id, str) and agent_id and is_agent_id(agent_id):
+        return agent_id
+    name = span.attributes.get("gen_ai.agent.name")
+    if isinstance(name, str) and name.strip():
+        return name
+    return None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    return None
+
+
+def _task_events(span: Span, task: TaskRef) -> list[tuple[dict[str, Any], str]]:
+    attrs = span.attributes
+    events: list[tuple[dict[str, Any], str]] = []
+    domain = attrs.get("aaaf.task.domain")
+    level = attrs.get("aaaf.task.complexity_level")
+    if domain is not None and level is not None:
+        assigned: dict[str, Any] = {
+            "task_id": task.task_id,
+            "domain": domain,
+            "complexity_level": level,
+            "assigned_at": timestamp(span.start_ns),
+        }
+        if "aaaf.task.autonomy_level" in attrs:
+            assigned["autonomy_level"] = attrs["aaaf.task.autonomy_level"]
+        events.append(
+            (_envelope(span, task, "task_assigned", span.start_ns, assigned, "assigned"), "assigned")
+        )
+    status = "rejected" if span.error else "accepted"
+    completed: dict[str, Any] = {
+        "task_id": task.task_id,
+        "completion_status": attrs.get("aaaf.task.completion_status", status),
+        "time_to_complete_seconds": (span.end_ns - span.start_ns) / 1e9,
+        "revision_count": 0,
+        "errors": [span.status_message or "the span's status is ERROR"] if span.error else [],
+    }
+    for name in ("milestone_fraction", "cost_usd", "budget_usd"):
+        if f"aaaf.task.{name}" in attrs:
+            completed[name] = attrs[f"aaaf.task.{name}"]
+    events.append((_envelope(span, task, "task_completed", span.end_ns, completed, "completed"), "completed"))
+    return events
+
+
+def _envelope(
+    span: Span, task: TaskRef, kind: str, ns: int, data: dict[str, Any], what: str
+) -> dict[str, Any]:
+    return {
+        "id": _event_id(span, what),
+        "agent": task.agent,
+        "type": kind,
+        "timestamp": timestamp(ns),
+        "data": data,
+    }
+
+
+def tool_name(span: Span) -> str:
+    name = span.attributes.get("gen_ai.tool.name")
+    if isinstance(name, str) and name:
+        return name
+    parts = span.name.split(" ", 1)
+    return parts[1] if len(parts) == 2 and parts[1] else span.name
+
+
+def recovered(call: Span, calls_of_task: Iterable[Span]) -> bool:
+    """A failed call is recovered when a call of the same tool in the same task that
+    started after it succeeded (issue 19)."""
+    if not call.error:
+        return False
+    name = tool_name(call)
+    order = (call.start_ns, call.span_id)
+    return any(
+        not other.error and tool_name(other) == name and (other.start_ns, other.span_id) > order
+        for other in calls_of_task
+    )
+
+
+def _tool_event(span: Span, task: TaskRef, calls_of_task: Sequence[Span]) -> dict[str, Any]:
+    data = {
+        "task_id": task.task_id,
+        "tool": tool_name(span),
+        "success": not span.error,
+        "unnecessary": span.attributes.get("aaaf.tool.unnecessary", False),
+        "error_recovered": recovered(span, calls_of_task),
+    }
+    return _envelope(span, task, "tool_invoked", span.start_ns, data, "tool")
+
+
+def dimension_of(evaluation: Mapping[str, Any]) -> str | None:
+    """The trust dimension an evaluation names (``aaaf.trust.dimension``, else
+    ``gen_ai.evaluation.name``; case, ``_``, ``-`` and spaces ignored), or None."""
+    for key in ("aaaf.trust.dimension", "gen_ai.evaluation.name"):
+        value = evaluation.get(key)
+        if isinstance(value, str):
+            found = _DIMENSIONS.get(re.sub(r"[^a-z]", "", value.lower()))
+            if found is not None:
+                return found
+    return None
+
+
+def evaluation_score(evaluation: Mapping[str, Any]) -> float | str:
+    """The 0-100 score of an evaluation, or the reason there is none."""
+    value = _number(evaluation.get("gen_ai.evaluation.score.value"))
+    scale = _number(evaluation.get("aaaf.score.max"))
+    if value is not None:
+        if scale is not None and scale > 0:
+            return 100.0 * value / scale
+        if 0.0 <= value <= 1.0:
+            return 100.0 * value
+        return (
+            f"gen_ai.evaluation.score.value {value} is outside [0, 1]; give the scale as the "
+            "event attribute aaaf.score.max"
+        )
+    label = evaluation.get("gen_ai.evaluation.score.label")
+    if isinstance(label, str):
+        word = label.strip().lower()
+        if word in PASS_LABELS:
+            return 100.0
+        if word in FAIL_LABELS:
+            return 0.0
+        return f"gen_ai.evaluation.score.label {label!r} is neither a pass nor a fail label"
+    return "the evaluation has neither gen_ai.evaluation.score.value nor a score label"
+
+
+def _eval_events(span: Span, task: TaskRef, warnings: list[str]) -> list[tuple[dict[str, Any], str]]:
+    out: list[tuple[dict[str, Any], str]] = []
+    for index, event in enumerate(span.events):
+        if event.name != EVALUATION_EVENT:
+            continue
+        dimension = dimension_of(event.attributes)
+        name = event.attributes.get("gen_ai.evaluation.name")
+        if dimension is None:
+            warnings.append(
+                f"evaluation {name!r} names no trust dimension (set aaaf.trust.dimension on the event)"
+            )
+            continue
+        score = evaluation_score(event.attributes)
+        if isinstance(score, str):
+            warnings.append(f"evaluation {name!r}: {score}")
+            continue
+        data: dict[str, Any] = {"dimension": dimension, "score": score, "task_id": task.task_id}
+        if isinstance(name, str) and name:
+            data["eval_set"] = name
+        what = f"eval-{index}"
+        out.append((_envelope(span, task, "eval_result", event.time_ns, data, what), what))
+    return out
+
+
+def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callable[[str], bool]) -> Plan:
+    """The events of the spans that join a task now, and every span's new state.
+
+    ``received`` are this request's spans, ``kept`` the spans of the same traces kept from
+    earlier requests.  A received span already joined is not mapped again (its events are
+    stored); a pending one is mapped once its chain of parents is complete; one found unused
+    before is looked at again.
+    """
+    plan = Plan()
+    spans: dict[tuple[str, str], Span] = {}
+    state: dict[tuple[str, str], KeptSpan] = {}
+    for item in kept:
+        spans[item.span.key] = item.span
+        state[item.span.key] = item
+    fresh: list[tuple[str, str]] = []
+    for span in received:
+        # a re-sent span found unused before is looked at again (its agent may exist now)
+        if span.key not in state or state[span.key].state != "joined":
+            spans[span.key] = span
+            if span.key not in fresh:
+                fresh.append(span.key)
+    fresh_keys = set(fresh)
+    to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
+
+    resolved: dict[tuple[str, str], tuple[str, TaskRef | None, str | None]] = {}
+
+    def resolve(key: tuple[str, str]) -> tuple[str, TaskRef | None, str | None]:
+        """(state, task, reason) of a span, walking up its parents."""
+        chain: list[tuple[str, str]] = []
+        result: tuple[str, TaskRef | None, str | None] = ("pending", None, None)
+        current: tuple[str, str] | None = key
+        while current is not None:
+            if current in resolved:
+                result = resolved[current]
+                break
+            known = state.get(current)
+            if known is not None and known.state != "pending" and current not in fresh_keys:
+                result = (known.state, known.task, None)
+                break
+            span = spans.get(current)
+            if span is None:
+                break  # the parent has not come yet
+            chain.append(current)
+            if span.operation == INVOKE_AGENT:
+                agent = agent_reference(span, is_agent_id)
+                if agent is None:
+                    result = ("unused", None, NO_AGENT)
+                else:
+                    result = ("joined", TaskRef(task_id_of(span), agent), None)
+                break
+            if not span.parent_span_id:
+                result = ("unused", None, None)  # a root without an agent: no agent evidence
+                break
+            current = (span.trace_id, span.parent_span_id)
+        for link in chain:  # a child of an unusable agent span is unusable for its reason
+            resolved[link] = result
+        return result
+
+    for key in to_map:
+        resolve(key)
+    # each task's tool calls (kept joined ones and those joining now), for recovery
+    calls: dict[str, list[Span]] = {}
+    for key, span in spans.items():
+        if span.operation != EXECUTE_TOOL:
+            continue
+        known = state.get(key)
+        task = resolved[key][1] if key in resolved else (known.task if known is not None else None)
+        if task is not None:
+            calls.setdefault(task.task_id, []).append(span)
+    for key in to_map:
+        span = spans[key]
+        new_state, task, reason = resolved[key]
+        plan.outcomes.append(SpanOutcome(span, new_state, task, reason))
+        if new_state != "joined" or task is None:
+            continue
+        produced: list[tuple[dict[str, Any], str]] = []
+        if span.operation == INVOKE_AGENT and task.task_id == task_id_of(span):
+            produced += _task_events(span, task)
+            if (
+                "aaaf.task.domain" not in span.attributes
+                or "aaaf.task.complexity_level" not in span.attributes
+            ):
+                plan.warnings.append(
+                    "invoke_agent spans without aaaf.task.domain and aaaf.task.complexity_level make "
+                    "tasks without a task_assigned (left out of speed and consistency)"
+                )
+        elif span.operation == EXECUTE_TOOL:
+            produced.append((_tool_event(span, task, calls.get(task.task_id, [])), "tool"))
+        produced += _eval_events(span, task, plan.warnings)
+        for event, _what in produced:
+            plan.events.append(event)
+            plan.event_spans.append(key)
+    plan.warnings = list(dict.fromkeys(plan.warnings))
+    return plan

@@ -1,0 +1,88 @@
+"""The ingestion service of issue 19 (:func:`aaaf.services.otlp.ingest_spans`) on a real
+store, SQLite and PostgreSQL: kept spans, late joins, concurrent exports, forgetting."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from aaaf.services.otlp import OTLP_SPAN_TTL, ingest_spans
+from aaaf.store import tables as t
+from tests.otlp.test_mapping import T0, agent, span, tool
+
+NOW = datetime.fromtimestamp(T0 / 1e9, UTC) + timedelta(hours=1)
+
+
+def _types(org, name: str) -> list[str]:
+    found = org.find_agent(name)
+    if found is None:
+        return []
+    return sorted(
+        event.type
+        for event in org.events_page(found.id, types=None, since=None, until=None, after=None, limit=1000)
+    )
+
+
+def test_children_first_then_the_agent_span(store) -> None:
+    org = store.scope(store.default_organization().id)
+    chat = span("b" * 16, "a" * 16, "chat")
+    calls = [
+        tool("c" * 16, "b" * 16, "search", start=1, error=True),
+        tool("d" * 16, "b" * 16, "search", start=2),
+    ]
+    first = ingest_spans(org, [*calls, chat], now=NOW)
+    assert (first.rejected_spans, first.pending_spans, first.collect.accepted) == (0, 3, 0)
+    assert "wait for their invoke_agent ancestor" in first.message()
+    second = ingest_spans(org, [agent()], now=NOW)
+    assert second.collect.accepted == 3 and second.message() != ""  # no domain: a warning
+    assert _types(org, "writer") == ["task_completed", "tool_invoked", "tool_invoked"]
+    again = ingest_spans(org, [*calls, chat, agent()], now=NOW)
+    assert (again.collect.accepted, again.rejected_spans) == (0, 0)
+
+
+def test_an_export_that_read_before_the_other_wrote_still_joins(store, monkeypatch) -> None:
+    """Two exports of one trace at once: the agent span's export read the kept spans before
+    the children's export wrote them; it joins them when it reads again after writing."""
+    org = store.scope(store.default_organization().id)
+    real = org.kept_otlp_spans
+    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)  # children: pending
+    stale = iter([[]])  # the agent span's export: its first read saw nothing kept yet
+
+    def stale_first(ids):
+        value = next(stale, None)
+        return real(ids) if value is None else value
+
+    monkeypatch.setattr(org, "kept_otlp_spans", stale_first)
+    report = ingest_spans(org, [agent()], now=NOW)
+    assert _types(org, "writer") == ["task_completed", "tool_invoked"]
+    assert report.pending_spans == 0
+
+
+def test_an_unusable_agent_span_is_rejected_with_its_reason(store) -> None:
+    org = store.scope(store.default_organization().id)
+    root = span("a" * 16, None, "invoke_agent", gen_ai__agent__id="asst_1")
+    report = ingest_spans(org, [root, tool("c" * 16, "a" * 16, "x", start=1)], now=NOW)
+    assert report.rejected_spans == 2
+    assert "gen_ai.agent.name" in report.message()
+
+
+def test_kept_spans_are_forgotten_after_a_day(store) -> None:
+    org = store.scope(store.default_organization().id)
+    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)
+    with store.engine.connect() as connection:
+        assert connection.execute(t.otlp_pending_spans.select()).all()
+    ingest_spans(org, [], now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
+    with store.engine.connect() as connection:
+        assert connection.execute(t.otlp_pending_spans.select()).all() == []
+
+
+def test_the_periodic_duties_forget_old_kept_spans(store) -> None:
+    from aaaf.services.duties import run_periodic_duties
+
+    org = store.scope(store.default_organization().id)
+    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)
+    run_periodic_duties(store, now=NOW + timedelta(hours=1))
+    with store.engine.connect() as connection:
+        assert len(connection.execute(t.otlp_pending_spans.select()).all()) == 1
+    run_periodic_duties(store, now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
+    with store.engine.connect() as connection:
+        assert connection.execute(t.otlp_pending_spans.select()).all() == []
