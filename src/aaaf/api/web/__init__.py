@@ -1,0 +1,1 @@
+"""Server-rendered pages served by aaaf serve (issue 17)."""
