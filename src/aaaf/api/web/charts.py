@@ -25,6 +25,7 @@ from aaaf.scoring.core import display
 # line colours with ≥ 3:1 contrast on white (WCAG 1.4.11 non-text contrast)
 PALETTE = ("#1f5fa8", "#b3400a", "#2e7d32", "#6a1b9a", "#00695c", "#8d6e00", "#ad1457", "#37474f")
 _ids = itertools.count(1)
+MAX_MARKED_POINTS = 40  # beyond this a line shows only its last point as a dot
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def line_chart(
 ) -> Chart:
     """One line per series over ``points`` (x labels, oldest first); gaps where a value is None."""
     number = next(_ids)
-    left, right, top, bottom = 40, 12, 12, 28
+    left, right, top, bottom = 48, 12, 12, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     step = plot_w / max(1, len(points) - 1)
 
@@ -112,7 +113,7 @@ def line_chart(
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
             f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" class="axis">'
-            f"{escape(display(fraction * maximum, 1))}</text>"
+            f"{escape(display(fraction * maximum, 1 if maximum <= 1 else 0))}</text>"
         )
     if points:
         parts.append(f'<text x="{left}" y="{height - 6}" class="axis">{escape(points[0])}</text>')
@@ -139,7 +140,7 @@ def line_chart(
                 parts.append(
                     f'<polyline points="{" ".join(seg)}" fill="none" stroke="{colour}" stroke-width="2"/>'
                 )
-            for point in seg[-1:] if len(seg) > 1 else seg:
+            for point in seg if len(points) <= MAX_MARKED_POINTS else seg[-1:]:
                 x_text, y_text = point.split(",")
                 parts.append(f'<circle cx="{x_text}" cy="{y_text}" r="3" fill="{colour}"/>')
         del name
