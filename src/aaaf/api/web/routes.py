@@ -299,3 +299,46 @@ def install_dashboard(app: Any) -> None:
 
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+
+# ------------------------------------------------------------------------------- compare
+DEFAULT_RESAMPLES = 10_000  # as POST /api/v1/eval-runs/compare
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare(request: Request) -> Response:
+    """Pick a control and one or several treatments among the organization's eval runs."""
+
+    def build(session: Session) -> Response:
+        runs = [run.summary() for run in _org(request, session).eval_runs()]
+        return _render(request, "dashboard/compare.html", session, runs=runs, resamples=DEFAULT_RESAMPLES)
+
+    return _page(request, build)
+
+
+@router.get("/compare/report", response_class=HTMLResponse)
+def compare_report(request: Request) -> Response:
+    """The existing HTML compare report (:mod:`aaaf.reports.compare_html`) of stored runs,
+    compared by the service ``POST /api/v1/eval-runs/compare`` uses (a GET: it stores nothing)."""
+
+    def build(session: Session) -> Response:
+        from aaaf.reports.compare_html import render_comparison_html, render_several_html
+        from aaaf.scoring.layered import LayeredConfig
+        from aaaf.services.eval_runs import compare_stored_result
+
+        query = request.query_params
+        control = query.get("control") or ""
+        treatments = [t for t in query.getlist("treatment") if t]
+        raw = query.get("resamples") or str(DEFAULT_RESAMPLES)
+        if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+            raise AAAFError(
+                "INVALID_REQUEST", f"resamples: {raw!r} is not a whole number from 1 to 100000.", {}
+            )
+        if not control:
+            raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
+        config = LayeredConfig(resamples=int(raw))
+        result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
+        html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
+        return HTMLResponse(html)
+
+    return _page(request, build)
