@@ -77,6 +77,16 @@ def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
     return None
 
 
+def latest_with_composites_by_agent(org: OrgStore) -> dict[Any, Any]:
+    """:func:`latest_with_composites` of every agent of the organization, in one query
+    (agent id → assessment; agents without one are absent)."""
+    latest: dict[Any, Any] = {}
+    for assessment in org.assessments(status="completed"):  # newest first, as per agent
+        if assessment.type in COMPOSITE_TYPES:
+            latest.setdefault(assessment.agent_id, assessment)
+    return latest
+
+
 def agent_report(org: OrgStore, agent_ref: str, *, at: datetime, with_trust: bool = True) -> AgentReport:
     """The Markdown report of the agent's latest completed assessment (NOT_FOUND if none)."""
     agent = org.get_agent(agent_ref)
@@ -129,8 +139,9 @@ def fleet_entries(
     """One entry per enrolled agent, and a note when trust scores are unavailable."""
     entries = []
     notes: set[str] = set()
+    latest = latest_with_composites_by_agent(org)
     for agent in org.agents():
-        assessment = latest_with_composites(org, agent.id)
+        assessment = latest.get(agent.id)
         failure = None
         if assessment is None:
             failed = org.assessments(agent.id, status="failed")

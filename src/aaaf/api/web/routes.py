@@ -168,11 +168,11 @@ def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
 
 # ------------------------------------------------------------------------------- pages
 @router.get("/", response_class=HTMLResponse)
-def overview(request: Request) -> Response:
+def overview(request: Request, page: int = 1) -> Response:
     def build(session: Session) -> Response:
         org = _org(request, session)
         now = request.app.state.context.now()
-        data = views.overview(org, now=now, can_admin=session.principal.holds("admin"))
+        data = views.overview(org, now=now, can_admin=session.principal.holds("admin"), page=page)
         config = org.config()
         return _render(
             request,

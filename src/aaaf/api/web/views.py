@@ -26,19 +26,23 @@ from aaaf.services import trust as trust_service
 from aaaf.store import OrgStore
 
 RECENT_FAILURES = 10
+FLEET_PAGE = 100
 
 
 def _day(moment: datetime | None) -> str:
     return "—" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
 
 
-def overview(org: OrgStore, *, now: datetime, can_admin: bool) -> dict[str, Any]:
-    """The organization overview: fleet, tier distribution, due agents, held assessments,
-    open appeals, recent webhook failures (issue 17 §2)."""
+def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) -> dict[str, Any]:
+    """The organization overview: fleet (``FLEET_PAGE`` agents a page, by name), tier
+    distribution, due agents, held assessments, open appeals, recent webhook failures."""
     entries, _ = report_service.fleet_entries(org, at=now, with_trust=False)
     agents = {agent.name: agent for agent in org.agents()}
+    ordered = sorted(entries, key=lambda e: e.agent)
+    pages = max(1, -(-len(ordered) // FLEET_PAGE))
+    page = min(max(1, page), pages)
     fleet = []
-    for entry in sorted(entries, key=lambda e: e.agent):
+    for entry in ordered[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]:
         agent = agents[entry.agent]
         committed = org.last_committed_score(agent.id, trust_service.SCHEME)
         row: dict[str, Any] = {"agent": agent, "assessment": entry.assessment}
@@ -58,6 +62,9 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool) -> dict[str, Any]
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
     return {
         "fleet": fleet,
+        "fleet_total": len(ordered),
+        "page": page,
+        "pages": pages,
         "distribution": {axis: tier_distribution(entries, axis) for axis in AXES},
         "due": assess_service.due_agents(org, now=now),
         "held": held,
