@@ -128,3 +128,26 @@ def test_a_read_only_key_cannot_write(dashboard: Dashboard) -> None:
     )
     assert refused.status_code == 403
     assert api(dashboard, f"/api/v1/organizations/{dashboard.org_id}/config")["assessment_window_days"] == 30
+
+
+def test_the_cookie_is_secure_over_tls(dashboard: Dashboard) -> None:
+    from fastapi.testclient import TestClient
+
+    tls = TestClient(dashboard.client.app, base_url="https://testserver")
+    form = tls.get("/sign-in")
+    answer = tls.post(
+        "/sign-in", data={"csrf_token": _csrf(form.text), "api_key": dashboard.key}, follow_redirects=False
+    )
+    assert answer.status_code == 303
+    assert "Secure" in answer.headers["set-cookie"] and "HttpOnly" in answer.headers["set-cookie"]
+
+
+def test_a_tampered_cookie_is_no_session(dashboard: Dashboard) -> None:
+    sign_in(dashboard, dashboard.key)
+    cookie = dashboard.client.cookies.get("aaaf_session")
+    assert cookie
+    dashboard.client.cookies.clear()
+    dashboard.client.cookies.set(
+        "aaaf_session", cookie[:-4] + ("AAAA" if not cookie.endswith("AAAA") else "BBBB")
+    )
+    assert dashboard.client.get("/", follow_redirects=False).status_code == 303

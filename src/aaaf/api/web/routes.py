@@ -85,9 +85,12 @@ def _page(request: Request, build: Any) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", status_code=303)
     except AAAFError as error:
-        session = current_session(request)
         return _render(
-            request, "dashboard/error.html", session, status=STATUS.get(error.code, 400), error=error
+            request,
+            "dashboard/error.html",
+            current_session(request),
+            status=STATUS.get(error.code, 400),
+            error=error,
         )
 
 

@@ -20,6 +20,7 @@ from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
 from aaaf.reports.summary import tier_distribution
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.services import assess as assess_service
 from aaaf.services import reports as report_service
 from aaaf.services import trust as trust_service
@@ -44,7 +45,7 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
     fleet = []
     for entry in ordered[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]:
         agent = agents[entry.agent]
-        committed = org.last_committed_score(agent.id, trust_service.SCHEME)
+        committed = org.last_committed_score(agent.id, TRUST_SCHEME)
         row: dict[str, Any] = {"agent": agent, "assessment": entry.assessment}
         for axis in AXES:
             data = entry.axis(axis) or {}
