@@ -37,6 +37,19 @@ class Chart:
     columns: Sequence[str]
     rows: Sequence[Sequence[str]] = field(default_factory=tuple)
 
+    def table(self) -> Markup:
+        """The data-table fallback: the first column as row headers, the rest as numbers
+        (built here rather than in a template loop: a trend of 100 assessments has
+        hundreds of cells)."""
+        head = "".join(f'<th scope="col">{escape(column)}</th>' for column in self.columns)
+        body = "".join(
+            f'<tr><th scope="row">{escape(row[0])}</th>'
+            + "".join(f'<td class="num">{escape(cell)}</td>' for cell in row[1:])
+            + "</tr>"
+            for row in self.rows
+        )
+        return Markup(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
 
 def _shown(value: float | None) -> str:
     return "—" if value is None else display(value)

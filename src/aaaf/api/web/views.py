@@ -75,12 +75,13 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
     }
 
 
-def _composite_assessments(org: OrgStore, agent_id: Any) -> list[Any]:
-    """The agent's completed whole-axis assessments, oldest first (the trend's points)."""
+def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
+    """The completed whole-axis assessments of ``assessments`` (newest first), oldest first:
+    the trend's points."""
     done = [
         a
-        for a in org.assessments(agent_id, status="completed")
-        if a.type in report_service.COMPOSITE_TYPES and a.result
+        for a in assessments
+        if a.status == "completed" and a.type in report_service.COMPOSITE_TYPES and a.result
     ]
     return list(reversed(done))
 
@@ -166,7 +167,8 @@ def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
 def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any]:
     """The agent page (issue 17 §2): scores, trends, progress, badge, trust, stress, raises."""
     agent = org.get_agent(agent_ref)
-    history = _composite_assessments(org, agent.id)
+    every = org.assessments(agent.id)  # newest first, read once
+    history = _composite_assessments(every)
     latest = history[-1] if history else None
     bars: dict[str, Chart] = {}
     raises: dict[str, Any] = {}
@@ -200,7 +202,7 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         "latest_result": None if latest is None else latest.result,
         "bars": bars,
         "trends": trends(history) if history else [],
-        "assessments": org.assessments(agent.id),
+        "assessments": every,
         "progress": collection_progress(org, agent, now=now),
         "badge": badges[0] if badges else None,
         "trust_history": trust_history,
