@@ -453,17 +453,20 @@ def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int
     return len(tasks)
 
 
-def due_agents(org: OrgStore, *, now: datetime) -> list[tuple[Any, str]]:
+def due_agents(
+    org: OrgStore, *, now: datetime, completed: Sequence[Any] | None = None
+) -> list[tuple[Any, str]]:
     """Agents whose re-assessment is due (SCORING.md §2.4), with the reason.
 
     Three queries whatever the fleet's size (the dashboard's overview shows it for 1 000
     agents, issue 17 §5): the agents, their completed assessments (the latest by completion
     time, as :meth:`~aaaf.store.OrgStore.latest_completed_assessment` picks it) and their
-    ``task_completed`` events."""
+    ``task_completed`` events (``completed``: the completed assessments, when the caller has
+    read them)."""
     config = org.config()
     agents = org.agents()
     latest: dict[Any, Any] = {}
-    for done in org.assessments(status="completed"):
+    for done in org.assessments(status="completed") if completed is None else completed:
         held = latest.get(done.agent_id)
         if held is None or (done.completed_at, done.created_at) > (held.completed_at, held.created_at):
             latest[done.agent_id] = done

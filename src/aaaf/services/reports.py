@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -77,11 +78,12 @@ def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
     return None
 
 
-def latest_with_composites_by_agent(org: OrgStore) -> dict[Any, Any]:
+def latest_with_composites_by_agent(org: OrgStore, completed: Sequence[Any] | None = None) -> dict[Any, Any]:
     """:func:`latest_with_composites` of every agent of the organization, in one query
-    (agent id → assessment; agents without one are absent)."""
+    (agent id → assessment; agents without one are absent).  ``completed``: the
+    organization's completed assessments newest first, when the caller has read them."""
     latest: dict[Any, Any] = {}
-    for assessment in org.assessments(status="completed"):  # newest first, as per agent
+    for assessment in org.assessments(status="completed") if completed is None else completed:
         if assessment.type in COMPOSITE_TYPES:
             latest.setdefault(assessment.agent_id, assessment)
     return latest

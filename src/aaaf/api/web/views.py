@@ -17,7 +17,7 @@ from typing import Any
 
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
 from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
-from aaaf.reports.summary import tier_distribution
+from aaaf.reports.summary import FleetEntry, tier_distribution
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
@@ -36,24 +36,29 @@ def _day(moment: datetime | None) -> str:
 
 def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) -> dict[str, Any]:
     """The organization overview: fleet (``FLEET_PAGE`` agents a page, by name), tier
-    distribution, due agents, held assessments, open appeals, recent webhook failures."""
-    entries, _ = report_service.fleet_entries(org, at=now, with_trust=False)
-    agents = {agent.name: agent for agent in org.agents()}
-    ordered = sorted(entries, key=lambda e: e.agent)
-    pages = max(1, -(-len(ordered) // FLEET_PAGE))
+    distribution, due agents, held assessments, open appeals, recent webhook failures.
+    The organization's completed assessments are read once and handed to each service."""
+    completed = org.assessments(status="completed")  # newest first, read once for every panel
+    latest = report_service.latest_with_composites_by_agent(org, completed)
+    agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
+    # the fleet summary's entries (reports.summary), carrying each latest result
+    entries = [
+        FleetEntry(agent=a.name, assessment=None if a.id not in latest else {"result": latest[a.id].result})
+        for a in agents
+    ]
+    pages = max(1, -(-len(agents) // FLEET_PAGE))
     page = min(max(1, page), pages)
     fleet = []
-    for entry in ordered[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]:
-        agent = agents[entry.agent]
+    for agent, entry in list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]:
         committed = org.last_committed_score(agent.id, TRUST_SCHEME)
-        row: dict[str, Any] = {"agent": agent, "assessment": entry.assessment}
+        row: dict[str, Any] = {"agent": agent, "assessment": latest.get(agent.id)}
         for axis in AXES:
             data = entry.axis(axis) or {}
             row[axis] = {"score": display(data.get("composite_score")), "tier": data.get("tier")}
         row["trust"] = None if committed is None else trust_display(committed.score)
         row["trust_tier"] = None if committed is None else committed.tier
         fleet.append(row)
-    held = [a for a in org.assessments(status="completed") if a.review_state == "pending_review"]
+    held = [a for a in completed if a.review_state == "pending_review"]
     failures: list[dict[str, Any]] = []
     if can_admin:
         for hook in org.webhooks():
@@ -63,11 +68,11 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
     return {
         "fleet": fleet,
-        "fleet_total": len(ordered),
+        "fleet_total": len(agents),
         "page": page,
         "pages": pages,
         "distribution": {axis: tier_distribution(entries, axis) for axis in AXES},
-        "due": assess_service.due_agents(org, now=now),
+        "due": assess_service.due_agents(org, now=now, completed=completed),
         "held": held,
         "appeals": org.open_appeals(),
         "failures": failures[:RECENT_FAILURES],
