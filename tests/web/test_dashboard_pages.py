@@ -151,3 +151,46 @@ def test_a_tampered_cookie_is_no_session(dashboard: Dashboard) -> None:
         "aaaf_session", cookie[:-4] + ("AAAA" if not cookie.endswith("AAAA") else "BBBB")
     )
     assert dashboard.client.get("/", follow_redirects=False).status_code == 303
+
+
+def test_sign_in_with_an_oauth_client(dashboard: Dashboard) -> None:
+    from datetime import UTC, datetime
+
+    from aaaf.services.oauth import create_client
+
+    issued = create_client(dashboard.store, dashboard.org_id, ["read"], now=datetime.now(UTC))
+    form = dashboard.client.get("/sign-in")
+    answer = dashboard.client.post(
+        "/sign-in",
+        data={
+            "csrf_token": _csrf(form.text),
+            "client_id": issued.client.client_id,
+            "client_secret": issued.secret,
+        },
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    page = dashboard.client.get("/")
+    assert page.status_code == 200 and "alpha" in page.text
+    assert "needs the admin scope" in dashboard.client.get("/config").text  # the client's scopes apply
+    wrong = dashboard.client.post(
+        "/sign-in",
+        data={
+            "csrf_token": _csrf(dashboard.client.get("/sign-in").text),
+            "client_id": issued.client.client_id,
+            "client_secret": "wrong",
+        },
+    )
+    assert wrong.status_code == 401
+
+
+def test_an_empty_organization_says_what_to_do_next(dashboard: Dashboard) -> None:
+    from datetime import UTC, datetime
+
+    from aaaf.services.keys import create_organization
+
+    _, issued = create_organization(dashboard.store, "empty-org", now=datetime.now(UTC))
+    sign_in(dashboard, issued.secret)
+    page = dashboard.client.get("/")
+    assert page.status_code == 200
+    assert "No agents yet" in page.text and "/api/v1/events" in page.text and "aaaf collect" in page.text

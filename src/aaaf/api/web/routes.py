@@ -136,10 +136,13 @@ def sign_in_submit(
     try:
         credential = api_key.strip()
         if not credential and client_id.strip():
-            from aaaf.services.oauth import issue_token
+            from aaaf.services.oauth import TokenError, issue_token
 
             now = request.app.state.context.now()
-            token = issue_token(request.app.state.store, client_id.strip(), client_secret, None, now=now)
+            try:
+                token = issue_token(request.app.state.store, client_id.strip(), client_secret, None, now=now)
+            except TokenError as error:  # RFC 6749 §5.2: shown as the sign-in's error
+                raise AAAFError("UNAUTHORIZED", error.description, {}) from None
             credential = token["access_token"]
         if not credential:
             raise AAAFError("UNAUTHORIZED", "Give an API key, or an OAuth client id and secret.", {})
