@@ -49,8 +49,10 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
     pages = max(1, -(-len(agents) // FLEET_PAGE))
     page = min(max(1, page), pages)
     fleet = []
-    for agent, entry in list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]:
-        committed = org.last_committed_score(agent.id, TRUST_SCHEME)
+    shown = list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
+    trust = org.last_committed_scores([agent.id for agent, _ in shown], TRUST_SCHEME)
+    for agent, entry in shown:
+        committed = trust.get(agent.id)
         row: dict[str, Any] = {"agent": agent, "assessment": latest.get(agent.id)}
         for axis in AXES:
             data = entry.axis(axis) or {}
