@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
     parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
     parser.add_argument("--skip-otlp", action="store_true", help="skip the OTLP ingest bench (PostgreSQL)")
+    parser.add_argument("--skip-dashboard", action="store_true", help="skip the dashboard render times")
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -238,6 +239,10 @@ def main() -> None:
         import bench_stress  # issue 15: the stress suite against the oracle, --parallel 1 and 4
 
         results["stress"] = bench_stress.run()
+    if not args.skip_dashboard:
+        import bench_dashboard  # issue 17 §5: agent page (100 assessments), overview (1 000 agents), /health
+
+        results["dashboard"] = bench_dashboard.run()
     out = Path(__file__).resolve().parent / "results.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

@@ -69,3 +69,9 @@ $AAAF agents
 first_png=$(ls "$OUT"/badges/*.png | head -n 1)
 $AAAF verify "$first_png"
 echo "done in $(( $(date +%s) - start ))s: reports in $OUT/reports, badges in $OUT/badges, summary $OUT/summary.md, comparison $OUT/compare.html"
+
+# issue 17: the dashboard — a read-only key to sign in with, and the command that serves it
+echo "== the dashboard"
+read_key=$($AAAF keys create --scopes read --name dashboard --json | $PY -c 'import json, sys; print(json.load(sys.stdin)["api_key"])')
+echo "Sign in at http://127.0.0.1:8000/ with this read-only key: $read_key"
+echo "  AAAF_DATABASE_URL=$AAAF_DATABASE_URL $AAAF serve --host 127.0.0.1 --port 8000"

@@ -37,7 +37,7 @@ PUBLIC = {
     ("GET", "/verify/{assessment_id}"),  # the verification page (HTML, issue 17): a private badge is 404
     ("GET", "/static/verify.css"),  # its stylesheet
 }
-PUBLIC_MOUNTS = {"/docs/assets"}
+PUBLIC_MOUNTS = {"/docs/assets", "/static"}  # /static: the dashboard's CSS and htmx (issue 17)
 # a public address (no DNS needed): the shared server refuses loopback targets and never sends
 PUBLIC_HOOK = "https://93.184.216.34/aaaf-hook"
 # a valid body for routes that need one, so that the answer is about the id, not the body
@@ -235,6 +235,11 @@ def _flatten(routes: list[Any], prefix: str = "") -> list[tuple[str, str]]:
             continue
         if isinstance(route, Mount):
             assert prefix + route.path in PUBLIC_MOUNTS, f"unexpected mount {route.path}: add it here"
+            continue
+        if getattr(getattr(route, "endpoint", None), "__module__", "").startswith("aaaf.api.web"):
+            # the dashboard's pages (issue 17) take a session cookie, not a key: their tenancy
+            # (another organization's agent or assessment is a 404) is tested in tests/web and
+            # tests/browser
             continue
         for method in sorted(getattr(route, "methods", None) or ()):
             table.append((method, prefix + route.path))

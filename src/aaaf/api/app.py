@@ -97,6 +97,9 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     install_docs(app)
+    from aaaf.api.web.routes import install_dashboard
+
+    install_dashboard(app)  # issue 17: the server-rendered pages at / (not in openapi.json)
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     app.add_middleware(RefuseNulCharacters)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.rate_limiter, routes=app.router.routes)

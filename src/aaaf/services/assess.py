@@ -459,26 +459,39 @@ def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int
     return len(tasks)
 
 
-def due_agents(org: OrgStore, *, now: datetime) -> list[tuple[Any, str]]:
-    """Agents whose re-assessment is due (SCORING.md §2.4), with the reason."""
+def due_agents(
+    org: OrgStore, *, now: datetime, completed: Sequence[Any] | None = None
+) -> list[tuple[Any, str]]:
+    """Agents whose re-assessment is due (SCORING.md §2.4), with the reason.
+
+    Three queries whatever the fleet's size (the dashboard's overview shows it for 1 000
+    agents, issue 17 §5): the agents, their completed assessments (the latest by completion
+    time, as :meth:`~aaaf.store.OrgStore.latest_completed_assessment` picks it) and their
+    ``task_completed`` events (``completed``: the completed assessments, when the caller has
+    read them)."""
     config = org.config()
+    agents = org.agents()
+    latest: dict[Any, Any] = {}
+    for done in org.assessments(status="completed") if completed is None else completed:
+        held = latest.get(done.agent_id)
+        if held is None or (done.completed_at, done.created_at) > (held.completed_at, held.created_at):
+            latest[done.agent_id] = done
+    completions = org.events_for_agents(
+        [agent.id for agent in agents if agent.id in latest], types=["task_completed"]
+    )
     due = []
-    for agent in org.agents():
-        previous = org.latest_completed_assessment(agent.id)
+    for agent in agents:
+        previous = latest.get(agent.id)
         if previous is None:
             decided = reassessment_due(now=now, valid_until=None, completed_tasks_since_last=0, config=config)
-            is_due, reason = decided.due, reassessment_text(decided)
         else:
             assert previous.completed_at is not None  # a completed assessment has its time
-            since = completed_tasks_since(
-                org.events(agent.id, types=["task_completed"]), previous.completed_at
-            )
+            since = completed_tasks_since(completions.get(agent.id, []), previous.completed_at)
             decided = reassessment_due(
                 now=now, valid_until=previous.valid_until, completed_tasks_since_last=since, config=config
             )
-            is_due, reason = decided.due, reassessment_text(decided)
-        if is_due:
-            due.append((agent, reason))
+        if decided.due:
+            due.append((agent, reassessment_text(decided)))
     return due
 
 

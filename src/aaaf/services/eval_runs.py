@@ -110,15 +110,17 @@ def _calibrations(graded: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {name: c.to_dict() for name, c in found.items()}
 
 
-def compare_stored(
+def compare_stored_result(
     org: Any,
     control: str,
     treatments: Sequence[str],
     *,
     config: LayeredConfig,
     allow_incomplete: bool = False,
-) -> dict[str, Any]:
-    """``aaaf compare CONTROL T1 [T2 …] --json`` on stored runs (ids of this organization)."""
+) -> tuple[Any, list[Any], list[dict[str, Any]]]:
+    """The comparison of stored runs (a ``Comparison`` for one treatment, a
+    ``MultiComparison`` for several), the graded runs and their grading summaries — what
+    :func:`compare_stored` answers as JSON and the dashboard renders as the HTML report."""
     if not treatments:
         raise AAAFError(
             "INVALID_REQUEST", "treatments: give at least one treatment run id.", {"field": "treatments"}
@@ -141,10 +143,27 @@ def compare_stored(
     layered = [to_layered_run(run) for run in graded]
     summaries = [grading_summary(run) for run in graded]
     if len(treatments) == 1:
-        payload = verdict_text.comparison_dict(compare_runs(layered[0], layered[1], config))
+        return compare_runs(layered[0], layered[1], config), graded, summaries
+    return compare_treatments(layered[0], layered[1:], config), graded, summaries
+
+
+def compare_stored(
+    org: Any,
+    control: str,
+    treatments: Sequence[str],
+    *,
+    config: LayeredConfig,
+    allow_incomplete: bool = False,
+) -> dict[str, Any]:
+    """``aaaf compare CONTROL T1 [T2 …] --json`` on stored runs (ids of this organization)."""
+    result, graded, summaries = compare_stored_result(
+        org, control, treatments, config=config, allow_incomplete=allow_incomplete
+    )
+    if len(treatments) == 1:
+        payload = verdict_text.comparison_dict(result)
         payload["grading"] = {"control": summaries[0], "treatment": summaries[1]}
     else:
-        payload = verdict_text.multi_dict(compare_treatments(layered[0], layered[1:], config))
+        payload = verdict_text.multi_dict(result)
         payload["grading"] = {"control": summaries[0], "treatments": summaries[1:]}
     payload["calibration"] = _calibrations(graded)
     return payload

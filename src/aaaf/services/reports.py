@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -77,6 +78,17 @@ def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
     return None
 
 
+def latest_with_composites_by_agent(org: OrgStore, completed: Sequence[Any] | None = None) -> dict[Any, Any]:
+    """:func:`latest_with_composites` of every agent of the organization, in one query
+    (agent id → assessment; agents without one are absent).  ``completed``: the
+    organization's completed assessments newest first, when the caller has read them."""
+    latest: dict[Any, Any] = {}
+    for assessment in org.assessments(status="completed") if completed is None else completed:
+        if assessment.type in COMPOSITE_TYPES:
+            latest.setdefault(assessment.agent_id, assessment)
+    return latest
+
+
 def agent_report(org: OrgStore, agent_ref: str, *, at: datetime, with_trust: bool = True) -> AgentReport:
     """The Markdown report of the agent's latest completed assessment (NOT_FOUND if none)."""
     agent = org.get_agent(agent_ref)
@@ -129,8 +141,9 @@ def fleet_entries(
     """One entry per enrolled agent, and a note when trust scores are unavailable."""
     entries = []
     notes: set[str] = set()
+    latest = latest_with_composites_by_agent(org)
     for agent in org.agents():
-        assessment = latest_with_composites(org, agent.id)
+        assessment = latest.get(agent.id)
         failure = None
         if assessment is None:
             failed = org.assessments(agent.id, status="failed")

@@ -107,6 +107,24 @@ class AppealRepository(AssessmentRepository):
                 )
             ]
 
+    def open_appeals(self) -> list[Appeal]:
+        """The organization's appeals not yet resolved (filed or under review), oldest first
+        (the dashboard's overview, issue 17 §2)."""
+        with self._reading() as connection:
+            return [
+                _appeal_from_row(appeal)
+                for appeal in connection.execute(
+                    select(t.appeals)
+                    .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
+                    .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+                    .where(
+                        t.agents.c.organization_id == self.organization_id,
+                        t.appeals.c.status.in_(OPEN_APPEAL_STATUSES),
+                    )
+                    .order_by(t.appeals.c.filed_at, t.appeals.c.id)
+                )
+            ]
+
     def resolve_appeal(
         self,
         appeal_id: uuid.UUID,

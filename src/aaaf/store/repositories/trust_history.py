@@ -7,7 +7,7 @@ Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`)
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -114,6 +114,28 @@ class TrustHistoryRepository(BadgeRepository):
                 .limit(1)
             ).one_or_none()
         return None if row is None else _history_from_row(row)
+
+    def last_committed_scores(
+        self, agent_ids: Sequence[uuid.UUID], scheme: str
+    ) -> dict[uuid.UUID, ScoreHistoryEntry]:
+        """:meth:`last_committed_score` of several agents of this organization in one query
+        (agents without a committed score are absent; the dashboard's fleet table)."""
+        history = t.score_history
+        wanted = list(dict.fromkeys(agent_ids))
+        if not wanted:
+            return {}
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(history)
+                .where(
+                    history.c.organization_id == self.organization_id,
+                    history.c.agent_id.in_(wanted),
+                    history.c.scheme == scheme,
+                    history.c.committed.is_(True),
+                )
+                .order_by(history.c.computed_at, history.c.at, history.c.id)
+            ).all()
+        return {entry.agent_id: entry for entry in map(_history_from_row, rows)}  # the last wins
 
     def review_score(
         self, history_id: uuid.UUID, *, approve: bool, reviewer: str, at: datetime

@@ -1,0 +1,166 @@
+"""Dashboard render times (issue 17 §5): p50/p95 of the agent page for an agent with 100
+assessments and of the overview for 1 000 agents, beside ``GET /health`` (the trivial endpoint)
+of the same ``aaaf serve``, in the same run.  Target: agent page p95 ≤ 200 ms.  Nothing here
+asserts on time.
+
+The fleet is written straight through the services (``collect``, ``assess_agent``) into a
+SQLite file before the server starts; requests are sequential, from one signed-in httpx client
+(the browser's session cookie), after a warm-up request each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
+
+
+def _task(agent_id: str, index: int) -> list[dict[str, Any]]:
+    done = NOW - timedelta(hours=2 + 6 * index)
+    start = done - timedelta(minutes=30)
+    return [
+        {
+            "id": f"{agent_id}-t{index}-a",
+            "agent_id": agent_id,
+            "type": "task_assigned",
+            "timestamp": start.isoformat(),
+            "data": {
+                "task_id": f"t{index}",
+                "complexity_level": 1 + index % 3,
+                "domain": ("code", "testing", "research")[index % 3],
+                "assigned_at": start.isoformat(),
+            },
+        },
+        {
+            "id": f"{agent_id}-t{index}-c",
+            "agent_id": agent_id,
+            "type": "task_completed",
+            "timestamp": done.isoformat(),
+            "data": {
+                "task_id": f"t{index}",
+                "completion_status": "accepted" if index % 5 else "partial",
+                "time_to_complete_seconds": 1800,
+                "revision_count": int(index % 4 == 0),
+                "errors": [],
+                "review_checklist": {
+                    "memory_search_performed": True,
+                    "output_format_correct": True,
+                    "verification_evidence_provided": index % 2 == 0,
+                    "memory_written": True,
+                },
+            },
+        },
+    ]
+
+
+def seed(database_url: str, *, agents: int, assessments: int, tasks: int) -> tuple[str, str]:
+    """One organization: ``agents`` agents with ``tasks`` tasks each, assessed once, and one
+    agent assessed ``assessments`` times.  Returns (key, the busy agent's id)."""
+    from aaaf.services.assess import assess_agent, assess_all
+    from aaaf.services.collect import collect
+    from aaaf.services.keys import create_organization
+    from aaaf.store import open_store
+
+    store = open_store(database_url)
+    try:
+        organization, issued = create_organization(store, "bench-dashboard", now=NOW, config=SMALL_MINIMUMS)
+        org = store.scope(organization.id)
+        events: list[dict[str, Any]] = []
+        for number in range(agents):
+            agent = org.enroll_agent(f"agent-{number:04d}")
+            for index in range(tasks):
+                events += _task(str(agent.id), index)
+        collect(org, list(enumerate(events, 1)), now=NOW)
+        assess_all(org, now=NOW, uncertainty=False)
+        busy = org.enroll_agent("busy-agent")
+        collect(org, list(enumerate([e for i in range(tasks) for e in _task(str(busy.id), i)], 1)), now=NOW)
+        for number in range(assessments):
+            assess_agent(
+                org,
+                "busy-agent",
+                now=NOW,
+                window_end=NOW - timedelta(minutes=assessments - number),
+                uncertainty=False,
+            )
+        return issued.secret, str(busy.id)
+    finally:
+        store.close()
+
+
+def _signed_in(base: str, key: str) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=120)
+    form = client.get("/sign-in")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form.text)
+    assert token is not None
+    answer = client.post("/sign-in", data={"csrf_token": token.group(1), "api_key": key, "next": "/"})
+    assert answer.status_code in (200, 303), answer.text
+    return client
+
+
+def _timed(client: httpx.Client, path: str, repeat: int) -> dict[str, float]:
+    assert client.get(path).status_code == 200, path  # warm-up
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        answer = client.get(path)
+        times.append((time.perf_counter() - start) * 1000)
+        assert answer.status_code == 200, (path, answer.status_code)
+    times.sort()
+    return {
+        "p50_ms": round(statistics.median(times), 2),
+        "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
+        "requests": repeat,
+    }
+
+
+def run(agents: int = 1000, assessments: int = 100, tasks: int = 8, repeat: int = 20) -> dict[str, Any]:
+    from bench_api import serving
+
+    with tempfile.TemporaryDirectory(prefix="aaaf-bench-dash-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'aaaf.db'}"
+        started = time.perf_counter()
+        key, busy = seed(url, agents=agents, assessments=assessments, tasks=tasks)
+        seeded_s = time.perf_counter() - started
+        with serving(url, Path(tmp), workers=1) as base:
+            client = _signed_in(base, key)
+            try:
+                agent_page = _timed(client, f"/agents/{busy}", repeat)
+                overview = _timed(client, "/", max(3, repeat // 4))
+                health = _timed(client, "/health", repeat)
+            finally:
+                client.close()
+    return {
+        "shape": {"agents": agents, "assessments_of_agent": assessments, "tasks_per_agent": tasks},
+        "seed_s": round(seeded_s, 1),
+        "agent_page": agent_page,
+        "overview": overview,
+        "health": health,
+        "targets": {"agent_page_p95_ms <= 200": agent_page["p95_ms"] <= 200},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--agents", type=int, default=1000)
+    parser.add_argument("--assessments", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    print(json.dumps(run(args.agents, args.assessments, repeat=args.repeat), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+"""The dashboard's routes, served by ``aaaf serve`` at ``/`` (issue 17).
+
+Thin: each page authenticates the session (:mod:`aaaf.api.web.session`), scopes to the
+caller's organization (``Store.scope``, so another organization's agent or assessment is a
+404 like in the API), gathers its data through :mod:`aaaf.api.web.views` and renders a
+Jinja2 template.  Writes (redeliver a webhook, change the configuration) are POSTed forms
+carrying the session's CSRF token and need the scope the API route needs (``admin``).  None
+of these routes is in ``openapi.json`` (``include_in_schema=False``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from aaaf.api.web import views
+from aaaf.api.web.charts import contrast_text, legend
+from aaaf.api.web.session import Session, check_csrf, current_session, sign_in, sign_out
+from aaaf.errors import AAAFError
+from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, title_of, trust_display
+from aaaf.reports.markdown import _need_text as need_text
+from aaaf.scoring.core import display
+from aaaf.scoring.defaults import AXES, TIER_COLOURS
+from aaaf.store import OrgStore
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals.update(
+    display=display,
+    trust_display=trust_display,
+    format_value=format_value,
+    ceil_display=ceil_display,
+    need_text=need_text,
+    title_of=title_of,
+    axis_titles=AXIS_TITLES,
+    axes=AXES,
+    tier_colours=TIER_COLOURS,
+    contrast_text=contrast_text,
+    legend=legend,
+)
+router = APIRouter(include_in_schema=False)
+LOGIN_CSRF = "aaaf_signin_csrf"
+STATUS = {"NOT_FOUND": 404, "FORBIDDEN": 403, "UNAUTHORIZED": 401}
+
+
+class _SignIn(Exception):
+    """No valid session: the page redirects to the sign-in form."""
+
+
+def _session(request: Request) -> Session:
+    session = current_session(request)
+    if session is None:
+        raise _SignIn
+    return session
+
+
+def _org(request: Request, session: Session) -> OrgStore:
+    org: OrgStore = request.app.state.store.scope(session.principal.organization_id)
+    return org
+
+
+def _render(
+    request: Request, name: str, session: Session | None, status: int = 200, **context: Any
+) -> Response:
+    base: dict[str, Any] = {"session": session}
+    if session is not None:
+        base["csrf"] = session.csrf
+        base["organization"] = request.app.state.store.scope(session.principal.organization_id).organization()
+        base["can"] = {scope: session.principal.holds(scope) for scope in ("read", "admin", "auditor")}
+    return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+
+
+def _page(request: Request, build: Any) -> Response:
+    """Run a page: no session → the sign-in form; an ``AAAFError`` → an error page."""
+    try:
+        session = _session(request)
+        return build(session)  # type: ignore[no-any-return]
+    except _SignIn:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", status_code=303)
+    except AAAFError as error:
+        return _render(
+            request,
+            "dashboard/error.html",
+            current_session(request),
+            status=STATUS.get(error.code, 400),
+            error=error,
+        )
+
+
+def _safe_next(target: str | None) -> str:
+    return target if target and target.startswith("/") and not target.startswith("//") else "/"
+
+
+# ------------------------------------------------------------------------------- sign-in
+@router.get("/sign-in", response_class=HTMLResponse)
+def sign_in_form(request: Request, next: str | None = None, error: str | None = None) -> Response:
+    """The public sign-in page (SCORING.md §7 lists it among the public routes)."""
+    token = secrets.token_urlsafe(32)
+    response = _render(
+        request, "dashboard/sign_in.html", None, next=_safe_next(next), login_csrf=token, error=error
+    )
+    response.set_cookie(
+        LOGIN_CSRF, token, max_age=3600, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return response
+
+
+@router.post("/sign-in")
+def sign_in_submit(
+    request: Request,
+    csrf_token: str = Form(""),
+    api_key: str = Form(""),
+    client_id: str = Form(""),
+    client_secret: str = Form(""),
+    next: str = Form("/"),
+) -> Response:
+    expected = request.cookies.get(LOGIN_CSRF) or ""
+    if not csrf_token or not secrets.compare_digest(csrf_token.encode(), expected.encode()):
+        return _render(
+            request,
+            "dashboard/sign_in.html",
+            None,
+            status=403,
+            next=_safe_next(next),
+            login_csrf=expected,
+            error="The form's CSRF token is missing or wrong; reload the page.",
+        )
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    try:
+        credential = api_key.strip()
+        if not credential and client_id.strip():
+            from aaaf.services.oauth import TokenError, issue_token
+
+            now = request.app.state.context.now()
+            try:
+                token = issue_token(request.app.state.store, client_id.strip(), client_secret, None, now=now)
+            except TokenError as error:  # RFC 6749 §5.2: shown as the sign-in's error
+                raise AAAFError("UNAUTHORIZED", error.description, {}) from None
+            credential = token["access_token"]
+        if not credential:
+            raise AAAFError("UNAUTHORIZED", "Give an API key, or an OAuth client id and secret.", {})
+        sign_in(request, response, credential)
+    except AAAFError as error:
+        return _render(
+            request,
+            "dashboard/sign_in.html",
+            None,
+            status=401,
+            next=_safe_next(next),
+            login_csrf=expected,
+            error=error.message,
+        )
+    response.delete_cookie(LOGIN_CSRF)
+    return response
+
+
+@router.post("/sign-out")
+def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
+    def build(session: Session) -> Response:
+        check_csrf(session, csrf_token)
+        response = RedirectResponse("/sign-in", status_code=303)
+        sign_out(response)
+        return response
+
+    return _page(request, build)
+
+
+# ------------------------------------------------------------------------------- pages
+@router.get("/", response_class=HTMLResponse)
+def overview(request: Request, page: int = 1) -> Response:
+    def build(session: Session) -> Response:
+        org = _org(request, session)
+        now = request.app.state.context.now()
+        data = views.overview(org, now=now, can_admin=session.principal.holds("admin"), page=page)
+        config = org.config()
+        return _render(
+            request,
+            "dashboard/overview.html",
+            session,
+            **data,
+            base_url=str(request.base_url).rstrip("/"),
+            minimum=max(config.min_tasks_performance, config.min_tasks_capability),
+            window_days=config.window_days,
+        )
+
+    return _page(request, build)
+
+
+@router.get("/agents/{agent_ref}", response_class=HTMLResponse)
+def agent(request: Request, agent_ref: str) -> Response:
+    def build(session: Session) -> Response:
+        org = _org(request, session)
+        data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
+        return _render(request, "dashboard/agent.html", session, **data)
+
+    return _page(request, build)
+
+
+@router.get("/assessments/{assessment_id}", response_class=HTMLResponse)
+def assessment(request: Request, assessment_id: str) -> Response:
+    def build(session: Session) -> Response:
+        data = views.assessment_page(_org(request, session), assessment_id)
+        return _render(request, "dashboard/assessment.html", session, **data)
+
+    return _page(request, build)
+
+
+@router.get("/webhooks", response_class=HTMLResponse)
+def webhooks(request: Request, redelivered: str | None = None) -> Response:
+    def build(session: Session) -> Response:
+        session.principal.require("admin")  # as GET /api/v1/webhooks
+        hooks = views.webhooks_page(_org(request, session))
+        return _render(request, "dashboard/webhooks.html", session, hooks=hooks, redelivered=redelivered)
+
+    return _page(request, build)
+
+
+@router.post("/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver")
+def redeliver(request: Request, webhook_id: str, delivery_id: str, csrf_token: str = Form("")) -> Response:
+    def build(session: Session) -> Response:
+        from aaaf.services import webhooks as webhook_service
+
+        check_csrf(session, csrf_token)
+        session.principal.require("admin")
+        now = request.app.state.context.now()
+        webhook_service.redeliver(_org(request, session), webhook_id, delivery_id, now=now)
+        return RedirectResponse(f"/webhooks?redelivered={quote(delivery_id)}", status_code=303)
+
+    return _page(request, build)
+
+
+def _config_page(request: Request, session: Session, status: int = 200, **extra: Any) -> Response:
+    config = _org(request, session).config_dict()
+    extra.setdefault("submitted", None)
+    extra.setdefault("error_part", None)
+    return _render(request, "dashboard/config.html", session, status=status, config=config, **extra)
+
+
+@router.get("/config", response_class=HTMLResponse)
+def config(request: Request, saved: str | None = None) -> Response:
+    return _page(request, lambda session: _config_page(request, session, saved=saved))
+
+
+@router.post("/config")
+async def config_submit(request: Request) -> Response:
+    """One form per part (weights of an axis, taxonomy, window); the store validates every
+    change as ``PATCH …/config`` does (``WEIGHT_SUM_INVALID`` names the sum)."""
+    form = await request.form()
+
+    def build(session: Session) -> Response:
+        check_csrf(session, str(form.get("csrf_token") or ""))
+        session.principal.require("admin")
+        part = str(form.get("part") or "")
+        try:
+            changes = _config_changes(part, form)
+            _org(request, session).update_config(**changes)
+        except AAAFError as error:
+            return _config_page(
+                request, session, status=422, error=error, error_part=part, submitted=dict(form)
+            )
+        return RedirectResponse(f"/config?saved={quote(part)}", status_code=303)
+
+    return _page(request, build)
+
+
+def _config_changes(part: str, form: Any) -> dict[str, Any]:
+    if part in ("performance_weights", "capability_weights"):
+        axis = part.removesuffix("_weights")
+        weights = {}
+        for name in AXES[axis]:
+            raw = str(form.get(f"w_{name}") or "").strip()
+            try:
+                weights[name] = float(raw)
+            except ValueError:
+                raise AAAFError(
+                    "INVALID_REQUEST", f"{title_of(name)}: {raw!r} is not a number.", {"field": name}
+                ) from None
+        return {part: weights}
+    if part == "domain_taxonomy":
+        domains = [line.strip() for line in str(form.get("domains") or "").splitlines() if line.strip()]
+        return {"domain_taxonomy": domains}
+    if part == "window":
+        out = {}
+        for key in ("assessment_window_days", "validity_period_days"):
+            raw = str(form.get(key) or "").strip()
+            if not raw.isdigit():
+                raise AAAFError(
+                    "INVALID_REQUEST", f"{key}: {raw!r} is not a whole number of days.", {"field": key}
+                )
+            out[key] = int(raw)
+        return out
+    raise AAAFError("INVALID_REQUEST", f"Unknown configuration part {part!r}.", {"field": "part"})
+
+
+def install_dashboard(app: Any) -> None:
+    """Mount the pages and their static files (htmx, CSS) on ``app`` — not in the OpenAPI."""
+    from fastapi.staticfiles import StaticFiles
+
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+
+# ------------------------------------------------------------------------------- compare
+DEFAULT_RESAMPLES = 10_000  # as POST /api/v1/eval-runs/compare
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare(request: Request) -> Response:
+    """Pick a control and one or several treatments among the organization's eval runs."""
+
+    def build(session: Session) -> Response:
+        runs = [run.summary() for run in _org(request, session).eval_runs()]
+        return _render(request, "dashboard/compare.html", session, runs=runs, resamples=DEFAULT_RESAMPLES)
+
+    return _page(request, build)
+
+
+@router.get("/compare/report", response_class=HTMLResponse)
+def compare_report(request: Request) -> Response:
+    """The existing HTML compare report (:mod:`aaaf.reports.compare_html`) of stored runs,
+    compared by the service ``POST /api/v1/eval-runs/compare`` uses (a GET: it stores nothing)."""
+
+    def build(session: Session) -> Response:
+        from aaaf.reports.compare_html import render_comparison_html, render_several_html
+        from aaaf.scoring.layered import LayeredConfig
+        from aaaf.services.eval_runs import compare_stored_result
+
+        query = request.query_params
+        control = query.get("control") or ""
+        treatments = [t for t in query.getlist("treatment") if t]
+        raw = query.get("resamples") or str(DEFAULT_RESAMPLES)
+        if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+            raise AAAFError(
+                "INVALID_REQUEST", f"resamples: {raw!r} is not a whole number from 1 to 100000.", {}
+            )
+        if not control:
+            raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
+        config = LayeredConfig(resamples=int(raw))
+        result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
+        html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
+        return HTMLResponse(html)
+
+    return _page(request, build)

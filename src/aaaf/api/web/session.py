@@ -1,0 +1,102 @@
+"""The dashboard's sign-in session and CSRF tokens (issue 17 §1; SCORING.md §7 "Secrets").
+
+A signed-in browser holds one cookie, ``aaaf_session``: the API key (or OAuth access token)
+it signed in with, a CSRF token and the time it was issued, sealed with AES-256-GCM under a
+key derived from ``AAAF_SECRET_KEY`` (:meth:`aaaf.secret_box.SecretBox.seal`, purpose
+``dashboard session``) — authenticated, so a changed cookie is refused, and encrypted, so the
+key it carries is not readable from the cookie.  The cookie is HttpOnly, SameSite=Lax and
+Secure when the request came over TLS; it lasts :data:`SESSION_MAX_AGE_S`.  Every request
+authenticates the carried key again (:func:`aaaf.services.keys.authenticate`), so a revoked
+key signs the browser out at once and its scopes apply exactly as in the API.
+
+CSRF: every form carries the session's token in a hidden ``csrf_token`` field; a POST whose
+field does not match (constant-time) is refused with 403 before anything is changed.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request, Response
+
+from aaaf.errors import AAAFError
+from aaaf.services.issuer import secret_box
+from aaaf.services.keys import Principal, authenticate
+from aaaf.store import Store
+
+COOKIE = "aaaf_session"
+PURPOSE = "dashboard session"
+SESSION_MAX_AGE_S = 12 * 3600
+
+
+@dataclass(frozen=True)
+class Session:
+    """A signed-in browser: the credential it presents, its CSRF token, who it acts as."""
+
+    credential: str
+    csrf: str
+    issued: float
+    principal: Principal
+
+
+def _box(request: Request) -> Any:
+    cached = getattr(request.app.state, "dashboard_box", None)
+    if cached is None:
+        cached = secret_box(request.app.state.store, request.app.state.context.settings)
+        request.app.state.dashboard_box = cached
+    return cached
+
+
+def sign_in(request: Request, response: Response, credential: str) -> Principal:
+    """Authenticate ``credential`` (an API key or OAuth token) and set the session cookie."""
+    store: Store = request.app.state.store
+    principal = authenticate(store, credential, now=request.app.state.context.now())
+    payload = {"k": credential, "c": secrets.token_urlsafe(32), "t": time.time()}
+    sealed = _box(request).seal(json.dumps(payload).encode(), purpose=PURPOSE)
+    response.set_cookie(
+        COOKIE,
+        sealed,
+        max_age=SESSION_MAX_AGE_S,
+        httponly=True,
+        secure=request.url.scheme == "https",
+        samesite="lax",
+        path="/",
+    )
+    return principal
+
+
+def sign_out(response: Response) -> None:
+    response.delete_cookie(COOKIE, path="/")
+
+
+def current_session(request: Request) -> Session | None:
+    """The request's session, or None (no cookie, tampered, expired, or its key revoked)."""
+    sealed = request.cookies.get(COOKIE)
+    if not sealed:
+        return None
+    try:
+        payload = json.loads(_box(request).open(sealed, purpose=PURPOSE))
+        issued = float(payload["t"])
+        credential, csrf = str(payload["k"]), str(payload["c"])
+    except (AAAFError, ValueError, KeyError, TypeError):
+        return None
+    if time.time() - issued > SESSION_MAX_AGE_S:
+        return None
+    try:
+        principal = authenticate(request.app.state.store, credential, now=request.app.state.context.now())
+    except AAAFError:
+        return None
+    return Session(credential, csrf, issued, principal)
+
+
+def check_csrf(session: Session, submitted: str | None) -> None:
+    """403 ``FORBIDDEN`` unless the form's token is the session's (constant-time)."""
+    if not submitted or not hmac.compare_digest(submitted.encode(), session.csrf.encode()):
+        raise AAAFError(
+            "FORBIDDEN", "The form's CSRF token is missing or wrong; reload the page and try again.", {}
+        )

@@ -1,0 +1,246 @@
+"""What each dashboard page shows, gathered from the services and stores the API uses (issue 17 §2).
+
+No number here is computed twice: the fleet is :func:`aaaf.services.reports.fleet_entries`
+(what ``aaaf report --summary`` prints), due agents :func:`aaaf.services.assess.due_agents`,
+trust :mod:`aaaf.services.trust`, the assessment explanation
+:func:`aaaf.services.explain.explain_assessment` (``aaaf explain``, with "what would raise the
+tier" from :func:`aaaf.reports.markdown.tier_raise`), collection progress the engine's own
+window and dimensions (:func:`aaaf.scoring.aaaf.dimension_scores`) against the configured
+minimums of SCORING.md §2.1.  Each function returns plain data for a template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from aaaf.api.web.charts import Chart, bar_chart, line_chart
+from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
+from aaaf.reports.summary import FleetEntry, tier_distribution
+from aaaf.scoring.core import display
+from aaaf.scoring.defaults import AXES
+from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
+from aaaf.services import assess as assess_service
+from aaaf.services import reports as report_service
+from aaaf.services import trust as trust_service
+from aaaf.store import OrgStore
+
+RECENT_FAILURES = 10
+FLEET_PAGE = 100
+
+
+def _day(moment: datetime | None) -> str:
+    return "—" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
+
+
+def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) -> dict[str, Any]:
+    """The organization overview: fleet (``FLEET_PAGE`` agents a page, by name), tier
+    distribution, due agents, held assessments, open appeals, recent webhook failures.
+    The organization's completed assessments are read once and handed to each service."""
+    completed = org.assessments(status="completed")  # newest first, read once for every panel
+    latest = report_service.latest_with_composites_by_agent(org, completed)
+    agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
+    # the fleet summary's entries (reports.summary), carrying each latest result
+    entries = [
+        FleetEntry(agent=a.name, assessment=None if a.id not in latest else {"result": latest[a.id].result})
+        for a in agents
+    ]
+    pages = max(1, -(-len(agents) // FLEET_PAGE))
+    page = min(max(1, page), pages)
+    fleet = []
+    shown = list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
+    trust = org.last_committed_scores([agent.id for agent, _ in shown], TRUST_SCHEME)
+    for agent, entry in shown:
+        committed = trust.get(agent.id)
+        row: dict[str, Any] = {"agent": agent, "assessment": latest.get(agent.id)}
+        for axis in AXES:
+            data = entry.axis(axis) or {}
+            row[axis] = {"score": display(data.get("composite_score")), "tier": data.get("tier")}
+        row["trust"] = None if committed is None else trust_display(committed.score)
+        row["trust_tier"] = None if committed is None else committed.tier
+        fleet.append(row)
+    held = [a for a in completed if a.review_state == "pending_review"]
+    failures: list[dict[str, Any]] = []
+    if can_admin:
+        for hook in org.webhooks():
+            for delivery in org.webhook_deliveries(hook.id):
+                if delivery.status == "failed":
+                    failures.append({"webhook": hook, "delivery": delivery})
+        failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
+    return {
+        "fleet": fleet,
+        "fleet_total": len(agents),
+        "page": page,
+        "pages": pages,
+        "distribution": {axis: tier_distribution(entries, axis) for axis in AXES},
+        "due": assess_service.due_agents(org, now=now, completed=completed),
+        "held": held,
+        "appeals": org.open_appeals(),
+        "failures": failures[:RECENT_FAILURES],
+        "webhooks_visible": can_admin,
+    }
+
+
+def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
+    """The completed whole-axis assessments of ``assessments`` (newest first), oldest first:
+    the trend's points."""
+    done = [
+        a
+        for a in assessments
+        if a.status == "completed" and a.type in report_service.COMPOSITE_TYPES and a.result
+    ]
+    return list(reversed(done))
+
+
+def trends(assessments: Sequence[Any]) -> list[Chart]:
+    """Composites, then each axis's dimensions, over the assessments (oldest first)."""
+    points = [_day(a.completed_at) for a in assessments]
+    charts = [
+        line_chart(
+            "Composite scores over the agent's assessments",
+            points,
+            {
+                AXIS_TITLES[axis]: [
+                    ((a.result or {}).get(axis) or {}).get("composite_score") for a in assessments
+                ]
+                for axis in AXES
+            },
+        )
+    ]
+    for axis, names in AXES.items():
+        series = {
+            title_of(name): [
+                ((((a.result or {}).get(axis) or {}).get("dimensions") or {}).get(name) or {}).get("score")
+                for a in assessments
+            ]
+            for name in names
+        }
+        charts.append(
+            line_chart(f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series)
+        )
+    return charts
+
+
+def collection_progress(org: OrgStore, agent: Any, *, now: datetime) -> dict[str, Any]:
+    """Evidence gathered in the window ending now against the minimums the engine enforces
+    (SCORING.md §2.1: tasks in the window per axis) and, per dimension, the samples and
+    events the engine would score it on today (minimums waived, as ``explain`` does)."""
+    from aaaf.scoring.aaaf import dimension_scores
+    from aaaf.scoring.fold import fold_evidence
+
+    config = org.config()
+    names = [name for axis in AXES.values() for name in axis]
+    window, dims = dimension_scores(fold_evidence(org.events(agent.id)), config, now, names)
+    tasks = len(window.scored)
+    required = {"performance": config.min_tasks_performance, "capability": config.min_tasks_capability}
+    axes = {}
+    for axis, axis_names in AXES.items():
+        axes[axis] = {
+            "tasks": tasks,
+            "required": required[axis],
+            "percent": min(100, int(100 * tasks / required[axis])) if required[axis] else 100,
+            "dimensions": [
+                {
+                    "name": name,
+                    "title": title_of(name),
+                    "sample_size": dims[name].sample_size,
+                    "evidence_count": dims[name].evidence_count,
+                    "scored": dims[name].score is not None,
+                    "reason": dims[name].reason,
+                }
+                for name in axis_names
+            ],
+        }
+    return {"window_start": _day(window.window_start), "window_end": _day(window.window_end), "axes": axes}
+
+
+def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
+    """What would raise each tier: the report's :func:`aaaf.reports.markdown.tier_raise` under
+    the weights the assessment was scored with (its recorded spec, as ``aaaf explain``)."""
+    from aaaf.reports.markdown import tier_raise
+    from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
+
+    evidence = org.assessment_evidence(assessment.id)
+    config = (
+        org.config()
+        if evidence is None
+        else aaaf_config_of(SchemeSpec(evidence.scheme, evidence.scheme_version, evidence.config))
+    )
+    result = assessment.result or {}
+    return {axis: tier_raise(axis, result[axis], config.weights(axis)) for axis in AXES if result.get(axis)}
+
+
+def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any]:
+    """The agent page (issue 17 §2): scores, trends, progress, badge, trust, stress, raises."""
+    agent = org.get_agent(agent_ref)
+    every = org.assessments(agent.id)  # newest first, read once
+    history = _composite_assessments(every)
+    latest = history[-1] if history else None
+    bars: dict[str, Chart] = {}
+    raises: dict[str, Any] = {}
+    if latest is not None:
+        for axis in AXES:
+            data = (latest.result or {}).get(axis) or {}
+            bars[axis] = bar_chart(
+                f"{AXIS_TITLES[axis]} dimensions of the latest assessment",
+                [
+                    (title_of(name), (dim or {}).get("score"))
+                    for name, dim in (data.get("dimensions") or {}).items()
+                ],
+            )
+        raises = _raises(org, latest)
+    badges = [b for b in org.badges(agent_id=agent.id, current_only=True)]
+    badges.sort(key=lambda b: b.issued_at, reverse=True)
+    trust_history = trust_service.history(org, agent)
+    trust_chart = line_chart(
+        "Trust score history (0-1000)",
+        [_day(entry.computed_at) for entry in trust_history],
+        {"Trust score": [entry.score for entry in trust_history]},
+        maximum=1000.0,
+    )
+    trust_now, trust_note = report_service.trust_for(org, agent, at=now)
+    stress = []
+    for run in org.stress_runs(agent.id):
+        stress.append({"run": run, "results": org.stress_run_results(run.id)})
+    return {
+        "agent": agent,
+        "latest": latest,
+        "latest_result": None if latest is None else latest.result,
+        "bars": bars,
+        "trends": trends(history) if history else [],
+        "assessments": every,
+        "progress": collection_progress(org, agent, now=now),
+        "badge": badges[0] if badges else None,
+        "trust_history": trust_history,
+        "trust_chart": trust_chart,
+        "trust_now": trust_now,
+        "trust_note": trust_note,
+        "stress": stress,
+        "raises": raises,
+    }
+
+
+def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
+    """One assessment: every dimension with its evidence counts and the tasks that moved it."""
+    from aaaf.services.explain import explain_assessment
+
+    assessment = org.get_assessment(assessment_id)
+    explanation: Mapping[str, Any] | None = None
+    if assessment.status == "completed" and assessment.result:
+        explanation = explain_assessment(org, str(assessment.id)).to_dict(top=5)
+    return {
+        "assessment": assessment,
+        "json": assess_service.assessment_json(assessment, extended=True),
+        "explanation": explanation,
+        "appeals": org.appeals(assessment.id),
+    }
+
+
+def webhooks_page(org: OrgStore) -> list[dict[str, Any]]:
+    """Each webhook with its deliveries, newest first (the webhook API's own listing)."""
+    out = []
+    for hook in org.webhooks():
+        deliveries = sorted(org.webhook_deliveries(hook.id), key=lambda d: d.created_at, reverse=True)
+        out.append({"webhook": hook, "deliveries": deliveries})
+    return out
