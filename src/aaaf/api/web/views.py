@@ -22,6 +22,7 @@ from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.services import assess as assess_service
+from aaaf.services import benchmarks as benchmark_service
 from aaaf.services import reports as report_service
 from aaaf.services import trust as trust_service
 from aaaf.store import OrgStore
@@ -203,6 +204,7 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
     stress = []
     for run in org.stress_runs(agent.id):
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
+    standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
     return {
         "agent": agent,
         "latest": latest,
@@ -218,6 +220,7 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         "trust_note": trust_note,
         "stress": stress,
         "raises": raises,
+        "standing": standing,
     }
 
 
