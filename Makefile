@@ -13,11 +13,12 @@ comma       := ,
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-*+cpu-cp311-*.whl))
 EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml sdk/python/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip uv
 	$(if $(TORCH_WHEEL),$(VENV)/bin/uv pip install --quiet --python $(PY) "$(TORCH_WHEEL)")
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]"
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e sdk/python
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -26,8 +27,8 @@ demo: $(STAMP)
 	bash scripts/demo.sh
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks scripts
-	$(VENV)/bin/ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/ruff check src tests benchmarks scripts sdk examples
+	$(VENV)/bin/ruff format --check src tests benchmarks scripts sdk examples
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
