@@ -2,7 +2,7 @@
 ``message`` and ``details`` (``{"error": {"code", "message", "details"}}``) and the HTTP status.
 
 The class follows the status (``NotFoundError`` for 404, ``RateLimitedError`` for 429…); the
-``code`` names the precise problem (``AGENT_NOT_FOUND``, ``INSUFFICIENT_EVIDENCE``,
+``code`` names the precise problem (``NOT_FOUND``, ``INSUFFICIENT_EVIDENCE``,
 ``PAYLOAD_TOO_LARGE`` and SCORING.md §7's other codes).
 """
 
