@@ -1,0 +1,90 @@
+"""Retries of the ingestion helper (issue 18 §1, §4) against a live server, SQLite and
+PostgreSQL: 429/502/503/504 and dropped connections are retried honouring ``Retry-After``;
+a batch the server stored but whose answer was lost is re-sent with the same ids and never
+doubles; a real 429 of an organization's rate limit is honoured; other errors are not retried."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from aaaf_client import AAAFClient, FailedEvent
+from proxy import RESET, MisbehavingProxy, refuse, swallow
+from tests.api.conftest import Org
+
+from conftest import make_events, stored_event_keys
+
+
+@pytest.fixture
+def proxy_for(live: Any) -> Iterator[Any]:
+    made: list[MisbehavingProxy] = []
+
+    def make(script: list[Any]) -> MisbehavingProxy:
+        made.append(MisbehavingProxy(live.base_url, script))
+        return made[-1]
+
+    yield make
+    for proxy in made:
+        proxy.close()
+
+
+def test_retries_honour_retry_after_then_deliver(proxy_for: Any, org: Org, agent_id: str) -> None:
+    proxy = proxy_for([refuse(503, "1"), refuse(429, "2"), RESET, refuse(504), refuse(502)])
+    with AAAFClient(base_url=proxy.base_url, api_key=org.key) as client:
+        for event in make_events(agent_id, 50, prefix="r"):
+            client.ingest(event)
+        summary = client.flush()
+    assert (summary.accepted, summary.duplicates, summary.rejected) == (50, 0, [])
+    times = proxy.batch_times
+    assert len(times) == 6  # five refusals, then the delivery
+    assert times[1] - times[0] >= 1.0  # Retry-After: 1
+    assert times[2] - times[1] >= 2.0  # Retry-After: 2
+    assert sorted(stored_event_keys(org.client, agent_id)) == sorted(f"r-{n}" for n in range(50))
+
+
+@pytest.mark.parametrize("with_ids", [True, False], ids=["client-ids", "derived-ids"])
+def test_a_retried_batch_never_doubles(proxy_for: Any, org: Org, agent_id: str, with_ids: bool) -> None:
+    # the first chunk is stored twice over while its answers are lost (503, then 502)
+    proxy = proxy_for([swallow(503), swallow(502)])
+    events = make_events(agent_id, 1500, prefix="x", with_ids=with_ids)
+    with AAAFClient(base_url=proxy.base_url, api_key=org.key) as client:
+        for event in events:
+            client.ingest(event)
+        summary = client.flush()
+    assert (summary.accepted, summary.duplicates, summary.rejected) == (500, 1000, [])
+    keys = stored_event_keys(org.client, agent_id)
+    assert len(keys) == len(set(keys)) == 1500
+    if with_ids:
+        assert set(keys) == {e["id"] for e in events}
+
+
+def test_a_real_rate_limit_is_honoured(live: Any) -> None:
+    org = live.organization(rate_limit_per_minute=1)
+    agent = org.client.post("/api/v1/agents", json={"name": "limited"})  # the one request of this minute
+    assert agent.status_code == 201
+    failures: list[FailedEvent] = []
+    client = AAAFClient(base_url=live.base_url, api_key=org.key, retry_timeout=3, on_error=failures.append)
+    for event in make_events(agent.json()["id"], 10, prefix="l"):
+        client.ingest(event)
+    started = time.monotonic()
+    summary = client.close()
+    # Retry-After (~60 s) is beyond the retry budget: reported failed at once, not hammered
+    assert time.monotonic() - started < 10
+    assert summary.accepted == 0 and len(summary.rejected) == 10
+    assert {f.code for f in summary.rejected} == {"RATE_LIMITED"}
+    assert summary.rejected[0].details["retry_after"] >= 1
+    assert failures == summary.rejected
+
+
+def test_errors_that_retrying_cannot_fix_fail_at_once(live: Any, org: Org, agent_id: str) -> None:
+    client = AAAFClient(base_url=live.base_url, api_key="not-a-key")
+    for event in make_events(agent_id, 3, prefix="k"):
+        client.ingest(event)
+    started = time.monotonic()
+    summary = client.close()
+    assert time.monotonic() - started < 10
+    assert len(summary.rejected) == 3 and summary.accepted == 0
+    assert summary.rejected[0].code == "UNAUTHORIZED"
+    assert stored_event_keys(org.client, agent_id) == []
