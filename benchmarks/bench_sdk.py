@@ -80,10 +80,11 @@ def run(events_per_round: int = 20_000, rounds: int = 2) -> dict[str, Any] | str
         key, warm_agent = organization(base)
         raw_batches(base, key, events(warm_agent, BATCH, "warm"))  # the server's first-request costs
         for number in range(rounds):
-            _, raw_agent = organization(base)
-            raw_times.append(raw_batches(base, key, events(raw_agent, events_per_round, f"raw{number}")))
+            raw_key, raw_agent = organization(base)
+            raw_times.append(raw_batches(base, raw_key, events(raw_agent, events_per_round, f"raw{number}")))
             sdk_key, sdk_agent = organization(base)
             sdk_times.append(sdk_ingest(base, sdk_key, events(sdk_agent, events_per_round, f"sdk{number}")))
+            print(f"round {number}: raw {raw_times[-1]:.2f} s, sdk {sdk_times[-1]:.2f} s", file=sys.stderr)
     raw_rate = events_per_round / min(raw_times)
     sdk_rate = events_per_round / min(sdk_times)
     return {
