@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from proxy import MisbehavingProxy
 from tests.api.conftest import Org, live  # noqa: F401
 
 
@@ -70,9 +71,13 @@ def stored_event_keys(client: httpx.Client, agent_id: str) -> list[str]:
 
 
 @pytest.fixture
-def sdk_client(live: Any, org: Org) -> Iterator[Any]:  # noqa: F811
-    from aaaf_client import AAAFClient
+def proxy_for(live: Any) -> Iterator[Any]:  # noqa: F811
+    made: list[MisbehavingProxy] = []
 
-    client = AAAFClient(base_url=live.base_url, api_key=org.key)
-    yield client
-    client.close()
+    def make(script: list[Any]) -> MisbehavingProxy:
+        made.append(MisbehavingProxy(live.base_url, script))
+        return made[-1]
+
+    yield make
+    for proxy in made:
+        proxy.close()

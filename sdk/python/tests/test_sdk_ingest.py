@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from aaaf_client import AAAFClient, FailedEvent
+from proxy import refuse
 from tests.api.conftest import Org
 
 from conftest import make_events, stored_event_keys
@@ -61,47 +62,57 @@ def test_flush_interval_sends_without_flush(live: Any, org: Org, agent_id: str) 
         assert client.flush().accepted == 5
 
 
-def test_bounded_queue_drop_counts_the_dropped(live: Any, org: Org, agent_id: str) -> None:
-    # a long interval and flush_at above the queue: nothing is sent until flush()
-    client = AAAFClient(
-        base_url=live.base_url,
-        api_key=org.key,
-        max_queue_size=10,
-        overflow="drop",
-        flush_at=1000,
-        flush_interval=60,
-    )
-    results = [client.ingest(event) for event in make_events(agent_id, 25, prefix="d")]
-    assert results == [True] * 10 + [False] * 15
+def test_bounded_queue_drop_counts_the_dropped(proxy_for: Any, org: Org, agent_id: str) -> None:
+    # the first chunk is refused once (Retry-After: 2): a full queue drops what comes meanwhile
+    proxy = proxy_for([refuse(503, "2")])
+    client = AAAFClient(base_url=proxy.base_url, api_key=org.key, max_queue_size=5, overflow="drop")
+    results = [client.ingest(event) for event in make_events(agent_id, 30, prefix="d")]
+    kept = results.count(True)
+    assert 5 <= kept <= 10 and results[:5] == [True] * 5  # at most a chunk in flight and a full queue
     summary = client.close()
-    assert (summary.accepted, summary.dropped) == (10, 15)
-    assert len(stored_event_keys(org.client, agent_id)) == 10
+    assert (summary.accepted, summary.dropped, summary.rejected) == (kept, 30 - kept, [])
+    assert len(stored_event_keys(org.client, agent_id)) == kept
 
 
-def test_bounded_queue_block_waits_for_room(live: Any, org: Org, agent_id: str) -> None:
+def test_bounded_queue_block_waits_for_room(proxy_for: Any, org: Org, agent_id: str) -> None:
+    # the first chunk is refused twice (Retry-After: 1): meanwhile the queue fills and ingest blocks
+    proxy = proxy_for([refuse(503, "1"), refuse(503, "1")])
     client = AAAFClient(
-        base_url=live.base_url,
-        api_key=org.key,
-        max_queue_size=10,
-        overflow="block",
-        flush_at=1000,
-        flush_interval=60,
+        base_url=proxy.base_url, api_key=org.key, max_queue_size=10, overflow="block", flush_interval=60
     )
-    events = make_events(agent_id, 11, prefix="b")
-    for event in events[:10]:
+    events = make_events(agent_id, 21, prefix="b")
+    for event in events[:20]:  # ten in flight (a full queue is sent at once), ten queued
         client.ingest(event)
     done = threading.Event()
 
-    def eleventh() -> None:
-        client.ingest(events[10])
+    def last() -> None:
+        client.ingest(events[20])
         done.set()
 
-    threading.Thread(target=eleventh, daemon=True).start()
-    assert not done.wait(0.5)  # the queue is full: ingest blocks
+    threading.Thread(target=last, daemon=True).start()
+    assert not done.wait(0.5)  # the queue is full and its first chunk is still being retried
     assert client.queued == 10
-    summary = client.flush()  # the first ten are sent, making room for the eleventh
-    assert done.wait(10)
-    summary_after = client.close()
-    assert summary.accepted + summary_after.accepted == 11
-    assert summary.dropped == summary_after.dropped == 0
-    assert len(stored_event_keys(org.client, agent_id)) == 11
+    assert done.wait(30)
+    summary = client.close()
+    assert (summary.accepted, summary.dropped, summary.rejected) == (21, 0, [])
+    assert len(stored_event_keys(org.client, agent_id)) == 21
+
+
+def test_chunks_stay_under_the_body_limit_and_an_oversized_event_is_reported(
+    live: Any, org: Org, agent_id: str
+) -> None:
+    events = make_events(agent_id, 50, prefix="big")
+    for event in events:  # ~60 kB each (a field holds at most 64 KiB): about 17 fit one 1 MiB body
+        event["data"]["tool"] = "t" * 60_000
+    huge = {**make_events(agent_id, 1, prefix="huge")[0]}
+    huge["data"] = {**huge["data"], "tool": "h" * 1_100_000}
+    with AAAFClient(base_url=live.base_url, api_key=org.key) as client:
+        for event in events[:25]:
+            client.ingest(event)
+        client.ingest(huge)
+        for event in events[25:]:
+            client.ingest(event)
+        summary = client.flush()
+    assert summary.accepted == 50
+    assert [(f.code, f.event["id"]) for f in summary.rejected] == [("PAYLOAD_TOO_LARGE", "huge-0")]
+    assert sorted(stored_event_keys(org.client, agent_id)) == sorted(e["id"] for e in events)

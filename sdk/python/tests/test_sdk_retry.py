@@ -6,28 +6,14 @@ doubles; a real 429 of an organization's rate limit is honoured; other errors ar
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from aaaf_client import AAAFClient, FailedEvent
-from proxy import RESET, MisbehavingProxy, refuse, swallow
+from proxy import RESET, refuse, swallow
 from tests.api.conftest import Org
 
 from conftest import make_events, stored_event_keys
-
-
-@pytest.fixture
-def proxy_for(live: Any) -> Iterator[Any]:
-    made: list[MisbehavingProxy] = []
-
-    def make(script: list[Any]) -> MisbehavingProxy:
-        made.append(MisbehavingProxy(live.base_url, script))
-        return made[-1]
-
-    yield make
-    for proxy in made:
-        proxy.close()
 
 
 def test_retries_honour_retry_after_then_deliver(proxy_for: Any, org: Org, agent_id: str) -> None:

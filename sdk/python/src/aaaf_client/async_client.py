@@ -113,9 +113,10 @@ class AsyncAAAFClient(AsyncResources):
                 await cond.wait_for(lambda: len(self._pending) < self.max_queue_size)
         self._seq += 1
         self._pending.append(Queued(self._seq, data))
-        if len(self._pending) >= self.flush_at:
+        if len(self._pending) >= min(self.flush_at, self.max_queue_size):
             async with cond:
                 cond.notify_all()
+            await asyncio.sleep(0)  # let the delivery task run even if the caller never yields
         return True
 
     @property
@@ -159,8 +160,9 @@ class AsyncAAAFClient(AsyncResources):
 
     # the delivery task -----------------------------------------------------------------------
     def _ready(self) -> bool:
-        return bool(self._pending) and (
-            len(self._pending) >= self.flush_at or self._flush_wanted or self._closed
+        size = len(self._pending)  # a full queue is sent at once: blocked producers wait for it
+        return size > 0 and (
+            size >= self.flush_at or size >= self.max_queue_size or self._flush_wanted or self._closed
         )
 
     async def _run(self) -> None:

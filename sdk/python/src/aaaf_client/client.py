@@ -144,7 +144,7 @@ class AAAFClient(SyncResources):
                 self._cond.wait()
             self._seq += 1
             self._pending.append(Queued(self._seq, data))
-            if len(self._pending) >= self.flush_at:
+            if len(self._pending) >= min(self.flush_at, self.max_queue_size):
                 self._cond.notify_all()
         return True
 
@@ -199,8 +199,9 @@ class AAAFClient(SyncResources):
             self._worker.start()
 
     def _ready(self) -> bool:
-        return bool(self._pending) and (
-            len(self._pending) >= self.flush_at or self._flush_wanted or self._closed
+        size = len(self._pending)  # a full queue is sent at once: blocked producers wait for it
+        return size > 0 and (
+            size >= self.flush_at or size >= self.max_queue_size or self._flush_wanted or self._closed
         )
 
     def _run(self) -> None:
