@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import stored_event_keys
+from sdk_helpers import stored_event_keys
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "python_agent_loop.py"
 

@@ -10,9 +10,8 @@ import textwrap
 from typing import Any
 
 import pytest
+from sdk_helpers import make_events, stored_event_keys
 from tests.api.conftest import Org
-
-from conftest import make_events, stored_event_keys
 
 SYNC = """
 import json, sys

@@ -9,10 +9,9 @@ import time
 from typing import Any
 
 from aaaf_client import AAAFClient, FailedEvent
-from proxy import refuse
+from sdk_helpers import make_events, stored_event_keys
+from sdk_proxy import refuse
 from tests.api.conftest import Org
-
-from conftest import make_events, stored_event_keys
 
 
 def test_ingest_flush_summary_counts_accepted_duplicates_and_rejected(

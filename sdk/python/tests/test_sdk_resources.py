@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from aaaf_client import AAAFClient, AsyncAAAFClient, NotFoundError, UnprocessableError, models
 from aaaf_client._generated.types import UNSET
-from proxy import refuse
+from sdk_proxy import refuse
 from tests.api.conftest import agent_evidence
 
 SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
@@ -102,7 +102,7 @@ def test_async_client_has_the_same_surface(live: Any) -> None:
 
 
 def test_async_bounded_queue_drops_with_a_count(proxy_for: Any, org: Any, agent_id: str) -> None:
-    from conftest import make_events
+    from sdk_helpers import make_events
 
     proxy = proxy_for([refuse(503, "2")])  # the first chunk waits 2 s: the queue fills meanwhile
 

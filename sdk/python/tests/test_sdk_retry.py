@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from aaaf_client import AAAFClient, FailedEvent
-from proxy import RESET, refuse, swallow
+from sdk_helpers import make_events, stored_event_keys
+from sdk_proxy import RESET, refuse, swallow
 from tests.api.conftest import Org
-
-from conftest import make_events, stored_event_keys
 
 
 def test_retries_honour_retry_after_then_deliver(proxy_for: Any, org: Org, agent_id: str) -> None:

@@ -20,13 +20,13 @@ from unittest import mock
 import httpx
 import pytest
 from aaaf_client import AAAFClient
+from sdk_helpers import make_events
 from sqlalchemy import func, select
 from tests.api.conftest import ADMIN_KEY, Server, free_port, start_server
 from tests.conftest import DIALECTS, _PostgresSchema, _require_postgres
 
 from aaaf.store import open_store
 from aaaf.store import tables as t
-from conftest import make_events
 
 EVENTS = 100_000
 KILL_AFTER_STORED = 20_000
