@@ -73,3 +73,19 @@ def test_errors_that_retrying_cannot_fix_fail_at_once(live: Any, org: Org, agent
     assert len(summary.rejected) == 3 and summary.accepted == 0
     assert summary.rejected[0].code == "UNAUTHORIZED"
     assert stored_event_keys(org.client, agent_id) == []
+
+
+def test_a_dead_service_fails_the_queue_within_one_retry_budget() -> None:
+    from tests.api.conftest import free_port
+
+    failures: list[FailedEvent] = []
+    dead = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    client = AAAFClient(base_url=dead, api_key="unused", retry_timeout=3, on_error=failures.append)
+    for event in make_events("00000000-0000-0000-0000-000000000000", 5000, prefix="dead"):
+        client.ingest(event)
+    started = time.monotonic()
+    summary = client.close()
+    # five chunks share one outage's budget of 3 s (not 3 s each, which would take 15 s)
+    assert time.monotonic() - started < 10
+    assert summary.accepted == 0 and len(summary.rejected) == 5000 == len(failures)
+    assert {f.code for f in summary.rejected} == {"CONNECTION_ERROR"}

@@ -13,7 +13,9 @@ API's batch limits, the decision to retry, and the summary of settled events.
   wants ids assigned passes ``id_factory`` (called once per id-less event, when queued).
 * **Retry** on 429, 502, 503, 504 and connection errors, with exponential backoff (0.25 s
   doubling, at most 5 s, jittered) or the server's ``Retry-After``, until ``retry_timeout``
-  seconds have passed for that chunk; then its events are reported failed.
+  seconds have passed since the service stopped answering (one budget per outage, shared by
+  the chunks: a dead service fails the queue after ``retry_timeout``, not after that much per
+  chunk); then the events are reported failed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -181,3 +184,19 @@ def oversized_error() -> AAAFError:
         {"limit_bytes": MAX_BODY_BYTES},
         status_code=413,
     )
+
+
+class Outage:
+    """Since when the service has not answered usefully (``None`` while it does): the retry
+    budget of every chunk counts from there."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+
+    def begin(self) -> float:
+        if self.since is None:
+            self.since = time.monotonic()
+        return self.since
+
+    def end(self) -> None:
+        self.since = None

@@ -28,6 +28,7 @@ from aaaf_client._ingest import (
     ErrorCallback,
     IngestSummary,
     Ledger,
+    Outage,
     OverflowPolicy,
     Queued,
     backoff,
@@ -89,6 +90,7 @@ class AsyncAAAFClient(AsyncResources):
         self._closed = False
         self._ledger = Ledger(on_error)
         self._worker: asyncio.Task[None] | None = None
+        self._outage = Outage()
         _OPEN.add(self)  # drained at interpreter exit unless closed before
 
     # ingestion -------------------------------------------------------------------------------
@@ -203,7 +205,6 @@ class AsyncAAAFClient(AsyncResources):
         if len(chunk) == 1 and too_large(chunk[0]):
             return None, oversized_error()
         body = batch_body(chunk)
-        started = time.monotonic()
         attempt = 0
         while True:
             try:
@@ -212,9 +213,13 @@ class AsyncAAAFClient(AsyncResources):
             except httpx.TransportError as exc:
                 outcome = connection_failure(exc)
             if outcome.outcome == "done":
+                self._outage.end()
                 return outcome.result, None
             wait = backoff(attempt, outcome.delay)
-            if outcome.outcome == "failed" or time.monotonic() - started + wait > self.retry_timeout:
+            if outcome.outcome == "failed":
+                self._outage.end()  # the service answered: retrying cannot help
+                return None, outcome.error
+            if time.monotonic() - self._outage.begin() + wait > self.retry_timeout:
                 return None, outcome.error
             await asyncio.sleep(wait)
             attempt += 1
@@ -236,9 +241,8 @@ class AsyncAAAFClient(AsyncResources):
         headers = {"Authorization": f"Bearer {self._api_key}"}
         with httpx.Client(base_url=self._base_url, headers=headers, timeout=self._timeout) as http:
             while queue:
-                deliver(
-                    http, take_chunk(queue, self.flush_at), retry_timeout=self.retry_timeout, settle=settle
-                )
+                chunk = take_chunk(queue, self.flush_at)
+                deliver(http, chunk, retry_timeout=self.retry_timeout, outage=self._outage, settle=settle)
         self._closed = True
         return self._ledger.take()
 

@@ -35,6 +35,7 @@ from aaaf_client._ingest import (
     ErrorCallback,
     IngestSummary,
     Ledger,
+    Outage,
     OverflowPolicy,
     Queued,
     backoff,
@@ -56,6 +57,7 @@ def deliver(
     chunk: list[Queued],
     *,
     retry_timeout: float,
+    outage: Outage,
     settle: Callable[[list[Queued], dict[str, Any] | None, AAAFError | None], None],
     stopping: Callable[[], bool] = lambda: False,
 ) -> None:
@@ -65,7 +67,6 @@ def deliver(
         settle(chunk, None, oversized_error())
         return
     body = batch_body(chunk)
-    started = time.monotonic()
     attempt = 0
     while True:
         try:
@@ -74,11 +75,16 @@ def deliver(
         except httpx.TransportError as exc:
             outcome = connection_failure(exc)
         if outcome.outcome == "done":
+            outage.end()
             settle(chunk, outcome.result, None)
             return
         assert outcome.error is not None
         wait = backoff(attempt, outcome.delay)
-        if outcome.outcome == "failed" or time.monotonic() - started + wait > retry_timeout:
+        if outcome.outcome == "failed":
+            outage.end()  # the service answered: retrying cannot help
+            settle(chunk, None, outcome.error)
+            return
+        if time.monotonic() - outage.begin() + wait > retry_timeout:
             settle(chunk, None, outcome.error)
             return
         time.sleep(wait)
@@ -127,6 +133,7 @@ class AAAFClient(SyncResources):
         self._closed = False
         self._ledger = Ledger(on_error)
         self._worker: threading.Thread | None = None
+        self._outage = Outage()
         _OPEN.add(self)  # closed at interpreter exit unless closed before
 
     # ingestion -------------------------------------------------------------------------------
@@ -221,7 +228,7 @@ class AAAFClient(SyncResources):
                     self._cond.wait(left)
                 chunk = take_chunk(self._pending, self.flush_at)
                 self._cond.notify_all()  # room for producers blocked on a full queue
-            deliver(http, chunk, retry_timeout=self.retry_timeout, settle=self._settle)
+            deliver(http, chunk, retry_timeout=self.retry_timeout, outage=self._outage, settle=self._settle)
 
     def _settle(self, chunk: list[Queued], result: dict[str, Any] | None, error: AAAFError | None) -> None:
         with self._cond:
