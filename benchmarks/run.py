@@ -178,7 +178,9 @@ def main() -> None:
     parser.add_argument("--webhooks-db", default=None, help="database URL for the webhook benchmark")
     parser.add_argument("--skip-stress", action="store_true", help="skip the stress-suite wall times")
     parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
-    parser.add_argument("--skip-sdk", action="store_true", help="skip the Python SDK ingest bench (PostgreSQL)")
+    parser.add_argument(
+        "--skip-sdk", action="store_true", help="skip the Python SDK ingest bench (PostgreSQL)"
+    )
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
