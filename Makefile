@@ -13,12 +13,13 @@ comma       := ,
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-*+cpu-cp311-*.whl))
 EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
 
-# the TypeScript SDK (issue 18, sdk/typescript) is installed and built when npm is on the machine
-$(STAMP): pyproject.toml sdk/typescript/package-lock.json
+# the SDKs (issue 18): sdk/python into the venv; sdk/typescript installed and built when npm is on the machine
+$(STAMP): pyproject.toml sdk/python/pyproject.toml sdk/typescript/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip uv
 	$(if $(TORCH_WHEEL),$(VENV)/bin/uv pip install --quiet --python $(PY) "$(TORCH_WHEEL)")
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[$(EXTRAS)]"
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e sdk/python
 	if command -v npm >/dev/null 2>&1; then cd sdk/typescript && npm ci --no-audit --no-fund && npm run build; fi
 	touch $(STAMP)
 
@@ -28,8 +29,8 @@ demo: $(STAMP)
 	bash scripts/demo.sh
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks scripts
-	$(VENV)/bin/ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/ruff check src tests benchmarks scripts sdk examples
+	$(VENV)/bin/ruff format --check src tests benchmarks scripts sdk examples
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

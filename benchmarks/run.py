@@ -180,6 +180,9 @@ def main() -> None:
     parser.add_argument("--skip-queue", action="store_true", help="skip the job-queue bench (PostgreSQL)")
     parser.add_argument("--skip-otlp", action="store_true", help="skip the OTLP ingest bench (PostgreSQL)")
     parser.add_argument("--skip-dashboard", action="store_true", help="skip the dashboard render times")
+    parser.add_argument(
+        "--skip-sdk", action="store_true", help="skip the Python SDK ingest bench (PostgreSQL)"
+    )
     args = parser.parse_args()
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
@@ -225,6 +228,10 @@ def main() -> None:
             results["queue"] = bench_queue.run()
         except Exception as error:  # no PostgreSQL here
             results["queue"] = f"not available: {error.__class__.__name__}: {error}"
+    if not args.skip_sdk:
+        import bench_sdk  # issue 18 §4: the Python SDK's ingest helper beside raw httpx batches
+
+        results["sdk"] = bench_sdk.run()
     if not args.skip_validity:
         import validity  # issue 11: verdict validity, new rules beside the rules of before
 

@@ -1,0 +1,227 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.http_validation_error import HTTPValidationError
+from ...models.run_stress_test_response_run_stress_test import RunStressTestResponseRunStressTest
+from ...models.stress_test_request import StressTestRequest
+from typing import cast
+
+
+
+def _get_kwargs(
+    assessment_id: str,
+    *,
+    body: StressTestRequest,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/assessments/{assessment_id}/stress-test".format(assessment_id=quote(str(assessment_id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+    if response.status_code == 202:
+        response_202 = RunStressTestResponseRunStressTest.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: StressTestRequest,
+
+) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+    """ Run Stress Test
+
+     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
+    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+
+    Args:
+        assessment_id (str):
+        body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
+            OpenAI-compatible
+            chat-completions endpoint with tool calling (issue 15 §5).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HTTPValidationError | RunStressTestResponseRunStressTest]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: StressTestRequest,
+
+) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+    """ Run Stress Test
+
+     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
+    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+
+    Args:
+        assessment_id (str):
+        body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
+            OpenAI-compatible
+            chat-completions endpoint with tool calling (issue 15 §5).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HTTPValidationError | RunStressTestResponseRunStressTest
+     """
+
+
+    return sync_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: StressTestRequest,
+
+) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+    """ Run Stress Test
+
+     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
+    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+
+    Args:
+        assessment_id (str):
+        body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
+            OpenAI-compatible
+            chat-completions endpoint with tool calling (issue 15 §5).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HTTPValidationError | RunStressTestResponseRunStressTest]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: StressTestRequest,
+
+) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+    """ Run Stress Test
+
+     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
+    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+
+    Args:
+        assessment_id (str):
+        body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
+            OpenAI-compatible
+            chat-completions endpoint with tool calling (issue 15 §5).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HTTPValidationError | RunStressTestResponseRunStressTest
+     """
+
+
+    return (await asyncio_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,212 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.audit_sample import AuditSample
+from ...models.audit_sample_request import AuditSampleRequest
+from ...models.http_validation_error import HTTPValidationError
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    agent_id: str,
+    *,
+    body: AuditSampleRequest | None | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/agents/{agent_id}/audits".format(agent_id=quote(str(agent_id), safe=""),),
+    }
+
+    
+    if isinstance(body, AuditSampleRequest):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AuditSample | HTTPValidationError | None:
+    if response.status_code == 200:
+        response_200 = AuditSample.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AuditSample | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: AuditSampleRequest | None | Unset = UNSET,
+
+) -> Response[AuditSample | HTTPValidationError]:
+    """ Draw Audit Sample
+
+     Draw the audit sample of the agent's window (``auditor``); nothing is stored.
+
+    Args:
+        agent_id (str):
+        body (AuditSampleRequest | None | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditSample | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: AuditSampleRequest | None | Unset = UNSET,
+
+) -> AuditSample | HTTPValidationError | None:
+    """ Draw Audit Sample
+
+     Draw the audit sample of the agent's window (``auditor``); nothing is stored.
+
+    Args:
+        agent_id (str):
+        body (AuditSampleRequest | None | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditSample | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        agent_id=agent_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: AuditSampleRequest | None | Unset = UNSET,
+
+) -> Response[AuditSample | HTTPValidationError]:
+    """ Draw Audit Sample
+
+     Draw the audit sample of the agent's window (``auditor``); nothing is stored.
+
+    Args:
+        agent_id (str):
+        body (AuditSampleRequest | None | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditSample | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: AuditSampleRequest | None | Unset = UNSET,
+
+) -> AuditSample | HTTPValidationError | None:
+    """ Draw Audit Sample
+
+     Draw the audit sample of the agent's window (``auditor``); nothing is stored.
+
+    Args:
+        agent_id (str):
+        body (AuditSampleRequest | None | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditSample | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        agent_id=agent_id,
+client=client,
+body=body,
+
+    )).parsed

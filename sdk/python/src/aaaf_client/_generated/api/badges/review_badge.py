@@ -1,0 +1,211 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.assessment import Assessment
+from ...models.http_validation_error import HTTPValidationError
+from ...models.review import Review
+from typing import cast
+
+
+
+def _get_kwargs(
+    assessment_id: str,
+    *,
+    body: Review,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/badges/{assessment_id}/review".format(assessment_id=quote(str(assessment_id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Assessment | HTTPValidationError | None:
+    if response.status_code == 200:
+        response_200 = Assessment.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Assessment | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Review,
+
+) -> Response[Assessment | HTTPValidationError]:
+    """ Review Badge
+
+     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
+
+    Args:
+        assessment_id (str):
+        body (Review):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Assessment | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Review,
+
+) -> Assessment | HTTPValidationError | None:
+    """ Review Badge
+
+     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
+
+    Args:
+        assessment_id (str):
+        body (Review):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Assessment | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Review,
+
+) -> Response[Assessment | HTTPValidationError]:
+    """ Review Badge
+
+     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
+
+    Args:
+        assessment_id (str):
+        body (Review):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Assessment | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Review,
+
+) -> Assessment | HTTPValidationError | None:
+    """ Review Badge
+
+     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
+
+    Args:
+        assessment_id (str):
+        body (Review):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Assessment | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,219 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.http_validation_error import HTTPValidationError
+from ...models.update_badge_response_update_badge import UpdateBadgeResponseUpdateBadge
+from ...models.visibility_change import VisibilityChange
+from typing import cast
+
+
+
+def _get_kwargs(
+    assessment_id: str,
+    *,
+    body: VisibilityChange,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/v1/badges/{assessment_id}".format(assessment_id=quote(str(assessment_id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+    if response.status_code == 200:
+        response_200 = UpdateBadgeResponseUpdateBadge.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: VisibilityChange,
+
+) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+    """ Update Badge
+
+     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
+    without a key of the organization.  The visibility holds for the assessment's badge
+    whether or not it is issued yet (and for a re-issue after an appeal).
+
+    Args:
+        assessment_id (str):
+        body (VisibilityChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: VisibilityChange,
+
+) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+    """ Update Badge
+
+     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
+    without a key of the organization.  The visibility holds for the assessment's badge
+    whether or not it is issued yet (and for a re-issue after an appeal).
+
+    Args:
+        assessment_id (str):
+        body (VisibilityChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HTTPValidationError | UpdateBadgeResponseUpdateBadge
+     """
+
+
+    return sync_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: VisibilityChange,
+
+) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+    """ Update Badge
+
+     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
+    without a key of the organization.  The visibility holds for the assessment's badge
+    whether or not it is issued yet (and for a re-issue after an appeal).
+
+    Args:
+        assessment_id (str):
+        body (VisibilityChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]
+     """
+
+
+    kwargs = _get_kwargs(
+        assessment_id=assessment_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    assessment_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: VisibilityChange,
+
+) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+    """ Update Badge
+
+     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
+    without a key of the organization.  The visibility holds for the assessment's badge
+    whether or not it is issued yet (and for a re-issue after an appeal).
+
+    Args:
+        assessment_id (str):
+        body (VisibilityChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HTTPValidationError | UpdateBadgeResponseUpdateBadge
+     """
+
+
+    return (await asyncio_detailed(
+        assessment_id=assessment_id,
+client=client,
+body=body,
+
+    )).parsed

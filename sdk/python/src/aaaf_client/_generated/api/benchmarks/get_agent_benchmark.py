@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.agent_standing import AgentStanding
+from ...models.http_validation_error import HTTPValidationError
+from typing import cast
+
+
+
+def _get_kwargs(
+    agent_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/agents/{agent_id}/benchmark".format(agent_id=quote(str(agent_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AgentStanding | HTTPValidationError | None:
+    if response.status_code == 200:
+        response_200 = AgentStanding.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AgentStanding | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[AgentStanding | HTTPValidationError]:
+    """ Get Agent Benchmark
+
+     Where the caller's agent stands against the field: its percentile per published cell.
+
+    Args:
+        agent_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AgentStanding | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> AgentStanding | HTTPValidationError | None:
+    """ Get Agent Benchmark
+
+     Where the caller's agent stands against the field: its percentile per published cell.
+
+    Args:
+        agent_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AgentStanding | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        agent_id=agent_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[AgentStanding | HTTPValidationError]:
+    """ Get Agent Benchmark
+
+     Where the caller's agent stands against the field: its percentile per published cell.
+
+    Args:
+        agent_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AgentStanding | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> AgentStanding | HTTPValidationError | None:
+    """ Get Agent Benchmark
+
+     Where the caller's agent stands against the field: its percentile per published cell.
+
+    Args:
+        agent_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AgentStanding | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        agent_id=agent_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.get_eval_run_response_get_eval_run import GetEvalRunResponseGetEvalRun
+from ...models.http_validation_error import HTTPValidationError
+from typing import cast
+
+
+
+def _get_kwargs(
+    run_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/eval-runs/{run_id}".format(run_id=quote(str(run_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+    if response.status_code == 200:
+        response_200 = GetEvalRunResponseGetEvalRun.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+    """ Get Eval Run
+
+     One stored run: its summary and the run object (samples and all).
+
+    Args:
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        run_id=run_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+    """ Get Eval Run
+
+     One stored run: its summary and the run object (samples and all).
+
+    Args:
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetEvalRunResponseGetEvalRun | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        run_id=run_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+    """ Get Eval Run
+
+     One stored run: its summary and the run object (samples and all).
+
+    Args:
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        run_id=run_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+    """ Get Eval Run
+
+     One stored run: its summary and the run object (samples and all).
+
+    Args:
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetEvalRunResponseGetEvalRun | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        run_id=run_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.get_trust_score_response_get_trust_score import GetTrustScoreResponseGetTrustScore
+from ...models.http_validation_error import HTTPValidationError
+from ...types import UNSET, Unset
+from typing import cast
+import datetime
+
+
+
+def _get_kwargs(
+    agent_id: str,
+    *,
+    at: datetime.datetime | None | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_at: None | str | Unset
+    if isinstance(at, Unset):
+        json_at = UNSET
+    elif isinstance(at, datetime.datetime):
+        json_at = at.isoformat()
+    else:
+        json_at = at
+    params["at"] = json_at
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/agents/{agent_id}/trust".format(agent_id=quote(str(agent_id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+    if response.status_code == 200:
+        response_200 = GetTrustScoreResponseGetTrustScore.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    at: datetime.datetime | None | Unset = UNSET,
+
+) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+    """ Get Trust Score
+
+     The agent's trust score: each dimension, the composite, the tier and why (read-only).
+
+    Args:
+        agent_id (str):
+        at (datetime.datetime | None | Unset): RFC 3339 instant to score at (default now).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+at=at,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    at: datetime.datetime | None | Unset = UNSET,
+
+) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+    """ Get Trust Score
+
+     The agent's trust score: each dimension, the composite, the tier and why (read-only).
+
+    Args:
+        agent_id (str):
+        at (datetime.datetime | None | Unset): RFC 3339 instant to score at (default now).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetTrustScoreResponseGetTrustScore | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        agent_id=agent_id,
+client=client,
+at=at,
+
+    ).parsed
+
+async def asyncio_detailed(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    at: datetime.datetime | None | Unset = UNSET,
+
+) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+    """ Get Trust Score
+
+     The agent's trust score: each dimension, the composite, the tier and why (read-only).
+
+    Args:
+        agent_id (str):
+        at (datetime.datetime | None | Unset): RFC 3339 instant to score at (default now).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+at=at,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    agent_id: str,
+    *,
+    client: AuthenticatedClient,
+    at: datetime.datetime | None | Unset = UNSET,
+
+) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+    """ Get Trust Score
+
+     The agent's trust score: each dimension, the composite, the tier and why (read-only).
+
+    Args:
+        agent_id (str):
+        at (datetime.datetime | None | Unset): RFC 3339 instant to score at (default now).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetTrustScoreResponseGetTrustScore | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        agent_id=agent_id,
+client=client,
+at=at,
+
+    )).parsed

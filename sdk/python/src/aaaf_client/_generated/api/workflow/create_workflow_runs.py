@@ -1,0 +1,202 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.batch_result import BatchResult
+from ...models.http_validation_error import HTTPValidationError
+from ...models.workflow_runs_in import WorkflowRunsIn
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: WorkflowRunsIn,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/workflow-runs",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BatchResult | HTTPValidationError | None:
+    if response.status_code == 201:
+        response_201 = BatchResult.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BatchResult | HTTPValidationError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: WorkflowRunsIn,
+
+) -> Response[BatchResult | HTTPValidationError]:
+    """ Create Workflow Runs
+
+     Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index,
+    code and field); runs naming a definition of ``workflows`` are completed from it.
+
+    Args:
+        body (WorkflowRunsIn): Workflow runs to store (``workflow_run`` events) and the
+            definitions they may name.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BatchResult | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: WorkflowRunsIn,
+
+) -> BatchResult | HTTPValidationError | None:
+    """ Create Workflow Runs
+
+     Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index,
+    code and field); runs naming a definition of ``workflows`` are completed from it.
+
+    Args:
+        body (WorkflowRunsIn): Workflow runs to store (``workflow_run`` events) and the
+            definitions they may name.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BatchResult | HTTPValidationError
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: WorkflowRunsIn,
+
+) -> Response[BatchResult | HTTPValidationError]:
+    """ Create Workflow Runs
+
+     Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index,
+    code and field); runs naming a definition of ``workflows`` are completed from it.
+
+    Args:
+        body (WorkflowRunsIn): Workflow runs to store (``workflow_run`` events) and the
+            definitions they may name.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BatchResult | HTTPValidationError]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: WorkflowRunsIn,
+
+) -> BatchResult | HTTPValidationError | None:
+    """ Create Workflow Runs
+
+     Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index,
+    code and field); runs naming a definition of ``workflows`` are completed from it.
+
+    Args:
+        body (WorkflowRunsIn): Workflow runs to store (``workflow_run`` events) and the
+            definitions they may name.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BatchResult | HTTPValidationError
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed
