@@ -31,9 +31,15 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(os.environ.get("AAAF_SCREENSHOTS", Path(tempfile.gettempdir()) / "aaaf-screenshots"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session (per xdist worker)."""
+    """One headless Chromium per test module (per xdist worker).
+
+    Module scope, not session: Playwright's sync API runs an asyncio loop in the main thread
+    for as long as ``sync_playwright()`` is open, so a browser kept for the session would make
+    every later test of that worker that calls ``asyncio.run`` (inspect_ai's eval, the SDKs)
+    fail with "Cannot run the event loop while another loop is running".  pytest closes a
+    module's fixtures before it runs a test of another module."""
     if not os.path.exists(CHROMIUM):
         message = f"{CHROMIUM} is missing (apt-get install chromium)"
         if os.environ.get("CI") == "true":
