@@ -9,6 +9,7 @@ escape the check without someone writing its case.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +91,7 @@ class Victim:
     webhook_id: str
     delivery_id: str
     oauth_client_id: str
+    library_name: str  # a private stress-task library of B (issue 20 §3)
 
     def path_ids(self) -> dict[str, str]:
         return {
@@ -102,6 +104,8 @@ class Victim:
             "webhook_id": self.webhook_id,
             "delivery_id": self.delivery_id,
             "oauth_client_id": self.oauth_client_id,
+            "name": self.library_name,
+            "version": "1.0",
         }
 
 
@@ -165,6 +169,84 @@ def _workflow_weights(client: httpx.Client, victim: Victim) -> None:
     assert "victim" not in agents
 
 
+def _library(name: str, *, task: str = "probe", version: str = "1.0") -> dict[str, Any]:
+    """A private one-task stress library (the format of docs/stress-tests.md)."""
+    return {
+        "name": name,
+        "version": version,
+        "visibility": "private",
+        "description": "B's own tasks",
+        "tasks": [
+            {
+                "id": f"{name}-{task}",
+                "task_type": "domain_probe",
+                "dimensions": ["domain_breadth"],
+                "domain": "legal",
+                "complexity_level": 1,
+                "prompt": "Answer 4.",
+                "time_baseline_seconds": 5,
+                "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
+                "reference": {"answer": "4"},
+            }
+        ],
+    }
+
+
+def _mentions_victim(text: str, victim: Victim) -> bool:
+    return any(
+        marker in text for marker in (victim.org.id, victim.org.name, victim.agent_id, victim.assessment_id)
+    )
+
+
+def _benchmarks(client: httpx.Client, victim: Victim) -> None:
+    answer = client.get("/api/v1/benchmarks")
+    assert answer.status_code == 200, answer.text
+    assert not _mentions_victim(answer.text, victim)
+
+
+def _list_libraries(client: httpx.Client, victim: Victim) -> None:
+    answer = client.get("/api/v1/stress-libraries")
+    assert answer.status_code == 200, answer.text
+    # (A may hold a library of the same name: _publish_library makes one, version 2.0)
+    assert f"{victim.library_name}-probe" not in answer.text and not _mentions_victim(answer.text, victim)
+    assert all(item["owned"] for item in answer.json()["items"] if item["name"] == victim.library_name)
+
+
+def _publish_library(client: httpx.Client, victim: Victim) -> None:
+    # A's private library of the same name is A's own (another version, so that the routes
+    # naming B's NAME/1.0 still find nothing of A's); B's is untouched
+    mine = client.post(
+        "/api/v1/stress-libraries", json=_library(victim.library_name, task="mine", version="2.0")
+    )
+    assert mine.status_code == 201, mine.text
+    theirs = victim.org.client.get(f"/api/v1/stress-libraries/{victim.library_name}/1.0")
+    assert theirs.status_code == 200 and theirs.json()["task_ids"] == [f"{victim.library_name}-probe"]
+
+
+def _otlp_traces(client: httpx.Client, victim: Victim) -> None:
+    # an invoke_agent span naming B's agent by id is not B's evidence (issue 19)
+    span = {
+        "traceId": uuid.uuid4().hex,
+        "spanId": uuid.uuid4().hex[:16],
+        "name": "invoke_agent victim",
+        "kind": 1,
+        "startTimeUnixNano": "1763900000000000000",
+        "endTimeUnixNano": "1763900001000000000",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
+            {"key": "gen_ai.agent.id", "value": {"stringValue": victim.agent_id}},
+        ],
+        "status": {"code": 1},
+    }
+    document = {
+        "resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "t"}, "spans": [span]}]}]
+    }
+    answer = client.post("/v1/traces", json=document)
+    assert answer.status_code == 200, answer.text
+    events = victim.org.client.get("/api/v1/events", params={"agent_id": victim.agent_id, "limit": 1000})
+    assert not any((e["task_id"] or "").startswith("otel-") for e in events.json()["items"])
+
+
 WORKFLOW_RUN_DATA = {
     "task_id": "w",
     "steps_completed": 1,
@@ -222,6 +304,10 @@ CASES: dict[tuple[str, str], Callable[[httpx.Client, Victim], None]] = {
     ("GET", "/api/v1/webhooks"): _list_webhooks,
     ("POST", "/api/v1/webhooks"): _create_webhook,
     ("POST", "/api/v1/keys"): _create_key,
+    ("GET", "/api/v1/benchmarks"): _benchmarks,
+    ("GET", "/api/v1/stress-libraries"): _list_libraries,
+    ("POST", "/api/v1/stress-libraries"): _publish_library,
+    ("POST", "/v1/traces"): _otlp_traces,
 }
 
 
@@ -299,6 +385,9 @@ def _victim(live: LiveServer) -> Victim:
     assert stored.json()["accepted"] == 1, stored.text
     [delivery] = org.client.get(f"/api/v1/webhooks/{webhook['id']}/deliveries").json()["items"]
     oauth_client = org.client.post(f"/api/v1/organizations/{org.id}/oauth-clients", json={"scopes": ["read"]})
+    library_name = f"victim-lib-{uuid.uuid4().hex[:8]}"
+    library = org.client.post("/api/v1/stress-libraries", json=_library(library_name))
+    assert library.status_code == 201, library.text
     return Victim(
         org=org,
         agent_id=agent["id"],
@@ -309,6 +398,7 @@ def _victim(live: LiveServer) -> Victim:
         webhook_id=webhook["id"],
         delivery_id=delivery["id"],
         oauth_client_id=oauth_client.json()["id"],
+        library_name=library_name,
     )
 
 
