@@ -41,6 +41,12 @@ class _Behaviour:
     served: int = 0
 
 
+class _Server(ThreadingHTTPServer):
+    # the listen backlog: the sender's 16 concurrent connections overflowed the default of 5,
+    # and a connection refused under load became a delivery retried minutes later
+    request_queue_size = 128
+
+
 class WebhookReceiver:
     """``with WebhookReceiver() as receiver: receiver.url("/a")``."""
 
@@ -68,7 +74,7 @@ class WebhookReceiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
