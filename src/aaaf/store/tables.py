@@ -53,7 +53,6 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    MetaData,
     Table,
     Text,
     UniqueConstraint,
@@ -67,17 +66,10 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
 )
 from aaaf.scoring.records import EVENT_TYPES
+from aaaf.store.table_base import created_at_column as _created_at
+from aaaf.store.table_base import metadata as metadata
+from aaaf.store.table_base import one_of
 from aaaf.store.types import JSONDocument, Score, TextArray, UTCDateTime
-
-NAMING_CONVENTION = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 # Every event type the evidence package accepts (aaaf.scoring.records.EVENT_TYPES, the one list):
 # document 004 §6.2's eight, the two SCORING.md §1 adds, memory_operation (memory-file
@@ -98,16 +90,6 @@ CAPABILITY_TIER_NAMES = tuple(tier.name for tier in CAPABILITY_TIERS)
 
 # recency weights in document 004 §7.2's stored form
 DEFAULT_RECENCY_WEIGHTS_JSON = {"0_7_days": 1.0, "8_14_days": 0.8, "15_30_days": 0.6}
-
-
-def one_of(column: str, values: tuple[str, ...]) -> str:
-    """SQL for a CHECK that ``column`` takes one of ``values`` (fixed literals only)."""
-    quoted = ", ".join("'" + value.replace("'", "''") + "'" for value in values)
-    return f"{column} IN ({quoted})"
-
-
-def _created_at() -> Column[object]:
-    return Column("created_at", UTCDateTime(), nullable=False, server_default=func.current_timestamp())
 
 
 def _updated_at() -> Column[object]:
@@ -571,55 +553,6 @@ badge_visibility = Table(
     CheckConstraint(one_of("visibility", ("public", "private")), name="visibility"),
 )
 
-# issue 20 §2 (0015): the published cells of the anonymised cross-organization benchmark.
-# Deliberately without organization or agent columns: only aggregates of at least
-# BENCHMARK_MIN_ORGANIZATIONS organizations and BENCHMARK_MIN_AGENTS agents are ever written.
-benchmark_cells = Table(
-    "benchmark_cells",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("domain", Text(), nullable=False),
-    Column("axis", Text(), nullable=False),
-    Column("dimension", Text(), nullable=False),
-    Column("deciles", JSONDocument, nullable=False),
-    Column("n_orgs", Integer(), nullable=False),
-    Column("n_agents", Integer(), nullable=False),
-    Column("computed_at", UTCDateTime(), nullable=False),
-    UniqueConstraint("domain", "dimension"),
-    CheckConstraint(one_of("axis", AXES), name="axis"),
-)
-
-# issue 20 §3 (0015): stress-task libraries an organization published (immutable per
-# name and version) and the libraries it installed (its own or another's shared one)
-LIBRARY_VISIBILITIES = ("private", "shared")
-stress_libraries = Table(
-    "stress_libraries",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
-    Column("name", Text(), nullable=False),
-    Column("version", Text(), nullable=False),
-    Column("visibility", Text(), nullable=False),
-    Column("description", Text(), nullable=True),
-    Column("content", JSONDocument, nullable=False),
-    Column("documents", JSONDocument, nullable=False),
-    Column("digest", Text(), nullable=False),
-    Column("task_count", Integer(), nullable=False),
-    Column("graders", TextArray(), nullable=False),
-    _created_at(),
-    UniqueConstraint("organization_id", "name", "version"),
-    CheckConstraint(one_of("visibility", LIBRARY_VISIBILITIES), name="visibility"),
-    Index("idx_stress_libraries_name", "name", "version"),
-)
-
-stress_library_installs = Table(
-    "stress_library_installs",
-    metadata,
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), primary_key=True),
-    Column("library_id", Uuid(), ForeignKey("stress_libraries.id"), primary_key=True),
-    Column("installed_at", UTCDateTime(), nullable=False),
-)
-
 # issue 19: OpenTelemetry spans of POST /v1/traces kept until their invoke_agent ancestor
 # comes (``pending``), and afterwards (``joined`` to a task, or ``unused``) so that a late
 # descendant still finds its task; deleted after ``OTLP_SPAN_TTL`` (aaaf.services.otlp)
@@ -638,3 +571,9 @@ otlp_pending_spans = Table(
     CheckConstraint(one_of("state", OTLP_SPAN_STATES), name="state"),
     Index("idx_otlp_pending_spans_received", "organization_id", "received_at"),
 )
+
+# the tables of what organizations share (issue 20), declared on the same metadata
+from aaaf.store.tables_shared import LIBRARY_VISIBILITIES as LIBRARY_VISIBILITIES  # noqa: E402
+from aaaf.store.tables_shared import benchmark_cells as benchmark_cells  # noqa: E402
+from aaaf.store.tables_shared import stress_libraries as stress_libraries  # noqa: E402
+from aaaf.store.tables_shared import stress_library_installs as stress_library_installs  # noqa: E402
