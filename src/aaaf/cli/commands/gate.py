@@ -206,6 +206,7 @@ def _agent_gate(
             log_dir=log_dir,
             turn_timeout=turn_timeout,
             task_timeout=task_timeout,
+            settings=session.context.settings,  # the judge of the model-graded sub-scores, if any
         )
     return result
 
