@@ -260,7 +260,7 @@ def tier_raise(
     )
 
 
-def _need_text(need: DimensionNeed) -> str:
+def need_text(need: DimensionNeed) -> str:
     if need.required is None:
         return (
             "unknown (no configured weight)"
@@ -290,7 +290,7 @@ def _tier_raise_section(raise_: TierRaise, dimensions: Mapping[str, Mapping[str,
                     title_of(need.dimension),
                     display(need.current) if need.covered else "— (not covered)",
                     "—" if need.weight is None else format_value(need.weight),
-                    _need_text(need),
+                    need_text(need),
                 ]
             )
         lines.extend(table(["Dimension", "Score", "Weight", "Score needed, this dimension alone"], rows))

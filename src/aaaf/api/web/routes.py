@@ -23,8 +23,7 @@ from aaaf.api.web import views
 from aaaf.api.web.charts import contrast_text, legend
 from aaaf.api.web.session import Session, check_csrf, current_session, sign_in, sign_out
 from aaaf.errors import AAAFError
-from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, title_of, trust_display
-from aaaf.reports.markdown import _need_text as need_text
+from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, TIER_COLOURS
 from aaaf.store import OrgStore
