@@ -78,6 +78,55 @@ def test_a_keyless_event_is_keyed_by_its_content_digest(org: OrgStore) -> None:
     assert stored.key == expected
 
 
+def test_the_content_digest_is_computed_only_where_it_decides(
+    org: OrgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event with an id stores no digest and costs none on first arrival; a repeated id
+    compares the digest of the stored row with the new event's (same content: duplicate,
+    other content: conflict), across batches and inside one.  An id-less event's digest is
+    its key and is stored."""
+    from sqlalchemy import select
+
+    from aaaf.store import tables as t
+
+    agent = org.enroll_agent("a")
+    computed: list[str] = []
+    real_digest = event_writer.event_digest
+    real_for_text = event_writer.digest_for_agent_text
+
+    def counting(*args: object) -> str:
+        computed.append("x")
+        return real_digest(*args)  # type: ignore[arg-type]
+
+    def counting_for_text(*args: object) -> str:
+        computed.append("x")
+        return real_for_text(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(event_writer, "event_digest", counting)
+    monkeypatch.setattr(event_writer, "digest_for_agent_text", counting_for_text)
+    first = [(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(50)]
+    assert org.add_events(first) == [NEW] * 50
+    assert computed == []  # nothing decided by a digest: none computed
+    again = [
+        (agent.id, completed("t0", T0, key="k0")),  # the stored content: duplicate
+        (agent.id, completed("t1", T0 + minutes(1), key="k1")),  # other content: conflict
+        (agent.id, completed("new", T0, key="k-new")),
+        (agent.id, completed("new", T0, key="k-new")),  # repeated in the batch, same content
+        (agent.id, completed("other", T0, key="k-new")),  # repeated in the batch, other content
+        (agent.id, completed("keyless", T0)),
+    ]
+    assert org.add_events(again) == [DUPLICATE, CONFLICT, NEW, DUPLICATE, CONFLICT, NEW]
+    with org.engine.connect() as connection:
+        rows = dict(
+            connection.execute(
+                select(t.events.c.task_id, t.events.c.content_digest).where(t.events.c.agent_id == agent.id)
+            ).all()
+        )
+    keyless = next(e for e in org.events(agent.id) if e.task_id == "keyless")
+    assert rows["keyless"] == keyless.key and len(keyless.key or "") == 64
+    assert rows["t0"] is None and rows["new"] is None
+
+
 def test_keys_are_per_agent(org: OrgStore) -> None:
     first, second = org.enroll_agent("first"), org.enroll_agent("second")
     assert org.add_events(
