@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy.exc import StatementError
 
@@ -162,11 +162,12 @@ def _reason(error: Exception) -> str:
     return printable(f"{type(original).__name__}: {first}", 300)
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
+class _Pending(NamedTuple):
+    """One validated event waiting for its chunk to be stored."""
+
     agent_id: uuid.UUID
     event: ValidEvent
-    index: int
+    position: int  # the item's index in the input (``index`` is a tuple method)
     line: int | None
 
 
@@ -183,7 +184,7 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
             log.warning("database refused line %s: %s", entry.line, _reason(error))
             report.reject(
                 EventError(
-                    index=entry.index,
+                    index=entry.position,
                     line=entry.line,
                     code="INVALID_REQUEST",
                     field=None,
@@ -205,7 +206,7 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
             what = f"id {show_value(event.key)}" if event.key is not None else "this content"
             report.reject(
                 EventError(
-                    index=entry.index,
+                    index=entry.position,
                     line=entry.line,
                     code="DUPLICATE_CONFLICT",
                     field="id",
@@ -318,12 +319,11 @@ class _ChunkWriter:
     """Stores chunks while the next one is validated (issue 13 §8).
 
     Chunks are written one at a time and in order, each in its own transaction as before,
-    by one writer thread once a second chunk comes: the database works (SQLite and the
-    PostgreSQL driver release the GIL while they do) while the calling thread validates
-    the next chunk.  At most two chunks are held, so memory stays flat.  A batch that fits
-    in one chunk (every API request) is written in the calling thread, as is everything
-    when the store is bound to a unit of work or is an in-memory SQLite database (one
-    shared connection).  The writer's counts and errors are its own report, merged by
+    by one writer thread once a second chunk comes: the database works (the PostgreSQL
+    driver releases the GIL while it waits) while the calling thread validates the next
+    chunk.  At most two chunks are held, so memory stays flat.  A batch that fits in one
+    chunk (every API request) is written in the calling thread, as is everything when the
+    store is bound to a unit of work or is SQLite (see :func:`_may_write_in_a_thread`).  The writer's counts and errors are its own report, merged by
     :meth:`finish`; a chunk's failure that blames no event is raised again by the next
     :meth:`store` or by :meth:`finish`.
     """
@@ -370,9 +370,11 @@ class _ChunkWriter:
 
 
 def _may_write_in_a_thread(org: Any) -> bool:
-    from sqlalchemy.pool import StaticPool
-
+    """Only PostgreSQL gains from the writer thread (a chunk is one statement that waits on
+    the server without the GIL: 16 400 vs 11 300 events/s).  SQLite's executemany gives the
+    GIL back at every row, so two threads convoy on it and new agents wait on the writer's
+    lock: 12 500 vs 14 200 events/s there (100 agents x 1 000 events, same run)."""
     if getattr(org, "_bound", None) is not None:
         return False
     engine = getattr(org, "engine", None)
-    return engine is not None and not isinstance(engine.pool, StaticPool)
+    return engine is not None and engine.dialect.name != "sqlite"
