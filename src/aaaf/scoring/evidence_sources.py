@@ -24,11 +24,12 @@ def is_stress(event: EventRecord) -> bool:
 
 
 def evidence_for(events: Sequence[EventRecord], assessment_type: str) -> list[EventRecord]:
-    """The events an assessment of ``assessment_type`` scores."""
+    """The events an assessment of ``assessment_type`` scores (the test of :func:`is_stress`
+    written inline: this runs over every event of ``assess --all``)."""
     if assessment_type == "passive_only":
-        return [e for e in events if not is_stress(e)]
+        return [e for e in events if e.data.get("evidence_source") != STRESS_SOURCE]
     if assessment_type == "stress_test_only":
-        return [e for e in events if is_stress(e)]
+        return [e for e in events if e.data.get("evidence_source") == STRESS_SOURCE]
     return list(events)
 
 
@@ -97,7 +98,13 @@ def recorded_sources(
 ) -> dict[str, Any] | None:
     """What an assessment records as its ``evidence_sources`` — the sources of the scored
     events inside its window (SCORING.md §2.1, by their own time) — or None when it records
-    none (no stress-test evidence in play): the one rule of ``assess NAME`` and ``assess --all``."""
+    none (no stress-test evidence in play): the one rule of ``assess NAME`` and ``assess --all``.
+
+    ``events`` are those :func:`evidence_for` gave the assessment: a ``passive_only`` one has
+    no stress evidence, so it records none without looking.
+    """
+    if assessment_type == "passive_only":
+        return None
     sources = evidence_sources([e for e in events if start <= e.timestamp <= end])
     if sources["stress_test_events"] or assessment_type == "stress_test_only":
         return sources
