@@ -97,7 +97,6 @@ from aaaf.scoring.fold import (
 )
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult, AxisResult, iso
-from aaaf.scoring.uncertainty import assessment_uncertainty
 
 # The scheme is split by what its parts are (tasks, window, context, performance and
 # capability dimensions); this module assembles results and re-exports the rest, so
@@ -320,6 +319,10 @@ def with_uncertainty(
     window: WindowEvidence, config: AAAFConfig, performance: AxisResult, capability: AxisResult
 ) -> tuple[AxisResult, AxisResult]:
     """Both axes with their SCORING.md §2.5 ``uncertainty`` (one draw matrix for both)."""
+    # imported here: NumPy is 0.35 s of the start of every process that imports the engine
+    # (each `aaaf` command, each `assess --all` helper), and only the bootstrap needs it
+    from aaaf.scoring.uncertainty import assessment_uncertainty
+
     assessed = {
         axis.axis: {name: dim.score for name, dim in axis.dimensions.items()}
         for axis in (performance, capability)
