@@ -7,7 +7,8 @@ this floor does none of that in its timed part.  Untimed: the database is create
 ``open_store`` (the schema ``collect`` writes: the ``events`` table with its unique key,
 CHECK and three indexes, WAL, ``synchronous=NORMAL``, foreign keys on), the agents are
 enrolled, and every row is built exactly as the event writer stores it on SQLite
-(32-hex-digit ids, naive-UTC timestamp text, orjson data, the RFC 8785 content digest).
+(32-hex-digit ids, naive-UTC timestamp text, orjson data, the RFC 8785 content digest of an
+id-less event).
 Timed: ``BEGIN``, one ``executemany`` of the writer's own INSERT, ``COMMIT``.
 """
 
@@ -41,14 +42,16 @@ def prepared_rows(log_path: Path, db_path: Path) -> list[tuple[str, ...]]:
     for event_id, event in zip(ids, events, strict=True):
         agent_hex, agent_text = agents[event["agent"]]
         timestamp = datetime.fromisoformat(event["timestamp"])
-        digest = digest_for_agent_text(agent_text, event["type"], timestamp, event["data"])
+        # as the writer stores it: an event with an id has no stored digest, an id-less one is keyed by it
+        key = event.get("id")
+        digest = None if key else digest_for_agent_text(agent_text, event["type"], timestamp, event["data"])
         rows.append(
             (
                 event_id.hex,
                 agent_hex,
                 event["type"],
                 event["data"].get("task_id"),
-                event.get("id") or digest,
+                key or digest,
                 sqlite_timestamp(timestamp),
                 orjson.dumps(event["data"]).decode(),
                 digest,

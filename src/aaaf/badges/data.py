@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from aaaf.scoring.defaults import AXES, BADGE_STANDARDS, CAPABILITY_TIERS, PERFORMANCE_TIERS, TIER_COLOURS
-from aaaf.scoring.uncertainty import awarded_probability
+from aaaf.scoring.uncertainty_report import awarded_probability
 
 AXIS_TIERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {

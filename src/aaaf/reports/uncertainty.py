@@ -10,7 +10,7 @@ from typing import Any
 
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.uncertainty import CAPABILITY_INTERVAL_NOTE, INSUFFICIENT, awarded_probability
+from aaaf.scoring.uncertainty_report import CAPABILITY_INTERVAL_NOTE, INSUFFICIENT, awarded_probability
 
 AXIS_TITLES = {"performance": "Performance", "capability": "Capability"}
 DEFAULT_BORDERLINE = 0.8

@@ -71,7 +71,6 @@ from aaaf.scoring.trust_observations import (
     jury_value,
     observations,
 )
-from aaaf.scoring.trust_uncertainty import trust_uncertainty
 
 # The scheme is split by what its parts are (configuration, observations, fill-ins);
 # this module decides the composite and re-exports the rest, so ``aaaf.scoring.trust``
@@ -427,6 +426,9 @@ def _score_observations(
     config: TrustConfig,
     agent: str,
 ) -> TrustResult:
+    # here, not at the top: NumPy slows every process that imports it (see aaaf.scoring.aaaf)
+    from aaaf.scoring.trust_uncertainty import trust_uncertainty
+
     _require_aware(at)
     weights_in_force, rejected = merge_override(TRUST_WEIGHTS, weights_override)
     operational = operational or {}

@@ -1,24 +1,32 @@
 """The SCORING.md §2.5 report of a bootstrap, shared by the AAAF and trust schemes: the
-interval, the tier probabilities, and the words the reports use for them."""
+interval, the tier probabilities, and the words the reports use for them.
+
+NumPy is imported inside the two functions that compute: the readers of a stored report
+(badges, reports, the CLI) import this module, and a process that imports NumPy runs the
+same Python code ~20 % slower (``make bench``: collect and ``assess --all`` did, through it).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from aaaf.scoring.core import Tier, display
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+    IntArray = npt.NDArray[np.int64]
 
 INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
 
 
 def tier_indices(values: FloatArray, tiers: Sequence[Tier]) -> IntArray:
     """Index (ascending tiers) of each value's tier: the highest lower bound it reaches."""
+    import numpy as np
+
     lowers = np.array(sorted(t.lower for t in tiers))
     return np.maximum(np.searchsorted(lowers, values, side="right") - 1, 0).astype(np.int64)
 
@@ -31,6 +39,8 @@ def interval_report(
     ``tiers_of``: each resample's tier index (ascending tiers) when a rule other than the
     value decides it (the trust score's gate and coverage rule); else the value's tier.
     """
+    import numpy as np
+
     resamples = int(values.shape[0])
     present = ~np.isnan(values)
     sufficient = values[present]

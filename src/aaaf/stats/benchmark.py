@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-import numpy as np
-
 DECILE_LEVELS: tuple[int, ...] = (10, 20, 30, 40, 50, 60, 70, 80, 90)
 
 
@@ -24,6 +22,8 @@ def deciles(values: Sequence[float]) -> list[float]:
     """The nine deciles of ``values`` (at least one value, each a finite number)."""
     if not values:
         raise ValueError("deciles of no values")
+    import numpy as np  # here: the CLI imports this module for every command (aaaf.stats)
+
     data = np.asarray(values, dtype=np.float64)
     if not np.all(np.isfinite(data)):
         raise ValueError("deciles of non-finite values")

@@ -23,7 +23,7 @@ from aaaf.cli.context import (
 )
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
-from aaaf.scoring.uncertainty import interval_text
+from aaaf.scoring.uncertainty_report import interval_text
 from aaaf.services import assess as assess_service
 
 

@@ -39,7 +39,7 @@ from aaaf.reports.trust_text import tier_reason_parts
 from aaaf.scoring.core import display, truncate
 from aaaf.scoring.results import iso
 from aaaf.scoring.trust import TRUST_DIMENSIONS, TRUST_WEIGHTS
-from aaaf.scoring.uncertainty import interval_text
+from aaaf.scoring.uncertainty_report import interval_text
 from aaaf.services import trust as trust_service
 
 SHOW = "show"
