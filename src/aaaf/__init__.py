@@ -19,8 +19,9 @@ everything else in the package is internal and may change.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from aaaf._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "AAAFError": "aaaf.errors:AAAFError",
@@ -90,16 +91,4 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.services.collect import collect
     from aaaf.store import OrgStore, Store, open_store
 
-
-def __getattr__(name: str) -> Any:
-    target = _EXPORTS.get(name)
-    if target is None:
-        raise AttributeError(f"module 'aaaf' has no attribute {name!r}")
-    module, attribute = target.split(":")
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -13,8 +13,9 @@ helper processes on SQLite — does not import it (a helper starts in about 0.2 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from aaaf._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "DEFAULT_ORGANIZATION_ID": "aaaf.store.store",
@@ -82,15 +83,4 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     )
     from aaaf.store.store import DEFAULT_ORGANIZATION_ID, DEFAULT_ORGANIZATION_NAME, Store, open_store
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'aaaf.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
