@@ -263,21 +263,18 @@ def _stored_digests(connection: Connection, pairs: Iterable[tuple[str, str]]) ->
     for agent_hex, keys in wanted.items():
         agent_id = uuid.UUID(hex=agent_hex)
         for start in range(0, len(keys), _SQLITE_KEY_PROBE):
-            part = keys[start : start + _SQLITE_KEY_PROBE]
-            rows = connection.execute(
-                select(events.c.idempotency_key, events.c.content_digest).where(
-                    events.c.agent_id == agent_id, events.c.idempotency_key.in_(part)
-                )
-            ).all()
-            undigested = [key for key, digest in rows if digest is None]
-            out.update(((agent_hex, key), digest) for key, digest in rows if digest is not None)
-            if undigested:
-                for key, event_type, timestamp, data in connection.execute(
-                    select(events.c.idempotency_key, events.c.type, events.c.timestamp, events.c.data).where(
-                        events.c.agent_id == agent_id, events.c.idempotency_key.in_(undigested)
-                    )
-                ):
-                    out[(agent_hex, key)] = event_digest(agent_id, event_type, timestamp, data)
+            query = select(
+                events.c.idempotency_key,
+                events.c.content_digest,
+                events.c.type,
+                events.c.timestamp,
+                events.c.data,
+            ).where(
+                events.c.agent_id == agent_id,
+                events.c.idempotency_key.in_(keys[start : start + _SQLITE_KEY_PROBE]),
+            )
+            for key, digest, event_type, timestamp, data in connection.execute(query):
+                out[(agent_hex, key)] = digest or event_digest(agent_id, event_type, timestamp, data)
     return out
 
 
