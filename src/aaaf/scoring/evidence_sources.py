@@ -24,12 +24,11 @@ def is_stress(event: EventRecord) -> bool:
 
 
 def evidence_for(events: Sequence[EventRecord], assessment_type: str) -> list[EventRecord]:
-    """The events an assessment of ``assessment_type`` scores (the test of :func:`is_stress`
-    written inline: this runs over every event of ``assess --all``)."""
+    """The events an assessment of ``assessment_type`` scores."""
     if assessment_type == "passive_only":
-        return [e for e in events if e.data.get("evidence_source") != STRESS_SOURCE]
+        return [e for e in events if not is_stress(e)]
     if assessment_type == "stress_test_only":
-        return [e for e in events if e.data.get("evidence_source") == STRESS_SOURCE]
+        return [e for e in events if is_stress(e)]
     return list(events)
 
 

@@ -2,8 +2,8 @@
 interval, the tier probabilities, and the words the reports use for them.
 
 NumPy is imported inside the two functions that compute: the readers of a stored report
-(badges, reports, the CLI) import this module, and a process that imports NumPy runs the
-same Python code ~20 % slower (``make bench``: collect and ``assess --all`` did, through it).
+(badges, reports, the CLI) import this module, and importing NumPy is 0.35 s of a process's
+start that they do not need.
 """
 
 from __future__ import annotations

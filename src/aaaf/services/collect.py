@@ -323,9 +323,10 @@ class _ChunkWriter:
     driver releases the GIL while it waits) while the calling thread validates the next
     chunk.  At most two chunks are held, so memory stays flat.  A batch that fits in one
     chunk (every API request) is written in the calling thread, as is everything when the
-    store is bound to a unit of work or is SQLite (see :func:`_may_write_in_a_thread`).  The writer's counts and errors are its own report, merged by
-    :meth:`finish`; a chunk's failure that blames no event is raised again by the next
-    :meth:`store` or by :meth:`finish`.
+    store is bound to a unit of work or is SQLite (see :func:`_may_write_in_a_thread`).
+    The writer's counts and errors are its own report, merged by :meth:`finish`; a chunk's
+    failure that blames no event is raised again by the next :meth:`store` or by
+    :meth:`finish`.
     """
 
     def __init__(self, org: Any) -> None:
