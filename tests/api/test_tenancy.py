@@ -18,6 +18,7 @@ import httpx
 from starlette.routing import Mount
 
 from tests.api.conftest import LiveServer, Org, agent_evidence, assert_error, wait_for_status
+from tests.stress_tasks import probe_task
 
 # SCORING.md §7 "Public routes" (and the admin-key route, which no organization's key reaches)
 PUBLIC = {
@@ -176,19 +177,7 @@ def _library(name: str, *, task: str = "probe", version: str = "1.0") -> dict[st
         "version": version,
         "visibility": "private",
         "description": "B's own tasks",
-        "tasks": [
-            {
-                "id": f"{name}-{task}",
-                "task_type": "domain_probe",
-                "dimensions": ["domain_breadth"],
-                "domain": "legal",
-                "complexity_level": 1,
-                "prompt": "Answer 4.",
-                "time_baseline_seconds": 5,
-                "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
-                "reference": {"answer": "4"},
-            }
-        ],
+        "tasks": [probe_task(f"{name}-{task}")],
     }
 
 

@@ -17,6 +17,7 @@ from aaaf.services.benchmarks import compute_benchmarks
 from aaaf.store import open_store
 from tests.api.conftest import LiveServer, Org, assert_error
 from tests.benchmarks.seeding import scored_agent
+from tests.stress_tasks import probe_task
 
 SCORES = {"accuracy": 0.5, "speed": 0.7, "performance_composite": 0.6, "capability_composite": 0.4}
 
@@ -51,17 +52,7 @@ def _seed(live: LiveServer) -> dict[str, Any]:
     assert done.published > 0
     # a private stress library's name is the organization's too (issue 20 §3)
     private = f"private-{uuid.uuid4().hex}"
-    task = {
-        "id": f"t-{uuid.uuid4().hex[:8]}",
-        "task_type": "domain_probe",
-        "dimensions": ["domain_breadth"],
-        "domain": "legal",
-        "complexity_level": 1,
-        "prompt": "Answer 4.",
-        "time_baseline_seconds": 5,
-        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
-        "reference": {"answer": "4"},
-    }
+    task = probe_task(f"t-{uuid.uuid4().hex[:8]}")
     answer = orgs[1].client.post(
         "/api/v1/stress-libraries", json={"name": private, "version": "1", "tasks": [task]}
     )

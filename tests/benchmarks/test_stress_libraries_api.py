@@ -8,22 +8,9 @@ import uuid
 from typing import Any
 
 from tests.api.conftest import LiveServer, assert_error
+from tests.stress_tasks import probe_task
 
-
-def _task(task_id: str, **changes: Any) -> dict[str, Any]:
-    task: dict[str, Any] = {
-        "id": task_id,
-        "task_type": "domain_probe",
-        "dimensions": ["domain_breadth"],
-        "domain": "legal",
-        "complexity_level": 1,
-        "prompt": "Answer 4.",
-        "time_baseline_seconds": 5,
-        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
-        "reference": {"answer": "4"},
-    }
-    task.update(changes)
-    return task
+_task = probe_task
 
 
 def test_publish_share_install_and_refusals_over_http(live: LiveServer) -> None:

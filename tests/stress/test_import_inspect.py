@@ -20,6 +20,7 @@ from aaaf.scoring.evidence_sources import evidence_sources
 from aaaf.services.stress import import_inspect_log, run_stress_test
 from aaaf.store.store import Store
 from aaaf.stress.runner import AgentSpec, _nominal_model
+from tests.stress_tasks import probe_task
 
 AAAF = str(Path(sys.executable).with_name("aaaf"))
 ORACLE = f"{sys.executable} -m aaaf.stress.reference_agents oracle"
@@ -103,11 +104,7 @@ def test_a_log_of_other_tasks_or_of_unknown_tasks_is_refused(
 
     own = tmp_path / "acme-tasks"
     own.mkdir()
-    task = {
-        "id": "own-1", "task_type": "domain_probe", "dimensions": ["domain_breadth"], "domain": "legal",
-        "complexity_level": 1, "prompt": "Answer 4.", "time_baseline_seconds": 5,
-        "checks": [{"kind": "answer_number", "name": "four", "value": 4}], "reference": {"answer": "4"},
-    }  # fmt: skip
+    task = probe_task("own-1")
     (own / "tasks.json").write_text(json.dumps({"tasks": [task]}), encoding="utf-8")
     (log,) = inspect_eval(
         stress_suite(library=str(own), task_ids="own-1", agent_cmd=ORACLE),

@@ -11,6 +11,7 @@ import pytest
 from aaaf.errors import AAAFError
 from aaaf.stress.library import load_library
 from aaaf.stress.models import TOOLS
+from tests.stress_tasks import probe_task
 
 DEFAULT_DOMAINS = {
     "research", "code", "security", "testing", "design", "documentation",
@@ -46,19 +47,7 @@ def test_the_standard_library_covers_every_task_type_under_the_minimums() -> Non
 
 
 def _task(task_id: str = "mine-1", **changes: object) -> dict[str, object]:
-    task: dict[str, object] = {
-        "id": task_id,
-        "task_type": "domain_probe",
-        "dimensions": ["domain_breadth"],
-        "domain": "legal",
-        "complexity_level": 1,
-        "prompt": "Answer 4.",
-        "time_baseline_seconds": 5,
-        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
-        "reference": {"answer": "4"},
-    }
-    task.update(changes)
-    return task
+    return probe_task(task_id, **changes)
 
 
 def test_an_organizations_own_directory_adds_its_tasks(tmp_path: Path) -> None:

@@ -21,25 +21,15 @@ from aaaf.services.stress_libraries import (
 from aaaf.store import OrgStore, Store
 from aaaf.stress.library import load_library, read_library_directory
 from aaaf.stress.runner import AgentSpec
+from tests.stress_tasks import probe_task
 
 
 def _task(task_id: str = "mine-1", **changes: Any) -> dict[str, Any]:
-    task: dict[str, Any] = {
-        "id": task_id,
-        "task_type": "domain_probe",
-        "dimensions": ["domain_breadth"],
-        "domain": "legal",
-        "complexity_level": 1,
-        "prompt": "Answer 4.",
-        "time_baseline_seconds": 5,
-        "checks": [
-            {"kind": "answer_number", "name": "four", "value": 4},
-            {"kind": "answer_regex", "name": "digits", "pattern": "^[0-9]+$"},
-        ],
-        "reference": {"answer": "4"},
-    }
-    task.update(changes)
-    return task
+    checks = [
+        {"kind": "answer_number", "name": "four", "value": 4},
+        {"kind": "answer_regex", "name": "digits", "pattern": "^[0-9]+$"},
+    ]
+    return probe_task(task_id, **{"checks": checks, **changes})
 
 
 UNIT_TESTS = {"kind": "unit_tests", "name": "adds up", "tests": "assert 1 + 1 == 2"}

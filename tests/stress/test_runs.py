@@ -14,21 +14,9 @@ from aaaf.errors import AAAFError
 from aaaf.services.stress import run_stress_test
 from aaaf.store.store import Store
 from aaaf.stress.runner import AgentSpec
+from tests.stress_tasks import probe_task
 
-TASKS = [
-    {
-        "id": f"own-{i}",
-        "task_type": "domain_probe",
-        "dimensions": ["domain_breadth"],
-        "domain": "legal",
-        "complexity_level": 1,
-        "prompt": "Answer 4.",
-        "time_baseline_seconds": 5,
-        "checks": [{"kind": "answer_number", "name": "four", "value": 4}],
-        "reference": {"answer": "4"},
-    }
-    for i in (1, 2)
-]
+TASKS = [probe_task(f"own-{i}") for i in (1, 2)]
 
 
 @pytest.fixture()
