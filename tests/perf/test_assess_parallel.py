@@ -65,6 +65,28 @@ def test_this_process_and_a_helper_share_the_chunks(org, monkeypatch: pytest.Mon
             ]
     thin = next(o for o in parallel if o.agent.name == "thin")
     assert thin.error is not None and thin.error.code == "INSUFFICIENT_EVIDENCE"
+    # every outcome was stored (the write opened once this process ran out of chunks)
+    for outcome in parallel:
+        if outcome.assessment is not None:
+            assert org.get_assessment(outcome.assessment.id).result == outcome.assessment.result
+
+
+def test_the_write_opens_once_when_this_process_runs_out_of_chunks(org, monkeypatch) -> None:
+    _load(org, {f"agent-{n}": 31 for n in range(6)})
+    monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 1)
+    calls: list[int] = []
+    kept: list[int] = []
+
+    def keep(scored) -> None:  # type: ignore[no-untyped-def]
+        kept.append(len(scored))
+
+    agents = org.agents()
+    assess_service._score_all(
+        org, agents, org.config(), NOW, "passive_only", None, 2, keep, lambda: calls.append(len(kept))
+    )
+    assert sum(kept) == len(agents)
+    # called at most once, and never after the last chunk was kept
+    assert len(calls) <= 1 and all(count < len(agents) for count in calls)
 
 
 def test_foreign_agents_are_refused_before_dispatch(org) -> None:

@@ -339,11 +339,10 @@ def _assess_many(
     uncertainty: bool = True,
 ) -> list[AssessOutcome]:
     from aaaf.store.assessment_batch import (
+        AssessmentWriter,
         FinishedAssessment,
-        PreparedAssessments,
         latest_completed_composites,
         prepare_finished_assessments,
-        store_prepared_assessments,
     )
     from aaaf.store.org_config import config_snapshot
 
@@ -356,7 +355,6 @@ def _assess_many(
     previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
     names = {agent.id: agent.name for agent in agents}
     sqlite = org.engine.dialect.name == "sqlite"
-    batches: list[PreparedAssessments] = []
     errors: dict[Any, AAAFError] = {}
 
     def finished(agent_id: Any, item: ScoredAgent | None, error: dict[str, Any] | None) -> FinishedAssessment:
@@ -416,13 +414,17 @@ def _assess_many(
             **common,
         )
 
-    def keep(scored: list[Scored]) -> None:
-        # rows and records are prepared here, chunk by chunk, while helpers are still scoring
-        items = [finished(agent_id, item, error) for agent_id, item, error in scored]
-        batches.append(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
+    # every assessment of the run is written in one transaction; it opens when this process
+    # has nothing left to score, and the helpers' last chunks are written as they come
+    with AssessmentWriter(org.engine, org.organization_id) as writer:
 
-    _score_all(org, agents, config, end, assessment_type, dimension, workers, keep)
-    records = store_prepared_assessments(org.engine, org.organization_id, batches)
+        def keep(scored: list[Scored]) -> None:
+            # rows and records are prepared here, chunk by chunk, while helpers are still scoring
+            items = [finished(agent_id, item, error) for agent_id, item, error in scored]
+            writer.add(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
+
+        _score_all(org, agents, config, end, assessment_type, dimension, workers, keep, writer.begin)
+    records = writer.records
     for record in records:  # the stress runs each assessment used, as assess NAME records them
         if record.status == "completed":
             _merge_runs(org, record.result or {}, record.id)

@@ -193,9 +193,12 @@ def _score_all(
     dimension: str | None,
     workers: int | None,
     keep: Callable[[list[Scored]], None],
+    drained: Callable[[], None] = lambda: None,
 ) -> None:
     """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
-    (so that the caller's own work on them overlaps the helpers' scoring)."""
+    (so that the caller's own work on them overlaps the helpers' scoring).  ``drained`` is
+    called once, when helpers still score but this process has no chunk left: the caller's
+    work that needs no more scores (opening the write) can overlap theirs too."""
     ids = [agent.id for agent in agents]
     counts = org.event_counts(ids)
     chunks = deque(plan_chunks(ids, counts))
@@ -218,7 +221,17 @@ def _score_all(
                 score_here(chunks.popleft())
         else:
             _score_with_helpers(
-                org, chunks, workers - 1, source, config, end, assessment_type, dimension, score_here, keep
+                org,
+                chunks,
+                workers - 1,
+                source,
+                config,
+                end,
+                assessment_type,
+                dimension,
+                score_here,
+                keep,
+                drained,
             )
     finally:
         if local is not None:
@@ -236,11 +249,13 @@ def _score_with_helpers(
     dimension: str | None,
     score_here: Callable[[list[Any]], None],
     keep: Callable[[list[Scored]], None],
+    drained: Callable[[], None],
 ) -> None:
     """``helpers`` spawned processes take chunks from the front, this process from the back."""
     context = multiprocessing.get_context("spawn")
     here = 0
     waited = 0.0
+    drained_yet = False
     with ProcessPoolExecutor(max_workers=helpers, mp_context=context) as pool:
         in_flight: set[Future[list[Scored]]] = set()
         while chunks or in_flight:
@@ -263,6 +278,9 @@ def _score_with_helpers(
                 here += 1
                 finished = {future for future in in_flight if future.done()}
             else:
+                if not drained_yet:
+                    drained_yet = True
+                    drained()
                 started = time.perf_counter()
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 waited += time.perf_counter() - started

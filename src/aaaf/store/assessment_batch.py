@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -235,35 +236,82 @@ def store_prepared_assessments(
 ) -> list[Assessment]:
     """Write prepared batches in one transaction (organization scoping checked first); return
     their records in order."""
-    records = [record for batch in batches for record in batch.records]
-    if not records:
-        return []
-    with write_transaction(engine) as connection:
-        _own(connection, organization_id, list(dict.fromkeys(record.agent_id for record in records)))
+    with AssessmentWriter(engine, organization_id) as writer:
+        for batch in batches:
+            writer.add(batch)
+    return writer.records
+
+
+class AssessmentWriter:
+    """Prepared batches written in one transaction that may open before the last batch is known.
+
+    ``add`` keeps a batch until :meth:`begin` opens the write transaction and writes every
+    batch kept so far; after that, each batch added is written at once.  Leaving the ``with``
+    block writes what is left and commits (opening the transaction if nothing did), or, when
+    an exception escapes, rolls everything back: nothing of the run is stored.  ``assess --all``
+    begins once this process has no chunk left to score, so that its writes overlap the
+    helpers' last chunks instead of following them (issue 10 §7).  Every batch's agents are
+    checked against the organization before its rows are written.
+    """
+
+    def __init__(self, engine: Engine, organization_id: uuid.UUID) -> None:
+        self._engine = engine
+        self._organization_id = organization_id
+        self._kept: list[PreparedAssessments] = []
+        self._transaction: ExitStack | None = None
+        self._connection: Connection | None = None
+        self.records: list[Assessment] = []
+
+    def __enter__(self) -> AssessmentWriter:
+        return self
+
+    def add(self, batch: PreparedAssessments) -> None:
+        self.records.extend(batch.records)
+        if self._connection is None:
+            self._kept.append(batch)
+        else:
+            self._write(self._connection, batch)
+
+    def begin(self) -> None:
+        """Open the write transaction and write the batches kept so far (once; later calls do nothing)."""
+        if self._transaction is not None:
+            return
+        with ExitStack() as stack:
+            connection = stack.enter_context(write_transaction(self._engine))
+            kept, self._kept = self._kept, []
+            for batch in kept:
+                self._write(connection, batch)
+            self._transaction, self._connection = stack.pop_all(), connection
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        if kind is None and self.records:
+            self.begin()
+        transaction, self._transaction, self._connection = self._transaction, None, None
+        if transaction is not None:
+            transaction.__exit__(kind, error, trace)  # commits, or rolls back on an exception
+
+    def _write(self, connection: Connection, batch: PreparedAssessments) -> None:
+        if not batch.records:
+            return
+        _own(
+            connection,
+            self._organization_id,
+            list(dict.fromkeys(record.agent_id for record in batch.records)),
+        )
         if connection.dialect.name == "sqlite":
-            assessment_values: list[tuple[Any, ...]] = []
-            dimension_values: list[tuple[Any, ...]] = []
-            evidence: list[tuple[Any, ...]] = []
-            for batch in batches:
-                values = batch.sqlite or sqlite_values(batch.assessment_rows, batch.dimension_rows)
-                assessment_values.extend(values[0])
-                dimension_values.extend(values[1])
-                evidence.extend(
-                    batch.sqlite_evidence
-                    if batch.sqlite_evidence is not None
-                    else sqlite_evidence_values(batch.evidence_rows)
-                )
+            assessment_values, dimension_values = batch.sqlite or sqlite_values(
+                batch.assessment_rows, batch.dimension_rows
+            )
+            evidence = (
+                batch.sqlite_evidence
+                if batch.sqlite_evidence is not None
+                else sqlite_evidence_values(batch.evidence_rows)
+            )
             insert_values_sqlite(connection, assessment_values, dimension_values, evidence)
         else:
-            if any(batch.sqlite_evidence for batch in batches):
+            if batch.sqlite_evidence:
                 raise ValueError("assessments prepared for SQLite cannot be written to another database")
-            insert_rows_core(
-                connection,
-                [row for batch in batches for row in batch.assessment_rows],
-                [row for batch in batches for row in batch.dimension_rows],
-                [row for batch in batches for row in batch.evidence_rows],
-            )
-    return records
+            insert_rows_core(connection, batch.assessment_rows, batch.dimension_rows, batch.evidence_rows)
 
 
 def insert_rows_core(
