@@ -11,7 +11,7 @@ from aaaf.evidence.validation import validate_event
 from aaaf.scoring import aaaf as engine
 from aaaf.scoring.spec import config_to_json
 from aaaf.services.assess import assess_agent, assess_many
-from aaaf.store.evidence import pack_event_ids, unpack_event_ids
+from aaaf.store.trace_codec import pack_event_ids, unpack_event_ids
 from tests.cli.events_factory import NOW, agent_log
 
 
@@ -108,3 +108,32 @@ def test_event_ids_are_stored_as_16_bytes_each_and_come_back_as_text() -> None:
     assert pack_event_ids(()) == b"" and unpack_event_ids(b"") == ()
     with pytest.raises(ValueError):
         pack_event_ids(("e00001",))
+
+
+def test_a_packed_trace_is_the_stored_form_of_its_trace() -> None:
+    """What a helper sends back (PackedTrace) gives the very row the trace itself gives."""
+    import uuid
+
+    from aaaf.scoring.defaults import AAAFConfig
+    from aaaf.scoring.spec import aaaf_spec
+    from aaaf.scoring.trace import DimensionEvidence
+    from aaaf.store.evidence import evidence_values, sqlite_evidence_row
+    from aaaf.store.trace_codec import PackedTrace, pack_trace
+    from aaaf.store.types import dumps_json
+
+    trace = DimensionEvidence(
+        tuple(str(uuid.UUID(int=n)) for n in (3, 1, 2)), {"accuracy": [2, 0], "speed": [], "consistency": [1]}
+    )
+    packed = pack_trace(trace)
+    assert packed == PackedTrace(
+        pack_event_ids(trace.event_ids), '{"accuracy":[2,0],"speed":[],"consistency":[1]}'
+    )
+    assert packed.dimension_events == dumps_json(dict(trace.positions))
+    assert unpack_event_ids(packed.event_ids) == trace.event_ids
+    spec, assessment_id = aaaf_spec(AAAFConfig()), uuid.uuid4()
+    assert evidence_values(assessment_id, spec, packed) == evidence_values(assessment_id, spec, trace)
+    config = dumps_json(spec.config)
+    row = sqlite_evidence_row(assessment_id, spec, packed, config)
+    assert row == sqlite_evidence_row(assessment_id, spec, trace, config)
+    assert row[4:] == (packed.event_ids, packed.dimension_events)
+    assert sqlite_evidence_row(assessment_id, spec, None, config)[4:] == (b"", "{}")

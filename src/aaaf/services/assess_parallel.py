@@ -23,11 +23,11 @@ from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
-from aaaf.scoring.trace import DimensionEvidence
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.store.event_source import EventSource, EventSourceAddress, event_source_address, open_event_source
 from aaaf.store.sqlite_events import SqliteEventSource
+from aaaf.store.trace_codec import PackedTrace, pack_trace
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
-# the event ids already in their compact stored form (:mod:`aaaf.scoring.trace`).
+# the event ids already in the form SQLite stores them (:class:`~aaaf.store.evidence.PackedTrace`).
 CHUNK_EVENTS = 10_000
 PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
@@ -56,7 +56,7 @@ class ScoredAgent(NamedTuple):
     dimension_rows: list[tuple[str, str, float | None, int, int, dict[str, Any], str | None]]
     evidence_summary: dict[str, Any]
     composites: dict[str, Any]
-    trace: DimensionEvidence
+    trace: PackedTrace
 
 
 Scored = tuple[Any, ScoredAgent | None, dict[str, Any] | None]
@@ -86,7 +86,7 @@ def _plain(result: AAAFResult) -> ScoredAgent:
         dimension_rows(result),
         dict(result.evidence_summary),
         composites(result),
-        trace_of(result),
+        pack_trace(trace_of(result)),
     )
 
 

@@ -22,10 +22,11 @@ from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_writer import sqlite_timestamp
-from aaaf.store.evidence import evidence_values
+from aaaf.store.evidence import evidence_values, sqlite_evidence_row
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
 from aaaf.store.repositories.assessments import _dimension_values
+from aaaf.store.trace_codec import PackedTrace
 from aaaf.store.types import dumps_json
 
 
@@ -53,7 +54,7 @@ class FinishedAssessment:
     review_state: str = "not_required"
     valid_until: datetime | None = None
     spec: SchemeSpec | None = None
-    trace: DimensionEvidence | None = None
+    trace: DimensionEvidence | PackedTrace | None = None
     id: uuid.UUID = field(default_factory=uuid.uuid4)
 
 
@@ -161,6 +162,8 @@ def prepare_finished_assessments(
     assessment_rows: list[dict[str, Any]] = []
     dimension_rows: list[dict[str, Any]] = []
     evidence_rows: list[dict[str, Any]] = []
+    sqlite_evidence: list[tuple[Any, ...]] = []
+    configs: dict[int, str] = {}
     records: list[Assessment] = []
     for item in items:
         if item.status not in ("completed", "failed"):
@@ -193,7 +196,10 @@ def prepare_finished_assessments(
             row = {"id": uuid.uuid4(), **_dimension_values(item.id, raw), "created_at": item.completed_at}
             dimension_rows.append(row)
             dims.append(DimensionScore(**row))
-        if item.spec is not None:
+        if item.spec is not None and sqlite:
+            config = _serialised_once(item.spec.config, configs)
+            sqlite_evidence.append(sqlite_evidence_row(item.id, item.spec, item.trace, config))
+        elif item.spec is not None:
             evidence_rows.append(evidence_values(item.id, item.spec, item.trace))
         records.append(
             Assessment(
@@ -226,8 +232,8 @@ def prepare_finished_assessments(
         dimension_rows,
         records,
         sqlite_values(assessment_rows, dimension_rows) if sqlite else None,
-        [] if sqlite else evidence_rows,
-        sqlite_evidence_values(evidence_rows) if sqlite else None,
+        evidence_rows,
+        sqlite_evidence if sqlite else None,
     )
 
 
@@ -425,23 +431,25 @@ def sqlite_evidence_values(evidence_rows: Sequence[dict[str, Any]]) -> list[tupl
     A run's rows share one config object: it is serialised once, not once per agent.
     """
     configs: dict[int, str] = {}
-    out = []
-    for row in evidence_rows:
-        config = row["config"]
-        text = configs.get(id(config))
-        if text is None:
-            text = configs[id(config)] = dumps_json(config)
-        out.append(
-            (
-                row["assessment_id"].hex,
-                row["scheme"],
-                row["scheme_version"],
-                text,
-                row["event_ids"],
-                dumps_json(row["dimension_events"]),
-            )
+    return [
+        (
+            row["assessment_id"].hex,
+            row["scheme"],
+            row["scheme_version"],
+            _serialised_once(row["config"], configs),
+            row["event_ids"],
+            dumps_json(row["dimension_events"]),
         )
-    return out
+        for row in evidence_rows
+    ]
+
+
+def _serialised_once(config: Any, texts: dict[int, str]) -> str:
+    """``config`` as JSON text, serialised once per object: a run's rows share one config."""
+    text = texts.get(id(config))
+    if text is None:
+        text = texts[id(config)] = dumps_json(config)
+    return text
 
 
 def insert_values_sqlite(

@@ -11,8 +11,7 @@ positions in that list (:mod:`aaaf.scoring.trace`); the list itself is the event
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
-from operator import itemgetter
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
@@ -21,43 +20,39 @@ from aaaf.scoring.spec import SchemeSpec
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.records import AssessmentEvidence
-
-_UUID_BYTES = 16
-_split_uuid_hex = itemgetter(slice(0, 8), slice(8, 12), slice(12, 16), slice(16, 20), slice(20, 32))
-
-
-def pack_event_ids(event_ids: Sequence[str]) -> bytes:
-    """Canonical UUID texts → their 16 bytes each, concatenated (joined and converted in C).
-
-    Every event id of the store is a UUID (``events.id``); anything else is a ``ValueError``.
-    """
-    packed = bytes.fromhex("".join(event_ids).replace("-", ""))
-    if len(packed) != _UUID_BYTES * len(event_ids):
-        raise ValueError("event ids must be UUIDs to be stored with an assessment")
-    return packed
-
-
-def unpack_event_ids(packed: bytes) -> tuple[str, ...]:
-    """The canonical UUID texts back, in their stored order."""
-    text = packed.hex()
-    width = 2 * _UUID_BYTES
-    return tuple(
-        "-".join(_split_uuid_hex(text[start : start + width])) for start in range(0, len(text), width)
-    )
+from aaaf.store.trace_codec import PackedTrace, pack_event_ids, pack_trace, unpack_event_ids
+from aaaf.store.types import loads_json
 
 
 def evidence_values(
-    assessment_id: uuid.UUID, spec: SchemeSpec, trace: DimensionEvidence | None
+    assessment_id: uuid.UUID, spec: SchemeSpec, trace: DimensionEvidence | PackedTrace | None
 ) -> dict[str, Any]:
     """The row of one assessment (a failed one has a spec and no ids)."""
+    event_ids, positions = b"", {}
+    if isinstance(trace, PackedTrace):
+        event_ids, positions = trace.event_ids, loads_json(trace.dimension_events)
+    elif trace is not None:
+        event_ids, positions = pack_event_ids(trace.event_ids), dict(trace.positions)
     return {
         "assessment_id": assessment_id,
         "scheme": spec.name,
         "scheme_version": spec.version,
         "config": spec.config,  # shared by a run's rows: the batch writer serialises it once
-        "event_ids": pack_event_ids(trace.event_ids) if trace is not None else b"",
-        "dimension_events": dict(trace.positions) if trace is not None else {},
+        "event_ids": event_ids,
+        "dimension_events": positions,
     }
+
+
+def sqlite_evidence_row(
+    assessment_id: uuid.UUID, spec: SchemeSpec, trace: DimensionEvidence | PackedTrace | None, config: str
+) -> tuple[Any, ...]:
+    """The row of one assessment as SQLite stores it (``assessment_evidence``'s column order),
+    with the spec's config already serialised (``config``: a run's rows share it)."""
+    if trace is None:
+        packed = PackedTrace(b"", "{}")
+    else:
+        packed = trace if isinstance(trace, PackedTrace) else pack_trace(trace)
+    return (assessment_id.hex, spec.name, spec.version, config, packed.event_ids, packed.dimension_events)
 
 
 def write_evidence(connection: Connection, values: Mapping[str, Any]) -> None:
