@@ -82,12 +82,18 @@ def test_a_failure_at_any_point_leaves_nothing_stored(store, fails: str) -> None
     assert _stored_ids(store) == set()
 
 
-def test_a_foreign_agents_batch_rolls_back_the_whole_run(store) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("declared", [False, True])
+def test_a_foreign_agents_batch_rolls_back_the_whole_run(store, declared: bool) -> None:  # type: ignore[no-untyped-def]
+    """Checked when its batch comes, or, declared as one of the run's agents, when the write opens."""
     home = store.scope(store.default_organization().id)
     other = store.scope(store.create_organization("other").id)
     sqlite = store.engine.dialect.name == "sqlite"
     own, foreign = home.enroll_agent("own"), other.enroll_agent("foreign")
-    with pytest.raises(AAAFError) as refused, AssessmentWriter(store.engine, home.organization_id) as writer:
+    agent_ids = [own.id, foreign.id] if declared else [own.id]
+    with (
+        pytest.raises(AAAFError) as refused,
+        AssessmentWriter(store.engine, home.organization_id, agent_ids) as writer,
+    ):
         writer.add(_batch(home, own, sqlite=sqlite))
         writer.begin()
         writer.add(_batch(home, foreign, sqlite=sqlite))

@@ -416,7 +416,7 @@ def _assess_many(
 
     # every assessment of the run is written in one transaction; it opens when this process
     # has nothing left to score, and the helpers' last chunks are written as they come
-    with AssessmentWriter(org.engine, org.organization_id) as writer:
+    with AssessmentWriter(org.engine, org.organization_id, [agent.id for agent in agents]) as writer:
 
         def keep(scored: list[Scored]) -> None:
             # rows and records are prepared here, chunk by chunk, while helpers are still scoring

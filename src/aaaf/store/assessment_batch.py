@@ -242,7 +242,8 @@ def store_prepared_assessments(
 ) -> list[Assessment]:
     """Write prepared batches in one transaction (organization scoping checked first); return
     their records in order."""
-    with AssessmentWriter(engine, organization_id) as writer:
+    agent_ids = [record.agent_id for batch in batches for record in batch.records]
+    with AssessmentWriter(engine, organization_id, agent_ids) as writer:
         for batch in batches:
             writer.add(batch)
     return writer.records
@@ -257,12 +258,18 @@ class AssessmentWriter:
     an exception escapes, rolls everything back: nothing of the run is stored.  ``assess --all``
     begins once this process has no chunk left to score, so that its writes overlap the
     helpers' last chunks instead of following them (issue 10 §7).  Every batch's agents are
-    checked against the organization before its rows are written.
+    checked against the organization before its rows are written: ``agent_ids``, the run's
+    agents, in one query per 500 when the transaction opens (a query per batch was 0.15 s of
+    a thousand-agent run), any other agent when its batch comes.
     """
 
-    def __init__(self, engine: Engine, organization_id: uuid.UUID) -> None:
+    def __init__(
+        self, engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID] = ()
+    ) -> None:
         self._engine = engine
         self._organization_id = organization_id
+        self._agent_ids = list(dict.fromkeys(agent_ids))
+        self._checked: set[uuid.UUID] = set()
         self._kept: list[PreparedAssessments] = []
         self._transaction: ExitStack | None = None
         self._connection: Connection | None = None
@@ -284,6 +291,7 @@ class AssessmentWriter:
             return
         with ExitStack() as stack:
             connection = stack.enter_context(write_transaction(self._engine))
+            self._checked.update(_own(connection, self._organization_id, self._agent_ids))
             kept, self._kept = self._kept, []
             for batch in kept:
                 self._write(connection, batch)
@@ -299,11 +307,9 @@ class AssessmentWriter:
     def _write(self, connection: Connection, batch: PreparedAssessments) -> None:
         if not batch.records:
             return
-        _own(
-            connection,
-            self._organization_id,
-            list(dict.fromkeys(record.agent_id for record in batch.records)),
-        )
+        unchecked = [a for a in dict.fromkeys(r.agent_id for r in batch.records) if a not in self._checked]
+        if unchecked:
+            self._checked.update(_own(connection, self._organization_id, unchecked))
         if connection.dialect.name == "sqlite":
             assessment_values, dimension_values = batch.sqlite or sqlite_values(
                 batch.assessment_rows, batch.dimension_rows
