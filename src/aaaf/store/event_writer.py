@@ -177,7 +177,7 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
     outcomes = [Stored.NEW] * len(items)
     first_of: dict[tuple[str, str], int] = {}  # (agent hex, key) -> its first event's position
     repeats: list[tuple[int, tuple[str, str]]] = []  # later events of a key seen in this batch
-    stored: dict[tuple[str, str], str] = {}  # the stored row's digest, for keys already stored
+    stored: dict[tuple[str, str], str] = {}  # the digest a repeated key stands for
     agent_hexes: dict[uuid.UUID, tuple[str, str]] = {}
     last_agent: uuid.UUID | None = None
     agent_hex = agent_text = ""
@@ -238,7 +238,7 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
     for position, pair in repeats:
         reference = stored.get(pair)
         if reference is None:  # the key was new: it stands for its first event in this batch
-            reference = _digest_of(items[first_of[pair]])
+            reference = stored[pair] = _digest_of(items[first_of[pair]])  # once per key
         outcomes[position] = Stored.DUPLICATE if reference == _digest_of(items[position]) else Stored.CONFLICT
     return outcomes
 
