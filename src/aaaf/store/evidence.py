@@ -20,7 +20,7 @@ from aaaf.scoring.spec import SchemeSpec
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.records import AssessmentEvidence
-from aaaf.store.trace_codec import PackedTrace, pack_event_ids, pack_trace, unpack_event_ids
+from aaaf.store.trace_codec import PackedTrace, packed_trace, unpack_event_ids
 from aaaf.store.types import loads_json
 
 
@@ -28,18 +28,14 @@ def evidence_values(
     assessment_id: uuid.UUID, spec: SchemeSpec, trace: DimensionEvidence | PackedTrace | None
 ) -> dict[str, Any]:
     """The row of one assessment (a failed one has a spec and no ids)."""
-    event_ids, positions = b"", {}
-    if isinstance(trace, PackedTrace):
-        event_ids, positions = trace.event_ids, loads_json(trace.dimension_events)
-    elif trace is not None:
-        event_ids, positions = pack_event_ids(trace.event_ids), dict(trace.positions)
+    packed = packed_trace(trace)
     return {
         "assessment_id": assessment_id,
         "scheme": spec.name,
         "scheme_version": spec.version,
         "config": spec.config,  # shared by a run's rows: the batch writer serialises it once
-        "event_ids": event_ids,
-        "dimension_events": positions,
+        "event_ids": packed.event_ids,
+        "dimension_events": loads_json(packed.dimension_events),
     }
 
 
@@ -48,10 +44,7 @@ def sqlite_evidence_row(
 ) -> tuple[Any, ...]:
     """The row of one assessment as SQLite stores it (``assessment_evidence``'s column order),
     with the spec's config already serialised (``config``: a run's rows share it)."""
-    if trace is None:
-        packed = PackedTrace(b"", "{}")
-    else:
-        packed = trace if isinstance(trace, PackedTrace) else pack_trace(trace)
+    packed = packed_trace(trace)
     return (assessment_id.hex, spec.name, spec.version, config, packed.event_ids, packed.dimension_events)
 
 

@@ -56,3 +56,14 @@ class PackedTrace(NamedTuple):
 def pack_trace(trace: DimensionEvidence) -> PackedTrace:
     # lists of ints: the same text as the store's dumps_json, which needs SQLAlchemy's module
     return PackedTrace(pack_event_ids(trace.event_ids), orjson.dumps(dict(trace.positions)).decode())
+
+
+NO_TRACE = PackedTrace(b"", "{}")
+"""What a failed assessment stores: no ids, no dimension."""
+
+
+def packed_trace(trace: DimensionEvidence | PackedTrace | None) -> PackedTrace:
+    """``trace`` in its stored form, whichever form it came in (``None``: :data:`NO_TRACE`)."""
+    if trace is None:
+        return NO_TRACE
+    return trace if isinstance(trace, PackedTrace) else pack_trace(trace)
