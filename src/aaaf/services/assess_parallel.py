@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
-# the event ids already in the form SQLite stores them (:class:`~aaaf.store.evidence.PackedTrace`).
+# the event ids already in the form SQLite stores them (:class:`~aaaf.store.trace_codec.PackedTrace`).
 CHUNK_EVENTS = 10_000
 # chunks left to the helpers per helper when this process turns to writing: enough work for
 # them while it writes what has been scored (about 0.3 s for a thousand agents)
@@ -291,7 +291,7 @@ def _score_with_helpers(
                 keep(future.result())
             in_flight -= finished
     log.debug(
-        "assess: %d chunks of ~%d events scored here (%.2f s writing or waiting while helpers scored the last), the rest by %d helper(s)",
+        "assess: %d chunks of ~%d events scored here (then %.2f s waiting on the helpers), the rest by %d helper(s)",
         here,
         CHUNK_EVENTS,
         waited,
