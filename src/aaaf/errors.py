@@ -31,6 +31,9 @@ ERROR_CODES: dict[str, tuple[int, int]] = {
     "DUPLICATE_CONFLICT": (409, 2),
     "AGENT_MISMATCH": (400, 2),
     "NOT_IMPLEMENTED": (501, 1),
+    # code of an agent or a library author runs only in a sandbox (docs/stress-tests.md "Sandbox"):
+    # none is configured or available, so nothing ran
+    "SANDBOX_UNAVAILABLE": (503, 2),
 }
 
 

@@ -81,6 +81,22 @@ class Settings(BaseSettings):
     jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
     jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
 
+    # the sandbox of stress tests (aaaf.stress.sandbox; docs/stress-tests.md "Sandbox"): the
+    # inspect_ai sandbox provider every tool call and code grader runs in — "bubblewrap"
+    # (ours), "docker", "k8s" or any provider registered with inspect_ai, or "none" (the CLI
+    # only, on the user's own machine: code then runs on the host); its configuration file
+    # for providers that take one (docker: a compose file), and the bubblewrap limits
+    sandbox: str = "bubblewrap"
+    sandbox_config: str | None = None
+    sandbox_memory_mib: int = Field(default=1024, ge=64)
+    sandbox_processes: int = Field(default=64, ge=4)
+    sandbox_disk_mib: int = Field(default=64, ge=1)
+    sandbox_file_mib: int = Field(default=16, ge=1)
+    sandbox_open_files: int = Field(default=256, ge=16)
+    # the host user the sandbox's processes run as when the server runs as root (never root
+    # itself); as any other user they keep that user's id outside their user namespace
+    sandbox_uid: int = Field(default=65534, ge=1)
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
