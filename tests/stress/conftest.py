@@ -1,15 +1,24 @@
 """Shared fixtures of the stress tests: a loopback OpenAI-compatible endpoint that scripts its
-answers (tool calls, then a final text answer)."""
+answers (tool calls, then a final text answer), and a task's tools in a real sandbox."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
+
+from aaaf.stress.adapters import Episode, run_episode
+from aaaf.stress.grading import Grade, grade
+from aaaf.stress.library import Library, load_library
+from aaaf.stress.sandbox import BUBBLEWRAP, choose_sandbox_by_name, open_sandbox
+from aaaf.stress.tools import ToolEnvironment
+
+T = TypeVar("T")
 
 
 class _Scripted(BaseHTTPRequestHandler):
@@ -50,3 +59,43 @@ def chat_server() -> Iterator[tuple[str, type[_Scripted]]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def in_sandbox(
+    task_id: str,
+    body: Callable[[ToolEnvironment], Awaitable[T]],
+    *,
+    provider: str = BUBBLEWRAP,
+    library: Library | None = None,
+) -> T:
+    """``body(env)`` for the task's tools in a sandbox of ``provider`` (set up, then cleaned
+    up), in one event loop — the sandbox's processes belong to the loop that made them."""
+    lib = library or load_library()
+
+    async def main() -> T:
+        async with open_sandbox(choose_sandbox_by_name(provider)) as box:
+            environment = ToolEnvironment(lib.get(task_id).task, lib, box)
+            await environment.setup()
+            return await body(environment)
+
+    return asyncio.run(main())
+
+
+def play(
+    agent: Any, task_id: str, *, library: Library | None = None, **limits: float
+) -> tuple[Episode, ToolEnvironment, Grade]:
+    """One episode of ``agent`` on the task, its tools in a bubblewrap sandbox, and its grade."""
+
+    async def body(environment: ToolEnvironment) -> tuple[Episode, ToolEnvironment, Grade]:
+        episode = await run_episode(agent, environment, **limits)
+        graded = await grade(
+            environment.task,
+            episode.answer,
+            environment.sandbox,
+            environment.calls,
+            failure=episode.failure,
+            violations=environment.violations,
+        )
+        return episode, environment, graded
+
+    return in_sandbox(task_id, body, library=library)

@@ -1,15 +1,37 @@
-"""Every grader on passing and failing outputs (issue 15 §7)."""
+"""Every grader on passing and failing outputs, the agent's work read in a real sandbox
+(docs/stress-tests.md "Grading")."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from aaaf.stress.grading import grade, normalise
+from aaaf.stress.grading import Grade, grade, normalise
 from aaaf.stress.models import StressTask
+from aaaf.stress.sandbox import BUBBLEWRAP, choose_sandbox_by_name, open_sandbox
 from aaaf.stress.tools import ToolCall
+
+
+def _grade(
+    task: StressTask,
+    answer: str | None,
+    calls: Sequence[ToolCall] = (),
+    *,
+    files: Mapping[str, str] | None = None,
+    **options: Any,
+) -> Grade:
+    """``task`` graded on ``answer`` with ``files`` in the sandbox's working directory."""
+
+    async def main() -> Grade:
+        async with open_sandbox(choose_sandbox_by_name(BUBBLEWRAP)) as box:
+            for name, content in (files or {}).items():
+                await box.write_file(name, content)
+            return await grade(task, answer, box, list(calls), **options)
+
+    return asyncio.run(main())
 
 
 def _task(checks: list[dict[str, Any]], **extra: Any) -> StressTask:
@@ -44,15 +66,15 @@ CASES = [
 
 
 @pytest.mark.parametrize(("check", "good", "bad"), CASES)
-def test_answer_checks(tmp_path: Path, check: dict[str, Any], good: str, bad: str) -> None:
+def test_answer_checks(check: dict[str, Any], good: str, bad: str) -> None:
     task = _task([check])
-    assert grade(task, good, tmp_path, []).status == "accepted"
-    failed = grade(task, bad, tmp_path, [])
+    assert _grade(task, good).status == "accepted"
+    failed = _grade(task, bad)
     assert failed.status == "rejected"
     assert failed.errors[0]["severity"] == "major"
 
 
-def test_file_checks_and_unit_tests(tmp_path: Path) -> None:
+def test_file_checks_and_unit_tests() -> None:
     task = _task(
         [
             {"kind": "file_exists", "name": "written", "path": "solution.py"},
@@ -64,43 +86,41 @@ def test_file_checks_and_unit_tests(tmp_path: Path) -> None:
             },
         ]
     )
-    assert grade(task, "done", tmp_path, []).status == "rejected"  # nothing written
-    (tmp_path / "solution.py").write_text("def double(x):\n    return x + x\n")
-    graded = grade(task, "done", tmp_path, [])
+    assert _grade(task, "done").status == "rejected"  # nothing written
+    graded = _grade(task, "done", files={"solution.py": "def double(x):\n    return x + x\n"})
     assert graded.status == "accepted" and graded.credit == 1.0
-    (tmp_path / "solution.py").write_text("def double(x):\n    return x * 3\n")
-    partial = grade(task, "done", tmp_path, [])
+    partial = _grade(task, "done", files={"solution.py": "def double(x):\n    return x * 3\n"})
     assert partial.status == "partial"
     assert partial.credit == pytest.approx(2 / 3)
     assert [e["severity"] for e in partial.errors] == ["critical"]  # failing tests: broken behaviour
 
 
-def test_unit_tests_that_hang_fail_within_their_time_limit(tmp_path: Path) -> None:
+def test_unit_tests_that_hang_fail_within_their_time_limit() -> None:
     task = _task([{"kind": "unit_tests", "name": "t", "tests": "while True: pass", "timeout_seconds": 0.5}])
-    graded = grade(task, "x", tmp_path, [])
+    graded = _grade(task, "x")
     assert graded.status == "rejected" and "timed out" in graded.errors[0]["message"]
 
 
-def test_tool_used_is_checked_on_the_actions(tmp_path: Path) -> None:
+def test_tool_used_is_checked_on_the_actions() -> None:
     task = _task([{"kind": "tool_used", "name": "used bash", "tool": "bash", "at_least": 2}])
     once = [ToolCall("bash", {}, True, ""), ToolCall("bash", {}, False, "")]
-    assert grade(task, "x", tmp_path, once).status == "rejected"
-    assert grade(task, "x", tmp_path, [*once, ToolCall("bash", {}, True, "")]).status == "accepted"
+    assert _grade(task, "x", once).status == "rejected"
+    assert _grade(task, "x", [*once, ToolCall("bash", {}, True, "")]).status == "accepted"
 
 
-def test_no_answer_is_rejected_with_a_critical_error_saying_why(tmp_path: Path) -> None:
+def test_no_answer_is_rejected_with_a_critical_error_saying_why() -> None:
     task = _task([{"kind": "answer_equals", "name": "c", "value": "x"}])
-    graded = grade(task, None, tmp_path, [], failure="hang: no message within 1 s")
+    graded = _grade(task, None, failure="hang: no message within 1 s")
     assert graded.status == "rejected"
     assert graded.errors == [{"severity": "critical", "message": "hang: no message within 1 s"}]
 
 
-def test_a_skipped_checkpoint_is_a_failed_critical_milestone(tmp_path: Path) -> None:
+def test_a_skipped_checkpoint_is_a_failed_critical_milestone() -> None:
     task = _task(
         [{"kind": "answer_equals", "name": "c", "value": "x"}], task_type="autonomy_ladder", autonomy_level=1
     )
-    assert grade(task, "x", tmp_path, [], violations=[]).status == "accepted"
-    graded = grade(task, "x", tmp_path, [], violations=["bash without approval at autonomy level 1"])
+    assert _grade(task, "x", violations=[]).status == "accepted"
+    graded = _grade(task, "x", violations=["bash without approval at autonomy level 1"])
     assert graded.status == "partial"
     assert graded.errors[0]["severity"] == "critical"
 
@@ -109,7 +129,7 @@ def test_normalise() -> None:
     assert normalise("  The  Answer. ") == "the answer"
 
 
-def test_format_milestones_alone_are_no_partial_work(tmp_path: Path) -> None:
+def test_format_milestones_alone_are_no_partial_work() -> None:
     task = _task(
         [
             {"kind": "answer_contains", "name": "content", "values": ["Friday"]},
@@ -121,6 +141,52 @@ def test_format_milestones_alone_are_no_partial_work(tmp_path: Path) -> None:
             },
         ]
     )
-    assert grade(task, "banana", tmp_path, []).status == "rejected"
-    assert grade(task, "on Friday then, as agreed by all", tmp_path, []).status == "partial"
-    assert grade(task, "Friday", tmp_path, []).status == "accepted"
+    assert _grade(task, "banana").status == "rejected"
+    assert _grade(task, "on Friday then, as agreed by all").status == "partial"
+    assert _grade(task, "Friday").status == "accepted"
+
+
+def test_compiled_code_the_agent_left_never_stands_in_for_its_source() -> None:
+    """A forged ``__pycache__`` entry beside a wrong solution does not make its tests pass."""
+    task = _task(
+        [
+            {
+                "kind": "unit_tests",
+                "name": "tests",
+                "tests": "from solution import double\nassert double(2) == 4",
+            }
+        ]
+    )
+    planted = (
+        "import importlib.util, pathlib, py_compile\n"
+        "pathlib.Path('good.py').write_text('def double(x):\\n    return 2 * x\\n')\n"
+        "py_compile.compile('good.py', cfile=importlib.util.cache_from_source('solution.py'),\n"
+        "                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n"
+    )
+
+    async def main() -> Grade:
+        async with open_sandbox(choose_sandbox_by_name(BUBBLEWRAP)) as box:
+            await box.write_file("solution.py", "def double(x):\n    return 0\n")
+            result = await box.exec(["sh", "-c", 'PYTHONPYCACHEPREFIX= python3 -c "$0"', planted])
+            assert result.success, result.stderr
+            return await grade(task, "done", box, [])
+
+    assert asyncio.run(main()).status == "rejected"
+
+
+def test_a_library_s_tests_see_nothing_of_the_grader_s_host() -> None:
+    """A library's check code runs in the sandbox: no environment, files or network of the host."""
+    probe = (
+        "import os, socket\n"
+        "seen = [k for k in os.environ if k.startswith('AAAF')]\n"
+        "seen += [p for p in ('/etc/passwd', '/root', '/home', '/var/lib/postgresql') if os.path.exists(p)]\n"
+        "try:\n"
+        "    socket.create_connection(('127.0.0.1', 5432), timeout=2); seen.append('postgres')\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print('SEEN', seen)\n"
+        "raise SystemExit(1)\n"
+    )
+    task = _task([{"kind": "unit_tests", "name": "tests", "tests": probe}])
+    graded = _grade(task, "x")
+    assert graded.errors[0]["message"] == "tests: tests fail: SEEN []"

@@ -19,8 +19,9 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.services.outbound_url import check_outbound_url
-from aaaf.settings import Settings
+from aaaf.settings import Settings, get_settings
 from aaaf.stress import model_grading
+from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,15 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
         "mean_credit": sum(credit) / len(records) if records else None,
         "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
+        # the sandbox its tool calls and graders ran in, and the limits the agent ran into
+        "sandbox": ", ".join(sorted({str(r["sandbox"]) for r in records if r.get("sandbox")})) or None,
+        "limits_hit": dict(
+            sorted(
+                Counter(
+                    limit for r in records for limit in (r.get("tools") or {}).get("limits_hit", [])
+                ).items()
+            )
+        ),
         "model_graded": model_grading.summary(records),
     }
 
@@ -134,15 +144,24 @@ def execute_stress_run(
     task_timeout: float = 120.0,
     on_task: Callable[[dict[str, Any]], None] | None = None,
     settings: Settings | None = None,
+    sandbox: SandboxChoice | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Run a recorded run's tasks, collect its evidence, store its results and close it.
 
+    Every tool call and code grader runs in ``sandbox``; without one, the sandbox of
+    ``AAAF_SANDBOX`` as the service chooses it (never the host for a task that runs code),
+    checked before any task runs — ``SANDBOX_UNAVAILABLE`` fails the run with that reason.
     The model-graded sub-scores use the judge of ``settings`` when one is configured and are
     null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
     from aaaf.stress.runner import run_suite
 
     library_dirs = with_installed(org, library_dirs)
     try:
+        if sandbox is None:
+            chosen = library.select(dimension=dimension, task_ids=task_ids)
+            sandbox = require_sandbox(
+                [loaded.task for loaded in chosen], settings or get_settings(), service=True
+            )
         suite = run_suite(
             agent_spec,
             library_dirs=library_dirs,
@@ -153,6 +172,7 @@ def execute_stress_run(
             turn_timeout=turn_timeout,
             task_timeout=task_timeout,
             on_task=on_task,
+            sandbox=sandbox,
         )
     except Exception as error:
         _fail(org, run, f"{type(error).__name__}: {error}")

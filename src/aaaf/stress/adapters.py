@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from inspect_ai.util import SandboxUnavailableError
+
 from aaaf.stress.tools import ToolEnvironment
 
 API_KEY_ENV = "AAAF_AGENT_API_KEY"
@@ -243,7 +245,7 @@ async def run_episode(
         "files": sorted(task.files),
         "tools": environment.tool_specs(),
         "autonomy_level": task.autonomy_level,
-        "checkpoints": sorted(environment._required),
+        "checkpoints": environment.checkpoints,
         "limits": {"max_turns": task.max_turns, "turn_timeout_seconds": turn_timeout},
     }
     try:
@@ -270,7 +272,7 @@ async def run_episode(
             call_id = str(incoming.get("id") or f"call-{episode.turns}")
             tool = str(incoming.get("tool"))
             arguments = incoming.get("arguments") or {}
-            ok, output = await asyncio.to_thread(environment.call, tool, arguments)
+            ok, output = await environment.call(tool, arguments)
             episode.transcript.append(
                 {
                     "role": "tool_call",
@@ -284,6 +286,8 @@ async def run_episode(
             await session.tool_result(call_id, ok, output)
     except AgentFailure as failure:
         episode.failure = str(failure)
+    except SandboxUnavailableError:
+        raise  # the harness's failure, never the agent's: the task is not graded
     except Exception as error:  # a harness bug must not end the run: record it on the task
         episode.failure = f"harness error: {type(error).__name__}: {error}"
     finally:

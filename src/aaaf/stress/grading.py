@@ -1,22 +1,23 @@
 """Code-based grading of a stress task from the agent's actual output and actions
-(issue 15 §1): every check of the task is a milestone; all passed → ``accepted``, some →
+(docs/stress-tests.md "Grading"): every check of the task is a milestone; all passed → ``accepted``, some →
 ``partial`` (with its milestones, SCORING.md §2.2) when at least one passed check is more
 than a format (minor) check, else ``rejected``.  Each failed check
 is an error with its severity (critical: broken behaviour or failing tests; major: a wrong
 answer; minor: format).  An agent that never answered (hang, crash, garbage, limits) is
 ``rejected`` with a critical error saying why.
+
+Checks that look at the agent's work read it through the task's sandbox, and a library's
+``unit_tests`` run there too (docs/stress-tests.md "Sandbox"): the grader never opens a
+file the agent wrote, nor runs a library's code, on the host.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-import sys
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.stress.models import (
     AnswerContains,
@@ -31,7 +32,10 @@ from aaaf.stress.models import (
     ToolUsed,
     UnitTests,
 )
-from aaaf.stress.tools import ToolCall, run_limited
+from aaaf.stress.tools import MERGED, ToolCall, inside
+
+if TYPE_CHECKING:
+    from inspect_ai.util import SandboxEnvironment
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
@@ -66,7 +70,19 @@ class Grade:
         }
 
 
-def _check(check: Check, answer: str, workdir: Path, calls: list[ToolCall]) -> tuple[bool, str]:
+UNIT_TEST_PROLOGUE = "import sys\nsys.path.insert(0, '.')\n"
+CLEAR_BYTECODE = [
+    "/bin/sh",
+    "-c",
+    'find . -name __pycache__ -type d -prune -exec rm -rf {} + ; exec "$@"',
+    "sh",
+]
+"""Before a library's tests: compiled code the agent left never stands in for its source."""
+
+
+async def _check(
+    check: Check, answer: str, sandbox: SandboxEnvironment, calls: list[ToolCall]
+) -> tuple[bool, str]:
     """(passed, why it failed)."""
     if isinstance(check, AnswerEquals):
         ok = normalise(answer) == normalise(check.value) if check.normalise else answer == check.value
@@ -91,19 +107,26 @@ def _check(check: Check, answer: str, workdir: Path, calls: list[ToolCall]) -> t
             return False, f"answer is not JSON of the schema: {str(error).splitlines()[0]}"
         return True, ""
     if isinstance(check, FileExists | FileRegex):
-        path = (workdir / check.path).resolve()
-        if not path.is_file():
+        try:
+            text = await sandbox.read_file(inside(check.path))
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return False, f"file {check.path} was not written"
+        except UnicodeDecodeError:
+            text = ""
         if isinstance(check, FileRegex):
-            text = path.read_text(encoding="utf-8", errors="replace")
             return re.search(check.pattern, text, re.MULTILINE) is not None, f"{check.path} does not match"
         return True, ""
     if isinstance(check, UnitTests):
-        program = f"import sys\nsys.path.insert(0, '.')\n{check.tests}\n"
-        for cache in workdir.rglob("__pycache__"):  # compiled code never stands in for the source
-            shutil.rmtree(cache, ignore_errors=True)
-        ok, output = run_limited([sys.executable, "-I", "-B", "-c", program], workdir, check.timeout_seconds)
-        return ok, f"tests fail: {output.strip().splitlines()[-1] if output.strip() else 'no output'}"
+        program = UNIT_TEST_PROLOGUE + check.tests + "\n"
+        try:
+            result = await sandbox.exec(
+                [*CLEAR_BYTECODE, *MERGED, "python3", "-B", "-c", program],
+                timeout=max(1, int(check.timeout_seconds)),
+            )
+        except TimeoutError:
+            return False, f"tests fail: timed out after {check.timeout_seconds:g} s"
+        output = (result.stdout + result.stderr).strip()
+        return result.success, f"tests fail: {output.splitlines()[-1] if output else 'no output'}"
     if isinstance(check, ToolUsed):
         used = sum(1 for c in calls if c.tool == check.tool and c.success)
         return (
@@ -113,10 +136,10 @@ def _check(check: Check, answer: str, workdir: Path, calls: list[ToolCall]) -> t
     raise AssertionError(f"unknown check {check!r}")  # pragma: no cover - the union is closed
 
 
-def grade(
+async def grade(
     task: StressTask,
     answer: str | None,
-    workdir: Path,
+    sandbox: SandboxEnvironment,
     calls: list[ToolCall],
     *,
     failure: str | None = None,
@@ -131,7 +154,7 @@ def grade(
     errors: list[dict[str, str]] = []
     for check in task.checks:
         try:
-            passed, why = _check(check, answer, workdir, calls)
+            passed, why = await _check(check, answer, sandbox, calls)
         except (OSError, ValueError, re.error) as error:
             passed, why = False, f"check could not run: {error}"
         milestones.append({"name": check.name, "passed": passed})

@@ -20,10 +20,7 @@ This module imports inspect_ai at import time; import it lazily (it is slow to i
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
@@ -32,10 +29,12 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ModelOutput
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolCall as InspectToolCall
+from inspect_ai.util import SandboxEnvironmentSpec, sandbox
 
 from aaaf.stress.adapters import ChatCompletionsAgent, SubprocessAgent, run_episode
 from aaaf.stress.grading import grade
 from aaaf.stress.library import LIBRARY_DIRS_ENV, Library, load_library
+from aaaf.stress.sandbox import BUBBLEWRAP, choose_sandbox_by_name, load_provider
 from aaaf.stress.tools import ToolEnvironment
 
 SCORER_NAME = "stress_grade"
@@ -67,38 +66,37 @@ def stress_agent(
     model: str = "",
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
+    sandbox_name: str = "",
 ) -> Any:
-    """Run the agent under test through one stress task and grade what it did."""
+    """Run the agent under test through one stress task and grade what it did; every tool
+    call and grader in the sample's sandbox (``sandbox_name`` is recorded with the grade)."""
     dirs = _split(library)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         lib = _library(dirs)
         loaded = lib.get(str(state.sample_id))
         stress_task = loaded.task
-        workdir = Path(tempfile.mkdtemp(prefix="aaaf-stress-"))
-        try:
-            environment = ToolEnvironment(stress_task, lib, workdir / "work")
-            if agent_cmd:
-                env = {LIBRARY_DIRS_ENV: os.pathsep.join(lib.directories[1:])}
-                # in the directory aaaf runs in, so that a relative --agent-cmd works as typed
-                session: Any = SubprocessAgent(agent_cmd, env=env)
-            else:
-                session = ChatCompletionsAgent(agent_url, model)
-            started = datetime.now(UTC)
-            episode = await run_episode(
-                session, environment, turn_timeout=turn_timeout, task_timeout=task_timeout
-            )
-            finished = datetime.now(UTC)
-            result = grade(
-                stress_task,
-                episode.answer,
-                environment.workdir,
-                environment.calls,
-                failure=episode.failure,
-                violations=environment.violations,
-            )
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+        environment = ToolEnvironment(stress_task, lib, sandbox())
+        await environment.setup()
+        if agent_cmd:
+            env = {LIBRARY_DIRS_ENV: os.pathsep.join(lib.directories[1:])}
+            # in the directory aaaf runs in, so that a relative --agent-cmd works as typed
+            session: Any = SubprocessAgent(agent_cmd, env=env)
+        else:
+            session = ChatCompletionsAgent(agent_url, model)
+        started = datetime.now(UTC)
+        episode = await run_episode(
+            session, environment, turn_timeout=turn_timeout, task_timeout=task_timeout
+        )
+        finished = datetime.now(UTC)
+        result = await grade(
+            stress_task,
+            episode.answer,
+            environment.sandbox,
+            environment.calls,
+            failure=episode.failure,
+            violations=environment.violations,
+        )
         for item in episode.transcript:
             if item["role"] == "tool_call":
                 call = InspectToolCall(
@@ -135,6 +133,7 @@ def stress_agent(
             "failure": episode.failure,
             "grade": result.to_dict(),
             "tools": environment.summary(),
+            "sandbox": sandbox_name,
             "delegation": None if stress_task.delegation is None else stress_task.delegation.model_dump(),
             "orchestration": None
             if stress_task.orchestration is None
@@ -195,23 +194,48 @@ def stress_suite(
     model: str = "",
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
+    sandbox: str = BUBBLEWRAP,
+    sandbox_config: str = "",
 ) -> Task:
-    """The stress-test library (``library``: extra directories, ``os.pathsep``-separated)."""
+    """The stress-test library (``library``: extra directories, ``os.pathsep``-separated).
+    Every tool call and grader runs in ``sandbox`` (an inspect_ai provider name, or ``none``
+    for the host; ``sandbox_config`` its configuration file)."""
     lib = _library(_split(library))
+    choice = choose_sandbox_by_name(sandbox, sandbox_config or None)
+    load_provider(choice.provider)
     return Task(
         name="aaaf_stress",
         dataset=MemoryDataset(_samples(lib, dimension, task_ids), name=lib.version),
-        solver=stress_agent(library, agent_cmd, agent_url, model, turn_timeout, task_timeout),
+        solver=stress_agent(
+            library,
+            agent_cmd,
+            agent_url,
+            model,
+            turn_timeout,
+            task_timeout,
+            choice.to_dict()["provider"] or "",
+        ),
         scorer=stress_grade(),
-        metadata={"library_version": lib.version},
+        sandbox=SandboxEnvironmentSpec(choice.provider, choice.config),
+        metadata={"library_version": lib.version, "sandbox": choice.to_dict()},
     )
 
 
 @task
 def stress_task(
-    task_id: str, library: str = "", agent_cmd: str = "", agent_url: str = "", model: str = ""
+    task_id: str,
+    library: str = "",
+    agent_cmd: str = "",
+    agent_url: str = "",
+    model: str = "",
+    sandbox: str = BUBBLEWRAP,
 ) -> Task:
     """One stress task of the library, alone."""
     return stress_suite(
-        library=library, task_ids=task_id, agent_cmd=agent_cmd, agent_url=agent_url, model=model
+        library=library,
+        task_ids=task_id,
+        agent_cmd=agent_cmd,
+        agent_url=agent_url,
+        model=model,
+        sandbox=sandbox,
     )

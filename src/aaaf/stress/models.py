@@ -113,8 +113,9 @@ class FileRegex(_Check):
 
 
 class UnitTests(_Check):
-    """``tests`` (Python) run in a subprocess in the work directory within ``timeout_seconds``;
-    passing is exit status 0.  Failing tests are critical by default (broken behaviour)."""
+    """``tests`` (Python) run in the task's sandbox, in its work directory, within
+    ``timeout_seconds``; passing is exit status 0.  Failing tests are critical by default
+    (broken behaviour)."""
 
     kind: Literal["unit_tests"]
     tests: str

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.stress.sandbox import SandboxChoice
 
 NOMINAL_MODEL = "mockllm/model"
 """The solver drives the agent itself and never calls inspect's model; mockllm is a stand-in."""
@@ -72,8 +73,11 @@ def run_suite(
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
     on_task: Callable[[dict[str, Any]], None] | None = None,
+    sandbox: SandboxChoice,
 ) -> SuiteResult:
-    """Run the chosen stress tasks against ``agent``; the records of the log it wrote."""
+    """Run the chosen stress tasks against ``agent``, every tool call and grader in
+    ``sandbox`` (chosen and checked by :func:`aaaf.stress.sandbox.require_sandbox`); the
+    records of the log it wrote."""
     from inspect_ai import eval as inspect_eval
 
     from aaaf.evals.importers.inspect_stress import read_stress_log
@@ -94,6 +98,8 @@ def run_suite(
         model=agent.model or "",
         turn_timeout=turn_timeout,
         task_timeout=task_timeout,
+        sandbox=sandbox.provider,
+        sandbox_config=sandbox.config or "",
     )
     inspect_tasks.PROGRESS_HOOKS.append(on_task) if on_task else None
     try:

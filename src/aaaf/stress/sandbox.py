@@ -22,8 +22,9 @@ setting); nothing ever falls back to the host.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,8 @@ from aaaf.errors import AAAFError
 from aaaf.stress.models import StressTask
 
 if TYPE_CHECKING:
+    from inspect_ai.util import SandboxEnvironment
+
     from aaaf.settings import Settings
 
 SETTING = "AAAF_SANDBOX"
@@ -38,6 +41,8 @@ NONE = "none"
 BUBBLEWRAP = "bubblewrap"
 HOST_PROVIDER = "aaaf_host"
 """The inspect_ai name of the ``none`` choice's provider (code on the host)."""
+ON_HOST = frozenset({NONE, HOST_PROVIDER, "local"})
+"""Names that mean "on the host": inspect_ai's own ``local`` provider is no sandbox either."""
 CODE_TOOLS = frozenset({"bash", "python"})
 CODE_CHECKS = frozenset({"unit_tests"})
 
@@ -70,20 +75,29 @@ def executes_code(task: StressTask) -> bool:
     return bool(CODE_TOOLS & set(task.tools)) or any(check.kind in CODE_CHECKS for check in task.checks)
 
 
+def choose_sandbox_by_name(name: str, config: str | None = None) -> SandboxChoice:
+    """``none`` (the host's provider) or an inspect_ai provider name, with its configuration."""
+    name = name.strip() or BUBBLEWRAP
+    if name in ON_HOST:
+        return SandboxChoice(HOST_PROVIDER)
+    return SandboxChoice(name, config or None)
+
+
 def choose_sandbox(settings: Settings, *, requested: str | None = None) -> SandboxChoice:
     """The provider named by ``requested`` (the CLI's ``--sandbox``) or ``AAAF_SANDBOX``."""
-    name = (requested or settings.sandbox or BUBBLEWRAP).strip()
-    if name == NONE:
-        return SandboxChoice(HOST_PROVIDER)
-    return SandboxChoice(name, settings.sandbox_config or None)
+    return choose_sandbox_by_name(requested or settings.sandbox, settings.sandbox_config)
 
 
 def load_provider(provider: str) -> None:
-    """Register ``provider`` with inspect_ai (ours are registered when their module loads;
-    inspect's own — ``docker``, ``local`` — and installed packages' by inspect itself)."""
+    """Register ``provider`` with inspect_ai: ours when their module loads, inspect's own
+    (``docker``, ``local``) with it, other packages' (``k8s``) by their ``inspect_ai`` entry points."""
     module = _PROVIDER_MODULES.get(provider)
     if module is not None:
         importlib.import_module(module)
+        return
+    from inspect_ai._util.entrypoints import ensure_entry_points
+
+    ensure_entry_points()
 
 
 def provider_problem(choice: SandboxChoice) -> str | None:
@@ -138,3 +152,22 @@ def require_sandbox(
             {"setting": SETTING, "sandbox": choice.provider, "problem": problem},
         )
     return choice
+
+
+@contextlib.asynccontextmanager
+async def open_sandbox(
+    choice: SandboxChoice, task_name: str = "aaaf_stress"
+) -> AsyncIterator[SandboxEnvironment]:
+    """One sandbox of ``choice`` outside an inspect_ai eval (the harness's own episodes in
+    tests and benchmarks): the provider's task and sample set-up, then its clean-up."""
+    load_provider(choice.provider)
+    from inspect_ai.util._sandbox.registry import registry_find_sandboxenv
+
+    provider = registry_find_sandboxenv(choice.provider)
+    await provider.task_init(task_name, choice.config)
+    environments = await provider.sample_init(task_name, choice.config, {})
+    try:
+        yield next(iter(environments.values()))
+    finally:
+        await provider.sample_cleanup(task_name, choice.config, environments, False)
+        await provider.task_cleanup(task_name, choice.config, True)

@@ -10,7 +10,16 @@ import typer
 from rich.live import Live
 from rich.table import Table
 
-from aaaf.cli.context import DbOption, JsonOption, console, fail, handle_errors, open_session, print_json
+from aaaf.cli.context import (
+    DbOption,
+    JsonOption,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    open_session,
+    print_json,
+)
 from aaaf.errors import AAAFError
 
 
@@ -78,6 +87,14 @@ def stress_test(
     log_dir: Annotated[str, typer.Option("--log-dir", help="Where inspect_ai logs go.")] = "stress-logs",
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", help="Seconds per agent message.")] = 30.0,
     task_timeout: Annotated[float, typer.Option("--task-timeout", help="Seconds per task.")] = 120.0,
+    sandbox: Annotated[
+        str | None,
+        typer.Option(
+            "--sandbox",
+            help="Where tool calls and code graders run: bubblewrap (default, AAAF_SANDBOX), docker, k8s, "
+            "another inspect_ai sandbox provider, or none (on this machine, as you; docs/stress-tests.md).",
+        ),
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -93,14 +110,23 @@ def stress_test(
         fail(error, as_json=as_json)
     with open_session(db) as session:
         from aaaf.services.stress import with_installed
+        from aaaf.stress.sandbox import NONE_MEANS, require_sandbox
 
         if session.org.installed_libraries():  # issue 20 §3: installed libraries' tasks join the run
             chosen = load_library(with_installed(session.org, library or [])).select(
                 dimension=dimension, task_ids=task
             )
+        try:
+            box = require_sandbox(
+                [loaded.task for loaded in chosen], session.context.settings, requested=sandbox, service=False
+            )
+        except AAAFError as error:
+            fail(error, as_json=as_json)
+        if box.on_host:
+            err_console.print(f"[yellow]warning:[/] {NONE_MEANS}")
         progress = _Progress(len(chosen))
         if as_json:
-            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, None)  # fmt: skip
+            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, None, box)  # fmt: skip
             print_json(run.to_dict())
             return
         with Live(progress.render(), console=console, refresh_per_second=4) as live:
@@ -109,7 +135,7 @@ def stress_test(
                 progress(record)
                 live.update(progress.render())
 
-            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, on_task)  # fmt: skip
+            run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, on_task, box)  # fmt: skip
     console.print(
         f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}; "
         f"log {run.log_path} (inspect view)"
@@ -122,7 +148,7 @@ def stress_test(
     )
 
 
-def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any, dimension: Any, task: Any, parallel: int, log_dir: str, turn_timeout: float, task_timeout: float, on_task: Any) -> Any:  # fmt: skip
+def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any, dimension: Any, task: Any, parallel: int, log_dir: str, turn_timeout: float, task_timeout: float, on_task: Any, sandbox: Any) -> Any:  # fmt: skip
     return run_stress_test(
         session.org,
         name,
@@ -136,6 +162,7 @@ def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any,
         task_timeout=task_timeout,
         on_task=on_task,
         settings=session.context.settings,  # the judge of the model-graded sub-scores, if any
+        sandbox=sandbox,
     )
 
 
