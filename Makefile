@@ -18,6 +18,8 @@ EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
 # PYTHONDONTWRITEBYTECODE set (as on our CI machines) every `aaaf` command and every
 # `assess --all` helper otherwise compiles its ~900 modules again (`aaaf --help`: 4.5 s → 2.2 s).
 $(STAMP): pyproject.toml sdk/python/pyproject.toml sdk/typescript/package-lock.json
+	@# the stress tests' sandbox (docs/stress-tests.md "Sandbox"): Debian's bubblewrap, as .ci/run installs it
+	command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; } || echo "install bubblewrap (sudo apt-get install bubblewrap): stress tests run their tool calls in it"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip uv
 	$(if $(TORCH_WHEEL),$(VENV)/bin/uv pip install --quiet --python $(PY) "$(TORCH_WHEEL)")
