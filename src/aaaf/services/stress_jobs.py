@@ -40,6 +40,7 @@ from aaaf.secret_box import SecretBox
 from aaaf.services.job_port import JobQueue
 from aaaf.services.stress import check_agent_url, with_installed
 from aaaf.settings import Settings
+from aaaf.stress.sandbox import SandboxChoice
 
 log = logging.getLogger(__name__)
 
@@ -99,16 +100,16 @@ def chosen_tasks(org: Any, request: StressRequest) -> tuple[Any, list[Any]]:
     return library, chosen
 
 
-def _check_runnable(org: Any, request: StressRequest, settings: Settings) -> tuple[Any, list[Any]]:
+def _check_runnable(org: Any, request: StressRequest, settings: Settings) -> tuple[Any, SandboxChoice]:
     """The checks made when the run is requested and again when its job starts (the worker's
     settings may differ, the URL may resolve elsewhere by then): the URL like a webhook
-    target, the tasks, and a sandbox for the tasks that execute code ("no sandbox, no code")."""
+    target, the tasks, and a sandbox for the tasks that execute code ("no sandbox, no code");
+    the library and the sandbox the run's code runs in."""
     from aaaf.stress.sandbox import require_sandbox
 
     check_agent_url(request.agent_url, settings)
     library, chosen = chosen_tasks(org, request)
-    require_sandbox([loaded.task for loaded in chosen], settings, service=True)
-    return library, chosen
+    return library, require_sandbox([loaded.task for loaded in chosen], settings, service=True)
 
 
 def queue_stress_run(
