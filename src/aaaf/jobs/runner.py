@@ -22,6 +22,10 @@ from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
 
+STRESS_POLL_SECONDS = 2.0
+"""How often a worker's stress queue is polled: a run lasts minutes, a connection held for
+LISTEN by every worker process is the scarcer resource."""
+
 
 def database_url_of(store: Any) -> str:
     """The store's URL with its password (``Store.url`` hides it)."""
@@ -78,13 +82,15 @@ def run_worker(database_url: str | None, *, concurrency: int = 1, stress_runs: b
 
 
 async def _work(store: Any, concurrency: int, stress_runs: bool) -> None:
+    from procrastinate.worker import FETCH_JOB_POLLING_INTERVAL
+
     from aaaf.jobs.queue import QUEUE, STRESS_QUEUE, build_app
 
     settings = get_settings()
     app = build_app(database_url_of(store), lambda: store)
     name = f"aaaf-worker-{socket.gethostname()}-{os.getpid()}"
 
-    def worker(queue: str, worker_name: str, jobs_at_once: int) -> asyncio.Task[None]:
+    def worker(queue: str, worker_name: str, jobs_at_once: int, *, listen: bool) -> asyncio.Task[None]:
         return asyncio.create_task(
             app.run_worker_async(
                 queues=[queue],
@@ -93,6 +99,8 @@ async def _work(store: Any, concurrency: int, stress_runs: bool) -> None:
                 update_heartbeat_interval=settings.jobs_heartbeat_seconds,
                 stalled_worker_timeout=settings.jobs_stalled_after_seconds,
                 install_signal_handlers=False,  # one handler stops both workers
+                listen_notify=listen,
+                fetch_job_polling_interval=FETCH_JOB_POLLING_INTERVAL if listen else STRESS_POLL_SECONDS,
             )
         )
 
@@ -103,9 +111,9 @@ async def _work(store: Any, concurrency: int, stress_runs: bool) -> None:
             concurrency,
             ", and one stress run" if stress_runs else " (no stress runs)",
         )
-        workers = [worker(QUEUE, name, concurrency)]
-        if stress_runs:
-            workers.append(worker(STRESS_QUEUE, f"{name}-stress", 1))
+        workers = [worker(QUEUE, name, concurrency, listen=True)]
+        if stress_runs:  # polls instead of holding a LISTEN connection of its own
+            workers.append(worker(STRESS_QUEUE, f"{name}-stress", 1, listen=False))
         await _until_stopped(workers)
 
 
