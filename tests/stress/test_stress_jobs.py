@@ -340,3 +340,16 @@ def test_the_sweep_finds_waiting_runs_and_lapsed_leases_not_cli_runs(store) -> N
     later = now + timedelta(minutes=5)
     swept = stress_jobs.requeue_stress_runs(store, queue, now=later, grace=timedelta(minutes=2), lease=timedelta(seconds=30))  # fmt: skip
     assert sorted(swept) == sorted([queued.id, running.id]) and sorted(queue.stress_runs) == sorted(swept)
+
+
+def test_an_unexpected_error_before_the_run_starts_fails_it_at_once(store, tmp_path, monkeypatch) -> None:
+    """Not left ``running`` to be resumed into the same error: failed with the reason."""
+    org, agent = _org(store)
+    run = _queued(org, agent, StressRequest("http://127.0.0.1:9/v1", "m", task_ids=LEGAL))
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the library cannot be read")
+
+    monkeypatch.setattr(stress_jobs, "chosen_tasks", broken)
+    failed = _job(store, run, SecretBox(os.urandom(32)), RecordingQueue(), logs=tmp_path)
+    assert failed.status == "failed" and failed.summary["error"] == "RuntimeError: the library cannot be read"

@@ -262,6 +262,9 @@ def _execute(
         api_key = None if sealed is None else box().open(sealed, purpose=KEY_PURPOSE).decode("utf-8")
     except AAAFError as error:
         return _fail(org, run.id, f"{error.code}: {error.message}", clock())
+    except Exception as error:  # never left running for an error that would only come again
+        log.exception("stress run %s could not start", run.id)
+        return _fail(org, run.id, f"{type(error).__name__}: {error}", clock())
     spec = AgentSpec(url=request.agent_url, model=request.model, api_key=api_key)
     try:
         finished, _ = stress_service.execute_stress_run(
