@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
     jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
     jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
+    # stress runs over HTTP are jobs too (aaaf.services.stress_jobs; docs/jobs.md "Stress runs"):
+    # at most this many of one organization run at once, the rest wait ``queued``
+    stress_runs_per_organization: int = Field(default=2, ge=1)
 
     # the sandbox of stress tests (aaaf.stress.sandbox; docs/stress-tests.md "Sandbox"): the
     # inspect_ai sandbox provider every tool call and code grader runs in — "bubblewrap"

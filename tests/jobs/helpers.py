@@ -30,9 +30,13 @@ class RecordingQueue:
     def __init__(self) -> None:
         self.assessments: list[Any] = []
         self.badges: list[Any] = []
+        self.stress_runs: list[Any] = []
 
     def defer_assessment(self, connection: Any, organization_id: Any, assessment_id: Any) -> None:
         self.assessments.append(assessment_id)
 
     def defer_badge(self, organization_id: Any, assessment_id: Any) -> None:
         self.badges.append(assessment_id)
+
+    def defer_stress_run(self, connection: Any, organization_id: Any, run_id: Any) -> None:
+        self.stress_runs.append(run_id)

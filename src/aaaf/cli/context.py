@@ -102,6 +102,14 @@ def database_url(db: str | None) -> str | None:
     return "sqlite:///" + os.path.abspath(db)
 
 
+def agent_api_key() -> str | None:
+    """The key of ``--agent-url`` on the CLI: ``AAAF_AGENT_API_KEY``, read here by the CLI's own
+    choice — the service never reads it (a run over HTTP brings its own key)."""
+    from aaaf.stress.adapters import API_KEY_ENV
+
+    return os.environ.get(API_KEY_ENV) or None
+
+
 def service_context() -> ServiceContext:
     """The settings and clock every service of this CLI command is handed (issue 10 §4): the
     process's settings (read once, ``get_settings`` caches them) and the system clock."""

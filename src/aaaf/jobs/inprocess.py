@@ -11,6 +11,15 @@ behind the trigger's, and an assessment whose transaction rolled back is simply 
 The same timer runs :func:`aaaf.jobs.periodic.run_duties` every minute and
 :func:`aaaf.jobs.periodic.run_retention` once a day and
 :func:`aaaf.jobs.periodic.run_benchmarks` once an hour.
+
+Stress runs (:mod:`aaaf.services.stress_jobs`) have a thread of their own: a run lasts minutes
+to hours and would otherwise hold every assessment and badge behind it.  One thread, because
+inspect_ai runs one evaluation per process at a time (a second ``eval`` in the same process is
+refused); runs of the same and other organizations wait ``queued`` in the database.  The sweep
+queues again the runs left ``queued`` and those ``running`` whose lease lapsed — after a
+restart, every run a stopped server left: each resumes from scratch or, started too often,
+fails with the reason.  The thread never runs a run twice at once: a run already waiting for
+it or running on it is not queued again.
 """
 
 from __future__ import annotations
@@ -48,6 +57,10 @@ class InProcessQueue:
     def __init__(self, store: Any) -> None:
         self.store = store
         self._jobs: queue_module.Queue[Callable[[], None] | None] = queue_module.Queue()
+        self._stress_jobs: queue_module.Queue[uuid.UUID | None] = queue_module.Queue()
+        self._stress_orgs: dict[uuid.UUID, uuid.UUID] = {}
+        """Run id → organization id of the stress runs waiting for the stress thread or on it."""
+        self._stress_lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
@@ -63,21 +76,56 @@ class InProcessQueue:
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         self._jobs.put(lambda: tasks.badge_job(self.store, organization_id, assessment_id, now=_now()))
 
+    def defer_stress_run(
+        self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID
+    ) -> None:
+        with self._stress_lock:
+            if run_id in self._stress_orgs:  # already waiting for the stress thread, or on it
+                return
+            self._stress_orgs[run_id] = organization_id
+        self._stress_jobs.put(run_id)
+
     # -- running -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the job thread and the timer thread (daemons: they never hold the server up)."""
-        for target, name in ((self._run_jobs, "aaaf-jobs"), (self._run_timer, "aaaf-jobs-timer")):
+        """Start the job thread, the stress thread and the timer thread (daemons: they never
+        hold the server up)."""
+        for target, name in (
+            (self._run_jobs, "aaaf-jobs"),
+            (self._run_stress_jobs, "aaaf-jobs-stress"),
+            (self._run_timer, "aaaf-jobs-timer"),
+        ):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Finish the job at hand, then stop (jobs still queued are found again by the sweep)."""
+        """Finish the job at hand, then stop (jobs still queued are found again by the sweep;
+        a stress run cut short keeps its lease until it lapses, then a restarted server
+        resumes it)."""
         self._stop.set()
         self._jobs.put(None)
+        self._stress_jobs.put(None)
         for thread in self._threads:
             thread.join(timeout)
+
+    def _run_stress_jobs(self) -> None:
+        while not self._stop.is_set():
+            run_id = self._stress_jobs.get()
+            if run_id is None:
+                return
+            organization_id = self._stress_orgs[run_id]
+            try:
+                tasks.stress_run_job(
+                    self.store, self, organization_id, run_id, settings=get_settings(), clock=_now
+                )
+            except AAAFError as error:  # the request's transaction rolled back: NOT_FOUND
+                log.info("stress job dropped: %s %s", error.code, error.message)
+            except Exception:
+                log.exception("stress job failed")
+            finally:
+                with self._stress_lock:
+                    self._stress_orgs.pop(run_id, None)
 
     def _run_jobs(self) -> None:
         while not self._stop.is_set():
@@ -91,10 +139,15 @@ class InProcessQueue:
             except Exception:
                 log.exception("job failed")
 
-    def sweep(self, now: datetime) -> list[uuid.UUID]:
-        """Queue again the pending assessments whose job was lost (a restart)."""
-        return tasks.requeue_lost_assessments(
-            self.store, self, now=now, grace_seconds=get_settings().jobs_requeue_after_seconds
+    def sweep(self, now: datetime, *, at_start: bool = False) -> list[uuid.UUID]:
+        """Queue again the pending assessments whose job was lost, the stress runs waiting and
+        those whose executor's lease lapsed (a restart); at start, every pending assessment and
+        queued run was left by a stopped server: no grace."""
+        settings = get_settings()
+        grace = 0.0 if at_start else settings.jobs_requeue_after_seconds
+        requeued = tasks.requeue_lost_assessments(self.store, self, now=now, grace_seconds=grace)
+        return requeued + tasks.requeue_stress_runs(
+            self.store, self, now=now, settings=settings, grace_seconds=grace
         )
 
     def _run_timer(self) -> None:
@@ -104,12 +157,8 @@ class InProcessQueue:
         while not self._stop.is_set():
             clock = time.monotonic()
             try:
-                # at start every pending assessment was left by a stopped server: no grace
                 now = _now()
-                if first:
-                    tasks.requeue_lost_assessments(self.store, self, now=now, grace_seconds=0)
-                else:
-                    self.sweep(now)
+                self.sweep(now, at_start=first)
                 if clock - last_duties >= DUTIES_EVERY_SECONDS:
                     last_duties = clock
                     self._jobs.put(partial(_run_duty, periodic.run_duties, self.store, now))

@@ -12,9 +12,13 @@ Tasks (queue ``aaaf``):
 * ``aaaf.assess`` — score a triggered assessment; ``lock`` per assessment (never two at
   once), ``queueing_lock`` per assessment (never two waiting);
 * ``aaaf.issue_badge`` — sign and render a completed assessment's badge;
+* ``aaaf.stress_run`` (queue ``aaaf-stress``, :mod:`aaaf.services.stress_jobs`) — a stress run
+  requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
+  worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
+  beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
 * ``aaaf.sweep`` — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
   ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
-  queued again;
+  queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
 * ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
 * ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`;
 * ``aaaf.benchmarks`` — hourly at :23, :func:`aaaf.jobs.periodic.run_benchmarks` (issue 20 §2).
@@ -40,8 +44,10 @@ from aaaf.settings import get_settings
 log = logging.getLogger(__name__)
 
 QUEUE = "aaaf"
+STRESS_QUEUE = "aaaf-stress"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
+STRESS_TASK = "aaaf.stress_run"
 
 
 def conninfo(database_url: str) -> str:
@@ -84,6 +90,20 @@ class ProcrastinateQueue:
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 
+    def defer_stress_run(
+        self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID
+    ) -> None:
+        lock = f"stress-run:{run_id}"
+        options: dict[str, Any] = {"queue": STRESS_QUEUE, "lock": lock, "queueing_lock": lock}
+        if connection is not None:  # the transaction that records the run: both or neither
+            options["connection"] = connection.connection.driver_connection
+        try:
+            self.app.configure_task(STRESS_TASK, **options).defer(
+                organization_id=str(organization_id), run_id=str(run_id)
+            )
+        except AlreadyEnqueued:
+            log.debug("stress run %s already has a waiting job", run_id)
+
 
 def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
@@ -100,6 +120,14 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     def issue_badge(organization_id: str, assessment_id: str) -> None:
         tasks.badge_job(store(), uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
 
+    @app.task(name=STRESS_TASK, queue=STRESS_QUEUE)
+    def stress_run(organization_id: str, run_id: str) -> None:
+        # no retry strategy: the job records every failure on the run; a worker killed
+        # mid-run leaves its job to the stalled-job sweep and its run's lease to lapse
+        tasks.stress_run_job(
+            store(), queue, uuid.UUID(organization_id), uuid.UUID(run_id), settings=settings, clock=_now
+        )
+
     @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
     @app.task(name="aaaf.sweep", queue=QUEUE, queueing_lock="aaaf.sweep")
     async def sweep(timestamp: int) -> None:
@@ -111,6 +139,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
             now=_now(),
             grace_seconds=settings.jobs_requeue_after_seconds,
         )
+        await asyncio.to_thread(tasks.requeue_stress_runs, store(), queue, now=_now(), settings=settings)
 
     @app.periodic(cron="* * * * *")
     @app.task(name="aaaf.duties", queue=QUEUE, queueing_lock="aaaf.duties")

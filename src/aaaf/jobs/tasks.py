@@ -9,11 +9,13 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from aaaf.services import assessment_jobs
+from aaaf.services import assessment_jobs, stress_jobs
 from aaaf.services.job_port import JobQueue
+from aaaf.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -51,3 +53,43 @@ def requeue_lost_assessments(
 ) -> list[uuid.UUID]:
     """The sweep's outbox half: pending assessments whose job was lost are queued again."""
     return assessment_jobs.requeue_pending(store, queue, now=now, grace=timedelta(seconds=grace_seconds))
+
+
+def stress_run_job(
+    store: Any,
+    queue: JobQueue,
+    organization_id: uuid.UUID,
+    run_id: uuid.UUID,
+    *,
+    settings: Settings,
+    clock: Callable[[], datetime],
+) -> Any:
+    """Run a stress run requested over HTTP (at most once to its end; resumed from scratch
+    when its executor died), then queue the organization's next waiting runs."""
+    from aaaf.services.issuer import secret_box
+
+    return stress_jobs.run_stress_job(
+        store,
+        queue,
+        organization_id,
+        run_id,
+        settings=settings,
+        clock=clock,
+        box=lambda: secret_box(store, settings),
+    )
+
+
+def requeue_stress_runs(
+    store: Any, queue: JobQueue, *, now: datetime, settings: Settings, grace_seconds: float | None = None
+) -> list[uuid.UUID]:
+    """The sweep's half for stress runs: runs waiting ``queued`` longer than ``grace_seconds``
+    (``AAAF_JOBS_REQUEUE_AFTER_SECONDS`` unless given) and runs whose executor's lease lapsed
+    get their job again."""
+    grace = settings.jobs_requeue_after_seconds if grace_seconds is None else grace_seconds
+    return stress_jobs.requeue_stress_runs(
+        store,
+        queue,
+        now=now,
+        grace=timedelta(seconds=grace),
+        lease=timedelta(seconds=settings.jobs_stalled_after_seconds),
+    )

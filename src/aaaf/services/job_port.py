@@ -1,7 +1,7 @@
 """The job queue as the services see it (issue 14): something that takes jobs.
 
-The services record what is to be done (a ``pending`` assessment) and hand the job to a
-:class:`JobQueue` *on the transaction that records it*; the queue itself lives in
+The services record what is to be done (a ``pending`` assessment, a ``queued`` stress run) and
+hand the job to a :class:`JobQueue` *on the transaction that records it*; the queue itself lives in
 :mod:`aaaf.jobs` (procrastinate on PostgreSQL, a runner inside the server process on SQLite),
 above the services, so that the services stay the only door and know no queue library.
 The command that starts a process (``aaaf serve``, ``aaaf worker``) picks the queue.
@@ -27,6 +27,14 @@ class JobQueue(Protocol):
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         """Queue the issuing (signing and rendering) of a completed assessment's badge."""
+        ...
+
+    def defer_stress_run(
+        self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID
+    ) -> None:
+        """Queue the job of a stress run requested over HTTP (:mod:`aaaf.services.stress_jobs`),
+        on ``connection`` — the transaction that records the run ``queued`` — when given; a
+        duplicate of a job already waiting is ignored."""
         ...
 
 

@@ -74,6 +74,14 @@ def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
     return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
+def stress_run_json(run: Any) -> dict[str, Any]:
+    """A run as the API shows it: everything but ``log_path`` (a path on the server that ran
+    it; the CLI shows it) — and never the agent's key, which is not part of a run record."""
+    shown: dict[str, Any] = run.to_dict()
+    shown.pop("log_path", None)
+    return shown
+
+
 def check_agent_url(url: str, settings: Settings) -> str:
     """An agent endpoint reached from the server is checked like a webhook target (issue 15
     §5, :func:`aaaf.services.outbound_url.check_outbound_url`: http(s) only, no credentials,
@@ -153,6 +161,7 @@ def execute_stress_run(
     checked before any task runs — ``SANDBOX_UNAVAILABLE`` fails the run with that reason.
     The model-graded sub-scores use the judge of ``settings`` when one is configured and are
     null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
+    from aaaf.stress.adapters import agent_credentials
     from aaaf.stress.runner import run_suite
 
     library_dirs = with_installed(org, library_dirs)
@@ -162,18 +171,19 @@ def execute_stress_run(
             sandbox = require_sandbox(
                 [loaded.task for loaded in chosen], settings or get_settings(), service=True
             )
-        suite = run_suite(
-            agent_spec,
-            library_dirs=library_dirs,
-            dimension=dimension,
-            task_ids=task_ids,
-            parallel=parallel,
-            log_dir=log_dir,
-            turn_timeout=turn_timeout,
-            task_timeout=task_timeout,
-            on_task=on_task,
-            sandbox=sandbox,
-        )
+        with agent_credentials(agent_spec.url, agent_spec.api_key):  # sent to agent_spec.url only
+            suite = run_suite(
+                agent_spec,
+                library_dirs=library_dirs,
+                dimension=dimension,
+                task_ids=task_ids,
+                parallel=parallel,
+                log_dir=log_dir,
+                turn_timeout=turn_timeout,
+                task_timeout=task_timeout,
+                on_task=on_task,
+                sandbox=sandbox,
+            )
     except Exception as error:
         _fail(org, run, f"{type(error).__name__}: {error}")
         raise

@@ -2,7 +2,8 @@
 
 A triggered assessment is ``pending`` until a worker claims it; one still ``pending`` long
 after its trigger lost its job (a job that failed at the queue's level, say) and is queued
-again by the sweep (``aaaf.jobs``).
+again by the sweep (``aaaf.jobs``).  A stress run requested over HTTP is swept the same way
+while it waits ``queued``, and when the lease of its ``running`` executor lapsed.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, and_, func, or_, select
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection
@@ -24,6 +25,30 @@ def pending_assessments(engine: Engine, *, created_before: datetime) -> list[tup
         .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
         .where(t.assessments.c.status == "pending", t.assessments.c.created_at < created_before)
         .order_by(t.assessments.c.created_at)
+    )
+    with read_connection(engine) as connection:
+        return [(row[0], row[1]) for row in connection.execute(query)]
+
+
+def stress_runs_to_sweep(
+    engine: Engine, *, queued_before: datetime, lease_lapsed_before: datetime
+) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    """(organization id, run id) of every stress run requested over HTTP that needs its job
+    again, oldest first: ``queued`` since before ``queued_before`` (waiting for a slot, or its
+    job lost), or ``running`` under a lease last renewed before ``lease_lapsed_before`` (its
+    executor died).  Runs the CLI ran itself (no ``request``) are not jobs and never swept."""
+    runs = t.stress_runs
+    lease = func.coalesce(runs.c.heartbeat_at, runs.c.started_at)
+    query = (
+        select(runs.c.organization_id, runs.c.id)
+        .where(
+            runs.c.request.is_not(None),
+            or_(
+                and_(runs.c.status == "queued", runs.c.created_at < queued_before),
+                and_(runs.c.status == "running", lease < lease_lapsed_before),
+            ),
+        )
+        .order_by(runs.c.created_at, runs.c.id)
     )
     with read_connection(engine) as connection:
         return [(row[0], row[1]) for row in connection.execute(query)]

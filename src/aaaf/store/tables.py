@@ -494,7 +494,10 @@ webhook_deliveries = Table(
 )
 
 # SCORING.md §7 "Stress runs" (issue 15, 0010): one run of the stress-test library against an agent
-STRESS_RUN_STATUSES = ("running", "finished", "failed")
+# 0017: a run over HTTP is a job — recorded ``queued`` with what it needs (``request``, the agent's
+# key sealed with AAAF_SECRET_KEY until the run ends), ``running`` under a lease its executor renews
+# (``heartbeat_at``), resumed from scratch when the lease lapses (``attempts`` counts the starts)
+STRESS_RUN_STATUSES = ("queued", "running", "finished", "failed")
 stress_runs = Table(
     "stress_runs",
     metadata,
@@ -506,13 +509,19 @@ stress_runs = Table(
     Column("library", Text(), nullable=False),
     Column("library_version", Text(), nullable=False),
     Column("status", Text(), nullable=False),
-    Column("started_at", UTCDateTime(), nullable=False),
+    Column("started_at", UTCDateTime(), nullable=True),
     Column("finished_at", UTCDateTime(), nullable=True),
     Column("log_path", Text(), nullable=True),
     Column("summary", JSONDocument, nullable=False),
     Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("request", JSONDocument, nullable=True),
+    Column("agent_api_key_sealed", Text(), nullable=True),
+    Column("attempts", Integer(), nullable=False, server_default=text("0")),
+    Column("heartbeat_at", UTCDateTime(), nullable=True),
     CheckConstraint(one_of("status", STRESS_RUN_STATUSES), name="status"),
     Index("idx_stress_runs_agent", "organization_id", "agent_id", "started_at"),
+    Index("idx_stress_runs_status", "status", "organization_id"),
 )
 
 # issue 13 §3: OAuth 2.0 client-credentials clients of an organization (RFC 6749 §4.4); the

@@ -4,7 +4,14 @@
   ``docs/agent-protocol.md`` on stdin/stdout: one process per task; the task and tool
   results go in, tool calls and the final answer come out.
 * :class:`ChatCompletionsAgent` — an OpenAI-compatible ``/chat/completions`` endpoint with
-  tool calling (base URL, model; the key from ``AAAF_AGENT_API_KEY``).
+  tool calling (base URL, model, and the key of the run: :func:`agent_credentials`).
+
+The agent's key belongs to its run (SCORING.md §7 "Secrets"): a run over HTTP brings its own
+(sealed at rest, opened by its job), the CLI passes ``AAAF_AGENT_API_KEY`` by its own explicit
+choice; nothing here reads the environment for it.  The key is bound to the run's base URL for
+the duration of the run (a context variable, so that it never reaches inspect_ai's task
+arguments and log) and sent only to that URL; the HTTP client reads no proxy settings from the
+environment (``trust_env=False``) and follows no redirect.
 
 :func:`run_episode` drives either through one task with the tools of
 :mod:`aaaf.stress.tools`.  Whatever the agent does — hang, crash, print garbage, call
@@ -20,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,7 +40,38 @@ from inspect_ai.util import SandboxUnavailableError
 from aaaf.stress.tools import ToolEnvironment
 
 API_KEY_ENV = "AAAF_AGENT_API_KEY"
+"""The CLI's variable for the key of ``--agent-url`` (read by the CLI, never by the service)."""
 MAX_LINE = 1_000_000
+
+_CREDENTIAL: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "aaaf_agent_credential", default=None
+)
+
+
+def _base(url: str) -> str:
+    return url.rstrip("/")
+
+
+@contextlib.contextmanager
+def agent_credentials(base_url: str | None, api_key: str | None) -> Iterator[None]:
+    """Within the block, the :class:`ChatCompletionsAgent` of ``base_url`` sends ``api_key``
+    as ``Authorization: Bearer`` (and an agent of any other URL sends none).  A context
+    variable: what inspect_ai runs inside the block (in this thread's context) sees it, other
+    threads' runs do not, and it is never a task argument that inspect writes to its log."""
+    if not base_url or not api_key:
+        yield
+        return
+    token = _CREDENTIAL.set((_base(base_url), api_key))
+    try:
+        yield
+    finally:
+        _CREDENTIAL.reset(token)
+
+
+def bound_api_key(base_url: str) -> str | None:
+    """The key :func:`agent_credentials` bound to exactly this base URL, else None."""
+    bound = _CREDENTIAL.get()
+    return bound[1] if bound is not None and bound[0] == _base(base_url) else None
 
 
 class AgentFailure(Exception):
@@ -135,12 +175,13 @@ def _openai_tools(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class ChatCompletionsAgent:
-    """An OpenAI-compatible chat-completions endpoint with tool calling."""
+    """An OpenAI-compatible chat-completions endpoint with tool calling; ``api_key`` None means
+    the key the run bound to this URL (:func:`agent_credentials`), if any."""
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = _base(base_url)
         self.model = model
-        self.api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
+        self.api_key = api_key if api_key is not None else bound_api_key(self.base_url)
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self.pending: list[dict[str, Any]] = []
@@ -150,7 +191,8 @@ class ChatCompletionsAgent:
         import httpx
 
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self.client = httpx.AsyncClient(headers=headers, follow_redirects=False)
+        # no proxy from the environment: the agent is reached directly or not at all
+        self.client = httpx.AsyncClient(headers=headers, follow_redirects=False, trust_env=False)
         self.tools = _openai_tools(task_message["tools"])
         system = (
             "You are being assessed on a task. Use the tools offered; answer with your final answer "

@@ -29,6 +29,8 @@ class AgentSpec:
     command: str | None = None
     url: str | None = None
     model: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    """The endpoint's key (sent to ``url`` only: :func:`aaaf.stress.adapters.agent_credentials`)."""
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.url is None):

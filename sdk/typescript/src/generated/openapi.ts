@@ -311,9 +311,12 @@ export interface paths {
         /**
          * Run Stress Test
          * @description Document 004 §6.2's stress test of an assessment: the library against the assessment's
-         *     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-         *     the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-         *     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+         *     agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+         *     never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+         *     ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+         *     ``stress_test_only`` assessment merges.  Refused at once: another organization's
+         *     assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+         *     a sandbox (503 ``SANDBOX_UNAVAILABLE``).
          */
         post: operations["run_stress_test"];
         delete?: never;
@@ -931,8 +934,9 @@ export interface paths {
         };
         /**
          * Get Stress Run
-         * @description The run (status, library and version, started, finished, summary, the assessment that
-         *     merged it) and its per-task results.
+         * @description The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+         *     ``summary.error`` —, what was requested, library and version, created, started, finished,
+         *     attempts, summary, the assessment that merged it) and its per-task results.
          */
         get: operations["get_stress_run"];
         put?: never;
@@ -2114,7 +2118,7 @@ export interface components {
         /**
          * StressTestRequest
          * @description An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-         *     chat-completions endpoint with tool calling (issue 15 §5).
+         *     chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
          */
         StressTestRequest: {
             /** Agent Url */
@@ -2130,6 +2134,11 @@ export interface components {
              * @default 4
              */
             parallel: number;
+            /**
+             * Agent Api Key
+             * @description Sent as `Authorization: Bearer …` to `agent_url` and nowhere else; sealed at rest with the installation's secret until the run ends, never returned or logged.
+             */
+            agent_api_key?: string | null;
         };
         /** TaxonomyUpdate */
         TaxonomyUpdate: {

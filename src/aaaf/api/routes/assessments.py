@@ -8,21 +8,21 @@ the server's own job thread on SQLite; issue 14) scores it, and the record turns
 ``in_progress``, then ``completed`` or ``failed``; the badge is issued by a job of its own.
 ``stress_test_only`` scores the agent's stored stress-test evidence alone, as ``aaaf assess NAME
 --type stress_test_only`` does (the same service; 422 ``INSUFFICIENT_EVIDENCE`` at once when the
-agent has none); ``POST /{id}/stress-test`` runs the library against an agent's endpoint and the
-next ``full`` / ``stress_test_only`` assessment merges the run.  ``include_stress_test`` stays
+agent has none); ``POST /{id}/stress-test`` queues a run of the library against an agent's
+endpoint (a job, like a trigger: :mod:`aaaf.services.stress_jobs`) and the next ``full`` /
+``stress_test_only`` assessment merges the run.  ``include_stress_test`` stays
 501 ``NOT_IMPLEMENTED``: the trigger names no endpoint to run the library against.
 """
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, BackgroundTasks, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from aaaf.api.deps import AssessmentWriter, ContextDep, JobQueueDep, NowDep, Reader
+from aaaf.api.deps import AssessmentWriter, ContextDep, JobQueueDep, NowDep, Reader, StoreDep
 from aaaf.api.models import AssessmentCreate, AssessmentStarted, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.usage import MeterDep
@@ -31,9 +31,6 @@ from aaaf.models import Assessment
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
 from aaaf.services import assessment_jobs
-from aaaf.store.org_store import OrgStore
-
-log = logging.getLogger("aaaf.api")
 
 router = APIRouter(prefix="/api/v1/assessments", tags=["assessments"])
 
@@ -96,7 +93,7 @@ def create_assessment(
 
 class StressTestRequest(BaseModel):
     """An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-    chat-completions endpoint with tool calling (issue 15 §5)."""
+    chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it."""
 
     model_config = ConfigDict(extra="forbid")
     agent_url: str = Field(min_length=1, max_length=2000)
@@ -104,6 +101,15 @@ class StressTestRequest(BaseModel):
     dimension: str | None = Field(default=None, max_length=100)
     task_ids: list[Annotated[str, Field(max_length=120)]] | None = Field(default=None, max_length=1000)
     parallel: int = Field(default=4, ge=1, le=16)
+    agent_api_key: SecretStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4096,
+        description=(
+            "Sent as `Authorization: Bearer …` to `agent_url` and nowhere else; sealed at rest with "
+            "the installation's secret until the run ends, never returned or logged."
+        ),
+    )
 
 
 @router.post("/{assessment_id}/stress-test", operation_id="run_stress_test", status_code=202)
@@ -111,48 +117,43 @@ def run_stress_test(
     assessment_id: str,
     body: StressTestRequest,
     org: AssessmentWriter,
-    background: BackgroundTasks,
+    store: StoreDep,
+    queue: JobQueueDep,
     context: ContextDep,
+    now: NowDep,
 ) -> dict[str, Any]:
     """Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first."""
-    from aaaf.services import stress as stress_service
-    from aaaf.stress.runner import AgentSpec
+    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Refused at once: another organization's
+    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+    a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
+    from aaaf.services import stress_jobs
+    from aaaf.services.issuer import secret_box
+    from aaaf.services.stress import stress_run_json
 
     assessment = org.get_assessment(assessment_id)
-    stress_service.check_agent_url(body.agent_url, context.settings)
-    spec = AgentSpec(url=body.agent_url, model=body.model)
     agent = org.get_agent(str(assessment.agent_id))
-    run, library = stress_service.start_stress_run(org, agent.name, spec)
-    if not library.select(dimension=body.dimension, task_ids=body.task_ids):
-        raise AAAFError("INVALID_REQUEST", "no stress task matches the selection", {"field": "dimension"})
-    background.add_task(_execute_stress_run, org, run, library, spec, body, context.settings)
-    return {"stress_run": run.to_dict(), "assessment_id": str(assessment.id)}
-
-
-def _execute_stress_run(
-    org: OrgStore, run: Any, library: Any, spec: Any, body: StressTestRequest, settings: Any
-) -> None:
-    import tempfile
-
-    from aaaf.services import stress as stress_service
-
-    try:
-        stress_service.execute_stress_run(
-            org,
-            run,
-            library,
-            spec,
-            dimension=body.dimension,
-            task_ids=body.task_ids,
-            parallel=body.parallel,
-            log_dir=tempfile.gettempdir() + "/aaaf-stress-logs",
-            settings=settings,  # the judge of the model-graded sub-scores, if one is configured
-        )
-    except Exception:  # recorded on the run as failed; never out of the background task
-        log.exception("stress run %s failed", run.id)
+    request = stress_jobs.StressRequest(
+        agent_url=body.agent_url,
+        model=body.model,
+        dimension=body.dimension,
+        task_ids=None if body.task_ids is None else tuple(body.task_ids),
+        parallel=body.parallel,
+    )
+    api_key = None if body.agent_api_key is None else body.agent_api_key.get_secret_value()
+    run = stress_jobs.queue_stress_run(
+        org,
+        agent,
+        queue,
+        secret_box(store, context.settings),
+        request,
+        api_key=api_key,
+        settings=context.settings,
+        now=now,
+    )
+    return {"stress_run": stress_run_json(run), "assessment_id": str(assessment.id)}
 
 
 @router.get(

@@ -7,13 +7,15 @@ from typing import Any
 from fastapi import APIRouter
 
 from aaaf.api.deps import Reader
+from aaaf.services.stress import stress_run_json
 
 router = APIRouter(prefix="/api/v1/stress-runs", tags=["stress tests"])
 
 
 @router.get("/{run_id}", operation_id="get_stress_run")
 def get_stress_run(run_id: str, org: Reader) -> dict[str, Any]:
-    """The run (status, library and version, started, finished, summary, the assessment that
-    merged it) and its per-task results."""
+    """The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+    ``summary.error`` —, what was requested, library and version, created, started, finished,
+    attempts, summary, the assessment that merged it) and its per-task results."""
     run = org.get_stress_run(run_id)
-    return {**run.to_dict(), "results": org.stress_run_results(run.id)}
+    return {**stress_run_json(run), "results": org.stress_run_results(run.id)}

@@ -30,7 +30,16 @@ from aaaf.cli.commands.eval_common import (
     _judge_options,
     build_config,
 )
-from aaaf.cli.context import DbOption, JsonOption, bad_input, console, handle_errors, open_session, print_json
+from aaaf.cli.context import (
+    DbOption,
+    JsonOption,
+    agent_api_key,
+    bad_input,
+    console,
+    handle_errors,
+    open_session,
+    print_json,
+)
 from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.services.gate import DEFAULT_FAIL_ON, DIMENSION_TOLERANCE, GateResult, parse_fail_on, write_outputs
 
@@ -184,7 +193,7 @@ def _agent_gate(
     from aaaf.stress.library import load_library
     from aaaf.stress.runner import AgentSpec
 
-    spec = AgentSpec(command=agent_cmd, url=agent_url, model=model)
+    spec = AgentSpec(command=agent_cmd, url=agent_url, model=model, api_key=agent_api_key())
     # a bad library or selection is bad input before anything is stored
     if not load_library(library or []).select(dimension=dimension, task_ids=task):
         bad_input(

@@ -13,6 +13,7 @@ from rich.table import Table
 from aaaf.cli.context import (
     DbOption,
     JsonOption,
+    agent_api_key,
     console,
     err_console,
     fail,
@@ -104,7 +105,7 @@ def stress_test(
     from aaaf.stress.runner import AgentSpec
 
     try:
-        spec = AgentSpec(command=agent_cmd, url=agent_url, model=model)
+        spec = AgentSpec(command=agent_cmd, url=agent_url, model=model, api_key=agent_api_key())
         chosen = load_library(library or []).select(dimension=dimension, task_ids=task)
     except AAAFError as error:
         fail(error, as_json=as_json)
@@ -187,7 +188,7 @@ def stress_runs(
             str(run.id),
             run.adapter,
             run.library_version,
-            f"{run.started_at:%Y-%m-%d %H:%M}",
+            f"{run.started_at or run.created_at:%Y-%m-%d %H:%M}",
             run.status,
             str(run.summary.get("statuses", "")),
             _model_graded(run.summary.get("model_graded")),

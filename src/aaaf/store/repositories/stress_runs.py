@@ -6,6 +6,14 @@ when it started and finished; its ``stress_test_results`` reference it, with the
 definitions in ``stress_tests`` (the standard library's with ``organization_id`` null, an
 organization's own tasks with its id — document 004 §7 ``stress_tests.organization_id``).
 ``assessment_id`` (on the run and its results) is null until an assessment merges the run.
+
+A run requested over HTTP is a job (0017; :mod:`aaaf.services.stress_jobs`): recorded
+``queued`` with its ``request`` and the agent's sealed key, claimed ``running`` by a worker
+when its organization has a free slot (:meth:`StressRunRepository.claim_stress_run`, atomic:
+the organization's row is locked on PostgreSQL, SQLite writes one at a time), kept under a
+lease its executor renews (``heartbeat_at``), and resumed from scratch — the evidence of the
+interrupted attempt discarded — when the lease lapses.  The sealed key is wiped when the run
+ends and is read only by :meth:`~StressRunRepository.stress_run_sealed_key`, never with the run.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, delete, func, insert, null, select, update
 
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped, as_uuid, not_found, now_utc
@@ -32,11 +40,18 @@ class StressRun:
     library: str
     library_version: str
     status: str
-    started_at: datetime
+    started_at: datetime | None
+    """When its (latest) attempt started; None while ``queued``."""
     finished_at: datetime | None
     log_path: str | None
     summary: Mapping[str, Any]
     assessment_id: uuid.UUID | None
+    created_at: datetime
+    request: Mapping[str, Any] | None = None
+    """What a queued run's job runs (agent_url, model, dimension, task_ids, parallel); None for
+    a run the CLI ran itself.  Never the agent's key (sealed apart)."""
+    attempts: int = 0
+    heartbeat_at: datetime | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,12 +62,32 @@ class StressRun:
             "library": self.library,
             "library_version": self.library_version,
             "status": self.status,
-            "started_at": self.started_at.isoformat(),
+            "created_at": self.created_at.isoformat(),
+            "started_at": None if self.started_at is None else self.started_at.isoformat(),
             "finished_at": None if self.finished_at is None else self.finished_at.isoformat(),
+            "attempts": self.attempts,
+            "request": None if self.request is None else dict(self.request),
             "log_path": self.log_path,
             "summary": dict(self.summary),
             "assessment_id": None if self.assessment_id is None else str(self.assessment_id),
         }
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What :meth:`StressRunRepository.claim_stress_run` did with a run.
+
+    ``outcome``: ``claimed`` (queued → running), ``resumed`` (running, its lease lapsed: started
+    over), ``waiting`` (queued, the organization has no free slot), ``busy`` (running under a
+    live lease: someone else runs it), ``exhausted`` (its lease lapsed after ``max_attempts``
+    starts: the caller fails it), ``done`` (finished or failed: nothing to do)."""
+
+    outcome: str
+    run: StressRun
+
+    @property
+    def runs_it(self) -> bool:
+        return self.outcome in ("claimed", "resumed")
 
 
 @dataclass(frozen=True)
@@ -88,8 +123,14 @@ class StressRunRepository(OrgScoped):
         library: str,
         library_version: str,
         started_at: datetime | None = None,
+        queued: bool = False,
+        request: Mapping[str, Any] | None = None,
+        agent_api_key_sealed: str | None = None,
     ) -> StressRun:
+        """Record a run: ``running`` from ``started_at`` (the CLI runs it at once), or
+        ``queued`` with the ``request`` its job runs and the agent's sealed key."""
         run_id = uuid.uuid4()
+        created = started_at or now_utc()
         with self._writing() as connection:
             connection.execute(
                 insert(t.stress_runs).values(
@@ -100,12 +141,17 @@ class StressRunRepository(OrgScoped):
                     agent_reference=agent_reference[:1000],
                     library=library,
                     library_version=library_version,
-                    status="running",
-                    started_at=started_at or now_utc(),
+                    status="queued" if queued else "running",
+                    created_at=created,
+                    started_at=None if queued else created,
                     summary={},
+                    # SQL NULL, not JSON null, for a run without one (the sweep asks IS NOT NULL)
+                    request=null() if request is None else dict(request),
+                    agent_api_key_sealed=agent_api_key_sealed,
                 )
             )
-        return self.get_stress_run(run_id)
+            row = connection.execute(select(t.stress_runs).where(t.stress_runs.c.id == run_id)).one()
+        return _run_from_row(row)
 
     def get_stress_run(self, run_id: uuid.UUID | str) -> StressRun:
         wanted = as_uuid(run_id)
@@ -125,8 +171,117 @@ class StressRunRepository(OrgScoped):
         if agent_id is not None:
             query = query.where(t.stress_runs.c.agent_id == agent_id)
         with self._reading() as connection:
-            rows = connection.execute(query.order_by(t.stress_runs.c.started_at, t.stress_runs.c.id)).all()
+            rows = connection.execute(query.order_by(t.stress_runs.c.created_at, t.stress_runs.c.id)).all()
         return [_run_from_row(row) for row in rows]
+
+    def stress_run_sealed_key(self, run_id: uuid.UUID) -> str | None:
+        """The agent's key of a run as stored (sealed; None when it has none, or once the run
+        ended): read by the run's job alone, never with the run."""
+        with self._reading() as connection:
+            return connection.execute(
+                select(t.stress_runs.c.agent_api_key_sealed).where(
+                    t.stress_runs.c.id == run_id, t.stress_runs.c.organization_id == self.organization_id
+                )
+            ).scalar_one_or_none()
+
+    def queued_stress_runs(self, limit: int) -> list[StressRun]:
+        """The organization's oldest ``queued`` runs (at most ``limit``): the next to start."""
+        query = (
+            select(t.stress_runs)
+            .where(
+                t.stress_runs.c.organization_id == self.organization_id, t.stress_runs.c.status == "queued"
+            )
+            .order_by(t.stress_runs.c.created_at, t.stress_runs.c.id)
+            .limit(limit)
+        )
+        with self._reading() as connection:
+            return [_run_from_row(row) for row in connection.execute(query).all()]
+
+    def claim_stress_run(
+        self,
+        run_id: uuid.UUID,
+        *,
+        now: datetime,
+        running_limit: int,
+        lease_lapsed_before: datetime,
+        max_attempts: int,
+    ) -> Claim:
+        """Take a run for its job, in one write transaction (the :class:`Claim`'s outcomes).
+
+        A ``queued`` run starts only while fewer than ``running_limit`` runs of the organization
+        are ``running``: the organization's row is locked first (``SELECT … FOR UPDATE`` on
+        PostgreSQL; SQLite's write transactions are one at a time), so two workers never both
+        take the last slot.  A ``running`` run whose lease was last renewed before
+        ``lease_lapsed_before`` lost its executor: it starts over (``resumed``), unless it has
+        already been started ``max_attempts`` times (``exhausted``)."""
+        runs = t.stress_runs
+        with self._writing() as connection:
+            connection.execute(
+                select(t.organizations.c.id)
+                .where(t.organizations.c.id == self.organization_id)
+                .with_for_update()
+            )
+            row = connection.execute(
+                select(runs).where(runs.c.id == run_id, runs.c.organization_id == self.organization_id)
+            ).one_or_none()
+            if row is None:
+                raise not_found("Stress run", run_id)
+            run = _run_from_row(row)
+            if run.status in ("finished", "failed"):
+                return Claim("done", run)
+            if run.status == "running":
+                lease = run.heartbeat_at or run.started_at
+                if lease is not None and lease >= lease_lapsed_before:
+                    return Claim("busy", run)
+                if run.attempts >= max_attempts:
+                    return Claim("exhausted", run)
+                outcome = "resumed"
+            else:
+                running = connection.execute(
+                    select(func.count())
+                    .select_from(runs)
+                    .where(runs.c.organization_id == self.organization_id, runs.c.status == "running")
+                ).scalar_one()
+                if running >= running_limit:
+                    return Claim("waiting", run)
+                outcome = "claimed"
+            connection.execute(
+                update(runs)
+                .where(runs.c.id == run.id)
+                .values(status="running", started_at=now, heartbeat_at=now, attempts=runs.c.attempts + 1)
+            )
+            row = connection.execute(select(runs).where(runs.c.id == run.id)).one()
+        return Claim(outcome, _run_from_row(row))
+
+    def renew_stress_run_lease(self, run_id: uuid.UUID, now: datetime) -> bool:
+        """Renew a running run's lease; False when it is no longer running."""
+        runs = t.stress_runs
+        with self._writing() as connection:
+            result = connection.execute(
+                update(runs)
+                .where(
+                    runs.c.id == run_id,
+                    runs.c.organization_id == self.organization_id,
+                    runs.c.status == "running",
+                )
+                .values(heartbeat_at=now)
+            )
+        return bool(result.rowcount)
+
+    def discard_stress_run_evidence(self, run_id: uuid.UUID, task_id_prefix: str) -> int:
+        """Delete what an interrupted attempt of a run stored — the events of its agent whose
+        ``task_id`` starts with ``task_id_prefix`` (the run's evidence tasks) and its results —
+        so that the attempt that starts over stores them once; how many events went."""
+        run = self.get_stress_run(run_id)
+        with self._writing() as connection:
+            removed = connection.execute(
+                delete(t.events).where(
+                    t.events.c.agent_id == run.agent_id,
+                    t.events.c.task_id.startswith(task_id_prefix, autoescape=True),
+                )
+            )
+            connection.execute(delete(t.stress_test_results).where(t.stress_test_results.c.run_id == run.id))
+        return int(removed.rowcount)
 
     def finish_stress_run(
         self,
@@ -138,9 +293,16 @@ class StressRunRepository(OrgScoped):
         summary: Mapping[str, Any],
         results: Sequence[StressResultRow],
     ) -> StressRun:
-        """Store the run's results (and the definitions not stored yet) and close it."""
+        """Store the run's results (and the definitions not stored yet) and close it, wiping
+        its sealed key.  A run already closed is left as it is (its job ran twice)."""
         run = self.get_stress_run(run_id)
         with self._writing() as connection:
+            current = connection.execute(
+                select(t.stress_runs.c.status).where(t.stress_runs.c.id == run.id).with_for_update()
+            ).scalar_one()
+            if current in ("finished", "failed"):
+                row = connection.execute(select(t.stress_runs).where(t.stress_runs.c.id == run.id)).one()
+                return _run_from_row(row)
             keys = sorted({r.task_key for r in results})
             known: dict[tuple[str, bool], uuid.UUID] = {}
             if keys:
@@ -187,7 +349,13 @@ class StressRunRepository(OrgScoped):
             connection.execute(
                 update(t.stress_runs)
                 .where(t.stress_runs.c.id == run.id)
-                .values(status=status, finished_at=finished_at, log_path=log_path, summary=dict(summary))
+                .values(
+                    status=status,
+                    finished_at=finished_at,
+                    log_path=log_path,
+                    summary=dict(summary),
+                    agent_api_key_sealed=None,
+                )
             )
         return self.get_stress_run(run_id)
 

@@ -244,7 +244,7 @@ class AssessmentsResource:
         return cast('PageAssessment', checked(_assessments__list_assessments.sync_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
     def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
-        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Another organization's assessment is 404 first."""
+        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
         return cast('RunStressTestResponseRunStressTest', checked(_assessments__run_stress_test.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
@@ -508,7 +508,7 @@ class StressTestsResource:
         self._client = client
 
     def get_stress_run(self, run_id: str) -> GetStressRunResponseGetStressRun:
-        """Get Stress Run The run (status, library and version, started, finished, summary, the assessment that merged it) and its per-task results."""
+        """Get Stress Run The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in ``summary.error`` —, what was requested, library and version, created, started, finished, attempts, summary, the assessment that merged it) and its per-task results."""
         return cast('GetStressRunResponseGetStressRun', checked(_stress_tests__get_stress_run.sync_detailed(run_id, client=self._client)).parsed)
 
 
@@ -665,7 +665,7 @@ class AsyncAssessmentsResource:
         return cast('PageAssessment', checked(await _assessments__list_assessments.asyncio_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
     async def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
-        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Another organization's assessment is 404 first."""
+        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
         return cast('RunStressTestResponseRunStressTest', checked(await _assessments__run_stress_test.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
@@ -929,7 +929,7 @@ class AsyncStressTestsResource:
         self._client = client
 
     async def get_stress_run(self, run_id: str) -> GetStressRunResponseGetStressRun:
-        """Get Stress Run The run (status, library and version, started, finished, summary, the assessment that merged it) and its per-task results."""
+        """Get Stress Run The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in ``summary.error`` —, what was requested, library and version, created, started, finished, attempts, summary, the assessment that merged it) and its per-task results."""
         return cast('GetStressRunResponseGetStressRun', checked(await _stress_tests__get_stress_run.asyncio_detailed(run_id, client=self._client)).parsed)
 
 

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="StressTestRequest")
 @_attrs_define
 class StressTestRequest:
     """ An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-    chat-completions endpoint with tool calling (issue 15 §5).
+    chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
 
         Attributes:
             agent_url (str):
@@ -31,6 +31,8 @@ class StressTestRequest:
             dimension (None | str | Unset):
             task_ids (list[str] | None | Unset):
             parallel (int | Unset):  Default: 4.
+            agent_api_key (None | str | Unset): Sent as `Authorization: Bearer …` to `agent_url` and nowhere else; sealed at
+                rest with the installation's secret until the run ends, never returned or logged.
      """
 
     agent_url: str
@@ -38,6 +40,7 @@ class StressTestRequest:
     dimension: None | str | Unset = UNSET
     task_ids: list[str] | None | Unset = UNSET
     parallel: int | Unset = 4
+    agent_api_key: None | str | Unset = UNSET
 
 
 
@@ -66,6 +69,12 @@ class StressTestRequest:
 
         parallel = self.parallel
 
+        agent_api_key: None | str | Unset
+        if isinstance(self.agent_api_key, Unset):
+            agent_api_key = UNSET
+        else:
+            agent_api_key = self.agent_api_key
+
 
         field_dict: dict[str, Any] = {}
 
@@ -79,6 +88,8 @@ class StressTestRequest:
             field_dict["task_ids"] = task_ids
         if parallel is not UNSET:
             field_dict["parallel"] = parallel
+        if agent_api_key is not UNSET:
+            field_dict["agent_api_key"] = agent_api_key
 
         return field_dict
 
@@ -121,12 +132,23 @@ class StressTestRequest:
 
         parallel = d.pop("parallel", UNSET)
 
+        def _parse_agent_api_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        agent_api_key = _parse_agent_api_key(d.pop("agent_api_key", UNSET))
+
+
         stress_test_request = cls(
             agent_url=agent_url,
             model=model,
             dimension=dimension,
             task_ids=task_ids,
             parallel=parallel,
+            agent_api_key=agent_api_key,
         )
 
         return stress_test_request

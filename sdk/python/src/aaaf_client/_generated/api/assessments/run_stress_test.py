@@ -82,15 +82,18 @@ def sync_detailed(
     """ Run Stress Test
 
      Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Refused at once: another organization's
+    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,15 +126,18 @@ def sync(
     """ Run Stress Test
 
      Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Refused at once: another organization's
+    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,15 +165,18 @@ async def asyncio_detailed(
     """ Run Stress Test
 
      Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Refused at once: another organization's
+    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,15 +209,18 @@ async def asyncio(
     """ Run Stress Test
 
      Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
+    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
+    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
+    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
+    ``stress_test_only`` assessment merges.  Refused at once: another organization's
+    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
+    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -72,8 +72,9 @@ def sync_detailed(
 ) -> Response[GetStressRunResponseGetStressRun | HTTPValidationError]:
     """ Get Stress Run
 
-     The run (status, library and version, started, finished, summary, the assessment that
-    merged it) and its per-task results.
+     The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+    ``summary.error`` —, what was requested, library and version, created, started, finished,
+    attempts, summary, the assessment that merged it) and its per-task results.
 
     Args:
         run_id (str):
@@ -106,8 +107,9 @@ def sync(
 ) -> GetStressRunResponseGetStressRun | HTTPValidationError | None:
     """ Get Stress Run
 
-     The run (status, library and version, started, finished, summary, the assessment that
-    merged it) and its per-task results.
+     The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+    ``summary.error`` —, what was requested, library and version, created, started, finished,
+    attempts, summary, the assessment that merged it) and its per-task results.
 
     Args:
         run_id (str):
@@ -135,8 +137,9 @@ async def asyncio_detailed(
 ) -> Response[GetStressRunResponseGetStressRun | HTTPValidationError]:
     """ Get Stress Run
 
-     The run (status, library and version, started, finished, summary, the assessment that
-    merged it) and its per-task results.
+     The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+    ``summary.error`` —, what was requested, library and version, created, started, finished,
+    attempts, summary, the assessment that merged it) and its per-task results.
 
     Args:
         run_id (str):
@@ -169,8 +172,9 @@ async def asyncio(
 ) -> GetStressRunResponseGetStressRun | HTTPValidationError | None:
     """ Get Stress Run
 
-     The run (status, library and version, started, finished, summary, the assessment that
-    merged it) and its per-task results.
+     The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
+    ``summary.error`` —, what was requested, library and version, created, started, finished,
+    attempts, summary, the assessment that merged it) and its per-task results.
 
     Args:
         run_id (str):
