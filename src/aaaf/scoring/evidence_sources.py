@@ -24,7 +24,7 @@ supplement passive evidence; both contribute to scores").  The scheme computes
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 from itertools import chain
 from typing import Any
@@ -188,7 +188,9 @@ def evidence_sources(
         reported_tasks = {e.task_id for e in events if e.task_id is not None and e.id not in stressed}
         stress_tasks = {e.task_id for e in events if e.task_id is not None and e.id in stressed}
         stress_tasks -= reported_tasks
-    scored_tasks = {str(task) for task in result.evidence_summary.get("task_ids") or ()}
+    summary = result.evidence_summary
+    scored_tasks = {str(task) for task in summary.get("task_ids") or ()}
+    scored_tasks -= set((summary.get("appeal") or {}).get("excluded_tasks") or ())  # SCORING.md §2.4
     task_of: dict[str, str] | None = None
     for axis in ("performance", "capability"):
         scored = result.axis(axis)
@@ -221,3 +223,46 @@ def recorded_sources(
     return evidence_sources(
         events, harness_runs=harness_runs, imported_runs=imported_runs, result=result, window=(start, end)
     )
+
+
+AXIS_TITLES = {"performance": "Performance", "capability": "Capability"}
+NOT_RECORDED = (
+    "Where the evidence came from was not recorded: the assessment was made before this "
+    "installation recorded the provenance of its evidence."
+)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def provenance_lines(sources: Mapping[str, Any] | None) -> list[str]:
+    """How much of the evidence behind each axis was stress-tested by this installation and how
+    much was reported by the organization, and the stress runs behind it, in words — the one
+    wording of reports, the badge credential, the verification page and ``aaaf verify``.
+
+    ``sources`` is an assessment's recorded ``evidence_sources`` (or what a credential carries
+    of it); one recorded before provenance (no per-axis figures) gets :data:`NOT_RECORDED`."""
+    if not isinstance(sources, Mapping) or not any(isinstance(sources.get(a), Mapping) for a in AXIS_TITLES):
+        return [NOT_RECORDED]
+    lines = []
+    for axis, title in AXIS_TITLES.items():
+        part = sources.get(axis)
+        if not isinstance(part, Mapping):
+            continue
+        stressed, reported = int(part["stress_tested_tasks"]), int(part["reported_tasks"])
+        lines.append(
+            f"{title}: {stressed} of {_count(stressed + reported, 'task')} stress-tested by this "
+            f"installation, {reported} reported by the organization."
+        )
+    runs = list(sources.get("stress_runs") or [])
+    if runs:
+        lines.append(f"Stress runs of this installation: {', '.join(map(str, runs))}.")
+    else:
+        lines.append("No stress run of this installation is behind this assessment.")
+    imported = list(sources.get("reported_stress_runs") or [])
+    if imported:
+        lines.append(
+            f"Inspect logs the organization ran itself and imported (reported): {', '.join(map(str, imported))}."
+        )
+    return lines
