@@ -152,6 +152,12 @@ def test_import_inspect_on_the_command_line(user_log: Path, tmp_path: Path) -> N
     (run,) = json.loads(done.stdout)
     assert run["adapter"] == "inspect_log" and run["summary"]["statuses"] == {"accepted": 2}
     assert run["summary"]["model_graded"]["judge"] is None
+    # its evidence is the organization's report, not a stress test of this installation
+    still = _aaaf("assess", "cli-user", "--type", "stress_test_only", "--db", db, "--json", cwd=tmp_path)
+    assert still.returncode == 2
+    error = json.loads(still.stderr)["error"]
+    assert error["code"] == "INSUFFICIENT_EVIDENCE"
+    assert error["details"]["reported_stress_events"] == run["summary"]["events"]["accepted"] > 0
     again = _aaaf(
         "import-inspect", str(user_log), str(OTHER_LOG), "--agent", "cli-user", "--db", db, cwd=tmp_path
     )
