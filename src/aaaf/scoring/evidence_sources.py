@@ -143,6 +143,18 @@ def _axis_provenance(
     }
 
 
+def _stress_tested_ids(events: Sequence[EventRecord], harness_runs: Set[str]) -> set[str]:
+    """The ids of the stress-tested events (:func:`is_stress_tested`, inline: one pass)."""
+    if not harness_runs:
+        return set()
+    return {
+        e.id
+        for e in events
+        if (data := e.data).get("evidence_source") == STRESS_SOURCE
+        and str(data.get("stress_run_id")) in harness_runs
+    }
+
+
 def evidence_sources(
     events: Sequence[EventRecord],
     *,
@@ -165,8 +177,9 @@ def evidence_sources(
     that mixes both (an organization's event naming a stress task's id) counts as reported.
     """
     inside = events if window is None else [e for e in events if window[0] <= e.timestamp <= window[1]]
-    stress = [e for e in inside if is_stress_tested(e, harness_runs)] if harness_runs else []
-    claimed = [e for e in inside if claims_stress(e)]
+    stressed = _stress_tested_ids(events, harness_runs)
+    stress = [e for e in inside if e.id in stressed] if stressed else []
+    claimed = [e for e in inside if e.data.get("evidence_source") in STRESS_CLAIMS]  # claims_stress, inline
     named = {str(e.data.get("stress_run_id")) for e in claimed}
     sources: dict[str, Any] = {
         "passive_events": len(inside) - len(stress),
@@ -180,10 +193,7 @@ def evidence_sources(
         sources["model_graded"] = graded
     if result is None:
         return sources
-    stressed: set[str] = set()
     stress_tasks: set[str] = set()
-    if harness_runs:
-        stressed = {e.id for e in events if is_stress_tested(e, harness_runs)}
     if stressed:
         reported_tasks = {e.task_id for e in events if e.task_id is not None and e.id not in stressed}
         stress_tasks = {e.task_id for e in events if e.task_id is not None and e.id in stressed}
@@ -191,15 +201,14 @@ def evidence_sources(
     summary = result.evidence_summary
     scored_tasks = {str(task) for task in summary.get("task_ids") or ()}
     scored_tasks -= set((summary.get("appeal") or {}).get("excluded_tasks") or ())  # SCORING.md §2.4
-    task_of: dict[str, str] | None = None
+    # the tasks of events outside the scored tasks (usually none): looked up only for those
+    loose = {e.id: e.task_id for e in events if e.task_id is not None and e.task_id not in scored_tasks}
     for axis in ("performance", "capability"):
         scored = result.axis(axis)
         if scored is None:
             continue
         used = set(chain.from_iterable(dim.event_ids for dim in scored.dimensions.values()))
-        if task_of is None:
-            task_of = {e.id: e.task_id for e in events if e.task_id is not None}
-        tasks = scored_tasks | {task_of[i] for i in used if i in task_of}
+        tasks = scored_tasks | {loose[i] for i in used.intersection(loose)} if loose else scored_tasks
         sources[axis] = _axis_provenance(used, tasks, stress_tasks, stressed)
     return sources
 
