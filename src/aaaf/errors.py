@@ -30,6 +30,9 @@ ERROR_CODES: dict[str, tuple[int, int]] = {
     # per-item codes of batch and collect errors (SCORING.md §7 "Error codes")
     "DUPLICATE_CONFLICT": (409, 2),
     "AGENT_MISMATCH": (400, 2),
+    # an event marked as stress-test evidence sent by anything but this installation's harness
+    # (docs/stress-tests.md "Provenance")
+    "STRESS_EVIDENCE_REFUSED": (400, 2),
     "NOT_IMPLEMENTED": (501, 1),
     # code of an agent or a library author runs only in a sandbox (docs/stress-tests.md "Sandbox"):
     # none is configured or available, so nothing ran

@@ -67,6 +67,7 @@ def test_stress_test_only_without_stress_evidence_is_a_clear_422(live: LiveServe
         "field": "type",
         "assessment_type": "stress_test_only",
         "stress_test_events": 0,
+        "reported_stress_events": 0,
     }
     assert org.client.get("/api/v1/assessments", params={"agent_id": agent["id"]}).json()["items"] == []
     # include_stress_test names no endpoint to run the library against: still 501

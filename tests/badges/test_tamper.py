@@ -182,11 +182,14 @@ def test_verify_says_what_it_verified(installation: Any, store_url: str, tmp_pat
         "capability": {"tier": "Versatile", "score": 0.5},
         "issued": completed.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "valid_until": (completed + timedelta(days=90)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        # an assessment recorded without provenance: the credential does not say where its evidence came from
+        "evidence_sources": None,
     }
     human = run("verify", tmp_path / f"{assessment.id}.png", "--db", store_url)
     assert human.exit_code == 0, human.output
     for text in ("security-auditor", str(assessment.id), "Expert 0.80", "Versatile 0.50", "VALID"):
         assert text in human.output
+    assert "Where the evidence came from was not recorded" in " ".join(human.output.split())
     assert installation.organization.name in human.output
 
 

@@ -88,9 +88,11 @@ def test_assess_json_has_the_document_shape(db: str, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     # document 004 §6.2, GET /api/v1/assessments/{id} when complete: exactly these fields,
-    # plus the top-level audit object every assessment reports (SCORING.md §2.6)
+    # plus the top-level audit object every assessment reports (SCORING.md §2.6) and where its
+    # evidence came from (docs/stress-tests.md "Provenance")
     assert set(body) == {
         "audit",
+        "evidence_sources",
         "id",
         "agent_id",
         "status",
@@ -102,6 +104,9 @@ def test_assess_json_has_the_document_shape(db: str, tmp_path: Path) -> None:
         "completed_at",
     }
     assert body["status"] == "completed"
+    # the 36 collected tasks: every one reported by the organization, none stress-tested here
+    assert body["evidence_sources"]["performance"]["stress_tested_tasks"] == 0
+    assert body["evidence_sources"]["performance"]["reported_tasks"] == 36
     for key in (
         "id",
         "agent_id",

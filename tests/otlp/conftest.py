@@ -31,15 +31,17 @@ def record_task(
     level: int | None = 2,
     evaluations: Sequence[dict[str, Any]] = (),
     agent_id: str | None = None,
+    attributes: dict[str, Any] | None = None,
 ) -> list[ReadableSpan]:
     """One ``invoke_agent`` span with ``execute_tool`` grandchildren (below a ``chat`` span:
     any depth counts), recorded by the SDK; in the order the SDK finished them (children
-    first, the agent span last)."""
+    first, the agent span last); ``attributes`` are added to the agent span's."""
     memory = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "otlp-test"}))
     provider.add_span_processor(SimpleSpanProcessor(memory))
     tracer = provider.get_tracer("tests.otlp")
-    attributes: dict[str, Any] = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent}
+    extra = dict(attributes or {})
+    attributes = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent, **extra}
     if agent_id is not None:
         attributes["gen_ai.agent.id"] = agent_id
     if domain is not None:

@@ -53,7 +53,20 @@ def test_assess_all_records_evidence_sources_and_merges_runs_like_assess_name(
     assert (
         refused.error.code == "INSUFFICIENT_EVIDENCE" and "no stress-test evidence" in refused.error.message
     )
-    # full: the stress agent's sources are recorded, the passive agent's are not (none in play)
+    # per axis: the three stress tasks, every one stress-tested by this installation
+    assert (
+        sources["performance"]["stress_tested_tasks"] == 3 and sources["performance"]["reported_tasks"] == 0
+    )
+    assert sources["capability"]["stress_tested_tasks"] == 3 and sources["capability"]["reported_tasks"] == 0
+    # full: both agents record where their evidence came from; the passive one's is all reported
     full = {o.agent.name: o.assessment for o in assess_many(org, org.agents(), now=now + timedelta(seconds=2), assessment_type="full", workers=workers)}  # fmt: skip
     assert full["probed"] is not None and full["probed"].result["evidence_sources"]["stress_test_events"] > 0
-    assert full["passive"] is not None and "evidence_sources" not in full["passive"].result
+    assert full["passive"] is not None
+    passive_sources = full["passive"].result["evidence_sources"]
+    assert passive_sources["stress_test_events"] == 0 and passive_sources["passive_events"] == 8
+    assert passive_sources["performance"] == {
+        "stress_tested_tasks": 0,
+        "reported_tasks": 4,
+        "stress_tested_events": 0,
+        "reported_events": 8,  # each task's task_assigned and task_completed
+    }

@@ -17,6 +17,7 @@ import pytest
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.evidence_sources import evidence_sources
+from aaaf.services.provenance import agent_runs
 from aaaf.services.stress import import_inspect_log, run_stress_test
 from aaaf.store.store import Store
 from aaaf.stress.runner import AgentSpec, _nominal_model
@@ -60,16 +61,28 @@ def test_a_users_log_becomes_a_stress_run_with_the_same_evidence_as_the_harness(
     assert [r["outcome"] for r in org.stress_run_results(run.id)] == ["pass", "pass"]
     agent = org.get_agent("mine")
     events = org.events(agent.id)
+    # not run by this installation: stored, labelled as reported by the organization
     assert all(
-        e.data["evidence_source"] == "stress_test" and e.data["stress_run_id"] == str(run.id) for e in events
+        e.data["evidence_source"] == "reported_stress_test" and e.data["stress_run_id"] == str(run.id)
+        for e in events
     )
+    assert run.summary["provenance"] == "reported"
+    assert {r["details"]["evidence_source"] for r in org.stress_run_results(run.id)} == {
+        "reported_stress_test"
+    }
     # the harness on the same tasks gives the same kinds of events: one path for both
     harness, _ = run_stress_test(
         org, "harnessed", AgentSpec(command=ORACLE), task_ids=TASKS.split(","), parallel=2, log_dir=tmp_path
     )
     harnessed = org.events(org.get_agent("harnessed").id)
     assert sorted(e.type for e in harnessed) == sorted(e.type for e in events)
-    assert evidence_sources(events)["stress_runs"] == [str(run.id)]
+    assert harness.summary["provenance"] == "stress_tested"
+    runs = agent_runs(org, agent.id)
+    assert runs.harness == frozenset() and runs.imported == {str(run.id)}
+    sources = evidence_sources(events, harness_runs=runs.harness, imported_runs=runs.imported)
+    assert sources["stress_runs"] == [] and sources["stress_test_events"] == 0
+    assert sources["reported_stress_runs"] == [str(run.id)]
+    assert sources["reported_stress_events"] == sources["passive_events"] == len(events)
     # no judge configured here: the orchestration task's model-graded sub-scores are null, said so
     assert run.summary["model_graded"]["judge"] is None
     # the same log again, or the harness's own log, is refused: evidence is never counted twice
@@ -139,6 +152,12 @@ def test_import_inspect_on_the_command_line(user_log: Path, tmp_path: Path) -> N
     (run,) = json.loads(done.stdout)
     assert run["adapter"] == "inspect_log" and run["summary"]["statuses"] == {"accepted": 2}
     assert run["summary"]["model_graded"]["judge"] is None
+    # its evidence is the organization's report, not a stress test of this installation
+    still = _aaaf("assess", "cli-user", "--type", "stress_test_only", "--db", db, "--json", cwd=tmp_path)
+    assert still.returncode == 2
+    error = json.loads(still.stderr)["error"]
+    assert error["code"] == "INSUFFICIENT_EVIDENCE"
+    assert error["details"]["reported_stress_events"] == run["summary"]["events"]["accepted"] > 0
     again = _aaaf(
         "import-inspect", str(user_log), str(OTHER_LOG), "--agent", "cli-user", "--db", db, cwd=tmp_path
     )

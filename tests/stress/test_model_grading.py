@@ -59,7 +59,8 @@ def test_without_a_judge_the_sub_scores_are_null_and_every_record_says_so(
     assert orchestration.data["model_graded_by"] is None
     # the required synthesis field carries the code-graded first layer (the task's credit)
     assert orchestration.data["synthesis_quality_score"] == records[0]["grade"]["credit"]
-    sources = evidence_sources(org.events(agent.id))["model_graded"]  # what the assessment records
+    harness = {str(run.id)}  # the run this installation's harness executed
+    sources = evidence_sources(org.events(agent.id), harness_runs=harness)["model_graded"]  # as recorded
     assert sources["orchestration_results"] == 1 and sources["judged"] == 0
     assert "no judge was configured" in sources["note"]
 
@@ -88,7 +89,7 @@ def test_a_configured_judge_grades_clarity_and_synthesis(
     assert orchestration.data["communication_clarity_score"] == 1.0
     assert orchestration.data["synthesis_quality_score"] == 0.5
     assert orchestration.data["model_graded_by"] == "judge-m"
-    sources = evidence_sources(org.events(agent.id))["model_graded"]
+    sources = evidence_sources(org.events(agent.id), harness_runs={str(run.id)})["model_graded"]
     assert sources == {"orchestration_results": 1, "judged": 1, "judges": ["judge-m"], "note": None}
 
 
@@ -134,7 +135,7 @@ def test_records_without_orchestration_are_not_model_graded_and_sources_omit_the
     model_grading.model_grade(records, load_library([]), None)
     assert "model_graded" not in records[0]
     assert model_grading.summary(records) is None
-    assert "model_graded" not in evidence_sources([])
+    assert "model_graded" not in evidence_sources([], harness_runs=frozenset())
 
 
 def test_stress_runs_shows_who_graded_the_sub_scores() -> None:

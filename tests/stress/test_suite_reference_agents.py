@@ -94,7 +94,14 @@ def test_full_merges_passive_evidence_and_passive_only_leaves_stress_out(
     assert full["evidence_sources"]["passive_events"] == 60
     assert full["evidence_sources"]["stress_test_events"] > 141
     assert full["performance"]["dimensions"]["task_completion_rate"]["sample_size"] == 171
+    # Performance rests on 171 tasks: the run's 141, stress-tested here, and the 30 reported
+    performance = full["evidence_sources"]["performance"]
+    assert (performance["stress_tested_tasks"], performance["reported_tasks"]) == (141, 30)
     passive_only = _assess(org, "ref-careless", "passive_only")
-    assert "evidence_sources" not in passive_only  # passive evidence only, as before stress tests
+    # passive evidence only, as before stress tests: all of it reported by the organization
+    assert passive_only["evidence_sources"]["stress_test_events"] == 0
+    assert passive_only["evidence_sources"]["passive_events"] == 60
+    assert passive_only["evidence_sources"]["performance"]["stress_tested_tasks"] == 0
+    assert passive_only["evidence_sources"]["performance"]["reported_tasks"] == 30
     assert passive_only["performance"]["dimensions"]["task_completion_rate"]["sample_size"] == 30
     assert passive_only["performance"]["dimensions"]["task_completion_rate"]["score"] == 0.0

@@ -12,10 +12,15 @@ Shape (1EdTech OB 3.0 §B.1, issue 7 item 2):
   unrounded decimal text, since an OB ``Result.value`` is a string — plus the document
   004 §4.5 members under their own names (``agent``, ``assessment``, ``performance``,
   ``capability``, ``standards_alignment``, ``verification_url``) with unrounded numbers,
-  so that a reader of document 004 finds them, and the assessment's ``audit`` (SCORING.md
-  §2.6: ``coverage``, ``honesty``, ``audited_tasks``, ``required_rate``, ``met``);
+  so that a reader of document 004 finds them, the assessment's ``audit`` (SCORING.md
+  §2.6: ``coverage``, ``honesty``, ``audited_tasks``, ``required_rate``, ``met``) and its
+  ``evidence_sources`` (per axis, the tasks and events stress-tested by this installation
+  and those reported by the organization, and the stress runs: docs/stress-tests.md
+  "Provenance");
 * ``validFrom``/``validUntil`` (completion, and completion + validity — SCORING.md §2.4),
-  ``evidence`` pointing at the assessment, ``credentialStatus`` (a
+  ``evidence`` (OB 3.0 ``Evidence``): the assessment, whose ``narrative`` says in words where
+  each axis's evidence came from, and each stress run of this installation behind it;
+  ``credentialStatus`` (a
   ``BitstringStatusListEntry`` for revocation), ``credentialSchema`` and
   ``imageDigests``, the SHA-256 of the SVG and PNG it is baked into
   (:mod:`aaaf.badges.digest`, SCORING.md §7 "Badge images").
@@ -48,6 +53,7 @@ from joserfc import jws
 from aaaf.badges.data import AXIS_TIERS, BadgeData, parse_datetime, utc, xsd_datetime
 from aaaf.badges.keys import IssuerKey
 from aaaf.scoring.defaults import AXES, BADGE_STANDARDS, STANDARDS_ALIGNMENT
+from aaaf.scoring.evidence_sources import provenance_lines
 
 VC2_CONTEXT = "https://www.w3.org/ns/credentials/v2"
 OB3_CONTEXT = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
@@ -209,6 +215,40 @@ def _achievement(data: BadgeData) -> dict[str, Any]:
     }
 
 
+def _evidence(data: BadgeData) -> list[dict[str, Any]]:
+    """OB 3.0 ``evidence``: the assessment record — its ``narrative`` saying how much of each
+    axis's evidence this installation stress-tested and how much the organization reported
+    (docs/stress-tests.md "Provenance") — then one ``Evidence`` per stress run of this
+    installation behind it."""
+    record: dict[str, Any] = {
+        "id": data.evidence_url,
+        "type": ["Evidence"],
+        "name": f"AAAF assessment {data.assessment_id}",
+        "description": (
+            f"{data.assessment_type} assessment over the window "
+            f"{xsd_datetime(data.window_start)} to {xsd_datetime(data.window_end)}"
+        ),
+        "genre": "Assessment record",
+    }
+    if data.evidence_sources is None:
+        return [record]
+    record["narrative"] = "\n\n".join(provenance_lines(data.evidence_sources))
+    runs = [
+        {
+            "id": f"{data.api_base}/stress-runs/{run}",
+            "type": ["Evidence"],
+            "name": f"Stress run {run}",
+            "description": (
+                "A run of the stress-test library by this installation's own harness; the assessment "
+                "scored its evidence as stress-tested."
+            ),
+            "genre": "Stress test run",
+        }
+        for run in data.evidence_sources["stress_runs"]
+    ]
+    return [record, *runs]
+
+
 def status_entry(status_list_url: str, index: int) -> dict[str, Any]:
     """The ``credentialStatus`` of a badge: its bit in the org's revocation list."""
     if index < 0:
@@ -259,6 +299,8 @@ def build_credential(
         subject[name] = section[name]
     if "audit" in section:  # SCORING.md §2.6: coverage and honesty of the assessment's audit
         subject["audit"] = section["audit"]
+    if "evidence_sources" in section:  # each axis's evidence: stress-tested here or reported
+        subject["evidence_sources"] = section["evidence_sources"]
     credential: dict[str, Any] = {
         "@context": [VC2_CONTEXT, OB3_CONTEXT],
         "id": credential_id or data.credential_id,
@@ -279,18 +321,7 @@ def build_credential(
         "validUntil": xsd_datetime(data.valid_until),
         "awardedDate": xsd_datetime(valid_from),
         "credentialSubject": subject,
-        "evidence": [
-            {
-                "id": data.evidence_url,
-                "type": ["Evidence"],
-                "name": f"AAAF assessment {data.assessment_id}",
-                "description": (
-                    f"{data.assessment_type} assessment over the window "
-                    f"{xsd_datetime(data.window_start)} to {xsd_datetime(data.window_end)}"
-                ),
-                "genre": "Assessment record",
-            }
-        ],
+        "evidence": _evidence(data),
         "credentialSchema": [dict(OB3_SCHEMA)],
     }
     if status is not None:

@@ -42,6 +42,15 @@ AXIS_TIERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 # The assessment's audit as a badge carries it (SCORING.md §2.6: the assessment's top-level
 # ``audit`` object), in this order.
 AUDIT_MEMBERS: tuple[str, ...] = ("coverage", "honesty", "audited_tasks", "required_rate", "met")
+# Where the evidence of each axis came from, as a badge carries it (docs/stress-tests.md
+# "Provenance"; the assessment's recorded ``evidence_sources``): these members of each axis,
+# then the stress runs of this installation and the imported logs.
+PROVENANCE_AXIS_MEMBERS: tuple[str, ...] = (
+    "stress_tested_tasks",
+    "reported_tasks",
+    "stress_tested_events",
+    "reported_events",
+)
 # A box without a tier (no covered dimension) is drawn neutral, never in a tier's colour.
 NO_TIER_COLOUR = "#E0E0E0"
 
@@ -121,6 +130,9 @@ class BadgeData:
     # SCORING.md §2.6: coverage, honesty, audited_tasks, required_rate, met (None: an
     # assessment scored before audits existed carries none)
     audit: Mapping[str, Any] | None = None
+    # where each axis's evidence came from (:func:`provenance_of`); None for an assessment
+    # recorded before provenance, and in credentials issued before it
+    evidence_sources: Mapping[str, Any] | None = None
     # the verification URL a signed credential names (either form, module docstring); None
     # for a badge about to be issued, which names the verification page
     signed_verification_url: str | None = field(default=None, compare=False)
@@ -189,6 +201,8 @@ class BadgeData:
         }
         if self.audit is not None:
             section["audit"] = dict(self.audit)
+        if self.evidence_sources is not None:
+            section["evidence_sources"] = provenance_of(self.evidence_sources)
         return section
 
 
@@ -250,6 +264,35 @@ def audit_of(audit: Any) -> dict[str, Any] | None:
     return {name: audit[name] for name in AUDIT_MEMBERS}
 
 
+def provenance_of(sources: Any) -> dict[str, Any] | None:
+    """The badge's ``evidence_sources`` member from an assessment's (or a credential's): per axis
+    the :data:`PROVENANCE_AXIS_MEMBERS` (null for an axis not assessed), then ``stress_runs``
+    and ``reported_stress_runs``; None when it carries no per-axis figures (recorded before
+    provenance).  Raises ``TypeError`` / ``KeyError`` / ``ValueError`` on one that is malformed."""
+    if sources is None:
+        return None
+    if not isinstance(sources, Mapping):
+        raise TypeError(f"evidence_sources is not an object: {sources!r}")
+    if not any(isinstance(sources.get(axis), Mapping) for axis in AXES):
+        return None
+    out: dict[str, Any] = {}
+    for axis in AXES:
+        part = sources.get(axis)
+        out[axis] = None if part is None else {name: _count(part[name]) for name in PROVENANCE_AXIS_MEMBERS}
+    for name in ("stress_runs", "reported_stress_runs"):
+        runs = sources.get(name) or []
+        if not isinstance(runs, list):
+            raise TypeError(f"{name} is not a list: {runs!r}")
+        out[name] = [str(run) for run in runs]
+    return out
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
 def badge_data_from_assessment(
     assessment: Any, *, agent_name: str, organization_name: str, base_url: str
 ) -> BadgeData:
@@ -275,6 +318,7 @@ def badge_data_from_assessment(
         capability=_axis_from_assessment(assessment, "capability"),
         base_url=base_url,
         audit=audit_of((assessment.result or {}).get("audit")),
+        evidence_sources=provenance_of((assessment.result or {}).get("evidence_sources")),
     )
 
 
@@ -319,6 +363,7 @@ def badge_data_from_credential(credential: Mapping[str, Any]) -> BadgeData:
         capability=axis("capability"),
         base_url=base_url,
         audit=audit_of(subject.get("audit")),
+        evidence_sources=provenance_of(subject.get("evidence_sources")),
         signed_verification_url=verification_url,
     )
 

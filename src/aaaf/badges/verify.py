@@ -25,8 +25,8 @@ when it fails, a reason naming what is wrong:
                ``require_status``.
 
 ``valid`` is true only when every check that ran passed.  The result also says what was
-verified: agent, organization, assessment, both tiers and scores, issued and valid until
-(:func:`subject_summary`).
+verified: agent, organization, assessment, both tiers and scores, issued and valid until, and
+how much of each axis's evidence the issuer stress-tested itself (:func:`subject_summary`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from aaaf.badges.credential import (
     score_text,
     split_token,
 )
-from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, utc
+from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, provenance_of, utc
 from aaaf.badges.digest import check_image
 from aaaf.badges.keys import PublicKey
 from aaaf.badges.status_list import bit_is_set, decode_bitstring
@@ -172,6 +172,10 @@ def subject_summary(credential: Mapping[str, Any]) -> dict[str, Any]:
             out["borderline"] = probability is not None and probability < BORDERLINE_PROBABILITY
         return out
 
+    try:  # where each axis's evidence came from; None when the credential does not say
+        provenance = provenance_of(subject.get("evidence_sources"))
+    except (KeyError, TypeError, ValueError):
+        provenance = None
     return {
         "agent": {"id": _text(agent.get("id")), "name": _text(agent.get("name"))},
         "organization": {"id": _text(agent.get("organization_id")), "name": organization_name},
@@ -180,6 +184,7 @@ def subject_summary(credential: Mapping[str, Any]) -> dict[str, Any]:
         "capability": axis("capability"),
         "issued": _text(credential.get("validFrom")),
         "valid_until": _text(credential.get("validUntil")),
+        "evidence_sources": provenance,
     }
 
 

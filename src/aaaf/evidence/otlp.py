@@ -26,7 +26,9 @@ The mapping:
   ``gen_ai.evaluation.score.value`` × 100 for a value in [0, 1], or × 100 / ``aaaf.score.max``
   when the event gives that scale, else 100 / 0 from a pass/fail ``gen_ai.evaluation.score.label``;
 * every event's ``id`` is derived from the trace and span ids (``otel-<trace>-<span>-<what>``),
-  so the same spans sent again store nothing new (SCORING.md §1).
+  so the same spans sent again store nothing new (SCORING.md §1);
+* a span's ``aaaf.evidence_source`` and ``aaaf.stress_run_id`` go into the data of its events
+  (:data:`PROVENANCE_ATTRIBUTES`), where the ingestion rules see them.
 
 A span whose chain of parents is not complete yet (exporters batch independently) is
 *pending*: the service keeps it and joins it when its ancestor comes.  A span whose chain
@@ -237,9 +239,18 @@ def _task_events(span: Span, task: TaskRef) -> list[tuple[dict[str, Any], str]]:
     return events
 
 
+PROVENANCE_ATTRIBUTES = {"aaaf.evidence_source": "evidence_source", "aaaf.stress_run_id": "stress_run_id"}
+"""Span attributes carried into the data of every event the span yields: a span that says where
+its evidence comes from meets the rules any event meets — one claiming ``stress_test`` is
+refused, as a posted one is (docs/stress-tests.md "Provenance")."""
+
+
 def _envelope(
     span: Span, task: TaskRef, kind: str, ns: int, data: dict[str, Any], what: str
 ) -> dict[str, Any]:
+    for attribute, key in PROVENANCE_ATTRIBUTES.items():
+        if attribute in span.attributes:
+            data[key] = span.attributes[attribute]
     return {
         "id": _event_id(span, what),
         "agent": task.agent,

@@ -64,6 +64,49 @@ class AuditSummary(PublicModel):
     event_ids: list[str]
 
 
+class AxisEvidence(PublicModel):
+    """Where one axis's evidence came from (docs/stress-tests.md "Provenance"): its tasks and
+    events stress-tested by this installation (its own stress runs) and those reported by the
+    organization (events it sent, logs it imported).  The events are those the axis's
+    dimensions used (SCORING.md §0); a task mixing both counts as reported."""
+
+    stress_tested_tasks: int
+    reported_tasks: int
+    stress_tested_events: int
+    reported_events: int
+
+
+class ModelGraded(PublicModel):
+    """Who graded the model-graded sub-scores of the stress-tested orchestration results
+    (``note`` says how many had no judge)."""
+
+    orchestration_results: int
+    judged: int
+    judges: list[str]
+    note: str | None
+
+
+class EvidenceSources(PublicModel):
+    """Where an assessment's scored evidence (inside its window) came from.
+
+    ``passive_events`` are reported by the organization, ``stress_test_events`` were
+    stress-tested by this installation in ``stress_runs`` (runs its own harness executed).
+    ``reported_stress_events`` claim a stress test this installation did not run — imported
+    logs (``reported_stress_runs``) or events marked as stress evidence without one of its
+    runs — and count as reported.  ``performance`` / ``capability`` split each axis's tasks by
+    provenance.  Assessments recorded before provenance carry only the first three fields (and
+    ``model_graded``)."""
+
+    passive_events: int
+    stress_test_events: int
+    stress_runs: list[str]
+    reported_stress_events: int | None = None
+    reported_stress_runs: list[str] | None = None
+    model_graded: ModelGraded | None = None
+    performance: AxisEvidence | None = None
+    capability: AxisEvidence | None = None
+
+
 class BadgeUrls(PublicModel):
     svg: str
     png: str
@@ -80,7 +123,7 @@ class Assessment(PublicModel):
     performance: AxisScore | None
     capability: AxisScore | None
     audit: AuditSummary | None = None
-    evidence_sources: dict[str, Any] | None = None
+    evidence_sources: EvidenceSources | None = None
     badge_urls: BadgeUrls
     valid_until: str | None
     created_at: str | None

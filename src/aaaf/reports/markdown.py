@@ -40,6 +40,7 @@ from aaaf.scoring.defaults import (
     STANDARDS_ALIGNMENT,
     TIER_COLOURS,
 )
+from aaaf.scoring.evidence_sources import provenance_lines
 
 AXIS_TIERS: Mapping[str, tuple[Tier, ...]] = {
     "performance": PERFORMANCE_TIERS,
@@ -478,6 +479,21 @@ def _trust_section(trust: Mapping[str, Any] | None, note: str | None) -> list[st
     return lines
 
 
+def provenance_section(result: Mapping[str, Any]) -> list[str]:
+    """Where the evidence behind each axis came from: stress-tested by this installation or
+    reported by the organization (docs/stress-tests.md "Provenance"), in the one wording of
+    :func:`aaaf.scoring.evidence_sources.provenance_lines`."""
+    lines = ["## Where the evidence came from", ""]
+    lines += [f"- {line}" for line in provenance_lines(result.get("evidence_sources"))]
+    lines.append("")
+    lines.append(
+        "Stress-tested: tasks this installation ran against the agent with its own stress-test harness. "
+        "Reported: evidence the organization sent or imported (its own records, its own runs of the tasks)."
+    )
+    lines.append("")
+    return lines
+
+
 def render_agent_report(
     assessment: Mapping[str, Any],
     *,
@@ -543,6 +559,7 @@ def render_agent_report(
         "tier than its own; tiers are decided on the unrounded value (SCORING.md §0)."
     )
     lines.append("")
+    lines.extend(provenance_section(result))
     lines.extend(uncertainty_section(result))  # SCORING.md §2.5
 
     assessed: list[str] = []

@@ -136,6 +136,36 @@ def _failure_text(failure: Mapping[str, Any] | None) -> str:
     return f"{failure.get('code', 'failed')}: {failure.get('message', '')}".strip()
 
 
+def _provenance_cell(sources: Any, axis: str) -> str:
+    part = sources.get(axis) if isinstance(sources, Mapping) else None
+    if not isinstance(part, Mapping):
+        return "—"
+    return f"{part['stress_tested_tasks']} / {part['reported_tasks']}"
+
+
+def _provenance_section(entries: Sequence[FleetEntry]) -> list[str]:
+    """Per agent, each axis's tasks stress-tested by this installation / reported by the
+    organization (docs/stress-tests.md "Provenance"); — where the assessment did not record it."""
+    if not entries:
+        return []
+    lines = ["## Where the evidence came from", ""]
+    rows = []
+    for entry in entries:
+        sources = ((entry.assessment or {}).get("result") or {}).get("evidence_sources")
+        runs = len(sources.get("stress_runs") or []) if isinstance(sources, Mapping) else 0
+        rows.append([entry.agent, *(_provenance_cell(sources, axis) for axis in AXES), runs])
+    header = [f"{AXIS_TITLES[axis]} tasks: stress-tested / reported" for axis in AXES]
+    lines.extend(table(["Agent", *header, "Stress runs"], rows))
+    lines.append("")
+    lines.append(
+        "Stress-tested: tasks this installation ran against the agent with its own stress-test harness. "
+        "Reported: evidence the organization sent or imported. — : the assessment was made before "
+        "this installation recorded where its evidence came from."
+    )
+    lines.append("")
+    return lines
+
+
 def render_fleet_summary(
     entries: Sequence[FleetEntry],
     *,
@@ -176,6 +206,7 @@ def render_fleet_summary(
         lines.append("")
         lines.append(trust_note)
     lines.append("")
+    lines.extend(_provenance_section(with_assessment))
 
     lines.append("## Tier distribution")
     lines.append("")

@@ -27,11 +27,13 @@ from aaaf.badges.data import utc
 from aaaf.errors import AAAFError
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.defaults import AAAFConfig
+from aaaf.scoring.evidence_sources import evidence_for, recorded_sources
 from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.scoring.trace import with_event_ids
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.provenance import agent_runs
 from aaaf.services.webhooks import appeal_data, emit
 
 if TYPE_CHECKING:
@@ -191,9 +193,10 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
             previous, {name: evidence.ids_of(name) for name in evidence.dimension_events}
         )
     excluded = frozenset(item["task_id"] for item in appeal.counter_evidence)
+    events = org.events(assessment.agent_id)
     rescored = aaaf_scheme.rescore_after_appeal(
         previous,
-        org.events(assessment.agent_id),
+        events,
         config,
         assessment.window_end,
         list(appeal.dimensions_challenged),
@@ -224,6 +227,17 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
         if key in recorded:
             result_dict[key] = recorded[key]
     result_dict["appeals"] = [*recorded.get("appeals", []), str(appeal.id)]
+    if "evidence_sources" in recorded:  # the re-scored evidence's provenance, as assessments record it
+        runs = agent_runs(org, assessment.agent_id)
+        kept = [e for e in events if e.task_id not in excluded]  # the appeal's exclusions left out
+        result_dict["evidence_sources"] = recorded_sources(
+            evidence_for(kept, assessment.type, harness_runs=runs.harness),
+            assessment.window_start,
+            assessment.window_end,
+            result=rescored,
+            harness_runs=runs.harness,
+            imported_runs=runs.imported,
+        )
     resolution: dict[str, Any] = {
         "rescored": True,
         "excluded_tasks": sorted(excluded),

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
-from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, dump
+from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
 from aaaf.models import AssessOutcome as AssessOutcomeModel
 from aaaf.models.assessment import Uncertainty
 from aaaf.models.error import error_body
@@ -30,6 +30,7 @@ from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all, one_blas_thread
 from aaaf.services.assessment_rows import composites, dimension_rows
 from aaaf.services.context import ServiceContext, context_or_default
+from aaaf.services.provenance import AgentRuns, agent_runs
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -124,7 +125,8 @@ def assess_with_events(
 
     ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap (bulk re-scoring)."""
     _check_type(assessment_type, dimension)
-    require_stress_evidence(events, assessment_type, agent.name)
+    runs = agent_runs(org, agent.id)
+    require_stress_evidence(events, assessment_type, agent.name, harness_runs=runs.harness)
     config = with_uncertainty_option(config or org.config(), uncertainty)
     end = window_end or now
     start = end - timedelta(days=config.window_days)
@@ -134,7 +136,7 @@ def assess_with_events(
             agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
         )
         _emit(uow, "assessment.started", record, now)
-    return score_assessment(org, agent, record, events, now=now, config=config, previous=previous)
+    return score_assessment(org, agent, record, events, now=now, config=config, previous=previous, runs=runs)
 
 
 def start_assessment(
@@ -154,11 +156,12 @@ def start_assessment(
     minimums (no record is made), ``ASSESSMENT_IN_PROGRESS`` when the agent has one pending or
     running.  :func:`score_assessment` finishes it."""
     _check_type(assessment_type, dimension)
-    require_stress_evidence(events, assessment_type, agent.name)
+    runs = agent_runs(org, agent.id)
+    require_stress_evidence(events, assessment_type, agent.name, harness_runs=runs.harness)
     config = org.config()
     end = window_end or now
     aaaf_scheme.check_minimums(
-        evidence_for(events, assessment_type),
+        evidence_for(events, assessment_type, harness_runs=runs.harness),
         config,
         end,
         assessment_type=scheme_type(assessment_type),
@@ -214,14 +217,18 @@ def score_assessment(
     now: datetime,
     config: Any = None,
     previous: Any = None,
+    runs: AgentRuns | None = None,
 ) -> Any:
     """Score an ``in_progress`` assessment record and store it completed (or failed, with the
     error that stopped it); ``previous`` is the completed assessment the calibration check
-    (SCORING.md §2.4) compares against."""
+    (SCORING.md §2.4) compares against; ``runs`` the agent's stored stress runs (read when
+    not given), which decide what is stress-tested (:mod:`aaaf.scoring.evidence_sources`)."""
     config = config or org.config()
     spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
     assessment_type, dimension, end = record.type, record.dimension, record.window_end
-    events = evidence_for(events, assessment_type)  # issue 15: which evidence the type scores
+    runs = runs if runs is not None else agent_runs(org, agent.id)
+    # which evidence the type scores: stress-tested only when a harness run of ours vouches for it
+    events = evidence_for(events, assessment_type, harness_runs=runs.harness)
     try:
         with one_blas_thread():
             result = aaaf_scheme.assess(
@@ -252,9 +259,15 @@ def score_assessment(
     from aaaf.store.org_config import config_snapshot
 
     result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
-    sources = recorded_sources(events, assessment_type, record.window_start, end)
-    if sources is not None:
-        result_dict["evidence_sources"] = sources  # issue 15: which evidence came from where
+    # where the scored evidence came from, per axis: stress-tested here or reported
+    result_dict["evidence_sources"] = recorded_sources(
+        events,
+        record.window_start,
+        end,
+        result=result,
+        harness_runs=runs.harness,
+        imported_runs=runs.imported,
+    )
     unreliable = self_report_unreliable(result_dict)
     # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
     with org.unit_of_work() as uow:
@@ -292,8 +305,10 @@ def score_assessment(
 
 
 def _merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> None:
-    """Record the stress runs an assessment used as merged into it (issue 15 §4)."""
-    runs = (result.get("evidence_sources") or {}).get("stress_runs") or []
+    """Record the stress runs an assessment used as merged into it (issue 15 §4): the harness's
+    and the imported logs' (whose evidence it used as reported)."""
+    sources = result.get("evidence_sources") or {}
+    runs = [*(sources.get("stress_runs") or []), *(sources.get("reported_stress_runs") or [])]
     if runs:
         org.merge_stress_runs([uuid.UUID(run) for run in runs], assessment_id)
 
@@ -544,8 +559,8 @@ def assessment_model(
     fields: dict[str, Any] = {}
     if result.get("audit") is not None:
         fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
-    if result.get("evidence_sources") is not None and assessment.type != "passive_only":
-        fields["evidence_sources"] = result["evidence_sources"]  # issue 15: passive and stress evidence
+    if result.get("evidence_sources") is not None:  # stress-tested here or reported, per axis
+        fields["evidence_sources"] = EvidenceSources.model_validate(result["evidence_sources"])
     settings = context_or_default(context).settings
     base = f"{settings.public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
     if extended:

@@ -25,6 +25,7 @@ from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.trace import of_result as trace_of
 from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.provenance import AgentRuns, runs_by_agent
 from aaaf.store.event_source import EventSource, EventSourceAddress, event_source_address, open_event_source
 from aaaf.store.sqlite_events import SqliteEventSource
 from aaaf.store.trace_codec import PackedTrace, pack_trace
@@ -100,22 +101,32 @@ def _score_loaded(
     end: datetime,
     assessment_type: str,
     dimension: str | None,
+    runs: Mapping[Any, AgentRuns],
 ) -> list[Scored]:
+    """Score each agent; ``runs`` are the agents' stored stress runs (absent: none), which
+    decide what is stress-tested (:mod:`aaaf.scoring.evidence_sources`)."""
     scored: list[Scored] = []
     start = end - timedelta(days=config.window_days)
     with one_blas_thread():
         for agent_id in agent_ids:
+            stored = runs.get(agent_id) or AgentRuns()
             try:
-                events = evidence_for(events_by_agent.get(agent_id, []), assessment_type)
-                require_stress_evidence(events, assessment_type, str(agent_id))
+                loaded = events_by_agent.get(agent_id, [])
+                require_stress_evidence(loaded, assessment_type, str(agent_id), harness_runs=stored.harness)
+                events = evidence_for(loaded, assessment_type, harness_runs=stored.harness)
                 result = aaaf_scheme.assess(
                     events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
                 )
                 plain = _plain(result)
-                # issue 15: which evidence came from where, as assess NAME records it
-                sources = recorded_sources(events, assessment_type, start, end)
-                if sources is not None:
-                    plain.result["evidence_sources"] = sources
+                # where the scored evidence came from, as assess NAME records it
+                plain.result["evidence_sources"] = recorded_sources(
+                    events,
+                    start,
+                    end,
+                    result=result,
+                    harness_runs=stored.harness,
+                    imported_runs=stored.imported,
+                )
                 scored.append((agent_id, plain, None))
             except AAAFError as error:
                 scored.append((agent_id, None, error.to_dict()["error"]))
@@ -156,11 +167,12 @@ def _score_chunk_in_worker(
     end: datetime,
     assessment_type: str,
     dimension: str | None,
+    runs: Mapping[Any, AgentRuns],
 ) -> list[Scored]:
     """Runs in a worker process: its own connection, the pure engine, plain results back."""
     with _gc_paused():
         events = _load_in_worker(source, organization_id, agent_ids)
-        return _score_loaded(events, agent_ids, config, end, assessment_type, dimension)
+        return _score_loaded(events, agent_ids, config, end, assessment_type, dimension, runs)
 
 
 def plan_chunks(ids: Sequence[Any], counts: Mapping[Any, int]) -> list[list[Any]]:
@@ -204,6 +216,7 @@ def _score_all(
     work that needs no more scores (opening the write) can overlap theirs too."""
     ids = [agent.id for agent in agents]
     counts = org.event_counts(ids)
+    runs = runs_by_agent(org)  # one query: which stored stress runs vouch for stress evidence
     chunks = deque(plan_chunks(ids, counts))
     workers = _workers_for(org, sum(counts.values()), len(chunks)) if workers is None else workers
     source = event_source_address(org)
@@ -215,7 +228,7 @@ def _score_all(
     def score_here(chunk: list[Any]) -> None:
         with _gc_paused():
             events = events_of.events_for_agents(chunk)
-            scored = _score_loaded(events, chunk, config, end, assessment_type, dimension)
+            scored = _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
         keep(scored)
 
     try:
@@ -232,6 +245,7 @@ def _score_all(
                 end,
                 assessment_type,
                 dimension,
+                runs,
                 score_here,
                 keep,
                 drained,
@@ -250,6 +264,7 @@ def _score_with_helpers(
     end: datetime,
     assessment_type: str,
     dimension: str | None,
+    runs: Mapping[Any, AgentRuns],
     score_here: Callable[[list[Any]], None],
     keep: Callable[[list[Scored]], None],
     drained: Callable[[], None],
@@ -264,16 +279,18 @@ def _score_with_helpers(
         while chunks or in_flight:
             # each helper has a chunk running and one queued; this process takes the rest
             while chunks and len(in_flight) < 2 * helpers:
+                chunk = chunks.popleft()
                 in_flight.add(
                     pool.submit(
                         _score_chunk_in_worker,
                         source,
                         org.organization_id,
-                        chunks.popleft(),
+                        chunk,
                         config,
                         end,
                         assessment_type,
                         dimension,
+                        {agent_id: runs[agent_id] for agent_id in chunk if agent_id in runs},
                     )
                 )
             if len(chunks) > WRITE_RESERVE_CHUNKS * helpers:

@@ -5,7 +5,8 @@ The verdict is exactly the public verification's (:func:`aaaf.services.badges.ve
 what ``GET /api/v1/badges/{id}/verify`` answers): signature with this installation's issuer
 key, dates, and the organization's status list.  This module only puts it in words a person
 reads — valid, expired, revoked, or cannot be confirmed — together with what the signed
-credential certifies, how sure the tiers are (SCORING.md §2.5: a tier whose probability is
+credential certifies, where each axis's evidence came from (stress-tested by this installation
+or reported by the organization), how sure the tiers are (SCORING.md §2.5: a tier whose probability is
 below the threshold configured when the assessment ran, 0.8 by default, is "borderline") and
 how to check it again offline.
 
@@ -28,6 +29,7 @@ from aaaf.errors import AAAFError
 from aaaf.reports.uncertainty import borderline_threshold
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.evidence_sources import provenance_lines
 
 STATUSES = ("valid", "expired", "revoked", "unknown")
 # (headline, sentence) of each status; the page shows both beside its colour and symbol
@@ -94,6 +96,10 @@ class VerificationPage:
     links: Links
     checks: tuple[Check, ...]
     verification_url: str | None
+    # where each axis's evidence came from, in words (docs/stress-tests.md "Provenance"), and
+    # the figures the signed credential carries (None: it does not say)
+    provenance: tuple[str, ...] = ()
+    evidence_sources: Mapping[str, Any] | None = None
 
 
 def status_of(result: VerificationResult) -> str:
@@ -224,4 +230,6 @@ def verification_page(store: Any, assessment_id: str, now: datetime, *, base_url
         ),
         checks=result.checks,
         verification_url=None if data is None else data.verification_url,
+        provenance=tuple(provenance_lines(subject.get("evidence_sources"))),
+        evidence_sources=subject.get("evidence_sources"),
     )

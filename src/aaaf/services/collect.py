@@ -13,7 +13,13 @@ with other content is ``DUPLICATE_CONFLICT``.  Nothing good is lost (issue 21):
   is rejected with the database's reason while every other event is stored;
 * ``--enroll`` is get-or-create, so concurrent collects sharing new agents both succeed;
 * with an agent given (``aaaf collect AGENT FILE``) a line naming another agent is
-  rejected (``AGENT_MISMATCH``), never stored under that other agent.
+  rejected (``AGENT_MISMATCH``), never stored under that other agent;
+* an event marked as stress-test evidence (``data.evidence_source: "stress_test"``) is
+  rejected (``STRESS_EVIDENCE_REFUSED``) unless this installation's harness is storing the
+  evidence of the stress run it is recording (``stress_run``): only that evidence may count
+  as stress-tested (docs/stress-tests.md "Provenance").  Every ingestion path — the event
+  routes, OTLP, ``aaaf collect``, the audit and workflow routes — comes through here, so this
+  is the one place the rule is kept.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ from aaaf.evidence.workflow_definition import resolve_event
 from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
 from aaaf.models import dump
+from aaaf.scoring.evidence_sources import STRESS_SOURCE
 from aaaf.services.context import ServiceContext, context_or_default
+from aaaf.services.provenance import is_harness_run
 from aaaf.store.event_writer import Stored
 from aaaf.store.write_errors import blames_the_event
 
@@ -162,6 +170,68 @@ def _reason(error: Exception) -> str:
     return printable(f"{type(original).__name__}: {first}", 300)
 
 
+STRESS_MARK_REFUSED = (
+    'data.evidence_source: "stress_test" marks evidence that this installation\'s stress-test harness '
+    "recorded from one of its own stress runs, so no event sent to it may carry it; this one was not "
+    "stored. Send it without evidence_source (it then counts as evidence reported by the organization), "
+    "run the stress tests here (aaaf stress-test AGENT, or POST /api/v1/assessments/{assessment_id}/"
+    "stress-test), or import an inspect log of stress tasks you ran yourself (aaaf import-inspect; "
+    'reported by the organization). See docs/stress-tests.md, "Provenance".'
+)
+
+
+def _check_provenance(event: ValidEvent, run_id: str | None) -> None:
+    """The one rule of stress-test evidence at ingestion (module docstring): with ``run_id``
+    (the harness recording that run) every event must be that run's; without, none may be
+    marked ``stress_test``."""
+    marked = event.data.get("evidence_source") == STRESS_SOURCE
+    if run_id is None:
+        if marked:
+            raise EventValidationError("STRESS_EVIDENCE_REFUSED", "data.evidence_source", STRESS_MARK_REFUSED)
+        return
+    if not marked:
+        raise EventValidationError(
+            "STRESS_EVIDENCE_REFUSED",
+            "data.evidence_source",
+            f'data.evidence_source: the evidence of stress run {run_id} is marked "stress_test"; '
+            "this event is not, so it was not stored with the run",
+        )
+    named = event.data.get("stress_run_id")
+    if str(named) != run_id:
+        raise EventValidationError(
+            "STRESS_EVIDENCE_REFUSED",
+            "data.stress_run_id",
+            f"data.stress_run_id: this call stores the evidence of stress run {run_id}; an event of "
+            f"{show_value(named)} was not stored with it",
+        )
+
+
+def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Any) -> str:
+    """The id of the stress run whose evidence this call stores, once checked: a run of this
+    organization, executed by this installation's harness, still being recorded, of ``agent``."""
+    run = org.get_stress_run(run_id)  # NOT_FOUND for another organization's or no run
+    if not is_harness_run(run):
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"stress run {run.id} was imported from a log ({run.adapter}), not executed by this "
+            "installation's harness: its evidence is reported, not stress-tested",
+            {"field": "stress_run", "stress_run_id": str(run.id)},
+        )
+    if run.status != "running":
+        raise AAAFError(
+            "CONFLICT",
+            f"stress run {run.id} is {run.status}: evidence is stored only while its run is recorded",
+            {"field": "stress_run", "stress_run_id": str(run.id), "status": run.status},
+        )
+    if run.agent_id != agent.id:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"stress run {run.id} is not a run of agent {agent.name}",
+            {"field": "stress_run", "stress_run_id": str(run.id)},
+        )
+    return str(run.id)
+
+
 class _Pending(NamedTuple):
     """One validated event waiting for its chunk to be stored."""
 
@@ -231,6 +301,7 @@ def collect(
     workflow_definitions: Mapping[str, Any] | None = None,
     limits: EventLimits | None = None,
     context: ServiceContext | None = None,
+    stress_run: uuid.UUID | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
@@ -239,11 +310,22 @@ def collect(
     ``declared_retry_budget`` from the definition it names (SCORING.md §5).  ``limits``
     default to the ``AAAF_EVENT_MAX_*`` settings of ``context``.  With ``default_agent`` (the CLI's
     AGENT) an event naming another agent is ``AGENT_MISMATCH``.
+
+    ``stress_run`` is for this installation's stress-test harness alone
+    (:func:`aaaf.services.stress.record_stress_evidence`): the id of the run whose evidence it
+    is storing — a harness run of ``default_agent``, still ``running`` — and then every event
+    must be marked as that run's stress-test evidence.  Without it, an event marked as
+    stress-test evidence is rejected (``STRESS_EVIDENCE_REFUSED``, module docstring).
     """
     if limits is None:
         limits = context_or_default(context).settings.event_limits()
     report = CollectReport()
     resolver = AgentResolver(org, enroll=enroll, report=report)
+    recording: str | None = None
+    if stress_run is not None:
+        if default_agent is None:
+            raise ValueError("collect(stress_run=...) stores one agent's run: give default_agent")
+        recording = _recording_run(org, stress_run, resolver.resolve(default_agent))
     tolerance = (
         future_tolerance_seconds
         if future_tolerance_seconds is not None
@@ -271,6 +353,7 @@ def collect(
                 if workflow_definitions:
                     raw = resolve_event(raw, workflow_definitions)
                 event = validate(raw)
+                _check_provenance(event, recording)
                 if since is not None and event.timestamp < since:
                     report.skipped += 1
                     continue

@@ -217,9 +217,17 @@ def record_stress_evidence(
     """The one path from an inspect log's stress records to evidence (issue 15 §4), for the
     harness's own runs and for a user's imported log: model-graded sub-scores, the standard
     events collected for the run's agent, one ``stress_test_results`` row per task, the run
-    closed ``finished`` with its summary."""
-    from aaaf.evals.importers.inspect_stress import EVIDENCE_SOURCE, evidence_task_id, stress_events
+    closed ``finished`` with its summary.
+
+    Provenance (docs/stress-tests.md "Provenance"): a run this installation's harness executed
+    stores its events as stress-test evidence of that run — the one door
+    :func:`aaaf.services.collect.collect` opens for them (``stress_run``); an imported log's
+    are stored as reported by the organization (``reported_stress_test``), through the door
+    every other event takes."""
+    from aaaf.evals.importers.inspect_stress import evidence_task_id, stress_events
+    from aaaf.scoring.evidence_sources import REPORTED_STRESS_SOURCE, STRESS_SOURCE
     from aaaf.services.collect import collect
+    from aaaf.services.provenance import is_harness_run
     from aaaf.store.repositories.stress_runs import StressResultRow
 
     own = {loaded.task.id for loaded in library.tasks if loaded.library != "aaaf-standard"}
@@ -230,9 +238,15 @@ def record_stress_evidence(
     finally:
         for judge in (judges or {}).values():
             judge.close()
-    events = stress_events(records, run_id=str(run.id))
+    harness = is_harness_run(run)
+    source = STRESS_SOURCE if harness else REPORTED_STRESS_SOURCE
+    events = stress_events(records, run_id=str(run.id), source=source)
     report = collect(
-        org, [(None, event) for event in events], now=datetime.now(UTC), default_agent=str(agent.id)
+        org,
+        [(None, event) for event in events],
+        now=datetime.now(UTC),
+        default_agent=str(agent.id),
+        stress_run=run.id if harness else None,
     )
     if report.rejected:
         log.warning("stress run %s: %d event(s) rejected: %s", run.id, report.rejected, report.errors[:3])
@@ -253,7 +267,7 @@ def record_stress_evidence(
                 outcome=OUTCOMES[graded["status"]],
                 score=float(graded["credit"]),
                 details={
-                    "evidence_source": EVIDENCE_SOURCE,
+                    "evidence_source": source,
                     "evidence_task_id": evidence_task_id(str(run.id), loaded.task.id),
                     "task_type": loaded.task.task_type,
                     "milestones": graded.get("milestones", []),
@@ -270,6 +284,7 @@ def record_stress_evidence(
         )
     summary = summarise(records)
     summary["events"] = {"accepted": report.accepted, "rejected": report.rejected}
+    summary["provenance"] = "stress_tested" if harness else "reported"
     if eval_id:
         summary["inspect_eval_id"] = eval_id
     if notes:
@@ -294,14 +309,19 @@ def import_inspect_log(
     enroll: bool = False,
     settings: Settings | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as the
-    agent's stress-test evidence, by the same path as the harness's runs (issue 15 "Build on
+    """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as
+    evidence of the agent, by the same path as the harness's runs (issue 15 "Build on
     inspect_ai": "one path for both").  The log is a run of its own (adapter ``inspect_log``);
     its tasks must be in the library (the standard one and ``library_dirs``); a log already
     stored — imported before, or written by ``aaaf stress-test`` — is refused (``CONFLICT``),
     so its evidence is never counted twice.  ``NOT_FOUND`` for an unknown agent unless
-    ``enroll``."""
+    ``enroll``.
+
+    This installation did not run it: its evidence is stored as reported by the organization
+    (``reported_stress_test``), which ``full`` and ``passive_only`` assessments score and a
+    ``stress_test_only`` one does not (docs/stress-tests.md "Provenance")."""
     from aaaf.evals.importers.inspect_stress import read_stress_log
+    from aaaf.services.provenance import IMPORTED_LOG_ADAPTER
     from aaaf.stress.library import load_library
 
     file = Path(path).resolve()
@@ -328,7 +348,7 @@ def import_inspect_log(
     )
     run = org.create_stress_run(
         agent.id,
-        adapter="inspect_log",
+        adapter=IMPORTED_LOG_ADAPTER,
         agent_reference=str(file),
         library=", ".join(source["name"] for source in library.sources),
         library_version=library.version,

@@ -460,7 +460,8 @@ export interface paths {
         };
         /**
          * Verify Badge
-         * @description Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+         * @description Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+         *     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
          */
         get: operations["verify_badge"];
         put?: never;
@@ -1285,10 +1286,7 @@ export interface components {
             performance: components["schemas"]["AxisScore"] | null;
             capability: components["schemas"]["AxisScore"] | null;
             audit?: components["schemas"]["AuditSummary"] | null;
-            /** Evidence Sources */
-            evidence_sources?: {
-                [key: string]: unknown;
-            } | null;
+            evidence_sources?: components["schemas"]["EvidenceSources"] | null;
             badge_urls: components["schemas"]["BadgeUrls"];
             /** Valid Until */
             valid_until: string | null;
@@ -1507,6 +1505,23 @@ export interface components {
             }[];
             /** Event Ids */
             event_ids: string[];
+        };
+        /**
+         * AxisEvidence
+         * @description Where one axis's evidence came from (docs/stress-tests.md "Provenance"): its tasks and
+         *     events stress-tested by this installation (its own stress runs) and those reported by the
+         *     organization (events it sent, logs it imported).  The events are those the axis's
+         *     dimensions used (SCORING.md §0); a task mixing both counts as reported.
+         */
+        AxisEvidence: {
+            /** Stress Tested Tasks */
+            stress_tested_tasks: number;
+            /** Reported Tasks */
+            reported_tasks: number;
+            /** Stress Tested Events */
+            stress_tested_events: number;
+            /** Reported Events */
+            reported_events: number;
         };
         /**
          * AxisScore
@@ -1858,6 +1873,33 @@ export interface components {
             /** Id */
             id: string | null;
         };
+        /**
+         * EvidenceSources
+         * @description Where an assessment's scored evidence (inside its window) came from.
+         *
+         *     ``passive_events`` are reported by the organization, ``stress_test_events`` were
+         *     stress-tested by this installation in ``stress_runs`` (runs its own harness executed).
+         *     ``reported_stress_events`` claim a stress test this installation did not run — imported
+         *     logs (``reported_stress_runs``) or events marked as stress evidence without one of its
+         *     runs — and count as reported.  ``performance`` / ``capability`` split each axis's tasks by
+         *     provenance.  Assessments recorded before provenance carry only the first three fields (and
+         *     ``model_graded``).
+         */
+        EvidenceSources: {
+            /** Passive Events */
+            passive_events: number;
+            /** Stress Test Events */
+            stress_test_events: number;
+            /** Stress Runs */
+            stress_runs: string[];
+            /** Reported Stress Events */
+            reported_stress_events?: number | null;
+            /** Reported Stress Runs */
+            reported_stress_runs?: string[] | null;
+            model_graded?: components["schemas"]["ModelGraded"] | null;
+            performance?: components["schemas"]["AxisEvidence"] | null;
+            capability?: components["schemas"]["AxisEvidence"] | null;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -1905,6 +1947,21 @@ export interface components {
             documents?: {
                 [key: string]: string;
             };
+        };
+        /**
+         * ModelGraded
+         * @description Who graded the model-graded sub-scores of the stress-tested orchestration results
+         *     (``note`` says how many had no judge).
+         */
+        ModelGraded: {
+            /** Orchestration Results */
+            orchestration_results: number;
+            /** Judged */
+            judged: number;
+            /** Judges */
+            judges: string[];
+            /** Note */
+            note: string | null;
         };
         /**
          * OAuthClient

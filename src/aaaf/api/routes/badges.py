@@ -94,7 +94,8 @@ def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: 
 
 @router.get("/api/v1/badges/{assessment_id}/verify", operation_id="verify_badge")
 def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
-    """Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
+    """Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
     from aaaf.services import badges as badge_service
     from aaaf.store.repositories.badge_visibility import public_badge_visibility
 
@@ -110,6 +111,9 @@ def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, 
         "organization": (subject.get("organization") or {}).get("name"),
         "performance_tier": (subject.get("performance") or {}).get("tier"),
         "capability_tier": (subject.get("capability") or {}).get("tier"),
+        # how much of each axis's evidence the issuer stress-tested itself, and how much the
+        # organization reported (docs/stress-tests.md "Provenance"); null: the badge does not say
+        "evidence_sources": subject.get("evidence_sources"),
         "issued": subject.get("issued"),
         "valid_until": subject.get("valid_until"),
         "expired": result.expired,

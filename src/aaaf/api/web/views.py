@@ -20,6 +20,7 @@ from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
 from aaaf.reports.summary import FleetEntry, tier_distribution
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.services import assess as assess_service
 from aaaf.services import benchmarks as benchmark_service
@@ -237,6 +238,10 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
         "json": assess_service.assessment_json(assessment, extended=True),
         "explanation": explanation,
         "appeals": org.appeals(assessment.id),
+        # where each axis's evidence came from: stress-tested here or reported (docs/stress-tests.md)
+        "provenance": provenance_lines((assessment.result or {}).get("evidence_sources"))
+        if assessment.status == "completed"
+        else [],
     }
 
 

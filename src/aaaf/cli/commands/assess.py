@@ -23,6 +23,7 @@ from aaaf.cli.context import (
 )
 from aaaf.errors import AAAFError
 from aaaf.scoring.core import display
+from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.uncertainty_report import interval_text
 from aaaf.services import assess as assess_service
 
@@ -126,11 +127,9 @@ def _print_assessment(record: Any, name: str) -> None:
             )
         console.print(table)
     sources = result.get("evidence_sources")
-    if sources is not None:
-        console.print(
-            f"evidence: {sources['passive_events']} passive event(s), {sources['stress_test_events']} "
-            f"stress-test event(s) from {len(sources['stress_runs'])} run(s) ({record.type})"
-        )
+    if sources is not None:  # where the evidence came from (docs/stress-tests.md "Provenance")
+        for line in provenance_lines(sources):
+            console.print(f"evidence: {line}", markup=False)
         graded = sources.get("model_graded")
         if graded and graded.get("note"):
             console.print(f"model-graded sub-scores: {graded['note']}")

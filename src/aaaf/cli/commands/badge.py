@@ -48,6 +48,7 @@ from aaaf.errors import AAAFError
 from aaaf.models import IssuedBadge, StatusListWritten
 from aaaf.models.badge import BadgeIssueOutcome, BadgeRecord, BadgeRevoked
 from aaaf.scoring.core import display
+from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
 from aaaf.services.badge_status import local_status_source
@@ -276,6 +277,8 @@ def _print_subject(subject: dict[str, Any]) -> None:
         f"  performance:  {_scores(subject['performance'])}    capability: {_scores(subject['capability'])}",
         f"  issued:       {subject['issued']}    valid until: {subject['valid_until']}",
     ]
+    # where each axis's evidence came from (docs/stress-tests.md "Provenance")
+    lines += [f"  evidence:     {line}" for line in provenance_lines(subject.get("evidence_sources"))]
     for line in lines:
         console.print(line, markup=False)
 

@@ -1,15 +1,17 @@
 """`aaaf import-inspect LOG... --agent NAME`: a user's own inspect_ai logs of the stress tasks
-as the agent's stress-test evidence (issue 15 "Build on inspect_ai": the harness's logs and
-the user's go through one importer, :func:`aaaf.services.stress.import_inspect_log`).
+as evidence of the agent (issue 15 "Build on inspect_ai": the harness's logs and the user's go
+through one importer, :func:`aaaf.services.stress.import_inspect_log`).
 
 A user who ran the stress tasks with inspect themselves, e.g.::
 
     inspect eval src/aaaf/stress/inspect_tasks.py@stress_suite -T agent_cmd="python my_agent.py" \\
         --model mockllm/model
 
-imports the log here; each log becomes a stress run of its own (``aaaf stress-runs``) whose
-evidence ``aaaf assess NAME --type stress_test_only`` (or ``full``) scores.  Logs of other
-inspect tasks are eval runs (``aaaf eval import``) and are refused with that advice.
+imports the log here; each log becomes a stress run of its own (``aaaf stress-runs``).  This
+installation did not run it, so its evidence is reported by the organization, not stress-tested
+(docs/stress-tests.md "Provenance"): ``aaaf assess NAME`` (``full``, ``passive_only``) scores
+it, ``--type stress_test_only`` does not.  Logs of other inspect tasks are eval runs (``aaaf
+eval import``) and are refused with that advice.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ def import_inspect(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Import inspect_ai logs of the stress tasks as the agent's stress-test evidence (one run per
-    log, in order; a log already stored is refused, so nothing is counted twice)."""
+    """Import inspect_ai logs of the stress tasks you ran yourself as the agent's evidence, reported
+    by the organization (one run per log, in order; a log already stored is refused, so nothing is
+    counted twice)."""
     from aaaf.services.stress import import_inspect_log
 
     imported = []
@@ -68,4 +71,9 @@ def import_inspect(
     if as_json:
         print_json([run.to_dict() for run in imported])
         return
-    console.print(f"score it: aaaf assess {agent} --type stress_test_only (or full)", markup=False)
+    console.print(
+        "not run by this installation: stored as evidence reported by the organization, not "
+        f"stress-tested (docs/stress-tests.md, Provenance); score it: aaaf assess {agent} (full or "
+        "passive_only; stress_test_only counts only this installation's own stress runs: aaaf stress-test)",
+        markup=False,
+    )

@@ -5,7 +5,8 @@ carries the grade and the record of what the agent did.  This module reads such 
 the same reader as :mod:`aaaf.evals.importers.inspect_ai` (``.eval`` or ``.json``), so a
 user who ran ``inspect eval`` on the stress tasks themselves imports their log by the same
 path, and turns each sample into the standard events of document 004 §6.2, every one marked
-``evidence_source: "stress_test"`` with its run id:
+``evidence_source: "stress_test"`` with its run id (``"reported_stress_test"`` for a log the
+organization ran itself: docs/stress-tests.md "Provenance"):
 
 * ``task_assigned`` (domain, complexity level, autonomy level), ``task_completed``
   (status, milestones, errors with severity, time);
@@ -34,9 +35,10 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.evals.importers.inspect_ai import _read_log
+from aaaf.scoring.evidence_sources import STRESS_SOURCE
 
 SCORER_NAME = "stress_grade"
-EVIDENCE_SOURCE = "stress_test"
+EVIDENCE_SOURCE = STRESS_SOURCE
 SPEED_BASELINES = {1: 600.0, 2: 3600.0, 3: 14400.0, 4: 43200.0, 5: 86400.0}  # SCORING.md §2.2 defaults
 
 
@@ -88,8 +90,8 @@ def read_stress_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, An
     return dict(log["eval"]), stress_records(log)
 
 
-def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
-    return {"evidence_source": EVIDENCE_SOURCE, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
+def _marker(run_id: str, record: Mapping[str, Any], source: str) -> dict[str, Any]:
+    return {"evidence_source": source, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
 
 
 def evidence_task_id(run_id: str, stress_task_id: str) -> str:
@@ -97,14 +99,19 @@ def evidence_task_id(run_id: str, stress_task_id: str) -> str:
     return f"stress-{run_id}-{stress_task_id}"
 
 
-def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[dict[str, Any]]:
-    """The AAAF events of a run's stress records (see the module docstring); no agent field."""
+def stress_events(
+    records: Sequence[Mapping[str, Any]], *, run_id: str, source: str = EVIDENCE_SOURCE
+) -> list[dict[str, Any]]:
+    """The AAAF events of a run's stress records (see the module docstring); no agent field.
+    ``source`` is their ``evidence_source``: ``stress_test`` for a run of this installation's
+    harness, ``reported_stress_test`` for a log the organization imported
+    (:mod:`aaaf.scoring.evidence_sources`)."""
     events: list[dict[str, Any]] = []
     for record in records:
         if record.get("missing"):
             continue
         task_id = evidence_task_id(run_id, record["task_id"])
-        mark = _marker(run_id, record)
+        mark = _marker(run_id, record, source)
         started, finished = record["started_at"], record["finished_at"]
         level = int(record["complexity_level"])
         assigned: dict[str, Any] = {

@@ -314,7 +314,7 @@ class BadgesResource:
         return cast('UpdateBadgeResponseUpdateBadge', checked(_badges__update_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
-        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
+        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
         return cast('VerifyBadgeResponseVerifyBadge', checked(_badges__verify_badge.sync_detailed(assessment_id, client=self._client)).parsed)
 
 
@@ -735,7 +735,7 @@ class AsyncBadgesResource:
         return cast('UpdateBadgeResponseUpdateBadge', checked(await _badges__update_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     async def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
-        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``."""
+        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
         return cast('VerifyBadgeResponseVerifyBadge', checked(await _badges__verify_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
 

@@ -17,7 +17,6 @@ from .assessment_appeals_type_0_item import AssessmentAppealsType0Item
 from .assessment_create import AssessmentCreate
 from .assessment_create_type import AssessmentCreateType
 from .assessment_error_type_1 import AssessmentErrorType1
-from .assessment_evidence_sources_type_0 import AssessmentEvidenceSourcesType0
 from .assessment_started import AssessmentStarted
 from .audit_findings import AuditFindings
 from .audit_sample import AuditSample
@@ -29,6 +28,7 @@ from .audit_status import AuditStatus
 from .audit_status_refuted_item import AuditStatusRefutedItem
 from .audit_summary import AuditSummary
 from .audit_summary_refuted_item import AuditSummaryRefutedItem
+from .axis_evidence import AxisEvidence
 from .axis_score import AxisScore
 from .axis_score_dimensions import AxisScoreDimensions
 from .badge_revocation import BadgeRevocation
@@ -52,6 +52,7 @@ from .event_item_error import EventItemError
 from .event_out import EventOut
 from .event_out_data import EventOutData
 from .event_stored import EventStored
+from .evidence_sources import EvidenceSources
 from .file_appeal_response_file_appeal import FileAppealResponseFileAppeal
 from .get_appeal_response_get_appeal import GetAppealResponseGetAppeal
 from .get_badge_response_get_badge import GetBadgeResponseGetBadge
@@ -75,6 +76,7 @@ from .library_upload_visibility import LibraryUploadVisibility
 from .list_agents_status_type_0 import ListAgentsStatusType0
 from .list_appeals_response_list_appeals import ListAppealsResponseListAppeals
 from .list_assessments_status_type_0 import ListAssessmentsStatusType0
+from .model_graded import ModelGraded
 from .o_auth_client import OAuthClient
 from .o_auth_client_create import OAuthClientCreate
 from .oauth_token_body import OauthTokenBody
@@ -148,7 +150,6 @@ __all__ = (
     "AssessmentCreate",
     "AssessmentCreateType",
     "AssessmentErrorType1",
-    "AssessmentEvidenceSourcesType0",
     "AssessmentStarted",
     "AuditFindings",
     "AuditSample",
@@ -160,6 +161,7 @@ __all__ = (
     "AuditStatusRefutedItem",
     "AuditSummary",
     "AuditSummaryRefutedItem",
+    "AxisEvidence",
     "AxisScore",
     "AxisScoreDimensions",
     "BadgeRevocation",
@@ -183,6 +185,7 @@ __all__ = (
     "EventOut",
     "EventOutData",
     "EventStored",
+    "EvidenceSources",
     "FileAppealResponseFileAppeal",
     "GetAppealResponseGetAppeal",
     "GetBadgeResponseGetBadge",
@@ -206,6 +209,7 @@ __all__ = (
     "ListAgentsStatusType0",
     "ListAppealsResponseListAppeals",
     "ListAssessmentsStatusType0",
+    "ModelGraded",
     "OAuthClient",
     "OAuthClientCreate",
     "OauthTokenBody",

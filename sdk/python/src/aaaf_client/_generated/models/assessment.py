@@ -14,10 +14,10 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.assessment_appeals_type_0_item import AssessmentAppealsType0Item
   from ..models.assessment_error_type_1 import AssessmentErrorType1
-  from ..models.assessment_evidence_sources_type_0 import AssessmentEvidenceSourcesType0
   from ..models.audit_summary import AuditSummary
   from ..models.axis_score import AxisScore
   from ..models.badge_urls import BadgeUrls
+  from ..models.evidence_sources import EvidenceSources
 
 
 
@@ -43,7 +43,7 @@ class Assessment:
             created_at (None | str):
             completed_at (None | str):
             audit (AuditSummary | None | Unset):
-            evidence_sources (AssessmentEvidenceSourcesType0 | None | Unset):
+            evidence_sources (EvidenceSources | None | Unset):
             type_ (None | str | Unset):
             dimension (None | str | Unset):
             window_start (None | str | Unset):
@@ -64,7 +64,7 @@ class Assessment:
     created_at: None | str
     completed_at: None | str
     audit: AuditSummary | None | Unset = UNSET
-    evidence_sources: AssessmentEvidenceSourcesType0 | None | Unset = UNSET
+    evidence_sources: EvidenceSources | None | Unset = UNSET
     type_: None | str | Unset = UNSET
     dimension: None | str | Unset = UNSET
     window_start: None | str | Unset = UNSET
@@ -81,10 +81,10 @@ class Assessment:
     def to_dict(self) -> dict[str, Any]:
         from ..models.assessment_appeals_type_0_item import AssessmentAppealsType0Item # noqa: PLC0415
         from ..models.assessment_error_type_1 import AssessmentErrorType1 # noqa: PLC0415
-        from ..models.assessment_evidence_sources_type_0 import AssessmentEvidenceSourcesType0 # noqa: PLC0415
         from ..models.audit_summary import AuditSummary # noqa: PLC0415
         from ..models.axis_score import AxisScore # noqa: PLC0415
         from ..models.badge_urls import BadgeUrls # noqa: PLC0415
+        from ..models.evidence_sources import EvidenceSources # noqa: PLC0415
         id = self.id
 
         agent_id = self.agent_id
@@ -125,7 +125,7 @@ class Assessment:
         evidence_sources: dict[str, Any] | None | Unset
         if isinstance(self.evidence_sources, Unset):
             evidence_sources = UNSET
-        elif isinstance(self.evidence_sources, AssessmentEvidenceSourcesType0):
+        elif isinstance(self.evidence_sources, EvidenceSources):
             evidence_sources = self.evidence_sources.to_dict()
         else:
             evidence_sources = self.evidence_sources
@@ -230,10 +230,10 @@ class Assessment:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.assessment_appeals_type_0_item import AssessmentAppealsType0Item # noqa: PLC0415
         from ..models.assessment_error_type_1 import AssessmentErrorType1 # noqa: PLC0415
-        from ..models.assessment_evidence_sources_type_0 import AssessmentEvidenceSourcesType0 # noqa: PLC0415
         from ..models.audit_summary import AuditSummary # noqa: PLC0415
         from ..models.axis_score import AxisScore # noqa: PLC0415
         from ..models.badge_urls import BadgeUrls # noqa: PLC0415
+        from ..models.evidence_sources import EvidenceSources # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -326,7 +326,7 @@ class Assessment:
         audit = _parse_audit(d.pop("audit", UNSET))
 
 
-        def _parse_evidence_sources(data: object) -> AssessmentEvidenceSourcesType0 | None | Unset:
+        def _parse_evidence_sources(data: object) -> EvidenceSources | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -334,14 +334,14 @@ class Assessment:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                evidence_sources_type_0 = AssessmentEvidenceSourcesType0.from_dict(data)
+                evidence_sources_type_0 = EvidenceSources.from_dict(data)
 
 
 
                 return evidence_sources_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AssessmentEvidenceSourcesType0 | None | Unset, data)
+            return cast(EvidenceSources | None | Unset, data)
 
         evidence_sources = _parse_evidence_sources(d.pop("evidence_sources", UNSET))
 

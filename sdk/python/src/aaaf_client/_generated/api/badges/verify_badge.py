@@ -72,7 +72,8 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
         assessment_id (str):
@@ -105,7 +106,8 @@ def sync(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
         assessment_id (str):
@@ -133,7 +135,8 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
         assessment_id (str):
@@ -166,7 +169,8 @@ async def asyncio(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
         assessment_id (str):
