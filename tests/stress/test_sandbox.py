@@ -57,9 +57,15 @@ def listener() -> Iterator[tuple[int, list[str]]]:
         thread.join(5)
 
 
-def _sandbox_processes() -> list[str]:
-    """Host processes started by a sandbox (they carry the marker of these tests)."""
-    found = subprocess.run(["pgrep", "-af", "aaaf-hostile-marker"], capture_output=True, text=True)
+@pytest.fixture()
+def marker() -> str:
+    """A name the test's sandboxed processes carry (one per test: tests run side by side)."""
+    return f"aaaf-hostile-{uuid.uuid4().hex[:12]}"
+
+
+def _sandbox_processes(marker: str) -> list[str]:
+    """Host processes started by a sandbox that carry ``marker``."""
+    found = subprocess.run(["pgrep", "-af", marker], capture_output=True, text=True)
     return [line for line in found.stdout.splitlines() if "pgrep" not in line]
 
 
@@ -109,6 +115,23 @@ def test_files_of_the_host_are_neither_readable_nor_writable(tmp_path: Path) -> 
     assert not target.exists() and not Path("/usr/bin/pwned").exists() and not Path("/etc/pwned").exists()
 
 
+def test_nothing_but_the_work_directory_and_bounded_scratch_space_is_writable() -> None:
+    """The sandbox's root and ``/dev`` are memory with no size: read-only, or an agent could
+    fill the host's memory in the seconds of one call; ``/tmp`` and ``/dev/shm`` are bounded."""
+
+    async def body(env: ToolEnvironment) -> None:
+        ok, out = await env.call(
+            "bash", {"command": "for p in /x /dev/x /etc/x /usr/x /proc/x; do echo x > $p; done"}
+        )
+        assert not ok and out.count("Read-only file system") + out.count("No such file") == 5
+        for scratch in ("/tmp", "/dev/shm"):
+            ok, out = await env.call("bash", {"command": f"head -c 15000000 /dev/zero > {scratch}/a; "
+                                                         f"head -c 15000000 /dev/zero > {scratch}/b"})  # fmt: skip
+            assert not ok and env.calls[-1].limit == "disk quota", out
+
+    in_sandbox("tool-chain-01", body)
+
+
 def test_no_network_not_even_the_host_s_loopback(listener: tuple[int, list[str]]) -> None:
     port, seen = listener
 
@@ -130,19 +153,21 @@ def test_no_network_not_even_the_host_s_loopback(listener: tuple[int, list[str]]
     assert seen == []
 
 
-def test_a_fork_bomb_ends_at_the_process_limit_and_leaves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_fork_bomb_ends_at_the_process_limit_and_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, marker: str
+) -> None:
     monkeypatch.setattr(tools_module, "COMMAND_TIMEOUT", 4)
 
     async def body(env: ToolEnvironment) -> None:
         ok, out = await env.call(
-            "bash", {"command": "bomb() { bomb | bomb & }; bomb; exec -a aaaf-hostile-marker sleep 2"}
+            "bash", {"command": "bomb() { bomb | bomb & }; bomb; exec -a " + marker + " sleep 2"}
         )
         assert not ok and env.calls[-1].limit in ("processes", "wall-clock time")
         ok, out = await env.call("bash", {"command": "echo still fine"})  # the next call works
         assert (ok, out) == (True, "still fine\n")
 
     in_sandbox("tool-chain-01", body)
-    assert _sandbox_processes() == []
+    assert _sandbox_processes(marker) == []
 
 
 def test_memory_cpu_file_size_and_disk_are_limited(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,25 +201,25 @@ def test_memory_cpu_file_size_and_disk_are_limited(monkeypatch: pytest.MonkeyPat
     in_sandbox("tool-chain-01", body)
 
 
-def test_nothing_outlives_its_call(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nothing_outlives_its_call(monkeypatch: pytest.MonkeyPatch, marker: str) -> None:
     monkeypatch.setattr(tools_module, "COMMAND_TIMEOUT", 2)
 
     async def body(env: ToolEnvironment) -> None:
         ok, _ = await env.call(
             "bash",
-            {"command": "(setsid nohup bash -c 'exec -a aaaf-hostile-marker sleep 300' >/dev/null 2>&1 &); "
-             "nohup bash -c 'exec -a aaaf-hostile-marker sleep 301' >/dev/null 2>&1 & echo started"},
+            {"command": f"(setsid nohup bash -c 'exec -a {marker} sleep 300' >/dev/null 2>&1 &); "
+             f"nohup bash -c 'exec -a {marker} sleep 301' >/dev/null 2>&1 & echo started"},
         )  # fmt: skip
         assert ok
-        assert _sandbox_processes() == []
+        assert _sandbox_processes(marker) == []
         ok, out = await env.call("bash", {"command": "sleep 60"})
         assert not ok and "timed out after 2 s" in out and env.calls[-1].limit == "wall-clock time"
 
     in_sandbox("tool-chain-01", body)
-    assert _sandbox_processes() == []
+    assert _sandbox_processes(marker) == []
 
 
-def test_the_sandbox_s_processes_are_not_the_server_s_user() -> None:
+def test_the_sandbox_s_processes_are_not_the_server_s_user(marker: str) -> None:
     """Seen from the host, while it runs: a root server's sandbox runs as AAAF_SANDBOX_UID."""
     if os.geteuid() != 0:
         pytest.skip("a server that is not root keeps its own user id outside the namespaces")
@@ -202,11 +227,11 @@ def test_the_sandbox_s_processes_are_not_the_server_s_user() -> None:
     async def body(env: ToolEnvironment) -> None:
         import asyncio
 
-        call = asyncio.create_task(env.call("bash", {"command": "exec -a aaaf-hostile-marker sleep 3"}))
+        call = asyncio.create_task(env.call("bash", {"command": f"exec -a {marker} sleep 3"}))
         owners: set[int] = set()
         for _ in range(50):
             await asyncio.sleep(0.05)
-            for line in _sandbox_processes():
+            for line in _sandbox_processes(marker):
                 owners.add(os.stat(f"/proc/{line.split()[0]}").st_uid)
             if owners:
                 break

@@ -57,6 +57,8 @@ ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "local
 """What of the host's ``/etc`` a sandbox sees (read-only): what the dynamic linker and
 Debian's alternatives need, the time zone; no users, hosts, keys or services."""
 READ_LIMIT_BYTES = 64 * 1024 * 1024
+TMP_BYTES = 16 * 1024 * 1024
+"""The size of a sandbox's own ``/tmp`` and ``/dev/shm`` (memory, gone when the call ends)."""
 
 
 class BubblewrapConfig(BaseModel):
@@ -132,13 +134,15 @@ def sandbox_argv(
         "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
         "--proc", "/proc", "--dev", "/dev",
-        "--size", str(16 * 1024 * 1024), "--tmpfs", "/tmp",
+        "--size", str(TMP_BYTES), "--tmpfs", "/dev/shm",
+        "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
         "--bind", str(directory), WORK,
-        "--clearenv",
     ]  # fmt: skip
     for name in ETC_FILES:
         if os.path.exists(f"/etc/{name}"):
             argv += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    # nothing else is writable: the sandbox's root and /dev are memory without a size
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--clearenv"]
     fixed = {
         "PATH": "/usr/bin:/bin",
         "HOME": WORK,
