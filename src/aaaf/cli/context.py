@@ -124,6 +124,8 @@ class Session:
 # the organization the command acts on, set by the app's callback from --org / AAAF_ORG
 # (None: the default organization)
 selected_organization: str | None = None
+# the command the console script is running ("aaaf serve"), for messages that name it
+current_command: str | None = None
 
 
 @contextmanager
@@ -204,12 +206,23 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             fail(error, as_json=as_json)
         except (FileNotFoundError, IsADirectoryError, PermissionError) as error:
             fail(AAAFError("INVALID_REQUEST", f"{error.strerror}: {error.filename}"), as_json=as_json)
+        except ModuleNotFoundError as error:  # an optional part of the install is missing
+            from aaaf.extras import extra_for_module, missing_extra_error
+
+            extra = extra_for_module(error.name)
+            if extra is None:
+                raise
+            fail(missing_extra_error(extra, _command_path()), as_json=as_json)
         except Exception as error:  # the CLI's last line of defence: exit 1, never a traceback
             log.debug("unexpected failure", exc_info=True)
             err_console.print(f"[bold red]error[/] {type(error).__name__}: {error}")
             raise typer.Exit(1) from error
 
     return wrapper
+
+
+def _command_path() -> str:
+    return current_command or "this command"
 
 
 def split_csv(value: str | None) -> list[str]:

@@ -11,7 +11,6 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
 from aaaf.errors import AAAFError
-from aaaf.models.tenancy import AgentListing, Enrollment, LatestAssessment
 from aaaf.scoring.core import display
 
 
@@ -89,6 +88,8 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
             )
             enrolled.append(agent.name)
     if as_json:
+        from aaaf.models.tenancy import Enrollment  # models load when printed (a fast --help)
+
         print_json(Enrollment(enrolled=enrolled, already_enrolled=existing))
     else:
         console.print(
@@ -105,6 +106,8 @@ def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
             latest = session.org.latest_completed_assessment(agent.id)
             rows.append((agent, latest))
         if as_json:
+            from aaaf.models.tenancy import AgentListing, LatestAssessment
+
             print_json(
                 [
                     AgentListing(
