@@ -178,7 +178,9 @@ def fail(error: AAAFError, *, as_json: bool = False) -> NoReturn:
             error_body(error.code, error.message, error.details, empty_details=False), stream=sys.stderr
         )
     else:
-        err_console.print(f"[bold red]error[/] [{error.code}] {error.message}", markup=True)
+        from rich.markup import escape  # a message may hold brackets: "pip install 'aaaf[service]'"
+
+        err_console.print(f"[bold red]error[/] {escape(f'[{error.code}] {error.message}')}", markup=True)
         if error.details:
             err_console.print_json(json.dumps(error.details, default=str))
     raise typer.Exit(error.exit_code)
