@@ -22,7 +22,7 @@ def test_badge_takes_an_agent_name_and_names_files_after_it(db: Path, tmp_path: 
     assert body["assessment_id"] in (older, newest)
     assert sorted(p.name for p in out.iterdir()) == ["readme-bot.md", "readme-bot.png", "readme-bot.svg"]
     markdown = (out / "readme-bot.md").read_text()
-    first = [line for line in markdown.splitlines() if line.startswith("[![")][0]
+    first = next(line for line in markdown.splitlines() if line.startswith("[!["))
     assert first == (
         "[![AAAF badge of readme-bot: Performance Expert, Capability Versatile]"
         "(https://assess.example.com/badges/default/readme-bot.svg)]"
