@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
     jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
     jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
+    # "is anybody working?" (aaaf.services.queue_health; docs/jobs.md): /health answers
+    # ``degraded`` when jobs wait and no worker beat within jobs_stalled_after_seconds — with
+    # HTTP 200 by default, 503 when this is 503 (for a load balancer that should take the
+    # server out); ``aaaf serve`` on PostgreSQL warns when no worker beat within this many seconds
+    health_degraded_status: int = Field(default=200, ge=200, le=503)
+    jobs_worker_warning_seconds: float = Field(default=60.0, gt=0)
 
     # the sandbox of stress tests (aaaf.stress.sandbox; docs/stress-tests.md "Sandbox"): the
     # inspect_ai sandbox provider every tool call and code grader runs in — "bubblewrap"

@@ -192,10 +192,23 @@ class KeyCreate(Request):
     name: str | None = Field(default=None, max_length=200)
 
 
+class QueueStatus(BaseModel):
+    """The job queue (docs/jobs.md "Is anybody working?")."""
+
+    runner: str = Field(description="procrastinate (PostgreSQL, `aaaf worker`) or in-process (SQLite).")
+    waiting_jobs: int
+    oldest_waiting_seconds: float | None
+    last_worker_heartbeat: str | None
+    status: str = Field(description="ok, or degraded: jobs wait and no worker was seen.")
+    reason: str | None
+
+
 class Health(BaseModel):
-    status: str
+    status: str = Field(description="ok, or degraded (see reason).")
     database: str
     version: str
+    reason: str | None = None
+    queue: QueueStatus | None = None
 
 
 # audits (SCORING.md §2.6) ----------------------------------------------------------------

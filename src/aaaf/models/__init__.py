@@ -50,6 +50,7 @@ _EXPORTS: dict[str, str] = {
     "StressLibrary": "aaaf.models.benchmark",
     "CollectReport": "aaaf.models.collect",
     "EventError": "aaaf.models.collect",
+    "EventWarning": "aaaf.models.collect",
     "Comparison": "aaaf.models.comparison",
     "SeveralComparison": "aaaf.models.comparison",
     "ErrorBody": "aaaf.models.error",
@@ -151,6 +152,7 @@ __all__ = [
     "ErrorBody",
     "ErrorDetail",
     "EventError",
+    "EventWarning",
     "Explanation",
     "IssuedBadge",
     "Number",
@@ -217,7 +219,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         DimensionStanding,
         StressLibrary,
     )
-    from aaaf.models.collect import CollectReport, EventError
+    from aaaf.models.collect import CollectReport, EventError, EventWarning
     from aaaf.models.comparison import Comparison, SeveralComparison
     from aaaf.models.error import ErrorBody, ErrorDetail
     from aaaf.models.explain import Explanation

@@ -1861,12 +1861,18 @@ export interface components {
         };
         /** Health */
         Health: {
-            /** Status */
+            /**
+             * Status
+             * @description ok, or degraded (see reason).
+             */
             status: string;
             /** Database */
             database: string;
             /** Version */
             version: string;
+            /** Reason */
+            reason?: string | null;
+            queue?: components["schemas"]["QueueStatus"] | null;
         };
         /** KeyCreate */
         KeyCreate: {
@@ -2063,6 +2069,30 @@ export interface components {
             }[];
             /** Next Cursor */
             next_cursor: string | null;
+        };
+        /**
+         * QueueStatus
+         * @description The job queue (docs/jobs.md "Is anybody working?").
+         */
+        QueueStatus: {
+            /**
+             * Runner
+             * @description procrastinate (PostgreSQL, `aaaf worker`) or in-process (SQLite).
+             */
+            runner: string;
+            /** Waiting Jobs */
+            waiting_jobs: number;
+            /** Oldest Waiting Seconds */
+            oldest_waiting_seconds: number | null;
+            /** Last Worker Heartbeat */
+            last_worker_heartbeat: string | null;
+            /**
+             * Status
+             * @description ok, or degraded: jobs wait and no worker was seen.
+             */
+            status: string;
+            /** Reason */
+            reason: string | null;
         };
         /** Review */
         Review: {

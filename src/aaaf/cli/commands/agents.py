@@ -100,7 +100,7 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
 @handle_errors
 def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the organization's agents with their latest assessment."""
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         rows = []
         for agent in session.org.agents():
             latest = session.org.latest_completed_assessment(agent.id)

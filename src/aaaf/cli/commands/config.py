@@ -277,7 +277,7 @@ def show(db: DbOption = None, as_json: JsonOption = False) -> None:
     """Every setting with when it last changed, the weights, the taxonomy and the change history."""
     from aaaf.store.org_config import config_snapshot
 
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         snapshot = config_snapshot(session.org.config())
         history = session.org.config_history()
         organization = session.organization.name
