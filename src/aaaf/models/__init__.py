@@ -1,4 +1,4 @@
-"""One home for the public shapes (issue 10 §3): every result the CLI's ``--json`` prints and
+"""One home for the public shapes: every result the CLI's ``--json`` prints and
 the API answers is one of these pydantic models, dumped by :func:`dump`.
 
 JSON Schemas of them are generated into ``docs/schemas/`` by ``scripts/gen_schemas.py``.

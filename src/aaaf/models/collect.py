@@ -1,4 +1,4 @@
-"""The collect report (document 004 §6.2's batch answer, as ``aaaf collect --json`` prints it)."""
+"""The collect report (docs/api.md batch answer, as ``aaaf collect --json`` prints it)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from aaaf.models._base import PublicModel
 
 
 class EventError(PublicModel):
-    """Why the event at ``index`` (file ``line``, when read from one) was rejected (SCORING.md §1)."""
+    """Why the event at ``index`` (file ``line``, when read from one) was rejected (docs/scoring.md §2)."""
 
     index: int
     line: int | None = None

@@ -174,7 +174,7 @@ p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.r
 <p class="muted">Paired {{ 'BCa' if method.ci_method == 'bca' else 'percentile' }} bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
 the composite and every layer; {{ level }} % intervals, layer intervals also at the Bonferroni level for rule 3.
 Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% if method.weights %}, weights
-{{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of SCORING.md §4.</p>
+{{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of docs/scoring.md §5.</p>
 """
 
 _TEMPLATE = _HEAD + _BODY + "</body>\n</html>\n"

@@ -253,7 +253,7 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
                     field="id",
                     message=(
                         f"id: an event with {what} is already stored for this agent with "
-                        "different content; give this event an id of its own (SCORING.md §1)"
+                        "different content; give this event an id of its own (docs/scoring.md §2)"
                     ),
                 )
             )

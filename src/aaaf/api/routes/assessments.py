@@ -96,7 +96,7 @@ def create_assessment(
 
 class StressTestRequest(BaseModel):
     """An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-    chat-completions endpoint with tool calling (issue 15 §5)."""
+    chat-completions endpoint with tool calling."""
 
     model_config = ConfigDict(extra="forbid")
     agent_url: str = Field(min_length=1, max_length=2000)
@@ -114,9 +114,9 @@ def run_stress_test(
     background: BackgroundTasks,
     context: ContextDep,
 ) -> dict[str, Any]:
-    """Document 004 §6.2's stress test of an assessment: the library against the assessment's
+    """docs/api.md stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    the stress run (docs/api.md), whose evidence the agent's next ``full`` or
     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first."""
     from aaaf.services import stress as stress_service
     from aaaf.stress.runner import AgentSpec
@@ -162,7 +162,7 @@ def _execute_stress_run(
     operation_id="get_assessment",
 )
 def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
-    """The assessment (document 004 §6.2's result shape once completed)."""
+    """The assessment (docs/api.md result shape once completed)."""
     return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
 
 

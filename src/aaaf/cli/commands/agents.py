@@ -37,7 +37,7 @@ def enroll(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Register an agent for assessment (document 004 §5.1 step 1)."""
+    """Register an agent for assessment."""
     if (name is None) == (from_file is None):
         raise AAAFError("INVALID_REQUEST", "give either NAME or --file")
     if from_file is not None:

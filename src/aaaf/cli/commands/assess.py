@@ -65,13 +65,13 @@ def assess(
         bool,
         typer.Option(
             "--no-uncertainty",
-            help="Leave out the bootstrap intervals and tier probabilities (SCORING.md §2.5): bulk re-scoring.",
+            help="Leave out the bootstrap intervals and tier probabilities (docs/uncertainty.md): bulk re-scoring.",
         ),
     ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Score agents on the 5 Performance and 7 Capability dimensions (document 004 §3)."""
+    """Score agents on the 5 Performance and 7 Capability dimensions (docs/scoring.md §3)."""
     now = datetime.now(UTC)
     end = parse_when(window_end, "--window-end")
     if sum([name is not None, all_agents, due]) != 1:
@@ -117,7 +117,7 @@ def assess(
 
 
 def uncertainty_phrase(axis: Any, borderline: float) -> str:
-    """ " — 95 % interval …; P(tier) = …" for a table title (SCORING.md §2.5), or ''."""
+    """ " — 95 % interval …; P(tier) = …" for a table title (docs/uncertainty.md), or ''."""
     text = interval_text(axis.get("uncertainty"), axis.get("tier"), borderline)
     return f" — {text}" if text else ""
 
@@ -204,7 +204,7 @@ def _print_fleet(outcomes: list[Any], *, due: bool) -> None:
 
 
 def _hold_note(record: Any) -> str:
-    """Why an assessment is held (SCORING.md §2.4 calibration, §2.6 audit), or ''."""
+    """Why an assessment is held (docs/scoring.md §3.7 calibration, §3.9 audit), or ''."""
     reasons = ["anomalous"] if record.anomalous else []
     if assess_service.self_report_unreliable(record.result or {}):
         reasons.append("self-reports unreliable")

@@ -196,7 +196,7 @@ def set_command(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Set one configuration value (document 004 §6.2 names); the change is recorded with its time."""
+    """Set one configuration value (docs/cli.md lists the keys); the change is recorded with its time."""
     if key not in SETTABLE_KEYS:
         hint = ""
         if key in (*WEIGHT_KEYS.values(), "weights"):
@@ -251,7 +251,7 @@ def taxonomy_command(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Replace the domain taxonomy (SCORING.md §2.3 domain_breadth counts over it)."""
+    """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth counts over it)."""
     names = split_csv(domains)
     if not names:
         raise AAAFError("INVALID_REQUEST", "the taxonomy needs at least one domain", {"field": "taxonomy"})

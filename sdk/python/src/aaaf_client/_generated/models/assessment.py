@@ -29,7 +29,7 @@ T = TypeVar("T", bound="Assessment")
 
 @_attrs_define
 class Assessment:
-    """ Document 004 §6.2's assessment object; the fields after ``completed_at`` are the
+    """ docs/api.md assessment object; the fields after ``completed_at`` are the
     record's (present in listings and in the API's answer).
 
         Attributes:

@@ -81,16 +81,16 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+     docs/api.md stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    the stress run (docs/api.md), whose evidence the agent's next ``full`` or
     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,16 +122,16 @@ def sync(
 ) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+     docs/api.md stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    the stress run (docs/api.md), whose evidence the agent's next ``full`` or
     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,16 +158,16 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+     docs/api.md stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    the stress run (docs/api.md), whose evidence the agent's next ``full`` or
     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,16 +199,16 @@ async def asyncio(
 ) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
+     docs/api.md stress test of an assessment: the library against the assessment's
     agent at ``agent_url`` (checked like a webhook target), run off the request path; 202 with
-    the stress run (SCORING.md §7 "Stress runs"), whose evidence the agent's next ``full`` or
+    the stress run (docs/api.md), whose evidence the agent's next ``full`` or
     ``stress_test_only`` assessment merges.  Another organization's assessment is 404 first.
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5).
+            chat-completions endpoint with tool calling.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -72,7 +72,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): docs/api.md answer, plus ``revoked`` and ``reason``.
 
     Args:
         assessment_id (str):
@@ -105,7 +105,7 @@ def sync(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): docs/api.md answer, plus ``revoked`` and ``reason``.
 
     Args:
         assessment_id (str):
@@ -133,7 +133,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): docs/api.md answer, plus ``revoked`` and ``reason``.
 
     Args:
         assessment_id (str):
@@ -166,7 +166,7 @@ async def asyncio(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked`` and ``reason``.
+     Verify a badge (public): docs/api.md answer, plus ``revoked`` and ``reason``.
 
     Args:
         assessment_id (str):
