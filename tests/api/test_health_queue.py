@@ -68,6 +68,8 @@ def test_no_worker_is_degraded_and_said(tmp_path: Path) -> None:
         client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 3)})
         started = client.post("/api/v1/assessments", json={"agent_id": agent["id"]}).json()
         assert started["status"] == "pending"
+        pending = client.get(f"/api/v1/assessments/{started['id']}").json()
+        assert pending["status"] == "pending" and pending["status_detail"] == "waiting for a worker"
         degraded = httpx.get(f"{plain.base_url}/health")
         assert degraded.status_code == 200
         body = degraded.json()

@@ -27,7 +27,11 @@ def _found(text: str) -> list[str]:
 
 
 def test_readme_and_docs_cite_docs_not_the_spec_or_issues() -> None:
-    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.json"))]
+    files = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "docs").rglob("*.json")),
+    ]
     files.append(ROOT / "openapi.json")
     found = {str(f.relative_to(ROOT)): _found(f.read_text(encoding="utf-8")) for f in files}
     assert {name: hits for name, hits in found.items() if hits} == {}
@@ -68,5 +72,7 @@ def test_what_the_code_prints_cites_docs_not_the_spec_or_issues() -> None:
             found.extend((str(relative), line, hit) for hit in _found(text))
     for path in sorted(SRC.rglob("*")):
         if path.suffix in (".html", ".j2") and path.is_file():
-            found.extend((str(path.relative_to(SRC)), 0, hit) for hit in _found(path.read_text(encoding="utf-8")))
+            found.extend(
+                (str(path.relative_to(SRC)), 0, hit) for hit in _found(path.read_text(encoding="utf-8"))
+            )
     assert found == []

@@ -30,6 +30,7 @@ COMMANDS: dict[str, Entry] = {
     'explain': Entry('explain', 'Per dimension, the tasks that lowered it most — the dimension recomputed with and without\neach task under the recorded configuration — and what would raise the tier.'),
     'gate': Entry('gate', 'Gate a change in CI: exit 1 on a regression or a tier drop (--fail-on), 0 otherwise, 2 on bad input.'),
     'import-inspect': Entry('import_inspect', "Import inspect_ai logs of the stress tasks as the agent's stress-test evidence (one run per\nlog, in order; a log already stored is refused, so nothing is counted twice)."),
+    'init': Entry('init', 'Write a commented example events file (aaaf-events.jsonl) and the configuration with its defaults (aaaf-config.toml).'),
     'issuer': Entry('badge', "The organization's issuer key."),
     'keys': Entry('keys', 'Create, list and revoke API keys.'),
     'oauth-clients': Entry('oauth_clients', 'Create, list and revoke OAuth 2.0 clients.'),

@@ -87,6 +87,10 @@ class Assessment(PublicModel):
     completed_at: str | None
     type: str | None = None
     dimension: str | None = None
+    status_detail: str | None = Field(
+        default=None,
+        description="While pending: 'waiting for a worker' (docs/jobs.md, \"Is anybody working?\").",
+    )
     window_start: str | None = None
     window_end: str | None = None
     anomalous: bool | None = None

@@ -619,6 +619,10 @@ def assessment_model(
             fields["error"] = assessment.error
     if appeals is not None:
         fields["appeals"] = appeals
+    if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)
+        from aaaf.services.queue_health import WAITING_FOR_A_WORKER
+
+        fields["status_detail"] = WAITING_FOR_A_WORKER
     return Assessment(
         id=str(assessment.id),
         agent_id=str(assessment.agent_id),

@@ -1296,6 +1296,11 @@ export interface components {
             type?: string | null;
             /** Dimension */
             dimension?: string | null;
+            /**
+             * Status Detail
+             * @description While pending: 'waiting for a worker' (docs/jobs.md, "Is anybody working?").
+             */
+            status_detail?: string | null;
             /** Window Start */
             window_start?: string | null;
             /** Window End */
