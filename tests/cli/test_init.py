@@ -38,10 +38,14 @@ def test_init_writes_files_that_collect_and_config_apply_take(tmp_path: Path) ->
     assert "minimum_tasks_capability = 30" in config.read_text()
     assert f"minimum_tasks_performance = {AAAFConfig().min_tasks_performance}" in config.read_text()
     # an edit is applied, and only it
-    config.write_text(config.read_text().replace("minimum_tasks_capability = 30", "minimum_tasks_capability = 10"))
+    config.write_text(
+        config.read_text().replace("minimum_tasks_capability = 30", "minimum_tasks_capability = 10")
+    )
     applied = aaaf("config", "apply", config, "--db", db, "--json")
     assert applied.exit_code == 0, applied.output
-    assert json.loads(applied.stdout)["change"]["changes"] == {"minimum_tasks_capability": {"before": 30, "after": 10}}
+    assert json.loads(applied.stdout)["change"]["changes"] == {
+        "minimum_tasks_capability": {"before": 30, "after": 10}
+    }
     # existing files are kept unless --force
     again = aaaf("init", "--dir", tmp_path)
     assert again.exit_code == 0 and "kept" in again.stdout
