@@ -68,3 +68,20 @@ def test_docs_give_the_demo_its_real_agent_count() -> None:
     )  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent, 3 reference agents
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"`aaaf agents` then lists {count}" in cli
+
+
+def test_the_readme_states_the_minimum_evidence() -> None:
+    """The minimums are no hidden wall: the README says them, as the defaults are."""
+    from aaaf.scoring.defaults import AAAFConfig
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    config = AAAFConfig()
+    assert f"**{config.min_tasks_performance} completed tasks**" in readme
+    assert f"**{config.min_tasks_capability}** for Capability" in readme
+    assert "aaaf config set minimum_tasks_capability" in readme and "--type single_dimension" in readme
+
+
+def test_collect_help_says_the_summary_comes_first() -> None:
+    from aaaf.cli.commands.collect import collect
+
+    assert "The first line is `accepted N, rejected M`" in (collect.__doc__ or "")

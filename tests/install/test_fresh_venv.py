@@ -76,6 +76,22 @@ def test_the_core_install_runs_enroll_collect_assess_badge_verify(fresh: tuple[P
         env=env,
     )
     assert probe.stdout.strip() == "[]", probe.stdout + probe.stderr
+    # the metadata: the licence as an SPDX expression with its text, classifiers, one version
+    meta = _run(
+        [
+            python,
+            "-c",
+            "import importlib.metadata as m, json, aaaf; d = m.distribution('aaaf');"
+            " print(json.dumps([d.metadata['License-Expression'], d.metadata.get_all('Classifier'),"
+            " d.version, aaaf.__version__, sorted(str(f) for f in d.files if 'LICENSE' in str(f))]))",
+        ],
+        cwd=work,
+        env=env,
+    )
+    license_expression, classifiers, version, module_version, licence_files = json.loads(meta.stdout)
+    assert license_expression == "Apache-2.0" and version == module_version
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert any(f.endswith("licenses/LICENSE") for f in licence_files), licence_files
     version = _aaaf(fresh, "--version")
     assert version.returncode == 0 and version.stdout.startswith("aaaf "), version.stderr
     fleet = _run(
