@@ -84,7 +84,7 @@ def test_report_explain_and_badge_show_it(fleet: str, tmp_path: Path) -> None:
     report = aaaf(fleet, "report", "coder", "--output", str(tmp_path / "reports"), "--no-trust")
     assert report.exit_code == 0, report.output
     text = next((tmp_path / "reports").glob("*.md")).read_text()
-    assert "## How sure are these scores (SCORING.md §2.5)" in text
+    assert "## How sure are these scores (docs/uncertainty.md)" in text
     assert CAPABILITY_INTERVAL_NOTE in text
     probability = perf["uncertainty"]["tier_probabilities"][perf["tier"]]
     assert ("borderline" in text) == any(
@@ -126,4 +126,4 @@ def test_trust_json_and_text_show_it(fleet: str) -> None:
     assert found["resamples"] == 1000
     assert list(found["tier_probabilities"])[:5] == ["uncertified", "bronze", "silver", "gold", "platinum"]
     text = aaaf(fleet, "trust", "show", "coder", "--at", NOW.isoformat())
-    assert "how sure (SCORING.md §2.5)" in text.stdout
+    assert "how sure (docs/uncertainty.md)" in text.stdout
