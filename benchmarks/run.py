@@ -196,6 +196,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     results: dict[str, object] = {}
+    import bench_cli_start  # the CLI's start-up CPU beside `python -c pass`, same run
+
+    results["cli_start"] = bench_cli_start.run()
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-") as tmp:
         results.update(core_bench(args.agents, args.events_per_agent, Path(tmp)))
         if not args.skip_growth:

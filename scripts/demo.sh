@@ -4,13 +4,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 AAAF=.venv/bin/aaaf
-NOW=2026-11-20T12:00:00Z
-OUT=out
-export AAAF_DATABASE_URL="sqlite:///$PWD/$OUT/aaaf.db"
-export AAAF_ISSUER_KEY_PATH="$PWD/$OUT/aaaf-issuer.key"
-
+# the demo's evidence ends at the start of this hour (the day it runs); AAAF_DEMO_NOW pins it
+# (e.g. AAAF_DEMO_NOW=2026-11-20T12:00:00Z for byte-identical runs: scripts/demo_diff.sh)
+NOW=$($PY -m aaaf.demo.clock)
+OUT=${OUT:-out}
 rm -rf "$OUT"
 mkdir -p "$OUT/reports" "$OUT/badges"
+OUT_ABS=$(cd "$OUT" && pwd)
+export AAAF_DATABASE_URL="sqlite:///$OUT_ABS/aaaf.db"
+start=$(date +%s)
+echo "== the demo's clock: $NOW"
 start=$(date +%s)
 
 echo "== generating the sample fleet (deterministic)"
@@ -26,7 +29,7 @@ $AAAF enroll --file "$OUT/agents.json"
 $AAAF collect --source task_logs "$OUT/fleet.jsonl" "$OUT/trust_evals.jsonl"
 
 echo "== assess every agent (agents with too little evidence are reported, not fatal)"
-$AAAF assess --all --window-end "$NOW" || test $? -eq 2
+$AAAF assess --all --type passive_only --window-end "$NOW" || test $? -eq 2
 
 echo "== reports and badges"
 $AAAF report --all --output "$OUT/reports" --at "$NOW"
@@ -62,16 +65,20 @@ $AAAF assessments claims-bot
 $AAAF report claims-bot --output "$OUT/reports" --at "$NOW"
 
 echo "== stress tests: the library against the three reference agents (document 004 §5.3)"
-OUT="$OUT" bash scripts/stress_demo.sh
+OUT="$OUT_ABS" bash scripts/stress_demo.sh
 
 echo "== the fleet"
 $AAAF agents
-first_png=$(ls "$OUT"/badges/*.png | head -n 1)
-$AAAF verify "$first_png"
+$AAAF verify "$OUT/badges/security-auditor.png"
 echo "done in $(( $(date +%s) - start ))s: reports in $OUT/reports, badges in $OUT/badges, summary $OUT/summary.md, comparison $OUT/compare.html"
 
-# issue 17: the dashboard — a read-only key to sign in with, and the command that serves it
+# what the README's tour needs: the environment and the demo's database
+echo "== now try the README's tour, from this folder:"
+echo "  source .venv/bin/activate             # puts aaaf on the PATH"
+echo "  export AAAF_DATABASE_URL=$OUT/aaaf.db   # the demo's database"
+echo "  aaaf agents"
+
 echo "== the dashboard"
 read_key=$($AAAF keys create --scopes read --name dashboard --json | $PY -c 'import json, sys; print(json.load(sys.stdin)["api_key"])')
-echo "Sign in at http://127.0.0.1:8000/ with this read-only key: $read_key"
-echo "  AAAF_DATABASE_URL=$AAAF_DATABASE_URL $AAAF serve --host 127.0.0.1 --port 8000"
+echo "Serve it (after the two lines above) with: aaaf serve --host 127.0.0.1 --port 8000"
+echo "and sign in at http://127.0.0.1:8000/ with this read-only key: $read_key"

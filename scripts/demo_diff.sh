@@ -25,6 +25,8 @@
 # those lines as the date shift they are.
 # Exit 0: identical after normalisation; 1: differences (printed, unified diff).
 set -euo pipefail
+# both sides generate the same evidence: the demo's clock pinned (aaaf.demo.clock)
+export AAAF_DEMO_NOW=${AAAF_DEMO_NOW:-2026-11-20T12:00:00Z}
 
 # the whole script is one function, read before it runs: editing the file meanwhile is safe
 main() {

@@ -134,15 +134,15 @@ def snapshots() -> dict[str, str]:
             "badge",
             "badge",
             "issue",
-            single["id"],
+            agent,
             "--format",
             "json,svg",
             "--output",
             f"{tmp}/badges",
             "--json",
         )
-        run("verify", "verify", f"{tmp}/badges/{single['id']}.svg", "--json")
-        run("verify_json", "verify", f"{tmp}/badges/{single['id']}.json", "--json")
+        run("verify", "verify", f"{tmp}/badges/{agent}.svg", "--json")
+        run("verify_json", "verify", f"{tmp}/badges/{agent}.json", "--json")
         run("audit_status", "audit", "status", agent, "--window-end", NOW, "--json")
         run("error_unknown_agent", "assess", "nobody", "--window-end", NOW, "--json", stderr=True)
         run("error_explain", "explain", "00000000-0000-0000-0000-000000000000", "--json", stderr=True)

@@ -23,6 +23,10 @@ from typing import TYPE_CHECKING
 
 from aaaf._lazy import lazy_exports
 
+# The version, in this one place: the wheel's metadata (pyproject.toml reads it) and
+# `aaaf --version` both take it from here.
+__version__ = "0.1.0"
+
 _EXPORTS: dict[str, str] = {
     "AAAFError": "aaaf.errors:AAAFError",
     "open_store": "aaaf.store:open_store",

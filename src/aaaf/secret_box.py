@@ -116,7 +116,7 @@ def resolve_secret(configured: str | None, sqlite_database: Path | None) -> byte
         raise AAAFError(
             "INVALID_REQUEST",
             f"{SECRET_KEY_ENV} is not set: with a server database every process that signs or"
-            " decrypts (serve, worker, badge) needs the same secret (SCORING.md §7 'Secrets').",
+            " decrypts (serve, worker, badge) needs the same secret (docs/api.md).",
             {"setting": SECRET_KEY_ENV},
         )
     path = secret_file_path(sqlite_database)

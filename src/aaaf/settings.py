@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     # stress runs over HTTP are jobs too (aaaf.services.stress_jobs; docs/jobs.md "Stress runs"):
     # at most this many of one organization run at once, the rest wait ``queued``
     stress_runs_per_organization: int = Field(default=2, ge=1)
+    # "is anybody working?" (aaaf.services.queue_health; docs/jobs.md): /health answers
+    # ``degraded`` when jobs wait and no worker beat within jobs_stalled_after_seconds — with
+    # HTTP 200 by default, 503 when this is 503 (for a load balancer that should take the
+    # server out); ``aaaf serve`` on PostgreSQL warns when no worker beat within this many seconds
+    health_degraded_status: int = Field(default=200, ge=200, le=503)
+    jobs_worker_warning_seconds: float = Field(default=60.0, gt=0)
 
     # the sandbox of stress tests (aaaf.stress.sandbox; docs/stress-tests.md "Sandbox"): the
     # inspect_ai sandbox provider every tool call and code grader runs in — "bubblewrap"

@@ -49,7 +49,7 @@ def test_issue_writes_every_format_and_records_the_badge(
         session, str(assessment.id), ["svg", "png", "json", "jwt", "md"], out, clock()
     )
     assert [p.name for p in paths] == [
-        f"{assessment.id}.{ext}" for ext in ("svg", "png", "json", "jwt", "md")
+        f"{assessment.agent_name}.{ext}" for ext in ("svg", "png", "json", "jwt", "md")
     ]
     # the key was created on first use and sealed in the database: no key file anywhere
     assert not badge_settings.exists()

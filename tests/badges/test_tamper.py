@@ -83,19 +83,19 @@ def test_a_revoked_badge_verifies_as_revoked_on_the_issuing_machine(
     assessment = completed_assessment(installation.org)
     issue(store_url, assessment.id, tmp_path)
     for ext in ("png", "svg", "json", "jwt"):
-        code, body = verify_json(store_url, tmp_path / f"{assessment.id}.{ext}")
+        code, body = verify_json(store_url, tmp_path / f"{assessment.agent_name}.{ext}")
         assert code == 0 and body["valid"] is True
         assert body["revocation_checked"] is True and body["revoked"] is False
         assert body["revocation"].startswith("checked: not revoked (checked in this installation's database")
     revoked = run("badge", "revoke", assessment.id, "--reason", "fabricated evidence", "--db", store_url)
     assert revoked.exit_code == 0, revoked.output
     for ext in ("png", "svg", "json", "jwt"):
-        code, body = verify_json(store_url, tmp_path / f"{assessment.id}.{ext}")  # no --status-list
+        code, body = verify_json(store_url, tmp_path / f"{assessment.agent_name}.{ext}")  # no --status-list
         assert code == 1
         assert body["valid"] is False and body["revoked"] is True and body["revocation_checked"] is True
         assert body["revoke_reason"] == "fabricated evidence"
         assert body["reason"].startswith("status: revoked on ") and "fabricated evidence" in body["reason"]
-    human = run("verify", tmp_path / f"{assessment.id}.png", "--db", store_url)
+    human = run("verify", tmp_path / f"{assessment.agent_name}.png", "--db", store_url)
     assert human.exit_code == 1
     assert "REVOKED" in human.output and "fabricated evidence" in human.output
 
@@ -125,10 +125,10 @@ def test_an_appeal_superseded_badge_verifies_as_revoked_without_a_status_list(
     resolve_appeal(installation.org, str(appeal.id), decision="accepted", notes="agreed", now=clock())
     reason = f"superseded: appeal {appeal.id} accepted"
     for ext in ("png", "json"):
-        code, body = verify_json(store_url, before / f"{assessment.id}.{ext}")
+        code, body = verify_json(store_url, before / f"{assessment.agent_name}.{ext}")
         assert code == 1 and body["revoked"] is True and body["revoke_reason"] == reason
     issue(store_url, assessment.id, after, "png,json")
-    code, body = verify_json(store_url, after / f"{assessment.id}.png")
+    code, body = verify_json(store_url, after / f"{assessment.agent_name}.png")
     assert code == 0 and body["valid"] is True and body["revocation_checked"] is True
 
 
@@ -144,11 +144,11 @@ def test_a_picture_carrying_another_agents_credential_is_invalid(
     )
     issue(store_url, shown.id, tmp_path / "a", "png,svg")
     issue(store_url, carried.id, tmp_path / "b", "png,svg,jwt")
-    token = (tmp_path / "b" / f"{carried.id}.jwt").read_text().strip()
+    token = (tmp_path / "b" / f"{carried.agent_name}.jwt").read_text().strip()
     forged_png = tmp_path / "forged.png"
-    forged_png.write_bytes(bake_png((tmp_path / "a" / f"{shown.id}.png").read_bytes(), token))
+    forged_png.write_bytes(bake_png((tmp_path / "a" / f"{shown.agent_name}.png").read_bytes(), token))
     forged_svg = tmp_path / "forged.svg"
-    forged_svg.write_text(bake_svg((tmp_path / "a" / f"{shown.id}.svg").read_text(), token))
+    forged_svg.write_text(bake_svg((tmp_path / "a" / f"{shown.agent_name}.svg").read_text(), token))
     for forged in (forged_png, forged_svg):
         assert extract(forged.read_bytes()).token == token  # B's credential, A's picture
         code, body = verify_json(store_url, forged)
@@ -164,14 +164,14 @@ def test_a_picture_carrying_another_agents_credential_is_invalid(
         assert "star-agent" in human.output and "Elite 0.93" in human.output
     # B's own pictures are fine
     for ext in ("png", "svg"):
-        code, body = verify_json(store_url, tmp_path / "b" / f"{carried.id}.{ext}")
+        code, body = verify_json(store_url, tmp_path / "b" / f"{carried.agent_name}.{ext}")
         assert code == 0 and body["subject"]["performance"]["tier"] == "Elite"
 
 
 def test_verify_says_what_it_verified(installation: Any, store_url: str, tmp_path: Path) -> None:
     assessment = completed_assessment(installation.org, composites=(0.8, "Expert", 0.5, "Versatile"))
     issue(store_url, assessment.id, tmp_path, "png")
-    code, body = verify_json(store_url, tmp_path / f"{assessment.id}.png")
+    code, body = verify_json(store_url, tmp_path / f"{assessment.agent_name}.png")
     assert code == 0
     completed = assessment.completed_at.astimezone(UTC)
     assert body["subject"] == {
@@ -185,7 +185,7 @@ def test_verify_says_what_it_verified(installation: Any, store_url: str, tmp_pat
         # an assessment recorded without provenance: the credential does not say where its evidence came from
         "evidence_sources": None,
     }
-    human = run("verify", tmp_path / f"{assessment.id}.png", "--db", store_url)
+    human = run("verify", tmp_path / f"{assessment.agent_name}.png", "--db", store_url)
     assert human.exit_code == 0, human.output
     for text in ("security-auditor", str(assessment.id), "Expert 0.80", "Versatile 0.50", "VALID"):
         assert text in human.output
@@ -196,7 +196,7 @@ def test_verify_says_what_it_verified(installation: Any, store_url: str, tmp_pat
 def test_an_edited_json_badge_is_invalid(installation: Any, store_url: str, tmp_path: Path) -> None:
     assessment = completed_assessment(installation.org, composites=(0.65, "Proficient", 0.5, "Versatile"))
     issue(store_url, assessment.id, tmp_path, "json")
-    path = tmp_path / f"{assessment.id}.json"
+    path = tmp_path / f"{assessment.agent_name}.json"
     document = json.loads(path.read_text())
     document["credentialSubject"]["performance"]["tier"] = "Elite"
     document["credentialSubject"]["performance"]["composite_score"] = 0.93

@@ -70,21 +70,21 @@ def test_badge_writes_each_format_and_verify_says_valid(db: Path, tmp_path: Path
     result = run("badge", assessment_id, "--format", "svg,png,json,jwt,md", "--output", out, "--db", db)
     assert result.exit_code == 0, result.output
     for ext in ("svg", "png", "json", "jwt", "md"):
-        assert (out / f"{assessment_id}.{ext}").is_file()
+        assert (out / f"security-auditor.{ext}").is_file()
     # the issuer key is sealed in the database with the installation's secret (SCORING.md §7)
     assert not (db.parent / "aaaf-issuer.key").exists()
     for ext in ("png", "svg", "json", "jwt"):
-        verified = run("verify", out / f"{assessment_id}.{ext}", "--db", db)
+        verified = run("verify", out / f"security-auditor.{ext}", "--db", db)
         assert verified.exit_code == 0, verified.output
         assert "VALID" in verified.output
-    markdown = (out / f"{assessment_id}.md").read_text()
+    markdown = (out / "security-auditor.md").read_text()
     assert "| Score | 0.80 | 0.50 |" in markdown
 
 
 def test_hand_edited_credential_is_invalid_with_the_check_named(db: Path, tmp_path: Path) -> None:
     assessment_id = assessment(db)
     run("badge", assessment_id, "--format", "json", "--output", tmp_path, "--db", db)
-    path = tmp_path / f"{assessment_id}.json"
+    path = tmp_path / "security-auditor.json"
     document = json.loads(path.read_text())
     document["credentialSubject"]["performance"]["composite_score"] = 0.99
     path.write_text(json.dumps(document))
@@ -107,7 +107,7 @@ def test_verify_with_an_explicit_key_and_a_wrong_key(db: Path, tmp_path: Path) -
     document = json.loads(jwks.stdout)
     assert document["keys"][0]["kty"] == "OKP" and "d" not in document["keys"][0]
     (tmp_path / "issuer.jwks").write_text(jwks.stdout)
-    badge_file = tmp_path / f"{assessment_id}.jwt"
+    badge_file = tmp_path / "security-auditor.jwt"
     assert run("verify", badge_file, "--key", tmp_path / "issuer.pem").exit_code == 0
     assert run("verify", badge_file, "--key", tmp_path / "issuer.jwks").exit_code == 0
     other_db = tmp_path / "other" / "aaaf.db"
@@ -126,7 +126,7 @@ def test_revoke_then_verify_against_the_status_list(db: Path, tmp_path: Path) ->
     status_file = db.parent / "aaaf-status-list.jwt"
     assert status_file.is_file()
     result = run(
-        "verify", tmp_path / f"{assessment_id}.png", "--status-list", status_file, "--db", db, "--json"
+        "verify", tmp_path / "security-auditor.png", "--status-list", status_file, "--db", db, "--json"
     )
     assert result.exit_code == 1
     body = json.loads(result.stdout)
@@ -135,7 +135,7 @@ def test_revoke_then_verify_against_the_status_list(db: Path, tmp_path: Path) ->
     listed = run("badge", "status-list", "--output", tmp_path / "list.jwt", "--db", db, "--json")
     assert json.loads(listed.stdout) == {"status_list": str(tmp_path / "list.jwt"), "revoked": 1}
     human = run(
-        "verify", tmp_path / f"{assessment_id}.png", "--status-list", tmp_path / "list.jwt", "--db", db
+        "verify", tmp_path / "security-auditor.png", "--status-list", tmp_path / "list.jwt", "--db", db
     )
     assert "REVOKED" in human.output and "fabricated evidence" in human.output
 
@@ -161,8 +161,8 @@ def test_badge_all_and_bad_input(db: Path, tmp_path: Path) -> None:
     assert run("badge", first, "--format", "gif", "--output", tmp_path, "--db", db).exit_code == 2
     assert run("badge", "--format", "md", "--db", db).exit_code == 2  # neither an id nor --all
     assert run("verify", tmp_path / "missing.png", "--db", db).exit_code == 2
-    assert run("verify", tmp_path / f"{first}.md", "--key", tmp_path / "nope.pem").exit_code == 2
-    no_key = run("verify", tmp_path / f"{first}.md", "--db", tmp_path / "empty" / "aaaf.db")
+    assert run("verify", tmp_path / "one.md", "--key", tmp_path / "nope.pem").exit_code == 2
+    no_key = run("verify", tmp_path / "one.md", "--db", tmp_path / "empty" / "aaaf.db")
     assert no_key.exit_code == 2 and "--key" in no_key.output
 
 
@@ -170,7 +170,7 @@ def test_a_status_list_url_must_be_https_off_loopback(db: Path, tmp_path: Path) 
     assessment_id = assessment(db)
     run("badge", assessment_id, "--format", "jwt", "--output", tmp_path, "--db", db)
     result = run(
-        "verify", tmp_path / f"{assessment_id}.jwt", "--status-list", "http://example.com/list", "--db", db
+        "verify", tmp_path / "security-auditor.jwt", "--status-list", "http://example.com/list", "--db", db
     )
     assert result.exit_code == 2 and "https" in result.output
 
@@ -209,23 +209,21 @@ def test_an_accepted_appeal_supersedes_the_badge_and_a_new_one_is_issued(db: Pat
     status_file = db.parent / "aaaf-status-list.jwt"  # rewritten beside the issuer key
     reason = f"superseded: appeal {appeal_id} accepted"
     for ext in ("png", "json"):
-        old = run(
-            "verify", before / f"{assessment_id}.{ext}", "--status-list", status_file, "--db", db, "--json"
-        )
+        old = run("verify", before / f"coder.{ext}", "--status-list", status_file, "--db", db, "--json")
         assert old.exit_code == 1, old.output
         body = json.loads(old.stdout)
         assert body["revoked"] is True and body["revoke_reason"] == reason
-    human = run("verify", before / f"{assessment_id}.png", "--status-list", status_file, "--db", db)
+    human = run("verify", before / "coder.png", "--status-list", status_file, "--db", db)
     assert "REVOKED" in human.output and reason in human.output
 
     reissued = run("badge", assessment_id, "--format", "png,json", "--output", after, "--db", db)
     assert reissued.exit_code == 0, reissued.output
-    new = run("verify", after / f"{assessment_id}.png", "--status-list", status_file, "--db", db, "--json")
+    new = run("verify", after / "coder.png", "--status-list", status_file, "--db", db, "--json")
     assert new.exit_code == 0, new.output
     new_body = json.loads(new.stdout)
     assert new_body["valid"] is True and new_body["revoked"] is False
-    old_doc = json.loads((before / f"{assessment_id}.json").read_text())
-    new_doc = json.loads((after / f"{assessment_id}.json").read_text())
+    old_doc = json.loads((before / "coder.json").read_text())
+    new_doc = json.loads((after / "coder.json").read_text())
     assert old_doc["id"] != new_doc["id"] == new_body["credential_id"]
     assert new_doc["credentialStatus"]["statusListIndex"] == "1"  # a fresh bit
     old_accuracy = old_doc["credentialSubject"]["performance"]["dimensions"]["accuracy"]

@@ -35,7 +35,7 @@ def test_why9_a_mistyped_db_path_creates_no_folder(tmp_path: Path) -> None:
 
 def test_a_new_database_is_said_once(tmp_path: Path) -> None:
     db = str(tmp_path / "aaaf.db")
-    first = aaaf(db, "agents")
+    first = aaaf(db, "enroll", "first")  # a command that writes creates it (one that reads refuses)
     assert first.exit_code == 0 and f"created a new database at {db}" in first.stderr
     second = aaaf(db, "agents")
     assert second.exit_code == 0 and "created a new database" not in second.stderr
@@ -177,7 +177,9 @@ def test_fuzz_collect_never_exits_1_and_keeps_every_valid_line(
     first = aaaf(store_url, "collect", name, str(path), "--json")
     assert first.exit_code in (0, 2), first.output
     report = json.loads(first.stdout)
-    non_blank = sum(1 for raw in path.read_bytes().split(b"\n")[:-1] if raw.strip())
+    non_blank = sum(  # blank lines and comment lines (#) are skipped, every other line counted
+        1 for raw in path.read_bytes().split(b"\n")[:-1] if raw.strip() and not raw.lstrip().startswith(b"#")
+    )
     assert report["accepted"] + report["duplicates"] + report["rejected"] == non_blank
     rejected_lines = {error["line"] for error in report["errors"]}
     assert not rejected_lines & {index + 1 for index in valid}

@@ -156,8 +156,16 @@ def test_assess_all_reports_insufficient_without_stopping(db: str, tmp_path: Pat
     assert outcomes["good"]["assessment"]["status"] == "completed"
     assert outcomes["other"]["assessment"]["status"] == "completed"
     assert outcomes["newbie"]["error"]["code"] == "INSUFFICIENT_EVIDENCE"
+    # the refusal names the axis, the counts and both ways forward, and leaves no failed record
+    message = outcomes["newbie"]["error"]["message"]
+    assert "Performance needs 20 completed tasks" in message and "the agent has 5" in message
+    assert "aaaf config set minimum_tasks_performance N" in message
+    assert "--type single_dimension --dimension NAME" in message
     table = aaaf(db, "assessments", "newbie", "--json")
-    assert json.loads(table.stdout)[0]["status"] == "failed"
+    assert json.loads(table.stdout) == []
+    single = aaaf(db, "assess", "newbie", "--window-end", NOW.isoformat())
+    assert single.exit_code == 2 and "minimum_tasks_performance" in single.output
+    assert json.loads(aaaf(db, "assessments", "newbie", "--json").stdout) == []
 
 
 def test_single_dimension_assessment(db: str, tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def test_report_explain_and_badge_show_it(fleet: str, tmp_path: Path) -> None:
     report = aaaf(fleet, "report", "coder", "--output", str(tmp_path / "reports"), "--no-trust")
     assert report.exit_code == 0, report.output
     text = next((tmp_path / "reports").glob("*.md")).read_text()
-    assert "## How sure are these scores (SCORING.md §2.5)" in text
+    assert "## How sure are these scores (docs/uncertainty.md)" in text
     assert CAPABILITY_INTERVAL_NOTE in text
     probability = perf["uncertainty"]["tier_probabilities"][perf["tier"]]
     assert ("borderline" in text) == any(
@@ -102,14 +102,14 @@ def test_report_explain_and_badge_show_it(fleet: str, tmp_path: Path) -> None:
     out = tmp_path / "badge"
     badge = aaaf(fleet, "badge", assessment_id, "--format", "json", "--output", str(out))
     assert badge.exit_code == 0, badge.output
-    credential = json.loads((out / f"{assessment_id}.json").read_text())
+    credential = json.loads((out / "coder.json").read_text())
     subject = credential["credentialSubject"]
     assert subject["performance"]["uncertainty"] == perf["uncertainty"]
     assert subject["performance"]["tier_probability"] == probability
-    verified = aaaf(fleet, "verify", str(out / f"{assessment_id}.json"))
+    verified = aaaf(fleet, "verify", str(out / "coder.json"))
     assert verified.exit_code == 0 and "VALID" in verified.output
     assert f"(P = {int(probability * 100) / 100:.2f}" in verified.output  # the verification says it
-    as_json = json.loads(aaaf(fleet, "verify", str(out / f"{assessment_id}.json"), "--json").stdout)
+    as_json = json.loads(aaaf(fleet, "verify", str(out / "coder.json"), "--json").stdout)
     said = as_json["subject"]["performance"]
     assert said["tier_probability"] == probability and said["borderline"] == (probability < 0.8)
     assert said["interval"] == perf["uncertainty"]["ci"]
@@ -126,4 +126,4 @@ def test_trust_json_and_text_show_it(fleet: str) -> None:
     assert found["resamples"] == 1000
     assert list(found["tier_probabilities"])[:5] == ["uncertified", "bronze", "silver", "gold", "platinum"]
     text = aaaf(fleet, "trust", "show", "coder", "--at", NOW.isoformat())
-    assert "how sure (SCORING.md §2.5)" in text.stdout
+    assert "how sure (docs/uncertainty.md)" in text.stdout

@@ -54,11 +54,34 @@ def _demo_agent_names() -> set[str]:
     names.update(profile.name for profile in workflow.PROFILES)
     if "aaaf.demo.audit agent" in script:
         names.add(audit.AGENT)  # the agent with inflated self-reports (issue 16)
+    stress = (ROOT / "scripts" / "stress_demo.sh").read_text(encoding="utf-8")
+    if "scripts/stress_demo.sh" in script:  # the reference agents of the stress-test part
+        agents = stress.split("for agent in ", 1)[1].split(";", 1)[0].split()
+        names.update(f"ref-{agent}" for agent in agents)
     return names
 
 
 def test_docs_give_the_demo_its_real_agent_count() -> None:
     count = len(_demo_agent_names())
-    assert count == 45  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent
+    assert (
+        count == 48
+    )  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent, 3 reference agents
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"`aaaf agents` then lists {count}" in cli
+
+
+def test_the_readme_states_the_minimum_evidence() -> None:
+    """The minimums are no hidden wall: the README says them, as the defaults are."""
+    from aaaf.scoring.defaults import AAAFConfig
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    config = AAAFConfig()
+    assert f"**{config.min_tasks_performance} completed tasks**" in readme
+    assert f"**{config.min_tasks_capability}** for Capability" in readme
+    assert "aaaf config set minimum_tasks_capability" in readme and "--type single_dimension" in readme
+
+
+def test_collect_help_says_the_summary_comes_first() -> None:
+    from aaaf.cli.commands.collect import collect
+
+    assert "The first line is `accepted N, rejected M`" in (collect.__doc__ or "")

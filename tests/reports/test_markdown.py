@@ -245,7 +245,7 @@ def test_no_appeals_and_trust_note() -> None:
         trust_note="No trust score: nothing yet.",
     )
     assert "### Appeals on record\n\nNone." in text
-    assert "## Trust score (document 000)\n\nNo trust score: nothing yet." in text
+    assert "## Trust score (docs/scoring.md §4)\n\nNo trust score: nothing yet." in text
 
 
 def test_trust_section_truncates_to_an_integer() -> None:

@@ -67,10 +67,10 @@ def test_agent_report_shows_the_stored_assessment(assessed_db: str, tmp_path: Pa
     assert f"| Capability | {display(capability['composite_score'])} | {capability['tier']} (" in text
     for name, dimension in performance["dimensions"].items():
         assert f"| {display(dimension['score'])} |" in text, name
-    assert "## Standards alignment (document 004 §2)" in text
+    assert "## Standards alignment (docs/scoring.md §3)" in text
     assert "- Valid until: " in text and "### Appeals on record\n\nNone." in text
     assert "## What would raise the tier" in text
-    trust_section = text.split("## Trust score (document 000)")[1]
+    trust_section = text.split("## Trust score (docs/scoring.md §4)")[1]
     if importlib.util.find_spec("aaaf.services.trust") is not None:
         # operational fill-ins only (no eval_result here): covered, but far from a tier
         assert "| Composite (0-1000) | Tier | Covered | Security gate |" in trust_section

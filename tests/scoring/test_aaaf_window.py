@@ -112,13 +112,14 @@ def test_nineteen_tasks_fail_on_the_performance_axis_with_details() -> None:
     error = caught.value
     assert error.code == "INSUFFICIENT_EVIDENCE"
     assert error.http_status == 422
-    assert error.message == "Agent has 19 tasks in assessment window. Minimum required: 20."
+    assert error.message.startswith("Agent has 19 tasks in assessment window. Minimum required: 20.")
     assert error.details == {
         "axis": "performance",
         "current_count": 19,
         "required_count": 20,
         "window_start": "2026-03-17T12:00:00Z",
         "window_end": "2026-04-16T12:00:00Z",
+        "setting": "minimum_tasks_performance",
     }
 
 
@@ -128,7 +129,9 @@ def test_twenty_to_twenty_nine_tasks_fail_on_the_capability_axis() -> None:
             assess(accepted_tasks(count), CONFIG, WINDOW_END, assessment_type="passive_only")
         assert caught.value.details["axis"] == "capability"
         assert caught.value.details["current_count"] == count
-        assert caught.value.message == f"Agent has {count} tasks in assessment window. Minimum required: 30."
+        assert caught.value.message.startswith(
+            f"Agent has {count} tasks in assessment window. Minimum required: 30."
+        )
 
 
 def test_thirty_tasks_are_enough_for_both_axes() -> None:

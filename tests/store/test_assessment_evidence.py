@@ -84,11 +84,8 @@ def test_batch_path_writes_the_same_rows_and_failed_ones_keep_their_spec(store) 
         evidence.dimension_events,
         evidence.config,
     )
-    (failed,) = org.assessments(agents[1].id)
-    failed_evidence = org.assessment_evidence(failed.id)
-    assert failed_evidence is not None
-    assert failed_evidence.config == config_to_json(org.config())
-    assert failed_evidence.event_ids == () and dict(failed_evidence.dimension_events) == {}
+    # b had too little evidence: refused, and a refusal stores nothing (no failed record)
+    assert b.error.code == "INSUFFICIENT_EVIDENCE" and org.assessments(agents[1].id) == []
 
 
 def test_another_organization_cannot_read_the_evidence(store) -> None:

@@ -21,7 +21,9 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path) -> None:
 
 def test_sample_is_valid_and_agrees_with_its_definitions(tmp_path: Path) -> None:
     runs = tmp_path / "runs.jsonl"
-    assert main(["--output", str(runs), "--definitions", str(tmp_path / "defs")]) == 0
+    # the demo's clock pinned (without --now it is the current hour, or AAAF_DEMO_NOW)
+    now = DEMO_NOW.isoformat().replace("+00:00", "Z")
+    assert main(["--output", str(runs), "--definitions", str(tmp_path / "defs"), "--now", now]) == 0
     definitions = load_definitions(tmp_path / "defs")
     assert sorted(definitions) == ["etl-nightly", "research-brief", "support-triage"]
 
@@ -30,6 +32,6 @@ def test_sample_is_valid_and_agrees_with_its_definitions(tmp_path: Path) -> None
     assert per_agent == {profile.name: 120 for profile in PROFILES}
     assert len(per_agent) == 12
     for event in events:
-        # the defaults' clock is the demo's --now; no run is in the future of it
+        # no run is in the future of the demo's --now
         validate_event(event, now=DEMO_NOW)
         assert resolve_run(event["data"], definitions) == event["data"]

@@ -26,10 +26,10 @@ from aaaf.services.job_port import RunningQueue
 log = logging.getLogger("aaaf.api")
 
 DESCRIPTION = """The AAAF service: organizations enroll agents, stream evidence events, trigger
-assessments and fetch results (document 004 §6).
+assessments and fetch results (docs/api.md).
 
 Authenticate with an API key (`ak_…`) as `Authorization: Bearer ak_…` or `X-API-Key: ak_…`.
-Errors are `{"error": {"code", "message", "details"}}` (document 004 §6.4)."""
+Errors are `{"error": {"code", "message", "details"}}` (docs/api.md)."""
 
 
 def create_app(
@@ -40,9 +40,9 @@ def create_app(
     job_queue: Callable[[Any], RunningQueue] | None = None,
 ) -> FastAPI:
     """The app; ``database_url`` and ``admin_key`` default to ``AAAF_DATABASE_URL`` and
-    ``AAAF_ADMIN_KEY``.  The service context (settings and clock, issue 10 §4) is built here
+    ``AAAF_ADMIN_KEY``.  The service context (settings and clock) is built here
     once and handed to every request (``aaaf.api.deps``).  ``job_queue(store)`` starts the queue
-    triggered assessments go to (issue 14; ``aaaf serve`` passes
+    triggered assessments go to (``aaaf serve`` passes
     :func:`aaaf.jobs.runner.queue_for_server`); without one a trigger answers 501."""
     from aaaf.services.context import default_context
 

@@ -48,7 +48,7 @@ StoreDep = Annotated[Store, Depends(get_store)]
 
 
 def get_job_queue(request: Request) -> JobQueue:
-    """The server's job queue (issue 14), chosen by the command that started it."""
+    """The server's job queue, chosen by the command that started it."""
     running: RunningQueue | None = getattr(request.app.state, "job_queue", None)
     if running is None:
         raise AAAFError(

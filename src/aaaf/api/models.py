@@ -55,7 +55,7 @@ class Request(BaseModel):
 
 
 class Page(BaseModel, Generic[T]):
-    """One page of a list (SCORING.md §7 "Shapes")."""
+    """One page of a list (docs/api.md)."""
 
     items: list[T]
     next_cursor: str | None
@@ -63,7 +63,7 @@ class Page(BaseModel, Generic[T]):
 
 # organizations ---------------------------------------------------------------------------
 class OrganizationCreate(Request):
-    """Document 004 §6.2 ``POST /api/v1/organizations``; configuration keys are optional."""
+    """docs/api.md ``POST /api/v1/organizations``; configuration keys are optional."""
 
     name: str = Field(min_length=1, max_length=200)
     domain_taxonomy: list[str] | None = None
@@ -90,7 +90,7 @@ class OrganizationPatch(Request):
 
 # agents ----------------------------------------------------------------------------------
 class AgentCreate(Request):
-    """Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
+    """docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
 
     organization_id: str | None = None
     name: str = Field(min_length=1, max_length=200)
@@ -113,7 +113,7 @@ class AgentPatch(Request):
 
 # events ----------------------------------------------------------------------------------
 class EventIn(BaseModel):
-    """One event (SCORING.md §1); validated by the evidence rules, not here, so that a batch
+    """One event (docs/scoring.md §2); validated by the evidence rules, not here, so that a batch
     answers per event instead of refusing the whole request."""
 
     model_config = ConfigDict(extra="allow")
@@ -140,7 +140,7 @@ class EventItemError(BaseModel):
 
 
 class BatchResult(BaseModel):
-    """Document 004 §6.2's batch answer plus the count of re-sent events (not errors)."""
+    """docs/api.md batch answer plus the count of re-sent events (not errors)."""
 
     accepted: int
     duplicates: int
@@ -168,7 +168,7 @@ class EventOut(BaseModel):
 
 # assessments -----------------------------------------------------------------------------
 class AssessmentCreate(Request):
-    """Document 004 §6.2 ``POST /api/v1/assessments``."""
+    """docs/api.md ``POST /api/v1/assessments``."""
 
     agent_id: str
     type: Literal["full", "passive_only", "stress_test_only", "single_dimension"] = "passive_only"
@@ -192,10 +192,23 @@ class KeyCreate(Request):
     name: str | None = Field(default=None, max_length=200)
 
 
+class QueueStatus(BaseModel):
+    """The job queue (docs/jobs.md "Is anybody working?")."""
+
+    runner: str = Field(description="procrastinate (PostgreSQL, `aaaf worker`) or in-process (SQLite).")
+    waiting_jobs: int
+    oldest_waiting_seconds: float | None
+    last_worker_heartbeat: str | None
+    status: str = Field(description="ok, or degraded: jobs wait and no worker was seen.")
+    reason: str | None
+
+
 class Health(BaseModel):
-    status: str
+    status: str = Field(description="ok, or degraded (see reason).")
     database: str
     version: str
+    reason: str | None = None
+    queue: QueueStatus | None = None
 
 
 # audits (SCORING.md §2.6) ----------------------------------------------------------------

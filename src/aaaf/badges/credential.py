@@ -201,7 +201,7 @@ def _achievement(data: BadgeData) -> dict[str, Any]:
         ),
         "criteria": {
             "narrative": (
-                "Awarded for a completed AAAF assessment (document 004 §5.1) of the agent's recorded "
+                "Awarded for a completed AAAF assessment of the agent's recorded "
                 "evidence over its assessment window: each dimension is scored from that evidence "
                 "(null when there is none), each composite is the weighted mean over the covered "
                 "dimensions with the weights renormalised, and each tier is decided on the unrounded "

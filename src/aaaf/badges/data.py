@@ -18,6 +18,8 @@ derived here from the public base URL, in one place (issue 7, design notes):
   read back, and a badge read from its credential keeps the URL it was signed with, so
   its pictures redraw byte for byte.
 * status list: ``{base}/api/v1/organizations/{org_id}/status-list``
+* the agent's badge: ``{base}/badges/{organization name}/{agent name}.svg``, which always
+  serves the agent's current badge (what a README embeds)
 * subject: the agent, ``urn:uuid:{agent_id}`` — its identity does not depend on where
   the issuer happens to be hosted.
 """
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import quote
 
 from aaaf.scoring.defaults import AXES, BADGE_STANDARDS, CAPABILITY_TIERS, PERFORMANCE_TIERS, TIER_COLOURS
 from aaaf.scoring.uncertainty_report import awarded_probability
@@ -157,6 +160,10 @@ class BadgeData:
         return verification_page_url(self.base_url, self.assessment_id)
 
     @property
+    def agent_badge_url(self) -> str:
+        return agent_badge_url(self.base_url, self.organization_name, self.agent_name)
+
+    @property
     def status_list_url(self) -> str:
         return status_list_url(self.base_url, self.organization_id)
 
@@ -223,6 +230,14 @@ def base_url_of_verification_url(verification_url: str, assessment_id: str) -> s
         if verification_url.endswith(suffix):
             return verification_url[: -len(suffix)]
     raise ValueError("verification_url does not name the assessment")
+
+
+def agent_badge_url(base_url: str, organization_name: str, agent_name: str) -> str:
+    """The agent's stable badge URL: it always serves the agent's current badge (a README
+    embeds it once; aaaf.services.agent_badges)."""
+    return (
+        f"{base_url.rstrip('/')}/badges/{quote(organization_name, safe='')}/{quote(agent_name, safe='')}.svg"
+    )
 
 
 def status_list_url(base_url: str, organization_id: str) -> str:

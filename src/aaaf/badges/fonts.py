@@ -3,7 +3,7 @@
 resvg draws text only with a font it can find (DESIGN.md, 'SVG → PNG'), and a badge
 must look the same on every machine, so the PNG is rendered with an explicit font file
 rather than whatever the system has: DejaVu Sans (a free font, Bitstream Vera licence)
-as shipped inside matplotlib, a hard dependency of this package, with the system's
+shipped inside this package (src/aaaf/fonts, with its licence), with the system's
 copy as a fallback.  The SVG names the same family first, so a browser on a machine
 with DejaVu draws the same glyphs.
 
@@ -15,7 +15,6 @@ ever narrows a run of DejaVu text, so the measured width is an upper bound.
 from __future__ import annotations
 
 import functools
-import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +34,7 @@ _SYSTEM_DIRS = (
 
 
 def _candidate_dirs() -> list[Path]:
-    dirs = [Path(__file__).with_name("fonts")]
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.origin is not None:
-        dirs.append(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf")
-    dirs.extend(_SYSTEM_DIRS)
-    return dirs
+    return [Path(__file__).resolve().parent.parent / "fonts", *_SYSTEM_DIRS]
 
 
 @functools.cache
@@ -52,7 +46,7 @@ def font_files() -> tuple[Path, Path]:
             return regular, bold
     searched = ", ".join(str(d) for d in _candidate_dirs())
     raise FileNotFoundError(
-        f"DejaVu Sans not found (looked in {searched}); install matplotlib or fonts-dejavu"
+        f"DejaVu Sans not found (looked in {searched}); reinstall aaaf or install fonts-dejavu"
     )
 
 

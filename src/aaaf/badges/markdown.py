@@ -17,10 +17,28 @@ def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+def _alt(text: str) -> str:
+    """Text safe inside a Markdown image's alt text."""
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
+
+
+def snippet(data: BadgeData) -> str:
+    """The line a README embeds: the agent's badge picture (its stable URL, always the current
+    badge) linking the verification page of this badge."""
+    perf, cap = data.performance, data.capability
+    alt = (
+        f"AAAF badge of {data.agent_name}: Performance {perf.tier or 'Not rated'}, "
+        f"Capability {cap.tier or 'Not rated'}"
+    )
+    return f"[![{_alt(alt)}]({data.agent_badge_url})]({data.verification_url})"
+
+
 def markdown(data: BadgeData) -> str:
     perf, cap = data.performance, data.capability
     lines = [
         f"### AAAF badge — {_cell(data.agent_name)}",
+        "",
+        snippet(data),
         "",
         f"**Organization:** {_cell(data.organization_name)}  ",
         f"**Agent ID:** `{data.agent_id}`",

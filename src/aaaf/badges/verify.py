@@ -544,7 +544,7 @@ def verify(
         data = badge_data_from_credential(credential)
     except (KeyError, TypeError, ValueError) as error:
         data = None
-        checks.failed("scores", f"the credential does not carry the document 004 §4.5 badge: {error}")
+        checks.failed("scores", f"the credential does not carry the AAAF badge section: {error}")
     if data is not None:
         problem = _check_scores(credential, data)
         (checks.failed if problem else checks.passed)(

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from aaaf.demo.fleet import CHECKLIST, DEFAULT_NOW, iso_seconds, parse_now
+from aaaf.demo.clock import demo_now
+from aaaf.demo.fleet import CHECKLIST, iso_seconds, parse_now
 
 AGENT = "claims-bot"
 AUDITOR = "demo-auditor"
@@ -124,12 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     make = commands.add_parser("agent", help="write the audited agent's evidence and enrollment")
     make.add_argument("--output", type=Path, required=True)
     make.add_argument("--enrollment", type=Path, required=True)
-    make.add_argument("--now", default=DEFAULT_NOW)
+    make.add_argument("--now", default=demo_now())
     make.add_argument("--seed", type=int, default=DEFAULT_SEED)
     filler = commands.add_parser("fill", help="fill a worksheet with the auditor's findings")
     filler.add_argument("worksheet", type=Path)
     filler.add_argument("--output", type=Path, required=True)
-    filler.add_argument("--now", default=DEFAULT_NOW)
+    filler.add_argument("--now", default=demo_now())
     filler.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = parser.parse_args(argv)
     now = parse_now(args.now)

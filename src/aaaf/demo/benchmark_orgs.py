@@ -17,8 +17,9 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 
+from aaaf.demo.clock import demo_now
 from aaaf.demo.fleet_month import generate_fleet, parse_now
-from aaaf.demo.fleet_profiles import DEFAULT_NOW, DEFAULT_SEED
+from aaaf.demo.fleet_profiles import DEFAULT_SEED
 from aaaf.errors import AAAFError
 from aaaf.models import BenchmarkComputation, dump
 from aaaf.services.assess import assess_all
@@ -66,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--orgs", type=int, default=6)
     parser.add_argument("--agents-per-org", type=int, default=6)
-    parser.add_argument("--now", default=DEFAULT_NOW)
+    parser.add_argument("--now", default=demo_now())
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = parser.parse_args(argv)
     try:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aaaf.demo.clock import demo_now
+
 DEFAULT_NOW = "2026-11-20T12:00:00Z"
 JUDGES = ("judge-gpt", "judge-claude", "judge-llama")
 
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
         "--output", required=True, type=Path, help="Directory for control.json and treatment.json."
     )
     parser.add_argument(
-        "--now", default=DEFAULT_NOW, help="Timestamp recorded in the runs (no clock is read)."
+        "--now", default=demo_now(), help="Timestamp recorded in the runs (default: now, or AAAF_DEMO_NOW)."
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samples", type=int, default=60)

@@ -36,6 +36,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from aaaf.demo.clock import demo_now
 from aaaf.demo.fleet_benchmark import benchmark_agent_name, iter_benchmark_events, write_benchmark
 from aaaf.demo.fleet_month import Fleet, generate_fleet, iso_seconds, parse_now, write_fleet
 from aaaf.demo.fleet_profiles import (
@@ -88,7 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Write the demo fleet's evidence (JSON Lines) and enrollment list, deterministically.",
     )
     parser.add_argument("--output", required=True, type=Path, help="JSON Lines file of events to write.")
-    parser.add_argument("--now", default=DEFAULT_NOW, help=f"The window's end (default {DEFAULT_NOW}).")
+    parser.add_argument(
+        "--now", default=demo_now(), help="The window's end (default: now, or AAAF_DEMO_NOW)."
+    )
     parser.add_argument(
         "--agents", type=int, default=None, help=f"Number of agents (default {DEFAULT_AGENTS})."
     )

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from aaaf.demo.clock import demo_now
 from aaaf.scoring.trust import MANDATORY_DIMENSIONS, TRUST_DIMENSIONS
 
 DEFAULT_NOW = "2026-11-20T12:00:00Z"
@@ -242,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fleet", type=Path, help="agents.json (enrollment list) or a fleet JSON Lines file")
     parser.add_argument("--agents", help="comma-separated agent names (instead of --fleet)")
     parser.add_argument("--output", type=Path, required=True)
-    parser.add_argument("--now", default=DEFAULT_NOW, help=f"RFC 3339 (default {DEFAULT_NOW})")
+    parser.add_argument("--now", default=demo_now(), help="RFC 3339 (default: now, or AAAF_DEMO_NOW)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = parser.parse_args(argv)
     if (args.fleet is None) == (args.agents is None):

@@ -19,6 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from aaaf.demo.clock import demo_now
+
 DEFAULT_NOW = "2026-11-20T12:00:00Z"
 RUNS_PER_AGENT = 120
 RUN_SPACING = timedelta(hours=1)
@@ -184,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--definitions", type=Path, default=None, help="Also write workflow definitions here."
     )
-    parser.add_argument("--now", default=DEFAULT_NOW, help=f"The demo's clock (default {DEFAULT_NOW}).")
+    parser.add_argument(
+        "--now", default=demo_now(), help="The demo's clock (default: now, or AAAF_DEMO_NOW)."
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     events, files = write_sample(

@@ -232,7 +232,7 @@ def _validate(
         if miner is not None and miner != agent:
             raise _invalid(
                 "data.miner",
-                f"must equal the event's agent {show_value(agent)}, got {show_value(miner)} (SCORING.md §5)",
+                f"must equal the event's agent {show_value(agent)}, got {show_value(miner)} (docs/scoring.md §6)",
             )
 
     task_id = data.get("task_id")

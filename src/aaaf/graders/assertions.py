@@ -461,7 +461,7 @@ _GRADERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Grade]] = {
     "max_latency": _at_most("latency_ms", " ms", "max_latency"),
 }
 if set(_GRADERS) | {"similar"} != set(ASSERTION_TYPES):  # checked at import: a missing grader is a crash
-    raise RuntimeError("every assertion type of SCORING.md §4 needs a grader")
+    raise RuntimeError("every assertion type of docs/scoring.md §5 needs a grader")
 
 
 def grade_assertion(

@@ -103,7 +103,7 @@ def calibrate(
     where = f" for {dimension!r}" if dimension else ""
     note = f"; {dropped} item(s) without both scores left out" if dropped else ""
     if n < BASELINE_SAMPLES:
-        note += f"; fewer than the {BASELINE_SAMPLES}-200 human labels document 004 §3.4 asks for"
+        note += f"; fewer than the {BASELINE_SAMPLES}-200 human labels a calibration asks for (docs/scoring.md §5.6)"
 
     def result(rho: float | None, accepted: bool, reason: str) -> Calibration:
         return Calibration(rho, n, accepted, reason + note, threshold, dimension, judge, dropped)
@@ -126,5 +126,5 @@ def calibrate(
     return result(
         rho,
         False,
-        f"{subject} is refused{where}: Spearman ρ = {rho:.4f} < {threshold} on {n} items (document 004 §3.4)",
+        f"{subject} is refused{where}: Spearman ρ = {rho:.4f} < {threshold} on {n} items (docs/scoring.md §5.6)",
     )

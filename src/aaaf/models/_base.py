@@ -1,4 +1,4 @@
-"""The base of every public shape (issue 10 §3): pydantic v2 models that print as they did.
+"""The base of every public shape: pydantic v2 models that print as they did.
 
 ``dump(model)`` is the one way a public result becomes JSON-ready data, for the CLI's
 ``--json`` and the API alike: fields in declaration order, a key that was not given left
@@ -25,7 +25,7 @@ class PublicModel(BaseModel):
 
 class OpenModel(PublicModel):
     """A public result whose named fields are followed by scheme-specific terms (kept in
-    the order given, after the named fields) — e.g. each dimension's SCORING.md §0 terms."""
+    the order given, after the named fields) — e.g. each dimension's docs/scoring.md §1 terms."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 

@@ -1,8 +1,8 @@
-"""An organization's configuration and the review queues, as ``--json`` prints them (issue 10 §3).
+"""An organization's configuration and the review queues, as ``--json`` prints them.
 
-``aaaf config set|show`` (SCORING.md §6: every setting with its change history),
-``aaaf review approve|reject|pending`` (SCORING.md §2.4: anomalous assessments held for
-review) and ``aaaf trust weights|review`` (SCORING.md §3: the trust weights override and the
+``aaaf config set|show`` (docs/scoring.md §7: every setting with its change history),
+``aaaf review approve|reject|pending`` (docs/scoring.md §3.7: anomalous assessments held for
+review) and ``aaaf trust weights|review`` (docs/scoring.md §4: the trust weights override and the
 trust scores held as anomalous).
 """
 

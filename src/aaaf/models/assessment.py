@@ -1,6 +1,6 @@
-"""The assessment of document 004 §6.2 (``GET /api/v1/assessments/{id}``) and its parts.
+"""The assessment of docs/api.md (``GET /api/v1/assessments/{id}``) and its parts.
 
-Exactly §6.2's fields, plus ``covered``/``total`` per composite, each dimension's SCORING.md
+Exactly §6.2's fields, plus ``covered``/``total`` per composite, each dimension's docs/scoring.md
 §0 traceability terms, the §2.6 ``audit`` object and — in listings (``extended``) — the
 record's type, window, review state and error.
 """
@@ -16,8 +16,8 @@ from aaaf.models.error import ErrorDetail
 
 
 class DimensionScore(OpenModel):
-    """One dimension (document 004 §3): ``score`` (null without evidence), how many tasks
-    and events it rests on, then the dimension's own terms (SCORING.md §0) and ``details``."""
+    """One dimension (docs/scoring.md §3): ``score`` (null without evidence), how many tasks
+    and events it rests on, then the dimension's own terms (docs/scoring.md §1) and ``details``."""
 
     score: Number | None
     sample_size: int | None = None
@@ -25,7 +25,7 @@ class DimensionScore(OpenModel):
 
 
 class Uncertainty(PublicModel):
-    """SCORING.md §2.5's statement of how sure an axis's composite is: the 95 % interval over
+    """docs/uncertainty.md's statement of how sure an axis's composite is: the 95 % interval over
     the bootstrap's sufficient resamples, each tier's share of the resamples, how many there
     were and how many were insufficient."""
 
@@ -48,7 +48,7 @@ class AxisScore(OpenModel):
 
 
 class AuditSummary(PublicModel):
-    """The ``audit`` object of SCORING.md §2.6."""
+    """The ``audit`` object of docs/scoring.md §3.9."""
 
     coverage: Number | None
     honesty: Number | None
@@ -114,7 +114,7 @@ class BadgeUrls(PublicModel):
 
 
 class Assessment(PublicModel):
-    """Document 004 §6.2's assessment object; the fields after ``completed_at`` are the
+    """docs/api.md assessment object; the fields after ``completed_at`` are the
     record's (present in listings and in the API's answer)."""
 
     id: str
@@ -130,6 +130,10 @@ class Assessment(PublicModel):
     completed_at: str | None
     type: str | None = None
     dimension: str | None = None
+    status_detail: str | None = Field(
+        default=None,
+        description="While pending: 'waiting for a worker' (docs/jobs.md, \"Is anybody working?\").",
+    )
     window_start: str | None = None
     window_end: str | None = None
     anomalous: bool | None = None

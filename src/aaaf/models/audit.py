@@ -1,4 +1,4 @@
-"""An agent's audit status over its window (SCORING.md §2.6; ``aaaf audit status --json``)."""
+"""An agent's audit status over its window (docs/scoring.md §3.9; ``aaaf audit status --json``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Badge verification (SCORING.md §6): the verdict and every check behind it."""
+"""Badge verification (docs/scoring.md §7): the verdict and every check behind it."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ class IssuedBadge(PublicModel):
 
 class StatusListWritten(PublicModel):
     """What ``aaaf badge status-list --json`` prints: the signed revocation list's file and
-    how many badges it marks revoked (W3C Bitstring Status List; SCORING.md §7)."""
+    how many badges it marks revoked (W3C Bitstring Status List; docs/api.md)."""
 
     status_list: str
     revoked: int

@@ -1,5 +1,5 @@
 """Public shapes of the anonymised cross-organization benchmark and of published stress-task
-libraries (issue 20 §2, §3).
+libraries.
 
 A :class:`BenchmarkCell` carries aggregates only — never an organization's or an agent's id
 or name; an :class:`AgentStanding` is about the caller's own agent, against such cells.
@@ -15,7 +15,7 @@ from aaaf.models._base import PublicModel
 class BenchmarkCell(PublicModel):
     """One published (domain, dimension) distribution: the deciles of the latest valid scores
     of opted-in organizations' agents.  ``domain`` is ``all`` for every agent, else a claimed
-    domain; ``dimension`` is a SCORING.md dimension or ``performance_composite`` /
+    domain; ``dimension`` is a docs/scoring.md dimension or ``performance_composite`` /
     ``capability_composite``."""
 
     domain: str
@@ -49,7 +49,7 @@ class DimensionStanding(PublicModel):
 
 
 class AgentStanding(PublicModel):
-    """Where one of the caller's agents stands against the field (issue 20 §2).
+    """Where one of the caller's agents stands against the field.
 
     ``assessment_id`` is the agent's latest valid assessment (None: it has none, and
     ``standings`` is empty); ``standings`` has one entry per published cell of the ``all``
@@ -76,7 +76,7 @@ class BenchmarkComputation(PublicModel):
 
 
 class StressLibrary(PublicModel):
-    """A published stress-task library (issue 20 §3).  ``owned`` tells whether the caller's
+    """A published stress-task library.  ``owned`` tells whether the caller's
     organization published it; a shared library of another organization names no publisher."""
 
     name: str

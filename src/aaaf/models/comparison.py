@@ -1,4 +1,4 @@
-"""The comparison of a control with treatment eval runs (document 002; SCORING.md §5).
+"""The comparison of a control with treatment eval runs (docs/scoring.md §5; docs/scoring.md §6).
 
 One treatment: :class:`Comparison`.  Several: :class:`SeveralComparison` — each treatment's
 comparison (Bonferroni across treatments) and the worst verdict rolled up.
@@ -25,7 +25,7 @@ class Unpaired(PublicModel):
 
 
 class CompositeDiff(OpenModel):
-    """The composite's means, difference and confidence interval (SCORING.md §5)."""
+    """The composite's means, difference and confidence interval (docs/scoring.md §6)."""
 
     control: Number | None
     treatment: Number | None

@@ -1,4 +1,4 @@
-"""The error body of document 004 §6.4 (``aaaf.errors.AAAFError.to_dict``)."""
+"""The error body of docs/api.md (``aaaf.errors.AAAFError.to_dict``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from aaaf.models._base import PublicModel
 
 
 class ErrorDetail(PublicModel):
-    """``code`` is one of SCORING.md §7's error codes; ``details`` is absent when empty."""
+    """``code`` is one of docs/api.md's error codes; ``details`` is absent when empty."""
 
     code: str
     message: str
@@ -16,7 +16,7 @@ class ErrorDetail(PublicModel):
 
 
 class ErrorBody(PublicModel):
-    """Document 004 §6.4: ``{"error": {"code", "message", "details"?}}``."""
+    """docs/api.md: ``{"error": {"code", "message", "details"?}}``."""
 
     error: ErrorDetail
 

@@ -1,4 +1,4 @@
-"""The explanation of an assessment (issue 10 §5; ``aaaf explain --json``)."""
+"""The explanation of an assessment (``aaaf explain --json``)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class Explanation(PublicModel):
     spec: SchemeSpec | None
     window_end: str
     missing_events: int
-    evidence_pruned_at: str | None = None  # when retention deleted its events (SCORING.md §6)
+    evidence_pruned_at: str | None = None  # when retention deleted its events (docs/scoring.md §7)
     dimensions: dict[str, DimensionExplanation]
-    uncertainty: dict[str, Uncertainty | None] | None = None  # SCORING.md §2.5, as stored
+    uncertainty: dict[str, Uncertainty | None] | None = None  # docs/uncertainty.md, as stored
     what_would_raise_the_tier: dict[str, TierRaise | None]

@@ -1,4 +1,4 @@
-"""JSON Schemas of the public shapes (issue 10 §3), as committed in ``docs/schemas/``.
+"""JSON Schemas of the public shapes, as committed in ``docs/schemas/``.
 
 ``python scripts/gen_schemas.py`` writes them; ``tests/models/test_schemas.py`` fails when
 a committed schema differs from its model.

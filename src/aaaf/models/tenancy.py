@@ -1,5 +1,5 @@
 """Organizations, agents and API keys as the CLI's ``--json`` and the API show them
-(document 004 §6.2, §7.2; SCORING.md §7 "Admin and keys").  A key's secret never appears
+(docs/api.md, §7.2; docs/api.md).  A key's secret never appears
 here but in the answer that creates it (``api_key``, shown once)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class Organization(PublicModel):
 
 
 class Agent(PublicModel):
-    """An enrolled agent (document 004 §6.2 ``/agents``)."""
+    """An enrolled agent (docs/api.md ``/agents``)."""
 
     id: str
     organization_id: str
@@ -77,7 +77,7 @@ class CreatedApiKey(ApiKey):
 
 
 class OAuthClient(PublicModel):
-    """An OAuth 2.0 client's record (issue 13 §3): its public ``client_id`` and scopes, never the secret."""
+    """An OAuth 2.0 client's record: its public ``client_id`` and scopes, never the secret."""
 
     id: str
     organization_id: str

@@ -1,4 +1,4 @@
-"""The 0-1000 trust score (document 000; SCORING.md §3), as ``aaaf trust --json`` prints it."""
+"""The 0-1000 trust score (docs/scoring.md §4; docs/scoring.md §4), as ``aaaf trust --json`` prints it."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ class TrustScore(OpenModel):
 
 
 class ScoreHistoryEntry(PublicModel):
-    """One recorded score of a scheme (SCORING.md §3 'History'): ``aaaf trust history --json``
+    """One recorded score of a scheme (docs/scoring.md §4): ``aaaf trust history --json``
     lists them, ``aaaf trust review --json`` answers one.  An anomalous score is not
     ``committed`` until a reviewer approves it."""
 

@@ -1,4 +1,4 @@
-"""Workflow scores (document 003; SCORING.md §4): per-run S and capped agent weights."""
+"""Workflow scores (docs/scoring.md §6; docs/scoring.md §5): per-run S and capped agent weights."""
 
 from __future__ import annotations
 

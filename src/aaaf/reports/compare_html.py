@@ -1,24 +1,22 @@
 """A self-contained HTML report of an A/B comparison (issue 6; document 002 §4).
 
 One file, nothing fetched: CSS inline, the plot of the composite's and each layer's
-difference with its confidence intervals drawn by matplotlib as inline SVG (text drawn
-as paths, so no font is needed to view it).  It shows the same verdict, headline and
+difference with its confidence intervals drawn as inline SVG
+(:mod:`aaaf.reports.forest_plot`).  It shows the same verdict, headline and
 reason as the CLI line (both worded by :mod:`aaaf.reports.verdict_text`), the
 methodology badges, and how many layers each composite was built from (document 002 §3 ③).
 """
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
-import matplotlib
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup
-from matplotlib.figure import Figure
 
 from aaaf.reports import verdict_text
+from aaaf.reports.forest_plot import Row, forest_plot_svg
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.treatments import MultiComparison
@@ -34,52 +32,44 @@ VERDICT_COLOURS: dict[Verdict, str] = {
 }
 
 
-def difference_figure(comparison: Comparison) -> Figure:
-    """Forest plot: mean difference (T − C) with its CIs per row, 0 marked."""
-    rows: list[tuple[str, float, Any, Any]] = []
+def difference_plot_svg(comparison: Comparison, *, salt: str = "aaaf-compare") -> str:
+    """Forest plot: mean difference (T − C) with its CIs per row, 0 marked (inline SVG).
+
+    ``salt`` is kept for callers that number several plots on one page; the SVG has no ids
+    that could collide but its title's."""
+    rows: list[Row] = []
     composite = comparison.composite
+    colour = VERDICT_COLOURS[comparison.verdict]
     if composite.diff is not None:
         label = "composite" + (" (z)" if composite.scale == "z" else "")
-        rows.append((label, composite.diff, composite.ci, None))
+        rows.append(_row(label, composite.diff, composite.ci, None, colour))
     for name in LAYERS:
         layer = comparison.layers[name]
         if layer.present and layer.diff is not None:
-            rows.append((name, layer.diff, layer.ci, layer.ci_bonferroni))
-    height = 1.0 + 0.55 * max(len(rows), 1)
-    figure = Figure(figsize=(6.4, height), dpi=100)
-    axes = figure.add_subplot(1, 1, 1)
-    colour = VERDICT_COLOURS[comparison.verdict]
-    for position, (_label, diff, ci, bonferroni) in enumerate(reversed(rows)):
-        if bonferroni is not None:
-            axes.plot([bonferroni.low, bonferroni.high], [position, position], color="#a0aec0", linewidth=6)
-        if ci is not None:
-            axes.plot([ci.low, ci.high], [position, position], color=colour, linewidth=2.5)
-        axes.plot([diff], [position], marker="o", color=colour, markersize=7)
-    axes.axvline(0.0, color="#2d3748", linewidth=1, linestyle="--")
-    axes.set_yticks(range(len(rows)), [row[0] for row in reversed(rows)])
-    axes.set_ylim(-0.6, len(rows) - 0.4)
-    axes.set_xlabel("treatment − control (points)" if composite.scale == "points" else "treatment − control")
-    axes.set_title(
-        f"{comparison.config.confidence * 100:g} % CI (dark) and Bonferroni CI (grey)", fontsize=9, loc="left"
+            rows.append(_row(name, layer.diff, layer.ci, layer.ci_bonferroni, colour))
+    return (
+        forest_plot_svg(
+            rows,
+            title=f"{comparison.config.confidence * 100:g} % CI (dark) and Bonferroni CI (grey)",
+            x_caption="treatment − control (points)"
+            if composite.scale == "points"
+            else "treatment − control",
+        )
+        .replace('id="forest-', f'id="{salt}-')
+        .replace('"forest-title forest-desc"', f'"{salt}-title {salt}-desc"')
     )
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    figure.tight_layout()
-    return figure
 
 
-def difference_plot_svg(comparison: Comparison, *, salt: str = "aaaf-compare") -> str:
-    """The forest plot as inline SVG text (deterministic ids, no date, text as paths)."""
-    return _svg(difference_figure(comparison), salt)
-
-
-def _svg(figure: Figure, salt: str) -> str:
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "path"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    svg = buffer.getvalue()
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg
+def _row(label: str, diff: float | None, ci: Any, wide: Any, colour: str) -> Row:
+    return Row(
+        label=label,
+        diff=diff,
+        low=None if ci is None else ci.low,
+        high=None if ci is None else ci.high,
+        wide_low=None if wide is None else wide.low,
+        wide_high=None if wide is None else wide.high,
+        colour=colour,
+    )
 
 
 _HEAD = """<!DOCTYPE html>
@@ -184,7 +174,7 @@ p = {{ p(c.hotelling.p_value) }}{% if c.hotelling.reason %} — {{ c.hotelling.r
 <p class="muted">Paired {{ 'BCa' if method.ci_method == 'bca' else 'percentile' }} bootstrap, {{ method.resamples }} resamples, seed {{ method.seed }}, one index matrix for
 the composite and every layer; {{ level }} % intervals, layer intervals also at the Bonferroni level for rule 3.
 Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% if method.weights %}, weights
-{{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of SCORING.md §4.</p>
+{{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of docs/scoring.md §5.</p>
 """
 
 _TEMPLATE = _HEAD + _BODY + "</body>\n</html>\n"
@@ -253,30 +243,24 @@ def write_comparison_html(comparison: Comparison, path: str | Path) -> Path:
 # ---------------------------------------------------------------- several treatments
 
 
-def overview_figure(result: MultiComparison) -> Figure:
+def overview_plot_svg(result: MultiComparison) -> str:
     """One row per treatment: its composite difference with the Bonferroni-across-treatments CI."""
-    rows = [c for c in result.comparisons]
-    figure = Figure(figsize=(6.4, 1.0 + 0.55 * max(len(rows), 1)), dpi=100)
-    axes = figure.add_subplot(1, 1, 1)
-    for position, comparison in enumerate(reversed(rows)):
-        colour = VERDICT_COLOURS[comparison.verdict]
-        ci = comparison.composite.ci
-        if ci is not None:
-            axes.plot([ci.low, ci.high], [position, position], color=colour, linewidth=2.5)
-        if comparison.composite.diff is not None:
-            axes.plot([comparison.composite.diff], [position], marker="o", color=colour, markersize=7)
-    axes.axvline(0.0, color="#2d3748", linewidth=1, linestyle="--")
-    axes.set_yticks(range(len(rows)), [f"{c.treatment.run_id} ({c.verdict.value})" for c in reversed(rows)])
-    axes.set_ylim(-0.6, len(rows) - 0.4)
-    axes.set_xlabel("composite: treatment − control")
-    level = rows[0].config.confidence * 100.0 if rows else 95.0
-    axes.set_title(
-        f"{level:.4g} % CI per treatment (Bonferroni across {len(rows)} treatments)", fontsize=9, loc="left"
-    )
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    figure.tight_layout()
-    return figure
+    rows = [
+        _row(
+            f"{c.treatment.run_id} ({c.verdict.value})",
+            c.composite.diff,
+            c.composite.ci,
+            None,
+            VERDICT_COLOURS[c.verdict],
+        )
+        for c in result.comparisons
+    ]
+    level = result.comparisons[0].config.confidence * 100.0 if result.comparisons else 95.0
+    return forest_plot_svg(
+        rows,
+        title=f"{level:.4g} % CI per treatment (Bonferroni across {len(rows)} treatments)",
+        x_caption="composite: treatment − control",
+    ).replace("forest-", "aaaf-compare-overview-")
 
 
 _SEVERAL = """<h1>{{ m.control.run_id }} → {{ m.comparisons | length }} treatments</h1>
@@ -333,7 +317,7 @@ def render_several_html(result: MultiComparison) -> str:
         multi_headline=verdict_text.multi_headline,
         reason=verdict_text.reason_text,
         colour=VERDICT_COLOURS[result.verdict],
-        overview=Markup(_svg(overview_figure(result), "aaaf-compare-overview")),
+        overview=Markup(overview_plot_svg(result)),
         sections=sections,
         diff=lambda value: fmt(value, signed=True),
         ci=lambda interval: interval.text() if interval is not None else "—",

@@ -389,7 +389,7 @@ def _dimension_section(axis: str, data: Mapping[str, Any]) -> list[str]:
 
 
 def _standards_section(assessed: Sequence[str]) -> list[str]:
-    lines = ["## Standards alignment (document 004 §2)", ""]
+    lines = ["## Standards alignment (docs/scoring.md §3)", ""]
     rows = [[title_of(name), *STANDARDS_ALIGNMENT[name]] for name in assessed if name in STANDARDS_ALIGNMENT]
     lines.extend(table(["Dimension", "Primary standard", "Clause / function"], rows))
     lines.append("")
@@ -453,7 +453,7 @@ def _validity_section(assessment: Mapping[str, Any], result: Mapping[str, Any]) 
 
 
 def _trust_section(trust: Mapping[str, Any] | None, note: str | None) -> list[str]:
-    lines = ["## Trust score (document 000)", ""]
+    lines = ["## Trust score (docs/scoring.md §4)", ""]
     if trust is None:
         lines.append(note or "No trust score is available for this agent.")
         lines.append("")
@@ -474,7 +474,7 @@ def _trust_section(trust: Mapping[str, Any] | None, note: str | None) -> list[st
         lines.append(f"Why this tier: {trust['tier_reason']}")
     if trust.get("at"):
         lines.append("")
-        lines.append(f"Computed for {trust['at']}; integers are truncated (SCORING.md §0).")
+        lines.append(f"Computed for {trust['at']}; integers are truncated (docs/scoring.md §1).")
     lines.append("")
     return lines
 
@@ -556,7 +556,7 @@ def render_agent_report(
     lines.append("")
     lines.append(
         "Scores are truncated to 2 decimals, never rounded, so a shown score never sits in a higher "
-        "tier than its own; tiers are decided on the unrounded value (SCORING.md §0)."
+        "tier than its own; tiers are decided on the unrounded value (docs/scoring.md §1)."
     )
     lines.append("")
     lines.extend(provenance_section(result))

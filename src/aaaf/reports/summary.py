@@ -201,7 +201,9 @@ def render_fleet_summary(
         rows.append(row)
     lines.extend(table(header, rows))
     lines.append("")
-    lines.append("Scores are truncated to 2 decimals (trust to integers), never rounded (SCORING.md §0).")
+    lines.append(
+        "Scores are truncated to 2 decimals (trust to integers), never rounded (docs/scoring.md §1)."
+    )
     if not show_trust and trust_note:
         lines.append("")
         lines.append(trust_note)

@@ -64,7 +64,7 @@ def uncertainty_section(result: Mapping[str, Any]) -> list[str]:
         return []
     from aaaf.reports.markdown import table  # the report module imports this one
 
-    lines = ["## How sure are these scores (SCORING.md §2.5)", ""]
+    lines = ["## How sure are these scores (docs/uncertainty.md)", ""]
     lines.append(
         "The window's tasks were resampled with replacement and every score recomputed on each "
         "resample: the interval holds the middle 95 % of the resampled composites, and the "
@@ -90,7 +90,7 @@ def trust_uncertainty_lines(trust: Mapping[str, Any], threshold: float = DEFAULT
     tier = trust.get("tier")
     return [
         "",
-        f"How sure (SCORING.md §2.5): 95 % interval {_interval(found.get('ci'), 1.0, 0)}; "
+        f"How sure (docs/uncertainty.md): 95 % interval {_interval(found.get('ci'), 1.0, 0)}; "
         f"probability of {tier or '—'}: {_sureness(awarded_probability(found, tier), threshold)} "
         f"({found.get('resamples')} resamples).",
     ]

@@ -223,16 +223,26 @@ def _used_event_ids(axes: Iterable[AxisResult | None]) -> tuple[str, ...]:
 
 
 def insufficient_evidence(axis: str, current: int, required: int, window: WindowEvidence) -> AAAFError:
-    """The §6.4 ``INSUFFICIENT_EVIDENCE`` error for one axis (SCORING.md §2.1)."""
+    """The §6.4 ``INSUFFICIENT_EVIDENCE`` error for one axis (SCORING.md §2.1).
+
+    Its first sentence is document 004 §6.4's; the rest names the axis, the window and the two
+    ways forward (docs/scoring.md "Minimum evidence and assessment types"), so the wall is
+    never a dead end."""
+    setting = f"minimum_tasks_{axis}"
     return AAAFError(
         "INSUFFICIENT_EVIDENCE",
-        f"Agent has {current} tasks in assessment window. Minimum required: {required}.",
+        f"Agent has {current} tasks in assessment window. Minimum required: {required}. "
+        f"{axis.capitalize()} needs {required} completed tasks in the window "
+        f"{window.window_start:%Y-%m-%d} – {window.window_end:%Y-%m-%d}; the agent has {current}. "
+        f"Collect more evidence, lower the minimum ({setting}: `aaaf config set {setting} N`), "
+        "or score one dimension (`--type single_dimension --dimension NAME`).",
         {
             "axis": axis,
             "current_count": current,
             "required_count": required,
             "window_start": iso(window.window_start),
             "window_end": iso(window.window_end),
+            "setting": setting,
         },
     )
 

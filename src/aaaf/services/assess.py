@@ -123,12 +123,21 @@ def assess_with_events(
 ) -> Any:
     """Score one agent from already-loaded events and store the assessment (completed or failed).
 
-    ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap (bulk re-scoring)."""
+    Too little evidence is refused before anything is stored (``INSUFFICIENT_EVIDENCE``, like
+    the API's trigger): a refusal leaves no ``failed`` assessment in the history (docs/cli.md
+    "Minimum evidence").  ``uncertainty=False`` leaves out the SCORING.md §2.5 bootstrap."""
     _check_type(assessment_type, dimension)
     runs = agent_runs(org, agent.id)
     require_stress_evidence(events, assessment_type, agent.name, harness_runs=runs.harness)
     config = with_uncertainty_option(config or org.config(), uncertainty)
     end = window_end or now
+    aaaf_scheme.check_minimums(
+        evidence_for(events, assessment_type, harness_runs=runs.harness),
+        config,
+        end,
+        assessment_type=scheme_type(assessment_type),
+        dimension=dimension,
+    )
     start = end - timedelta(days=config.window_days)
     previous = org.latest_completed_assessment(agent.id)
     with org.unit_of_work() as uow:
@@ -331,7 +340,8 @@ def assess_many(
 ) -> list[AssessOutcome]:
     """Assess each agent; one agent's insufficient evidence does not stop the rest.
 
-    Every assessment (completed or failed) is stored; the calibration check (SCORING.md §2.4)
+    Every assessment (completed or failed) is stored, except a refusal for too little evidence,
+    which is only reported (no ``failed`` record); the calibration check (SCORING.md §2.4)
     compares each with the agent's previous completed assessment.  ``uncertainty=False``
     leaves out the SCORING.md §2.5 bootstrap (``--no-uncertainty``, bulk re-scoring).
     """
@@ -371,6 +381,12 @@ def _assess_many(
     names = {agent.id: agent.name for agent in agents}
     sqlite = org.engine.dialect.name == "sqlite"
     errors: dict[Any, AAAFError] = {}
+
+    def _refused(agent_id: Any, error: dict[str, Any] | None) -> bool:
+        if error is None or error.get("code") != "INSUFFICIENT_EVIDENCE":
+            return False
+        errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
+        return True
 
     def finished(agent_id: Any, item: ScoredAgent | None, error: dict[str, Any] | None) -> FinishedAssessment:
         common = {
@@ -434,8 +450,13 @@ def _assess_many(
     with AssessmentWriter(org.engine, org.organization_id, [agent.id for agent in agents]) as writer:
 
         def keep(scored: list[Scored]) -> None:
-            # rows and records are prepared here, chunk by chunk, while helpers are still scoring
-            items = [finished(agent_id, item, error) for agent_id, item, error in scored]
+            # rows and records are prepared here, chunk by chunk, while helpers are still scoring;
+            # a refusal for too little evidence is reported, not stored (no `failed` record)
+            items = [
+                finished(agent_id, item, error)
+                for agent_id, item, error in scored
+                if not _refused(agent_id, error)
+            ]
             writer.add(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
 
         _score_all(org, agents, config, end, assessment_type, dimension, workers, keep, writer.begin)
@@ -449,11 +470,12 @@ def _assess_many(
         by_agent.setdefault(record.agent_id, deque()).append(record)
     outcomes = []
     for agent in agents:
-        record = by_agent[agent.id].popleft()
+        queue = by_agent.get(agent.id)
+        stored = queue.popleft() if queue else None
         outcomes.append(
             AssessOutcome(
                 agent=agent,
-                assessment=record if record.status == "completed" else None,
+                assessment=stored if stored is not None and stored.status == "completed" else None,
                 error=errors.get(agent.id),
             )
         )
@@ -462,6 +484,43 @@ def _assess_many(
 
 def assess_all(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
     return assess_many(org, org.agents(), now=now, **options)
+
+
+def assess_by_evidence(
+    org: OrgStore, agents: Sequence[Any], *, now: datetime, **options: Any
+) -> list[AssessOutcome]:
+    """Assess each agent with the type its evidence supports (``aaaf assess`` without ``--type``).
+
+    Passive evidence first (``passive_only``, the default type).  An agent refused for too little
+    of it that has stress-test evidence is assessed again on that: ``stress_test_only`` when it
+    has no passive task at all (the reference agents), ``full`` otherwise.  An agent with no task
+    but workflow runs is told that ``aaaf workflow`` scores those (docs/cli.md "aaaf assess")."""
+    options = {k: v for k, v in options.items() if k != "assessment_type"}
+    outcomes = assess_many(org, agents, now=now, assessment_type="passive_only", **options)
+    retry: dict[str, list[Any]] = {"stress_test_only": [], "full": []}
+    for outcome in outcomes:
+        error = outcome.error
+        if error is None or error.code != "INSUFFICIENT_EVIDENCE":
+            continue
+        if org.stress_runs(outcome.agent.id):
+            retry["stress_test_only" if not error.details.get("current_count") else "full"].append(
+                outcome.agent
+            )
+        elif not error.details.get("current_count") and org.count_events(
+            outcome.agent.id, types=["workflow_run"]
+        ):
+            outcome.error = AAAFError(
+                error.code,
+                f"Agent {outcome.agent.name} has no tasks, only workflow runs: those are scored by "
+                "`aaaf workflow weights` (the workflow scheme), not by an AAAF assessment.",
+                {**error.details, "evidence": "workflow_run"},
+            )
+    again: dict[Any, AssessOutcome] = {}
+    for assessment_type, chosen in retry.items():
+        if chosen:
+            for outcome in assess_many(org, chosen, now=now, assessment_type=assessment_type, **options):
+                again[outcome.agent.id] = outcome
+    return [again.get(outcome.agent.id, outcome) for outcome in outcomes]
 
 
 def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int:
@@ -575,6 +634,10 @@ def assessment_model(
             fields["error"] = assessment.error
     if appeals is not None:
         fields["appeals"] = appeals
+    if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)
+        from aaaf.services.queue_health import WAITING_FOR_A_WORKER
+
+        fields["status_detail"] = WAITING_FOR_A_WORKER
     return Assessment(
         id=str(assessment.id),
         agent_id=str(assessment.agent_id),

@@ -334,7 +334,7 @@ def finding_items(
 
 FORBIDDEN_FINDING = (
     "type: task_audited events are audit findings; only a key with the 'auditor' scope may "
-    "submit them (SCORING.md §2.6)"
+    "submit them (docs/scoring.md §3.9)"
 )
 
 

@@ -337,12 +337,19 @@ def issue_badge(
     *,
     key: IssuerKey | None = None,
 ) -> list[Path]:
-    """Issue the badge and write ``output_dir/<assessment_id>.<ext>`` for each format."""
+    """Issue the badge and write ``output_dir/<agent>.<ext>`` for each format.
+
+    ``assessment_id`` is an assessment id or an agent's name (its latest completed
+    assessment); files are named after the agent (:func:`aaaf.services.agent_badges.badge_file_stem`),
+    so a re-assessment's badge replaces the agent's previous files instead of adding more."""
+    from aaaf.services.agent_badges import assessment_for, badge_file_stem
+
     chosen = parse_formats(formats)
-    issued = issue(session, assessment_id, now=now, key=key)
+    issued = issue(session, assessment_for(session.org, str(assessment_id)), now=now, key=key)
     paths = []
+    stem = badge_file_stem(issued.data.agent_name)
     for fmt in chosen:
-        path = Path(output_dir) / f"{issued.data.assessment_id}.{fmt}"
+        path = Path(output_dir) / f"{stem}.{fmt}"
         _write_atomically(path, issued.render(fmt))
         paths.append(path)
     return paths

@@ -24,6 +24,7 @@ with other content is ``DUPLICATE_CONFLICT``.  Nothing good is lost (issue 21):
 
 from __future__ import annotations
 
+import difflib
 import heapq
 import logging
 import uuid
@@ -39,9 +40,11 @@ from aaaf.evidence.limits import EventLimits, printable
 from aaaf.evidence.models import EventError, ValidEvent
 from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, event_validator
+from aaaf.evidence.warnings import payload_warnings
 from aaaf.evidence.workflow_definition import resolve_event
 from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
+from aaaf.models import EventWarning as EventWarningModel
 from aaaf.models import dump
 from aaaf.scoring.evidence_sources import STRESS_SOURCE
 from aaaf.services.context import ServiceContext, context_or_default
@@ -73,7 +76,28 @@ class CollectReport:
     rejected: int = 0
     skipped: int = 0
     enrolled: list[str] = field(default_factory=list)
+    warned: int = 0
+    folded: int = 0  # rejections told by an earlier error (every event of one unknown agent)
     _heap: list[tuple[int, int, EventError]] = field(default_factory=list, repr=False)
+    _warnings: list[tuple[int, int | None, str, str]] = field(default_factory=list, repr=False)
+    _unknown: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def warn(self, index: int, line: int | None, field_name: str, message: str) -> None:
+        """Count a warning about an accepted event, keeping the first lines' ones."""
+        self.warned += 1
+        if len(self._warnings) < MAX_ERRORS_KEPT:
+            self._warnings.append((index, line, field_name, message))
+
+    def reject_unknown_agent(self, reference: str, error: EventError) -> None:
+        """An event of an agent that is not enrolled: the first is one error (naming the nearest
+        agents), the others of the same agent are counted, not listed again."""
+        if reference in self._unknown:
+            self._unknown[reference] += 1
+            self.rejected += 1
+            self.folded += 1
+            return
+        self._unknown[reference] = 1
+        self.reject(error)
 
     @property
     def errors(self) -> list[EventError]:
@@ -95,14 +119,18 @@ class CollectReport:
         self.duplicates += other.duplicates
         self.skipped += other.skipped
         self.enrolled += other.enrolled
+        self.warned += other.warned
+        self.folded += other.folded
+        self._warnings = (self._warnings + other._warnings)[:MAX_ERRORS_KEPT]
         for _, _, error in sorted(other._heap, key=lambda item: item[1]):
             self.reject(error)
         self.rejected += other.rejected - len(other._heap)
 
     def errors_note(self, shown: int) -> str | None:
-        """``"first 100 of 250"`` when the list shown is cut, else None."""
-        if self.rejected > shown:
-            return f"first {shown} of {self.rejected}"
+        """``"first 100 of 250"`` when the list shown is cut, else None (the events of an
+        unknown agent are told by its one error)."""
+        if self.rejected - self.folded > shown:
+            return f"first {shown} of {self.rejected - self.folded}"
         return None
 
     def to_model(self, max_errors: int = MAX_ERRORS_KEPT) -> CollectReportModel:
@@ -118,6 +146,11 @@ class CollectReport:
             errors=[EventErrorModel.model_validate(e.to_dict()) for e in shown],
             errors_total=self.rejected,
             **({} if note is None else {"errors_note": note}),
+            warnings=[
+                EventWarningModel(index=index, line=line, field=name, warning=message)
+                for index, line, name, message in self._warnings[: max(max_errors, 0)]
+            ],
+            warnings_total=self.warned,
         )
 
     def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, Any]:
@@ -132,6 +165,12 @@ class AgentResolver:
         self.enroll = enroll
         self.report = report
         self.cache: dict[str, Any] = {}
+        self._known: list[str] | None = None
+
+    def _names(self) -> list[str]:
+        if self._known is None:
+            self._known = [agent.name for agent in self.org.agents()]
+        return self._known
 
     def resolve(self, reference: str) -> Any:
         agent = self.cache.get(reference)
@@ -140,11 +179,13 @@ class AgentResolver:
         agent = self.org.find_agent(reference)
         if agent is None:
             if not self.enroll:
+                near = difflib.get_close_matches(reference, self._names(), n=3, cutoff=0.6)
+                hint = f"did you mean {', '.join(near)}? " if near else ""
                 raise AAAFError(
                     "NOT_FOUND",
-                    f"unknown agent {printable(reference, 80)!r}: enroll it first (aaaf enroll) "
-                    "or collect with --enroll",
-                    {"agent": reference},
+                    f"unknown agent {printable(reference, 80)!r}: {hint}enroll it first (aaaf enroll) "
+                    "or collect with --enroll; none of its events was stored",
+                    {"agent": reference, "did_you_mean": near},
                 )
             # get-or-create: a concurrent collect enrolling the same name is not a conflict
             agent, enrolled = self.org.get_or_enroll_agent(reference)
@@ -282,7 +323,7 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
                     field="id",
                     message=(
                         f"id: an event with {what} is already stored for this agent with "
-                        "different content; give this event an id of its own (SCORING.md §1)"
+                        "different content; give this event an id of its own (docs/scoring.md §2)"
                     ),
                 )
             )
@@ -337,6 +378,8 @@ def collect(
     chunk: list[_Pending] = []
     seen = 0
     writer = _ChunkWriter(org)
+    config = org.config()
+    taxonomy, checklist = frozenset(config.taxonomy), frozenset(config.checklist)
 
     def flush() -> None:
         if chunk:
@@ -374,16 +417,20 @@ def collect(
                 report.reject(error.at(index, line))
                 continue
             except AAAFError as error:
-                report.reject(
-                    EventError(
-                        index=index,
-                        line=line,
-                        code=error.code,
-                        field=error.details.get("field", "agent"),
-                        message=error.message,
-                    )
+                rejected = EventError(
+                    index=index,
+                    line=line,
+                    code=error.code,
+                    field=error.details.get("field", "agent"),
+                    message=error.message,
                 )
+                if error.code == "NOT_FOUND" and "agent" in error.details:
+                    report.reject_unknown_agent(str(error.details["agent"]), rejected)
+                else:
+                    report.reject(rejected)
                 continue
+            for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
+                report.warn(index, line, name, message)
             chunk.append(_Pending(agent.id, event, index, line))
             if len(chunk) >= CHUNK_SIZE:
                 flush()

@@ -187,7 +187,7 @@ def grade_run(
             raise AAAFError(
                 "INVALID_REQUEST",
                 "Judges without an accepted calibration against human labels for their rubric "
-                f"(document 004 §3.4): {', '.join(uncalibrated)}.",
+                f"(docs/scoring.md §5.6): {', '.join(uncalibrated)}.",
                 {"judges": uncalibrated},
             )
     data = model.model_dump(mode="json", exclude_none=True)
@@ -399,7 +399,7 @@ def calibrate_ensemble(
     if refused:
         raise AAAFError(
             "INVALID_REQUEST",
-            "Judge(s) refused by calibration against human labels (document 004 §3.4): "
+            "Judge(s) refused by calibration against human labels (docs/scoring.md §5.6): "
             + "; ".join(c.reason for c in refused.values())
             + ".",
             {

@@ -189,7 +189,7 @@ def explain_assessment(org: OrgStore, assessment_id: str, *, dimension: str | No
             message=(
                 f"The evidence is no longer available{when}: {missing} of the {len(wanted)} events this "
                 "assessment used are no longer in the store (deleted by the retention policy, "
-                "SCORING.md §6). Its scores, scheme spec and event ids are kept; the contributions "
+                "docs/scoring.md §7). Its scores, scheme spec and event ids are kept; the contributions "
                 "cannot be recomputed."
             ),
             evidence_pruned_at=None if pruned_at is None else iso(pruned_at),

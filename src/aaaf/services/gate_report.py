@@ -101,7 +101,7 @@ def markdown_summary(result: GateResult) -> str:
         lines += [
             "",
             "Axis intervals: the composite difference ± 1.96·√(se_B² + se_C²), each se read from the "
-            "assessment's 95 % bootstrap interval (SCORING.md §2.5).",
+            "assessment's 95 % bootstrap interval (docs/uncertainty.md).",
         ]
     return "\n".join(lines) + "\n"
 
@@ -173,7 +173,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.bad{color:#b00020;font-
 <td{% if c.failed %} class="bad"{% endif %}>{{ status(c) }}</td></tr>
 {% endfor %}</tbody></table>
 <p>Axis intervals: the composite difference ± 1.96·√(se_B² + se_C²), each se read from the
-assessment's 95 % bootstrap interval (SCORING.md §2.5). Scores are truncated to 2 decimals.</p>
+assessment's 95 % bootstrap interval (docs/uncertainty.md). Scores are truncated to 2 decimals.</p>
 </body></html>
 """
 

@@ -148,6 +148,8 @@ def fleet_entries(
         if assessment is None:
             failed = org.assessments(agent.id, status="failed")
             failure = dict(failed[0].error) if failed and failed[0].error else None
+            if failure is None:  # a refusal stores nothing: say what the evidence lacks at `at`
+                failure = _evidence_shortfall(org, agent, at)
         trust = None
         if with_trust:
             trust, note = trust_for(org, agent, at=at)
@@ -162,6 +164,24 @@ def fleet_entries(
             )
         )
     return entries, (next(iter(notes)) if notes else None)
+
+
+def _evidence_shortfall(org: OrgStore, agent: Any, at: datetime) -> dict[str, Any] | None:
+    """The ``INSUFFICIENT_EVIDENCE`` error an assessment of ``agent`` at ``at`` would be refused
+    with (its passive evidence, the default type), or None when it would run."""
+    from aaaf.errors import AAAFError
+    from aaaf.scoring import aaaf as aaaf_scheme
+    from aaaf.scoring.evidence_sources import evidence_for
+    from aaaf.services.provenance import agent_runs
+
+    runs = agent_runs(org, agent.id).harness
+    try:
+        aaaf_scheme.check_minimums(
+            evidence_for(org.events(agent.id), "passive_only", harness_runs=runs), org.config(), at
+        )
+    except AAAFError as error:
+        return dict(error.to_dict()["error"])
+    return None
 
 
 def fleet_summary(org: OrgStore, *, at: datetime, with_trust: bool = True) -> str:

@@ -13,11 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, insert, select
 
-from aaaf.scoring.spec import SchemeSpec
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
@@ -28,6 +27,9 @@ from aaaf.store.records import Assessment, DimensionScore
 from aaaf.store.repositories.assessments import _dimension_values
 from aaaf.store.trace_codec import PackedTrace
 from aaaf.store.types import dumps_json
+
+if TYPE_CHECKING:  # a type only: the scheme specs (pydantic) load when an assessment is written
+    from aaaf.scoring.spec import SchemeSpec
 
 
 @dataclass(frozen=True)

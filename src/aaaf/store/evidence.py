@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, insert, select
 
-from aaaf.scoring.spec import SchemeSpec
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.records import AssessmentEvidence
 from aaaf.store.trace_codec import PackedTrace, packed_trace, unpack_event_ids
 from aaaf.store.types import loads_json
+
+if TYPE_CHECKING:  # a type only: the scheme specs (pydantic) load when an assessment is written
+    from aaaf.scoring.spec import SchemeSpec
 
 
 def evidence_values(

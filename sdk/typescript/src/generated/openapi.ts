@@ -100,7 +100,7 @@ export interface paths {
         get: operations["get_weights"];
         /**
          * Set Weights
-         * @description Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0).
+         * @description Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
          */
         put: operations["set_weights"];
         post?: never;
@@ -121,7 +121,7 @@ export interface paths {
         get: operations["get_taxonomy"];
         /**
          * Set Taxonomy
-         * @description Replace the domain taxonomy (SCORING.md §2.3 domain_breadth).
+         * @description Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
          */
         put: operations["set_taxonomy"];
         post?: never;
@@ -146,7 +146,7 @@ export interface paths {
         put?: never;
         /**
          * Create Agent
-         * @description Register an agent for assessment (document 004 §5.1 step 1).
+         * @description Register an agent for assessment (docs/stress-tests.md).
          */
         post: operations["create_agent"];
         delete?: never;
@@ -310,13 +310,12 @@ export interface paths {
         put?: never;
         /**
          * Run Stress Test
-         * @description Document 004 §6.2's stress test of an assessment: the library against the assessment's
-         *     agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-         *     never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-         *     ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-         *     ``stress_test_only`` assessment merges.  Refused at once: another organization's
-         *     assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-         *     a sandbox (503 ``SANDBOX_UNAVAILABLE``).
+         * @description docs/api.md stress test of an assessment: the library against the assessment's agent at
+         *     ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+         *     process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+         *     evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+         *     once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+         *     that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md).
          */
         post: operations["run_stress_test"];
         delete?: never;
@@ -334,7 +333,7 @@ export interface paths {
         };
         /**
          * Get Assessment
-         * @description The assessment (document 004 §6.2's result shape once completed).
+         * @description The assessment (docs/api.md result shape once completed).
          */
         get: operations["get_assessment"];
         put?: never;
@@ -354,7 +353,7 @@ export interface paths {
         };
         /**
          * List Appeals
-         * @description The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL).
+         * @description The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
          */
         get: operations["list_appeals"];
         put?: never;
@@ -460,7 +459,7 @@ export interface paths {
         };
         /**
          * Verify Badge
-         * @description Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+         * @description Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
          *     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
          */
         get: operations["verify_badge"];
@@ -545,7 +544,7 @@ export interface paths {
         put?: never;
         /**
          * Review Badge
-         * @description Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+         * @description Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
          *     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
          */
         post: operations["review_badge"];
@@ -655,7 +654,7 @@ export interface paths {
         head?: never;
         /**
          * Update Badge
-         * @description Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+         * @description Make a badge public or private (``admin``).  A private badge's public
          *     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
          *     without a key of the organization.  The visibility holds for the assessment's badge
          *     whether or not it is issued yet (and for a re-issue after an appeal).
@@ -678,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Recompute Trust Score
-         * @description Recompute the agent's trust score now and record it in the history (SCORING.md §3).
+         * @description Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
          */
         post: operations["recompute_trust_score"];
         delete?: never;
@@ -1139,7 +1138,7 @@ export interface components {
     schemas: {
         /**
          * Agent
-         * @description An enrolled agent (document 004 §6.2 ``/agents``).
+         * @description An enrolled agent (docs/api.md ``/agents``).
          */
         Agent: {
             /** Id */
@@ -1167,7 +1166,7 @@ export interface components {
         };
         /**
          * AgentCreate
-         * @description Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's.
+         * @description docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's.
          */
         AgentCreate: {
             /** Organization Id */
@@ -1207,7 +1206,7 @@ export interface components {
         };
         /**
          * AgentStanding
-         * @description Where one of the caller's agents stands against the field (issue 20 §2).
+         * @description Where one of the caller's agents stands against the field.
          *
          *     ``assessment_id`` is the agent's latest valid assessment (None: it has none, and
          *     ``standings`` is empty); ``standings`` has one entry per published cell of the ``all``
@@ -1251,7 +1250,7 @@ export interface components {
         };
         /**
          * AppealCreate
-         * @description Document 004 §6.2's appeal request.
+         * @description docs/api.md appeal request.
          */
         AppealCreate: {
             /** Dimensions Challenged */
@@ -1273,7 +1272,7 @@ export interface components {
         };
         /**
          * Assessment
-         * @description Document 004 §6.2's assessment object; the fields after ``completed_at`` are the
+         * @description docs/api.md assessment object; the fields after ``completed_at`` are the
          *     record's (present in listings and in the API's answer).
          */
         Assessment: {
@@ -1298,6 +1297,11 @@ export interface components {
             type?: string | null;
             /** Dimension */
             dimension?: string | null;
+            /**
+             * Status Detail
+             * @description While pending: 'waiting for a worker' (docs/jobs.md, "Is anybody working?").
+             */
+            status_detail?: string | null;
             /** Window Start */
             window_start?: string | null;
             /** Window End */
@@ -1317,7 +1321,7 @@ export interface components {
         };
         /**
          * AssessmentCreate
-         * @description Document 004 §6.2 ``POST /api/v1/assessments``.
+         * @description docs/api.md ``POST /api/v1/assessments``.
          */
         AssessmentCreate: {
             /** Agent Id */
@@ -1476,7 +1480,7 @@ export interface components {
         };
         /**
          * AuditSummary
-         * @description The ``audit`` object of SCORING.md §2.6.
+         * @description The ``audit`` object of docs/scoring.md §3.9.
          */
         AuditSummary: {
             /** Coverage */
@@ -1570,7 +1574,7 @@ export interface components {
         };
         /**
          * BatchResult
-         * @description Document 004 §6.2's batch answer plus the count of re-sent events (not errors).
+         * @description docs/api.md batch answer plus the count of re-sent events (not errors).
          */
         BatchResult: {
             /** Accepted */
@@ -1586,7 +1590,7 @@ export interface components {
          * BenchmarkCell
          * @description One published (domain, dimension) distribution: the deciles of the latest valid scores
          *     of opted-in organizations' agents.  ``domain`` is ``all`` for every agent, else a claimed
-         *     domain; ``dimension`` is a SCORING.md dimension or ``performance_composite`` /
+         *     domain; ``dimension`` is a docs/scoring.md dimension or ``performance_composite`` /
          *     ``capability_composite``.
          */
         BenchmarkCell: {
@@ -1632,7 +1636,7 @@ export interface components {
         };
         /**
          * CompareIn
-         * @description ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6 v1.0 options).
+         * @description ``aaaf compare``'s inputs and options (docs/scoring.md §5; docs/scoring.md §5 v1.0 options).
          */
         CompareIn: {
             /**
@@ -1790,8 +1794,8 @@ export interface components {
         };
         /**
          * DimensionScore
-         * @description One dimension (document 004 §3): ``score`` (null without evidence), how many tasks
-         *     and events it rests on, then the dimension's own terms (SCORING.md §0) and ``details``.
+         * @description One dimension (docs/scoring.md §3): ``score`` (null without evidence), how many tasks
+         *     and events it rests on, then the dimension's own terms (docs/scoring.md §1) and ``details``.
          */
         DimensionScore: {
             /** Score */
@@ -1907,12 +1911,18 @@ export interface components {
         };
         /** Health */
         Health: {
-            /** Status */
+            /**
+             * Status
+             * @description ok, or degraded (see reason).
+             */
             status: string;
             /** Database */
             database: string;
             /** Version */
             version: string;
+            /** Reason */
+            reason?: string | null;
+            queue?: components["schemas"]["QueueStatus"] | null;
         };
         /** KeyCreate */
         KeyCreate: {
@@ -1965,7 +1975,7 @@ export interface components {
         };
         /**
          * OAuthClient
-         * @description An OAuth 2.0 client's record (issue 13 §3): its public ``client_id`` and scopes, never the secret.
+         * @description An OAuth 2.0 client's record: its public ``client_id`` and scopes, never the secret.
          */
         OAuthClient: {
             /** Id */
@@ -2010,7 +2020,7 @@ export interface components {
         };
         /**
          * OrganizationCreate
-         * @description Document 004 §6.2 ``POST /api/v1/organizations``; configuration keys are optional.
+         * @description docs/api.md ``POST /api/v1/organizations``; configuration keys are optional.
          */
         OrganizationCreate: {
             /** Name */
@@ -2125,6 +2135,30 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
+        /**
+         * QueueStatus
+         * @description The job queue (docs/jobs.md "Is anybody working?").
+         */
+        QueueStatus: {
+            /**
+             * Runner
+             * @description procrastinate (PostgreSQL, `aaaf worker`) or in-process (SQLite).
+             */
+            runner: string;
+            /** Waiting Jobs */
+            waiting_jobs: number;
+            /** Oldest Waiting Seconds */
+            oldest_waiting_seconds: number | null;
+            /** Last Worker Heartbeat */
+            last_worker_heartbeat: string | null;
+            /**
+             * Status
+             * @description ok, or degraded: jobs wait and no worker was seen.
+             */
+            status: string;
+            /** Reason */
+            reason: string | null;
+        };
         /** Review */
         Review: {
             /**
@@ -2142,7 +2176,7 @@ export interface components {
         };
         /**
          * StressLibrary
-         * @description A published stress-task library (issue 20 §3).  ``owned`` tells whether the caller's
+         * @description A published stress-task library.  ``owned`` tells whether the caller's
          *     organization published it; a shared library of another organization names no publisher.
          */
         StressLibrary: {
@@ -2175,7 +2209,7 @@ export interface components {
         /**
          * StressTestRequest
          * @description An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-         *     chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+         *     chat-completions endpoint with tool calling, and the run's own key for it.
          */
         StressTestRequest: {
             /** Agent Url */
@@ -2215,7 +2249,7 @@ export interface components {
         };
         /**
          * Uncertainty
-         * @description SCORING.md §2.5's statement of how sure an axis's composite is: the 95 % interval over
+         * @description docs/uncertainty.md's statement of how sure an axis's composite is: the 95 % interval over
          *     the bootstrap's sufficient resamples, each tier's share of the resamples, how many there
          *     were and how many were insufficient.
          */
@@ -2272,7 +2306,7 @@ export interface components {
             url: string;
             /**
              * Event Types
-             * @description Document 004 §6.3 event types: assessment.started, assessment.completed, assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
+             * @description Event types (docs/webhooks.md): assessment.started, assessment.completed, assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
              */
             event_types: string[];
             /**
@@ -2346,7 +2380,7 @@ export interface components {
             url?: string | null;
             /**
              * Event Types
-             * @description Document 004 §6.3 event types: assessment.started, assessment.completed, assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
+             * @description Event types (docs/webhooks.md): assessment.started, assessment.completed, assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
              */
             event_types?: string[] | null;
             /** Active */
@@ -2374,12 +2408,12 @@ export interface components {
         WorkflowRunsIn: {
             /**
              * Runs
-             * @description Up to 1 000 `workflow_run` events (SCORING.md §1, §5).
+             * @description Up to 1 000 `workflow_run` events (docs/scoring.md §2, §6).
              */
             runs: unknown[];
             /**
              * Workflows
-             * @description Workflow definitions ({name, steps: [{id, depends_on, retry_count, timeout_seconds}]}) the runs may name (document 003 §3.1).
+             * @description Workflow definitions ({name, steps: [{id, depends_on, retry_count, timeout_seconds}]}) the runs may name (docs/scoring.md §6).
              */
             workflows?: unknown[];
         };
@@ -2728,7 +2762,7 @@ export interface operations {
             query?: {
                 /** @description Only agents with this status (default: every agent but archived ones). */
                 status?: ("enrolled" | "active" | "suspended" | "archived") | null;
-                /** @description Document 004 §6.2's filter: must be the caller's organization. */
+                /** @description The organization filter: must be the caller's organization. */
                 org_id?: string | null;
                 /** @description The previous page's `next_cursor`. */
                 cursor?: string | null;
@@ -3979,7 +4013,7 @@ export interface operations {
     get_workflow_score: {
         parameters: {
             query?: {
-                /** @description Most recent tasks per agent in its mean (SCORING.md §5). */
+                /** @description Most recent tasks per agent in its mean (docs/scoring.md §6). */
                 window?: number;
             };
             header?: never;
@@ -4015,7 +4049,7 @@ export interface operations {
     get_workflow_weights: {
         parameters: {
             query?: {
-                /** @description Most recent tasks per agent in its mean (SCORING.md §5). */
+                /** @description Most recent tasks per agent in its mean (docs/scoring.md §6). */
                 window?: number;
                 /** @description Largest weight any agent may get. */
                 cap?: number;

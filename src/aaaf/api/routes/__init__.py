@@ -22,6 +22,7 @@ from aaaf.api.routes import (
     webhooks,
     workflow,
 )
+from aaaf.api.web import agent_badge
 from aaaf.api.web import verify as verify_page
 
 ROUTERS = [
@@ -44,6 +45,7 @@ ROUTERS = [
     usage.router,
     benchmarks.router,  # issue 20 §2
     stress_libraries.router,  # issue 20 §3
-    verify_page.router,  # the public verification page, HTML (issue 17)
+    verify_page.router,  # the public verification page, HTML
+    agent_badge.router,  # an agent's current badge at one stable URL
     otlp.router,
 ]

@@ -30,7 +30,7 @@ def _agent(org: OrgStore, agent_id: str) -> Agent:
 
 @router.post("", status_code=201, response_model=AgentOut, operation_id="create_agent")
 def create_agent(body: AgentCreate, org: Writer) -> dict[str, Any]:
-    """Register an agent for assessment (document 004 §5.1 step 1)."""
+    """Register an agent for assessment (docs/stress-tests.md)."""
     if body.organization_id is not None and body.organization_id != str(org.organization_id):
         raise AAAFError(
             "NOT_FOUND",
@@ -61,7 +61,7 @@ def list_agents(
         Query(description="Only agents with this status (default: every agent but archived ones)."),
     ] = None,
     org_id: Annotated[
-        str | None, Query(description="Document 004 §6.2's filter: must be the caller's organization.")
+        str | None, Query(description="The organization filter: must be the caller's organization.")
     ] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,

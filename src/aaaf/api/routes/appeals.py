@@ -32,7 +32,7 @@ class CounterEvidence(Request):
 
 
 class AppealCreate(Request):
-    """Document 004 §6.2's appeal request."""
+    """docs/api.md appeal request."""
 
     dimensions_challenged: list[str] = Field(min_length=1)
     justification: str = Field(min_length=1)
@@ -73,7 +73,7 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
 def list_appeals(
     assessment_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:
-    """The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL)."""
+    """The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
     assessment = org.get_assessment(assessment_id)
     rows = org.appeals_page(assessment.id, after=time_id_after(cursor), limit=limit + 1)
     return keyset_page(

@@ -93,7 +93,7 @@ def create_assessment(
 
 class StressTestRequest(BaseModel):
     """An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-    chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it."""
+    chat-completions endpoint with tool calling, and the run's own key for it."""
 
     model_config = ConfigDict(extra="forbid")
     agent_url: str = Field(min_length=1, max_length=2000)
@@ -122,13 +122,12 @@ def run_stress_test(
     context: ContextDep,
     now: NowDep,
 ) -> dict[str, Any]:
-    """Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Refused at once: another organization's
-    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-    a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
+    """docs/api.md stress test of an assessment: the library against the assessment's agent at
+    ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+    process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+    evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+    once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+    that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
     from aaaf.services import stress_jobs
     from aaaf.services.issuer import secret_box
     from aaaf.services.stress import stress_run_json
@@ -163,7 +162,7 @@ def run_stress_test(
     operation_id="get_assessment",
 )
 def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
-    """The assessment (document 004 §6.2's result shape once completed)."""
+    """The assessment (docs/api.md result shape once completed)."""
     return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
 
 

@@ -63,7 +63,7 @@ def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, n
 
 def _shown_to(store: Store, assessment_id: str, key: str | None, now: datetime) -> bool:
     """Whether the badge's pictures and credential may be served to this request: a public
-    badge to anyone, a private one only to a key (``read``) of its organization (issue 13 §1)."""
+    badge to anyone, a private one only to a key (``read``) of its organization."""
     from aaaf.services.keys import authenticate
     from aaaf.store.repositories.badge_visibility import public_badge_visibility
 
@@ -94,7 +94,7 @@ def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: 
 
 @router.get("/api/v1/badges/{assessment_id}/verify", operation_id="verify_badge")
 def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
-    """Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+    """Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
     from aaaf.services import badges as badge_service
     from aaaf.store.repositories.badge_visibility import public_badge_visibility
@@ -180,7 +180,7 @@ def revoke_badge(
 def review_badge(
     assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep
 ) -> dict[str, Any]:
-    """Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+    """Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held."""
     from aaaf.services import assess as assess_service
     from aaaf.services import badges as badge_service
@@ -229,7 +229,7 @@ class VisibilityChange(Request):
 
 @router.patch("/api/v1/badges/{assessment_id}", operation_id="update_badge")
 def update_badge(assessment_id: str, body: VisibilityChange, org: Admin, now: NowDep) -> dict[str, Any]:
-    """Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+    """Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal)."""

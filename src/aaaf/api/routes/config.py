@@ -74,7 +74,7 @@ def get_weights(org_id: str, org: Reader) -> dict[str, Any]:
 
 @router.put("/weights", operation_id="set_weights")
 def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
-    """Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
+    """Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
     changes = {key: getattr(body, key) for key in WEIGHT_KEYS if getattr(body, key) is not None}
     if not changes:
         raise AAAFError(
@@ -92,6 +92,6 @@ def get_taxonomy(org_id: str, org: Reader) -> dict[str, Any]:
 
 @router.put("/taxonomy", operation_id="set_taxonomy")
 def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin) -> dict[str, Any]:
-    """Replace the domain taxonomy (SCORING.md §2.3 domain_breadth)."""
+    """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
     config = _own(org, org_id).set_taxonomy(body.domain_taxonomy)
     return {"domain_taxonomy": config.to_dict()["domain_taxonomy"]}

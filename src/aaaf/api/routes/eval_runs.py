@@ -137,7 +137,7 @@ def list_eval_runs(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 
 
 
 class CompareIn(RequestBody):
-    """``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6 v1.0 options)."""
+    """``aaaf compare``'s inputs and options (docs/scoring.md §5; docs/scoring.md §5 v1.0 options)."""
 
     control: str = Field(description="The control run's id.")
     treatments: list[str] = Field(min_length=1, max_length=20, description="One or more treatment run ids.")

@@ -40,7 +40,7 @@ def _client_id(raw: Any) -> str | None:
 
 @router.post("", status_code=201, response_model=EventStored, operation_id="create_event")
 def create_event(
-    event: Annotated[dict[str, Any], Body(description="One event (SCORING.md §1).")],
+    event: Annotated[dict[str, Any], Body(description="One event (docs/scoring.md §2).")],
     org: EventWriter,
     principal: CallerDep,
     now: NowDep,
@@ -82,7 +82,7 @@ def create_events_batch(
 
 
 def batch_answer(report: CollectReport, sent: list[Any]) -> dict[str, Any]:
-    """Document 004 §6.2's batch answer: counts and each rejected item's index, ``id``, code,
+    """docs/api.md batch answer: counts and each rejected item's index, ``id``, code,
     field and message."""
     return {
         "accepted": report.accepted,

@@ -1,4 +1,9 @@
-"""``GET /health`` (public, SCORING.md §7): the server answers and its database too."""
+"""``GET /health`` (public, SCORING.md §7): the server answers, its database too, and whether
+anybody runs the queued jobs (:mod:`aaaf.services.queue_health`; docs/jobs.md).
+
+``status`` is ``ok``, or ``degraded`` with the ``reason`` when jobs wait and no worker was seen:
+answered with HTTP 200 unless ``AAAF_HEALTH_DEGRADED_STATUS=503`` asks for 503.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +12,29 @@ from importlib.metadata import version
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import text
+from fastapi.responses import JSONResponse
 
-from aaaf.api.deps import StoreDep
+from aaaf.api.deps import ContextDep, StoreDep
 from aaaf.api.models import Health
 
 router = APIRouter(tags=["health"])
 
 
 @router.get("/health", response_model=Health, operation_id="health")
-def health(store: StoreDep) -> dict[str, Any]:
-    with store.engine.connect() as connection:
-        connection.execute(text("SELECT 1"))
-    return {"status": "ok", "database": store.dialect, "version": _version()}
+def health(store: StoreDep, context: ContextDep) -> Any:
+    from aaaf.services.queue_health import queue_health
+
+    judged = queue_health(store.engine, context)  # its query is the database's check too
+    body = {
+        "status": "degraded" if judged.degraded else "ok",
+        "database": store.dialect,
+        "version": _version(),
+        "reason": judged.reason,
+        "queue": judged.to_dict(),
+    }
+    if judged.degraded and context.settings.health_degraded_status == 503:
+        return JSONResponse(Health.model_validate(body).model_dump(mode="json"), status_code=503)
+    return body
 
 
 @cache

@@ -45,7 +45,7 @@ def get_trust_score(
 
 @router.post("", response_model=dict[str, Any], operation_id="recompute_trust_score")
 def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
-    """Recompute the agent's trust score now and record it in the history (SCORING.md §3)."""
+    """Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
     agent = org.get_agent(agent_id)
     report = trust_service.trust_report(org, agent, at=now, record=True, computed_at=now)
     return report.to_dict()

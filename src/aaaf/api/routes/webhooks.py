@@ -24,7 +24,7 @@ from aaaf.services.issuer import secret_box
 
 router = APIRouter(prefix="/api/v1/webhooks", tags=["webhooks"])
 
-EVENT_TYPES_HELP = "Document 004 §6.3 event types: " + ", ".join(webhook_service.WEBHOOK_EVENT_TYPES) + "."
+EVENT_TYPES_HELP = "Event types (docs/webhooks.md): " + ", ".join(webhook_service.WEBHOOK_EVENT_TYPES) + "."
 
 
 class WebhookCreate(Request):

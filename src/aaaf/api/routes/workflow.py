@@ -51,18 +51,19 @@ def _answer(result: Any) -> dict[str, Any]:
 
 
 WindowQuery = Annotated[
-    int, Query(ge=1, le=1_000_000, description="Most recent tasks per agent in its mean (SCORING.md §5).")
+    int,
+    Query(ge=1, le=1_000_000, description="Most recent tasks per agent in its mean (docs/scoring.md §6)."),
 ]
 
 
 class WorkflowRunsIn(Request):
     """Workflow runs to store (``workflow_run`` events) and the definitions they may name."""
 
-    runs: list[Any] = Field(description="Up to 1 000 `workflow_run` events (SCORING.md §1, §5).")
+    runs: list[Any] = Field(description="Up to 1 000 `workflow_run` events (docs/scoring.md §2, §6).")
     workflows: list[Any] = Field(
         default_factory=list,
         description="Workflow definitions ({name, steps: [{id, depends_on, retry_count, timeout_seconds}]}) "
-        "the runs may name (document 003 §3.1).",
+        "the runs may name (docs/scoring.md §6).",
     )
 
 

@@ -11,7 +11,6 @@ from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json, split_csv
 from aaaf.errors import AAAFError
-from aaaf.models.tenancy import AgentListing, Enrollment, LatestAssessment
 from aaaf.scoring.core import display
 
 
@@ -38,7 +37,7 @@ def enroll(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Register an agent for assessment (document 004 §5.1 step 1)."""
+    """Register an agent for assessment."""
     if (name is None) == (from_file is None):
         raise AAAFError("INVALID_REQUEST", "give either NAME or --file")
     if from_file is not None:
@@ -89,6 +88,8 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
             )
             enrolled.append(agent.name)
     if as_json:
+        from aaaf.models.tenancy import Enrollment  # models load when printed (a fast --help)
+
         print_json(Enrollment(enrolled=enrolled, already_enrolled=existing))
     else:
         console.print(
@@ -99,12 +100,14 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
 @handle_errors
 def agents(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the organization's agents with their latest assessment."""
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         rows = []
         for agent in session.org.agents():
             latest = session.org.latest_completed_assessment(agent.id)
             rows.append((agent, latest))
         if as_json:
+            from aaaf.models.tenancy import AgentListing, LatestAssessment
+
             print_json(
                 [
                     AgentListing(

@@ -49,7 +49,15 @@ def assess(
     due: Annotated[
         bool, typer.Option("--due", help="Assess every agent whose re-assessment is due.")
     ] = False,
-    assessment_type: Annotated[AssessmentType, typer.Option("--type")] = AssessmentType.passive_only,
+    assessment_type: Annotated[
+        AssessmentType | None,
+        typer.Option(
+            "--type",
+            help="What to score.  Default: the type each agent's evidence supports — passive evidence, "
+            "or its stress-test evidence when it has too little passive evidence.",
+            show_default=False,
+        ),
+    ] = None,
     dimension: Annotated[
         str | None, typer.Option("--dimension", help="With --type single_dimension.")
     ] = None,
@@ -58,19 +66,19 @@ def assess(
         bool,
         typer.Option(
             "--no-uncertainty",
-            help="Leave out the bootstrap intervals and tier probabilities (SCORING.md §2.5): bulk re-scoring.",
+            help="Leave out the bootstrap intervals and tier probabilities (docs/uncertainty.md): bulk re-scoring.",
         ),
     ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Score agents on the 5 Performance and 7 Capability dimensions (document 004 §3)."""
+    """Score agents on the 5 Performance and 7 Capability dimensions (docs/scoring.md §3)."""
     now = datetime.now(UTC)
     end = parse_when(window_end, "--window-end")
     if sum([name is not None, all_agents, due]) != 1:
         raise AAAFError("INVALID_REQUEST", "give exactly one of NAME, --all or --due")
     options: dict[str, Any] = {
-        "assessment_type": assessment_type.value,
+        "assessment_type": (assessment_type or AssessmentType.passive_only).value,
         "dimension": dimension,
         "window_end": end,
         "uncertainty": not no_uncertainty,
@@ -78,7 +86,14 @@ def assess(
     with open_session(db) as session:
         if name is not None:
             try:
-                record = assess_service.assess_agent(session.org, name, now=now, **options)
+                if assessment_type is None:  # the type its evidence supports
+                    agent = session.org.get_agent(name)
+                    (outcome,) = assess_service.assess_by_evidence(session.org, [agent], now=now, **options)
+                    if outcome.error is not None:
+                        raise outcome.error
+                    record = outcome.assessment
+                else:
+                    record = assess_service.assess_agent(session.org, name, now=now, **options)
             except AAAFError as error:
                 fail(error, as_json=as_json)
             if as_json:
@@ -86,9 +101,14 @@ def assess(
             else:
                 _print_assessment(record, name)
             return
-        outcomes = (assess_service.assess_due if due else assess_service.assess_all)(
-            session.org, now=now, **options
-        )
+        if due:
+            outcomes = assess_service.assess_due(session.org, now=now, **options)
+        elif assessment_type is None:
+            outcomes = assess_service.assess_by_evidence(
+                session.org, session.org.agents(), now=now, **options
+            )
+        else:
+            outcomes = assess_service.assess_all(session.org, now=now, **options)
     if as_json:
         print_json([outcome.to_model(service_context()) for outcome in outcomes])
     else:
@@ -98,7 +118,7 @@ def assess(
 
 
 def uncertainty_phrase(axis: Any, borderline: float) -> str:
-    """ " — 95 % interval …; P(tier) = …" for a table title (SCORING.md §2.5), or ''."""
+    """ " — 95 % interval …; P(tier) = …" for a table title (docs/uncertainty.md), or ''."""
     text = interval_text(axis.get("uncertainty"), axis.get("tier"), borderline)
     return f" — {text}" if text else ""
 
@@ -157,10 +177,13 @@ def _print_fleet(outcomes: list[Any], *, due: bool) -> None:
         if outcome.error is not None:
             details = outcome.error.details
             note = outcome.error.message
-            if outcome.error.code == "INSUFFICIENT_EVIDENCE":
+            if outcome.error.code == "INSUFFICIENT_EVIDENCE" and details.get("evidence") == "workflow_run":
+                note = "only workflow runs: scored by `aaaf workflow weights`"
+            elif outcome.error.code == "INSUFFICIENT_EVIDENCE":
                 note = (
                     f"insufficient evidence: {details.get('axis')} has {details.get('current_count')} "
-                    f"of {details.get('required_count')} tasks"
+                    f"of {details.get('required_count')} tasks (`aaaf config set {details.get('setting')} N`, "
+                    "or --type single_dimension)"
                 )
             table.add_row(outcome.agent.name, "—", "—", "—", "—", note)
             continue
@@ -180,7 +203,7 @@ def _print_fleet(outcomes: list[Any], *, due: bool) -> None:
 
 
 def _hold_note(record: Any) -> str:
-    """Why an assessment is held (SCORING.md §2.4 calibration, §2.6 audit), or ''."""
+    """Why an assessment is held (docs/scoring.md §3.7 calibration, §3.9 audit), or ''."""
     reasons = ["anomalous"] if record.anomalous else []
     if assess_service.self_report_unreliable(record.result or {}):
         reasons.append("self-reports unreliable")
@@ -194,7 +217,7 @@ def assessments(
     as_json: JsonOption = False,
 ) -> None:
     """An agent's assessments, newest first, with appeals on record."""
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         agent = session.org.get_agent(name)
         records = session.org.assessments(agent.id)
         appeals = {r.id: session.org.appeals(r.id) for r in records}

@@ -115,28 +115,41 @@ def warn_if_local_base_url() -> None:
 @badge_app.command("issue")
 @handle_errors
 def issue_command(
-    assessment_id: Annotated[str | None, typer.Argument(help="The assessment whose badge to issue.")] = None,
+    assessment_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="AGENT|ASSESSMENT_ID",
+            help="An agent's name (its latest completed assessment) or an assessment id.",
+        ),
+    ] = None,
     all_agents: Annotated[
         bool, typer.Option("--all", help="Every agent's latest completed assessment.")
     ] = False,
     formats: Annotated[str, typer.Option("--format", help=f"Comma-separated: {ALL_FORMATS}.")] = ALL_FORMATS,
     output: Annotated[
-        Path, typer.Option("--output", help="Directory to write <assessment_id>.<ext> into.")
+        Path, typer.Option("--output", help="Directory to write <agent>.<ext> into (one set per agent).")
     ] = Path("."),
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Issue an assessment's badge: `aaaf badge ASSESSMENT_ID --format svg,png,json,jwt,md --output DIR`."""
+    """Issue a badge: `aaaf badge AGENT --format svg,png,json,jwt,md --output DIR` writes DIR/AGENT.svg, ….
+
+    AGENT may also be an assessment id.  The Markdown file starts with the line a README embeds:
+    the agent's badge picture from its stable URL (always its current badge), linking the
+    verification page."""
     if (assessment_id is None) == (not all_agents):
-        bad_input("give an ASSESSMENT_ID or --all (not both)")
+        bad_input("give an AGENT (or an ASSESSMENT_ID) or --all (not both)")
     chosen = badge_service.parse_formats(split_csv(formats))
     now = datetime.now(UTC)
     warn_if_local_base_url()
     with open_session(db) as session:
         if assessment_id is not None:
-            paths = badge_service.issue_badge(session, assessment_id, chosen, output, now)
+            from aaaf.services.agent_badges import assessment_for
+
+            resolved = str(assessment_for(session.org, assessment_id))
+            paths = badge_service.issue_badge(session, resolved, chosen, output, now)
             if as_json:
-                print_json(IssuedBadge(assessment_id=assessment_id, files=[str(p) for p in paths]))
+                print_json(IssuedBadge(assessment_id=resolved, files=[str(p) for p in paths]))
             else:
                 for path in paths:
                     console.print(f"wrote {path}")

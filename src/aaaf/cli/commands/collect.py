@@ -127,7 +127,12 @@ def collect(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Collect evidence events. The last line is `accepted N, rejected M`; exit 2 if any was rejected."""
+    """Collect evidence events. The first line is `accepted N, rejected M`; exit 2 if any was rejected.
+
+    Events are JSON Lines, one event object per line (lines starting with # are comments); the
+    format and the JSON Schema of each event type: docs/evidence-format.md.  Accepted events that
+    are probably mistakes (a domain outside the taxonomy, an unknown checklist key or field) are
+    stored with a warning naming them."""
     now = datetime.now(UTC)
     files = list(paths or [])
     # `aaaf collect FILE.jsonl` (no agent): Typer binds the first path to AGENT; undo that.
@@ -189,6 +194,8 @@ def _print_report(report: CollectReport, as_json: bool) -> None:
     if as_json:
         print_json(report.to_model(max_errors=MAX_ERRORS_SHOWN))
         return
+    warned = f", {report.warned} warning(s)" if report.warned else ""
+    console.print(f"accepted {report.accepted}, rejected {report.rejected}{warned}")
     if report.enrolled:
         console.print(f"enrolled {len(report.enrolled)} agent(s): {', '.join(report.enrolled)}")
     extra = []
@@ -198,7 +205,6 @@ def _print_report(report: CollectReport, as_json: bool) -> None:
         extra.append(f"{report.skipped} before --from")
     if extra:
         console.print("; ".join(extra))
-    console.print(f"accepted {report.accepted}, rejected {report.rejected}")
     shown = report.errors[:MAX_ERRORS_SHOWN]
     note = report.errors_note(len(shown))
     if note is not None:
@@ -207,3 +213,10 @@ def _print_report(report: CollectReport, as_json: bool) -> None:
         where = f"line {error.line}" if error.line is not None else f"index {error.index}"
         field = f" {error.field}:" if error.field and not error.message.startswith(f"{error.field}:") else ""
         console.print(f"  {where}: [{error.code}]{field} {error.message}", markup=False)
+    kept = report.to_model(max_errors=MAX_ERRORS_SHOWN).warnings
+    if kept:
+        cut = f" (first {len(kept)} of {report.warned})" if report.warned > len(kept) else ""
+        console.print(f"warnings — stored, but probably not what you meant{cut}:")
+    for warning in kept:
+        where = f"line {warning.line}" if warning.line is not None else f"index {warning.index}"
+        console.print(f"  {where}: {warning.warning}", markup=False)

@@ -162,7 +162,7 @@ def compare_pair(
     allow_incomplete: bool = False,
 ) -> tuple[Comparison, GradedRuns]:
     """Read, grade and compare a control and one treatment: what ``aaaf compare C T`` decides
-    before it prints (``aaaf gate`` decides with exactly this, issue 20 §1)."""
+    before it prints (``aaaf gate`` decides with exactly this)."""
     pair = comparison_runs(
         control,
         treatment,

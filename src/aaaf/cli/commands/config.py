@@ -160,10 +160,15 @@ def read_weights(spec: str, axis: str) -> dict[str, float]:
 
 def _apply(db: str | None, key: str, value: Any, as_json: bool) -> None:
     """Store one change and say what it did: before → after, and when."""
+    _apply_changes(db, {key: value}, as_json)
+
+
+def _apply_changes(db: str | None, changes: dict[str, Any], as_json: bool) -> None:
+    """Store the changes (one recorded change, or none when nothing differs) and say what they did."""
     with open_session(db) as session:
         org = session.org
         before = len(org.config_history())
-        org.update_config(**{key: value})
+        org.update_config(**changes)
         history = org.config_history()
     change = history[-1] if len(history) > before else None
     if as_json:
@@ -175,7 +180,8 @@ def _apply(db: str | None, key: str, value: Any, as_json: bool) -> None:
         )
         return
     if change is None:
-        console.print(f"{key}: unchanged (already {_shown(value)})", markup=False)
+        for key, value in changes.items():
+            console.print(f"{key}: unchanged (already {_shown(value)})", markup=False)
         return
     for name, values in change.changes.items():
         console.print(f"{name}: {_shown(values['before'])} → {_shown(values['after'])}", markup=False)
@@ -196,7 +202,7 @@ def set_command(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Set one configuration value (document 004 §6.2 names); the change is recorded with its time."""
+    """Set one configuration value (docs/cli.md lists the keys); the change is recorded with its time."""
     if key not in SETTABLE_KEYS:
         hint = ""
         if key in (*WEIGHT_KEYS.values(), "weights"):
@@ -209,6 +215,39 @@ def set_command(
             {"field": "key", "value": key, "known": list(SETTABLE_KEYS)},
         )
     _apply(db, key, parse_value(key, value), as_json)
+
+
+@config_app.command("apply")
+@handle_errors
+def apply_command(
+    path: Annotated[
+        Path, typer.Argument(help="A configuration file (aaaf init writes one: aaaf-config.toml).")
+    ],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Apply a configuration file: every value that differs from the organization's is changed (one recorded change)."""
+    from aaaf.cli.commands.config_file import read_config_file
+
+    values = read_config_file(path.read_text(encoding="utf-8"), str(path))
+    with open_session(db) as session:
+        current = config_snapshot_of(session.org.config())
+    changes = {key: value for key, value in values.items() if current.get(key) != value}
+    if not changes:
+        if as_json:
+            print_json(ConfigSetResult(changed=False, change=None))
+        else:
+            console.print(
+                f"{path}: nothing to change (every value is the organization's already)", markup=False
+            )
+        return
+    _apply_changes(db, changes, as_json)
+
+
+def config_snapshot_of(config: Any) -> dict[str, Any]:
+    from aaaf.store.org_config import config_snapshot
+
+    return config_snapshot(config)
 
 
 @config_app.command("weights")
@@ -251,7 +290,7 @@ def taxonomy_command(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Replace the domain taxonomy (SCORING.md §2.3 domain_breadth counts over it)."""
+    """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth counts over it)."""
     names = split_csv(domains)
     if not names:
         raise AAAFError("INVALID_REQUEST", "the taxonomy needs at least one domain", {"field": "taxonomy"})
@@ -277,7 +316,7 @@ def show(db: DbOption = None, as_json: JsonOption = False) -> None:
     """Every setting with when it last changed, the weights, the taxonomy and the change history."""
     from aaaf.store.org_config import config_snapshot
 
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         snapshot = config_snapshot(session.org.config())
         history = session.org.config_history()
         organization = session.organization.name

@@ -57,7 +57,7 @@ def prune(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Delete evidence past retention (SCORING.md §6): events after 180 days, stress-test
+    """Delete evidence past retention (docs/scoring.md §7): events after 180 days, stress-test
     results after 365 (each organization's ``event_retention_days`` /
     ``stress_result_retention_days``); assessments, scores and badges are kept."""
     from datetime import UTC, datetime

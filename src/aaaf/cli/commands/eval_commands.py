@@ -53,7 +53,7 @@ from aaaf.services.evals import (
 
 eval_app = typer.Typer(
     name="eval",
-    help="Layered eval runs (document 002): score one run (the SOLO case).",
+    help="Layered eval runs (docs/scoring.md §5): score one run (the SOLO case).",
     no_args_is_help=True,
 )
 

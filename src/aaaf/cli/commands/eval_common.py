@@ -146,7 +146,7 @@ def _ci_text(interval: object) -> str:
 
 
 def _level(value: float | None, scale: str) -> str:
-    """Points are truncated (SCORING.md §0: never shown above their gate); z-scores are rounded."""
+    """Points are truncated (docs/scoring.md §1: never shown above their gate); z-scores are rounded."""
     return display(value) if scale == "points" else fmt(value)
 
 

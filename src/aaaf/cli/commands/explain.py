@@ -19,7 +19,13 @@ def register(app: typer.Typer) -> None:
 
 @handle_errors
 def explain(
-    assessment_id: Annotated[str, typer.Argument(help="The assessment to explain.")],
+    assessment_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="AGENT|ASSESSMENT_ID",
+            help="An agent's name (its latest completed assessment) or an assessment id.",
+        ),
+    ],
     dimension: Annotated[
         str | None, typer.Option("--dimension", "-d", help="Explain this dimension only.")
     ] = None,
@@ -33,8 +39,12 @@ def explain(
     each task under the recorded configuration — and what would raise the tier."""
     if top < 1:
         raise AAAFError("INVALID_REQUEST", f"--top must be at least 1, got {top}", {"field": "top"})
-    with open_session(db) as session:
-        explanation = explain_assessment(session.org, assessment_id, dimension=dimension)
+    with open_session(db, must_exist=True) as session:
+        from aaaf.services.agent_badges import assessment_for
+
+        explanation = explain_assessment(
+            session.org, str(assessment_for(session.org, assessment_id)), dimension=dimension
+        )
     if as_json:
         print_json(explanation.to_model(top=top))
         return

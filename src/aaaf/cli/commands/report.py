@@ -50,7 +50,7 @@ def report(
         raise AAAFError("INVALID_REQUEST", "give exactly one of NAME, --all or --summary", {"field": "name"})
     moment = parse_when(at, "--at") or datetime.now(UTC)
     with_trust = not no_trust
-    with open_session(db) as session:
+    with open_session(db, must_exist=True) as session:
         if summary:
             target = output or DEFAULT_SUMMARY
             if target.exists() and target.is_dir():

@@ -61,6 +61,8 @@ def serve(
         secret_box(store)  # SCORING.md §7: a server database needs AAAF_SECRET_KEY
         shown = store.url
     console.print(f"serving {shown} on http://{host}:{port} (docs at /docs)")
+    if not shown.startswith("sqlite"):
+        _warn_without_workers(url)
     uvicorn.run(
         "aaaf.cli.service_app:create_service_app",
         factory=True,
@@ -70,3 +72,37 @@ def serve(
         log_level=log_level,
         proxy_headers=False,
     )
+
+
+def _warn_without_workers(url: str | None) -> None:
+    """On PostgreSQL the server never scores: ``aaaf worker`` processes do.  A thread of this
+    process looks once, ``AAAF_JOBS_WORKER_WARNING_SECONDS`` (60) after the start, and says so on
+    stderr when no worker beat in that time (docs/jobs.md "Is anybody working?")."""
+    import threading
+
+    from aaaf.services.context import default_context
+
+    context = default_context()
+    wait = context.settings.jobs_worker_warning_seconds
+
+    def look() -> None:
+        from aaaf.store import open_store
+        from aaaf.store.queue_state import read_queue_state
+
+        try:
+            with open_store(url) as store:
+                state = read_queue_state(store.engine, context.now())
+        except Exception:  # a warning, never a reason to stop serving
+            return
+        if not state.worker_seen(wait):
+            waiting = f"; {state.waiting} job(s) waiting" if state.waiting else ""
+            sys.stderr.write(
+                f"warning: no aaaf worker has beaten in the {wait:g} s since this server started{waiting}: "
+                "assessments stay pending until one runs (start one with `aaaf worker`; GET /health "
+                "says degraded while jobs wait)\n"
+            )
+            sys.stderr.flush()
+
+    timer = threading.Timer(wait, look)
+    timer.daemon = True
+    timer.start()

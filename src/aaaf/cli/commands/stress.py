@@ -99,7 +99,7 @@ def stress_test(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Run the stress-test library against an agent (document 004 §5.3) and store the evidence."""
+    """Run the stress-test library against an agent (docs/stress-tests.md) and store the evidence."""
     from aaaf.services.stress import run_stress_test
     from aaaf.stress.library import load_library
     from aaaf.stress.runner import AgentSpec
@@ -173,7 +173,7 @@ def stress_runs(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """An agent's stress runs (SCORING.md §7 "Stress runs")."""
+    """An agent's stress runs (docs/api.md)."""
     with open_session(db) as session:
         agent = session.org.get_agent(name)
         runs = session.org.stress_runs(agent.id)

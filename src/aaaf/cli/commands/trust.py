@@ -61,7 +61,7 @@ class _TrustGroup(TyperGroup):
 trust_app = typer.Typer(
     cls=_TrustGroup,
     name="trust",
-    help="The 0-1000 trust score from 16 behavioural dimensions (document 000). "
+    help="The 0-1000 trust score from 16 behavioural dimensions (docs/scoring.md §4). "
     "`aaaf trust NAME` or `aaaf trust --all`; see also history, weights, review.",
     no_args_is_help=True,
     rich_markup_mode="rich",
@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
 
 
 def whole(value: float | None) -> str:
-    """A 0-1000 score for people: integer, truncated (SCORING.md §0)."""
+    """A 0-1000 score for people: integer, truncated (docs/scoring.md §1)."""
     return "—" if value is None else str(int(truncate(value, 0)))
 
 
@@ -204,7 +204,7 @@ def _print_summary(report: trust_service.TrustReport) -> None:
         result.uncertainty, result.tier, result.config.borderline_probability, scale=1.0, digits=0
     )
     if sure:
-        console.print(f"how sure (SCORING.md §2.5): {sure}")
+        console.print(f"how sure (docs/uncertainty.md): {sure}")
     if result.override.rejected_reason is not None:
         console.print(
             f"[yellow]weight override rejected:[/] {result.override.rejected_reason}; base weights in force"
@@ -212,7 +212,7 @@ def _print_summary(report: trust_service.TrustReport) -> None:
     elif result.override.applied:
         console.print("weights: the organization's adaptive override is in force")
     else:
-        console.print("weights: document 000 base weights")
+        console.print("weights: docs/scoring.md §4 base weights")
     _print_history_note(report)
 
 
@@ -335,7 +335,7 @@ def weights_command(
 ) -> None:
     """Show the trust weights in force, or set / clear the organization's adaptive override.
 
-    The override is stored as given and validated when applied (SCORING.md §3): one whose
+    The override is stored as given and validated when applied (docs/scoring.md §4): one whose
     merged weights do not sum to 1.0 ± 0.001, or that names an unknown dimension or a weight
     outside [0, 1], is rejected as a whole and the base weights stay in force.
     """
@@ -360,7 +360,7 @@ def weights_command(
         return
     stored = status["override"]
     supplied = stored["weights"] if stored is not None else {}
-    table = Table(title="Trust weights (document 000)")
+    table = Table(title="Trust weights (docs/scoring.md §4)")
     table.add_column("dimension", no_wrap=True)
     for column in ("base", "override", "in force"):
         table.add_column(column)

@@ -27,7 +27,7 @@ from aaaf.services import workflow as service
 
 workflow_app = typer.Typer(
     name="workflow",
-    help="Deterministic workflow scoring (document 003): per-run S and capped weights per agent.",
+    help="Deterministic workflow scoring (docs/scoring.md §6): per-run S and capped weights per agent.",
     no_args_is_help=True,
 )
 
@@ -41,7 +41,7 @@ WorkflowsOption = Annotated[
     ),
 ]
 WindowOption = Annotated[
-    int, typer.Option("--window", help="Most recent tasks per agent in its mean (SCORING.md §5).")
+    int, typer.Option("--window", help="Most recent tasks per agent in its mean (docs/scoring.md §6).")
 ]
 CapOption = Annotated[float, typer.Option("--cap", help="Largest weight any agent may get, in (0, 1].")]
 
@@ -68,7 +68,7 @@ def _percent(weight: float) -> str:
 
 def _print_scores(result: RunScores) -> None:
     table = Table(
-        title="Workflow runs (document 003 §3.2)",
+        title="Workflow runs (docs/scoring.md §6)",
         box=None,
         pad_edge=False,
         header_style="bold underline",

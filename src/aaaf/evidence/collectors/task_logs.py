@@ -85,8 +85,8 @@ def _read_json_lines(path: Path, max_line_bytes: int) -> Iterator[tuple[int, Any
                 item = _too_long(index, line_number, _skip_rest_of_line(stream, len(line)), max_line_bytes)
             elif len(line.rstrip(b"\r\n")) > max_line_bytes:
                 item = _too_long(index, line_number, len(line.rstrip(b"\r\n")), max_line_bytes)
-            elif not line.strip():
-                continue
+            elif not line.strip() or line.lstrip().startswith(b"#"):
+                continue  # blank lines and comment lines (`aaaf init`'s example file) are skipped
             else:
                 try:
                     item = _decode_line(line)
@@ -215,7 +215,7 @@ def read_jsonl(
     """Yield ``(line, raw event)`` for each event of a task log, or ``(line, EventError)``
     for a line that is not JSON.
 
-    Lines are 1-based; blank lines are skipped.  A ``.json`` file is read as one JSON
+    Lines are 1-based; blank lines and lines starting with ``#`` (comments) are skipped.  A ``.json`` file is read as one JSON
     document (a list of events, a batch body ``{"events": [...]}`` or a single event),
     each event reported with the line it starts on; any other file is JSON Lines,
     streamed; a line over ``max_line_bytes`` (an event over it, in a ``.json`` document) is
@@ -230,4 +230,48 @@ def read_jsonl(
         )
     if file.suffix.lower() == ".json":
         return _read_json_document(file, max_line_bytes)
-    return _read_json_lines(file, max_line_bytes)
+    return _json_lines_or_one_document(file, max_line_bytes)
+
+
+_DOCUMENT_SNIFF_BYTES = 64 * 1024 * 1024  # a larger JSON document in a .jsonl file is not re-read
+
+
+def _json_lines_or_one_document(path: Path, max_line_bytes: int) -> Iterator[tuple[int, Any | EventError]]:
+    """JSON Lines; but a file whose first line is not JSON and which is one JSON document (a
+    pretty-printed array saved as ``.jsonl``) is one error saying so, not one per line."""
+    lines = _read_json_lines(path, max_line_bytes)
+    first = next(lines, None)
+    if first is None:
+        return
+    line, item = first
+    if isinstance(item, EventError) and item.message.startswith(f"line {line}: not valid JSON"):
+        document = _one_document(path)
+        if document is not None:
+            count = f"a list of {len(document)} events" if isinstance(document, list) else "one JSON value"
+            yield (
+                1,
+                EventError(
+                    0,
+                    1,
+                    "INVALID_REQUEST",
+                    None,
+                    f"this file is one JSON document ({count}), not JSON Lines (one event object per "
+                    f"line): name it {path.stem}.json to collect it as it is, or write one event per line",
+                ),
+            )
+            return
+    yield first
+    yield from lines
+
+
+def _one_document(path: Path) -> Any | None:
+    """The file's JSON document, or None when it is not one (or too large to try)."""
+    if path.stat().st_size > _DOCUMENT_SNIFF_BYTES:
+        return None
+    raw = path.read_bytes()
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None

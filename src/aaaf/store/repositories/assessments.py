@@ -9,14 +9,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
-from aaaf.scoring.spec import SchemeSpec
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.evidence import evidence_values, read_evidence, write_evidence
@@ -29,6 +28,9 @@ from aaaf.store.records import (
 from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found
 from aaaf.store.repositories.events import EventRepository
 from aaaf.store.row_mapping import record_from_row
+
+if TYPE_CHECKING:  # a type only: the scheme specs (pydantic) load when an assessment is written
+    from aaaf.scoring.spec import SchemeSpec
 
 # an assessment waiting for a worker or being scored: at most one per agent (migration 0010)
 RUNNING_STATUSES = ("pending", "in_progress")

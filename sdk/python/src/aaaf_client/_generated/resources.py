@@ -186,7 +186,7 @@ class AgentsResource:
         return cast('Agent', checked(_agents__archive_agent.sync_detailed(agent_id, client=self._client)).parsed)
 
     def create_agent(self, *, body: AgentCreate) -> Agent:
-        """Create Agent Register an agent for assessment (document 004 §5.1 step 1)."""
+        """Create Agent Register an agent for assessment (docs/stress-tests.md)."""
         return cast('Agent', checked(_agents__create_agent.sync_detailed(client=self._client, body=body)).parsed)
 
     def get_agent(self, agent_id: str) -> Agent:
@@ -217,7 +217,7 @@ class AppealsResource:
         return cast('GetAppealResponseGetAppeal', checked(_appeals__get_appeal.sync_detailed(assessment_id, appeal_id, client=self._client)).parsed)
 
     def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> ListAppealsResponseListAppeals:
-        """List Appeals The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL)."""
+        """List Appeals The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
         return cast('ListAppealsResponseListAppeals', checked(_appeals__list_appeals.sync_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> ResolveAppealResponseResolveAppeal:
@@ -236,7 +236,7 @@ class AssessmentsResource:
         return cast('AssessmentStarted', checked(_assessments__create_assessment.sync_detailed(client=self._client, body=body)).parsed)
 
     def get_assessment(self, assessment_id: str) -> Assessment:
-        """Get Assessment The assessment (document 004 §6.2's result shape once completed)."""
+        """Get Assessment The assessment (docs/api.md result shape once completed)."""
         return cast('Assessment', checked(_assessments__get_assessment.sync_detailed(assessment_id, client=self._client)).parsed)
 
     def list_assessments(self, *, agent_id: None | str | Unset = UNSET, status: ListAssessmentsStatusType0 | None | Unset = UNSET, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageAssessment:
@@ -244,7 +244,7 @@ class AssessmentsResource:
         return cast('PageAssessment', checked(_assessments__list_assessments.sync_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
     def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
-        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
+        """Run Stress Test docs/api.md stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
         return cast('RunStressTestResponseRunStressTest', checked(_assessments__run_stress_test.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
@@ -302,7 +302,7 @@ class BadgesResource:
         return checked(_badges__get_status_list.sync_detailed(org_id, client=self._client)).content
 
     def review_badge(self, assessment_id: str, *, body: Review) -> Assessment:
-        """Review Badge Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``): ``approve`` issues it, ``reject`` means it is never issued. 409 when nothing is held."""
+        """Review Badge Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``): ``approve`` issues it, ``reject`` means it is never issued. 409 when nothing is held."""
         return cast('Assessment', checked(_badges__review_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     def revoke_badge(self, assessment_id: str, *, body: Revocation) -> BadgeRevocation:
@@ -310,11 +310,11 @@ class BadgesResource:
         return cast('BadgeRevocation', checked(_badges__revoke_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> UpdateBadgeResponseUpdateBadge:
-        """Update Badge Make a badge public or private (``admin``; issue 13 §1). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
+        """Update Badge Make a badge public or private (``admin``). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
         return cast('UpdateBadgeResponseUpdateBadge', checked(_badges__update_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
-        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
+        """Verify Badge Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
         return cast('VerifyBadgeResponseVerifyBadge', checked(_badges__verify_badge.sync_detailed(assessment_id, client=self._client)).parsed)
 
 
@@ -352,11 +352,11 @@ class ConfigurationResource:
         return cast('GetWeightsResponseGetWeights', checked(_configuration__get_weights.sync_detailed(org_id, client=self._client)).parsed)
 
     def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> SetTaxonomyResponseSetTaxonomy:
-        """Set Taxonomy Replace the domain taxonomy (SCORING.md §2.3 domain_breadth)."""
+        """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
         return cast('SetTaxonomyResponseSetTaxonomy', checked(_configuration__set_taxonomy.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
     def set_weights(self, org_id: str, *, body: WeightsUpdate) -> SetWeightsResponseSetWeights:
-        """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
+        """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
         return cast('SetWeightsResponseSetWeights', checked(_configuration__set_weights.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
     def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> UpdateConfigResponseUpdateConfig:
@@ -527,7 +527,7 @@ class TrustResource:
         return cast('PagedictstrAny', checked(_trust__list_trust_history.sync_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     def recompute_trust_score(self, agent_id: str) -> RecomputeTrustScoreResponseRecomputeTrustScore:
-        """Recompute Trust Score Recompute the agent's trust score now and record it in the history (SCORING.md §3)."""
+        """Recompute Trust Score Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
         return cast('RecomputeTrustScoreResponseRecomputeTrustScore', checked(_trust__recompute_trust_score.sync_detailed(agent_id, client=self._client)).parsed)
 
 
@@ -607,7 +607,7 @@ class AsyncAgentsResource:
         return cast('Agent', checked(await _agents__archive_agent.asyncio_detailed(agent_id, client=self._client)).parsed)
 
     async def create_agent(self, *, body: AgentCreate) -> Agent:
-        """Create Agent Register an agent for assessment (document 004 §5.1 step 1)."""
+        """Create Agent Register an agent for assessment (docs/stress-tests.md)."""
         return cast('Agent', checked(await _agents__create_agent.asyncio_detailed(client=self._client, body=body)).parsed)
 
     async def get_agent(self, agent_id: str) -> Agent:
@@ -638,7 +638,7 @@ class AsyncAppealsResource:
         return cast('GetAppealResponseGetAppeal', checked(await _appeals__get_appeal.asyncio_detailed(assessment_id, appeal_id, client=self._client)).parsed)
 
     async def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> ListAppealsResponseListAppeals:
-        """List Appeals The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL)."""
+        """List Appeals The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
         return cast('ListAppealsResponseListAppeals', checked(await _appeals__list_appeals.asyncio_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     async def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> ResolveAppealResponseResolveAppeal:
@@ -657,7 +657,7 @@ class AsyncAssessmentsResource:
         return cast('AssessmentStarted', checked(await _assessments__create_assessment.asyncio_detailed(client=self._client, body=body)).parsed)
 
     async def get_assessment(self, assessment_id: str) -> Assessment:
-        """Get Assessment The assessment (document 004 §6.2's result shape once completed)."""
+        """Get Assessment The assessment (docs/api.md result shape once completed)."""
         return cast('Assessment', checked(await _assessments__get_assessment.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
     async def list_assessments(self, *, agent_id: None | str | Unset = UNSET, status: ListAssessmentsStatusType0 | None | Unset = UNSET, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageAssessment:
@@ -665,7 +665,7 @@ class AsyncAssessmentsResource:
         return cast('PageAssessment', checked(await _assessments__list_assessments.asyncio_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
     async def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
-        """Run Stress Test Document 004 §6.2's stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``)."""
+        """Run Stress Test docs/api.md stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
         return cast('RunStressTestResponseRunStressTest', checked(await _assessments__run_stress_test.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
@@ -723,7 +723,7 @@ class AsyncBadgesResource:
         return checked(await _badges__get_status_list.asyncio_detailed(org_id, client=self._client)).content
 
     async def review_badge(self, assessment_id: str, *, body: Review) -> Assessment:
-        """Review Badge Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``): ``approve`` issues it, ``reject`` means it is never issued. 409 when nothing is held."""
+        """Review Badge Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``): ``approve`` issues it, ``reject`` means it is never issued. 409 when nothing is held."""
         return cast('Assessment', checked(await _badges__review_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     async def revoke_badge(self, assessment_id: str, *, body: Revocation) -> BadgeRevocation:
@@ -731,11 +731,11 @@ class AsyncBadgesResource:
         return cast('BadgeRevocation', checked(await _badges__revoke_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     async def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> UpdateBadgeResponseUpdateBadge:
-        """Update Badge Make a badge public or private (``admin``; issue 13 §1). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
+        """Update Badge Make a badge public or private (``admin``). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
         return cast('UpdateBadgeResponseUpdateBadge', checked(await _badges__update_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
     async def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
-        """Verify Badge Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
+        """Verify Badge Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
         return cast('VerifyBadgeResponseVerifyBadge', checked(await _badges__verify_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
 
@@ -773,11 +773,11 @@ class AsyncConfigurationResource:
         return cast('GetWeightsResponseGetWeights', checked(await _configuration__get_weights.asyncio_detailed(org_id, client=self._client)).parsed)
 
     async def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> SetTaxonomyResponseSetTaxonomy:
-        """Set Taxonomy Replace the domain taxonomy (SCORING.md §2.3 domain_breadth)."""
+        """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
         return cast('SetTaxonomyResponseSetTaxonomy', checked(await _configuration__set_taxonomy.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
     async def set_weights(self, org_id: str, *, body: WeightsUpdate) -> SetWeightsResponseSetWeights:
-        """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
+        """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
         return cast('SetWeightsResponseSetWeights', checked(await _configuration__set_weights.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
     async def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> UpdateConfigResponseUpdateConfig:
@@ -948,7 +948,7 @@ class AsyncTrustResource:
         return cast('PagedictstrAny', checked(await _trust__list_trust_history.asyncio_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     async def recompute_trust_score(self, agent_id: str) -> RecomputeTrustScoreResponseRecomputeTrustScore:
-        """Recompute Trust Score Recompute the agent's trust score now and record it in the history (SCORING.md §3)."""
+        """Recompute Trust Score Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
         return cast('RecomputeTrustScoreResponseRecomputeTrustScore', checked(await _trust__recompute_trust_score.asyncio_detailed(agent_id, client=self._client)).parsed)
 
 

@@ -98,6 +98,7 @@ from .page_usage_day import PageUsageDay
 from .page_webhook_out import PageWebhookOut
 from .pagedictstr_any import PagedictstrAny
 from .pagedictstr_any_items_item import PagedictstrAnyItemsItem
+from .queue_status import QueueStatus
 from .recompute_trust_score_response_recompute_trust_score import RecomputeTrustScoreResponseRecomputeTrustScore
 from .resolve_appeal_response_resolve_appeal import ResolveAppealResponseResolveAppeal
 from .review import Review
@@ -231,6 +232,7 @@ __all__ = (
     "PageStressLibrary",
     "PageUsageDay",
     "PageWebhookOut",
+    "QueueStatus",
     "RecomputeTrustScoreResponseRecomputeTrustScore",
     "ResolveAppealResponseResolveAppeal",
     "Review",

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="Agent")
 
 @_attrs_define
 class Agent:
-    """ An enrolled agent (document 004 §6.2 ``/agents``).
+    """ An enrolled agent (docs/api.md ``/agents``).
 
         Attributes:
             id (str):

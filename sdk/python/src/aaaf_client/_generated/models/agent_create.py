@@ -24,7 +24,7 @@ T = TypeVar("T", bound="AgentCreate")
 
 @_attrs_define
 class AgentCreate:
-    """ Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's.
+    """ docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's.
 
         Attributes:
             name (str):

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="AgentStanding")
 
 @_attrs_define
 class AgentStanding:
-    """ Where one of the caller's agents stands against the field (issue 20 §2).
+    """ Where one of the caller's agents stands against the field.
 
     ``assessment_id`` is the agent's latest valid assessment (None: it has none, and
     ``standings`` is empty); ``standings`` has one entry per published cell of the ``all``

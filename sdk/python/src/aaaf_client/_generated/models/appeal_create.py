@@ -23,7 +23,7 @@ T = TypeVar("T", bound="AppealCreate")
 
 @_attrs_define
 class AppealCreate:
-    """ Document 004 §6.2's appeal request.
+    """ docs/api.md appeal request.
 
         Attributes:
             dimensions_challenged (list[str]):

@@ -29,7 +29,7 @@ T = TypeVar("T", bound="Assessment")
 
 @_attrs_define
 class Assessment:
-    """ Document 004 §6.2's assessment object; the fields after ``completed_at`` are the
+    """ docs/api.md assessment object; the fields after ``completed_at`` are the
     record's (present in listings and in the API's answer).
 
         Attributes:
@@ -46,6 +46,7 @@ class Assessment:
             evidence_sources (EvidenceSources | None | Unset):
             type_ (None | str | Unset):
             dimension (None | str | Unset):
+            status_detail (None | str | Unset): While pending: 'waiting for a worker' (docs/jobs.md, "Is anybody working?").
             window_start (None | str | Unset):
             window_end (None | str | Unset):
             anomalous (bool | None | Unset):
@@ -67,6 +68,7 @@ class Assessment:
     evidence_sources: EvidenceSources | None | Unset = UNSET
     type_: None | str | Unset = UNSET
     dimension: None | str | Unset = UNSET
+    status_detail: None | str | Unset = UNSET
     window_start: None | str | Unset = UNSET
     window_end: None | str | Unset = UNSET
     anomalous: bool | None | Unset = UNSET
@@ -142,6 +144,12 @@ class Assessment:
         else:
             dimension = self.dimension
 
+        status_detail: None | str | Unset
+        if isinstance(self.status_detail, Unset):
+            status_detail = UNSET
+        else:
+            status_detail = self.status_detail
+
         window_start: None | str | Unset
         if isinstance(self.window_start, Unset):
             window_start = UNSET
@@ -209,6 +217,8 @@ class Assessment:
             field_dict["type"] = type_
         if dimension is not UNSET:
             field_dict["dimension"] = dimension
+        if status_detail is not UNSET:
+            field_dict["status_detail"] = status_detail
         if window_start is not UNSET:
             field_dict["window_start"] = window_start
         if window_end is not UNSET:
@@ -366,6 +376,16 @@ class Assessment:
         dimension = _parse_dimension(d.pop("dimension", UNSET))
 
 
+        def _parse_status_detail(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        status_detail = _parse_status_detail(d.pop("status_detail", UNSET))
+
+
         def _parse_window_start(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -465,6 +485,7 @@ class Assessment:
             evidence_sources=evidence_sources,
             type_=type_,
             dimension=dimension,
+            status_detail=status_detail,
             window_start=window_start,
             window_end=window_end,
             anomalous=anomalous,

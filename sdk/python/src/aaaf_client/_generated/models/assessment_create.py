@@ -24,7 +24,7 @@ T = TypeVar("T", bound="AssessmentCreate")
 
 @_attrs_define
 class AssessmentCreate:
-    """ Document 004 §6.2 ``POST /api/v1/assessments``.
+    """ docs/api.md ``POST /api/v1/assessments``.
 
         Attributes:
             agent_id (str):

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="AuditSummary")
 
 @_attrs_define
 class AuditSummary:
-    """ The ``audit`` object of SCORING.md §2.6.
+    """ The ``audit`` object of docs/scoring.md §3.9.
 
         Attributes:
             coverage (float | None):

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="BatchResult")
 
 @_attrs_define
 class BatchResult:
-    """ Document 004 §6.2's batch answer plus the count of re-sent events (not errors).
+    """ docs/api.md batch answer plus the count of re-sent events (not errors).
 
         Attributes:
             accepted (int):

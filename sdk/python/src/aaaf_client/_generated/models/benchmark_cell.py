@@ -23,7 +23,7 @@ T = TypeVar("T", bound="BenchmarkCell")
 class BenchmarkCell:
     """ One published (domain, dimension) distribution: the deciles of the latest valid scores
     of opted-in organizations' agents.  ``domain`` is ``all`` for every agent, else a claimed
-    domain; ``dimension`` is a SCORING.md dimension or ``performance_composite`` /
+    domain; ``dimension`` is a docs/scoring.md dimension or ``performance_composite`` /
     ``capability_composite``.
 
         Attributes:

@@ -24,7 +24,7 @@ T = TypeVar("T", bound="CompareIn")
 
 @_attrs_define
 class CompareIn:
-    """ ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6 v1.0 options).
+    """ ``aaaf compare``'s inputs and options (docs/scoring.md §5; docs/scoring.md §5 v1.0 options).
 
         Attributes:
             control (str): The control run's id.

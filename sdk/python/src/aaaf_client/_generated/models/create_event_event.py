@@ -20,7 +20,7 @@ T = TypeVar("T", bound="CreateEventEvent")
 
 @_attrs_define
 class CreateEventEvent:
-    """ One event (SCORING.md §1).
+    """ One event (docs/scoring.md §2).
 
      """
 

@@ -22,8 +22,8 @@ T = TypeVar("T", bound="DimensionScore")
 
 @_attrs_define
 class DimensionScore:
-    """ One dimension (document 004 §3): ``score`` (null without evidence), how many tasks
-    and events it rests on, then the dimension's own terms (SCORING.md §0) and ``details``.
+    """ One dimension (docs/scoring.md §3): ``score`` (null without evidence), how many tasks
+    and events it rests on, then the dimension's own terms (docs/scoring.md §1) and ``details``.
 
         Attributes:
             score (float | None):

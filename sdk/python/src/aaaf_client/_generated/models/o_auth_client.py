@@ -21,7 +21,7 @@ T = TypeVar("T", bound="OAuthClient")
 
 @_attrs_define
 class OAuthClient:
-    """ An OAuth 2.0 client's record (issue 13 §3): its public ``client_id`` and scopes, never the secret.
+    """ An OAuth 2.0 client's record: its public ``client_id`` and scopes, never the secret.
 
         Attributes:
             id (str):

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="OrganizationCreate")
 
 @_attrs_define
 class OrganizationCreate:
-    """ Document 004 §6.2 ``POST /api/v1/organizations``; configuration keys are optional.
+    """ docs/api.md ``POST /api/v1/organizations``; configuration keys are optional.
 
         Attributes:
             name (str):

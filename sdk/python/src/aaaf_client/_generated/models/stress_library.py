@@ -22,7 +22,7 @@ T = TypeVar("T", bound="StressLibrary")
 
 @_attrs_define
 class StressLibrary:
-    """ A published stress-task library (issue 20 §3).  ``owned`` tells whether the caller's
+    """ A published stress-task library.  ``owned`` tells whether the caller's
     organization published it; a shared library of another organization names no publisher.
 
         Attributes:

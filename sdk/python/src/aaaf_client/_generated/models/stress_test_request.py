@@ -23,7 +23,7 @@ T = TypeVar("T", bound="StressTestRequest")
 @_attrs_define
 class StressTestRequest:
     """ An agent reached over HTTP (never a command on the server): an OpenAI-compatible
-    chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+    chat-completions endpoint with tool calling, and the run's own key for it.
 
         Attributes:
             agent_url (str):

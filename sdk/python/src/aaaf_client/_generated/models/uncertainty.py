@@ -23,7 +23,7 @@ T = TypeVar("T", bound="Uncertainty")
 
 @_attrs_define
 class Uncertainty:
-    """ SCORING.md §2.5's statement of how sure an axis's composite is: the 95 % interval over
+    """ docs/uncertainty.md's statement of how sure an axis's composite is: the 95 % interval over
     the bootstrap's sufficient resamples, each tier's share of the resamples, how many there
     were and how many were insufficient.
 

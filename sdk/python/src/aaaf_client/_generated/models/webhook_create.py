@@ -25,7 +25,7 @@ class WebhookCreate:
     """ 
         Attributes:
             url (str): http(s) URL the events are POSTed to.
-            event_types (list[str]): Document 004 §6.3 event types: assessment.started, assessment.completed,
+            event_types (list[str]): Event types (docs/webhooks.md): assessment.started, assessment.completed,
                 assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
             max_retries (int | Unset): Retries after a failed attempt (3 by default). Default: 3.
             retry_backoff_seconds (float | Unset): The first retry's wait; doubled for each further retry, with jitter.

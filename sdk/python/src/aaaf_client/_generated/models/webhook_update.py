@@ -25,8 +25,9 @@ class WebhookUpdate:
     """ 
         Attributes:
             url (None | str | Unset):
-            event_types (list[str] | None | Unset): Document 004 §6.3 event types: assessment.started, assessment.completed,
-                assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved, evidence.threshold_reached.
+            event_types (list[str] | None | Unset): Event types (docs/webhooks.md): assessment.started,
+                assessment.completed, assessment.failed, badge.expiring, badge.expired, appeal.filed, appeal.resolved,
+                evidence.threshold_reached.
             active (bool | None | Unset):
             max_retries (int | None | Unset):
             retry_backoff_seconds (float | None | Unset):

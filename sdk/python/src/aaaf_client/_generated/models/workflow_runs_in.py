@@ -25,9 +25,9 @@ class WorkflowRunsIn:
     """ Workflow runs to store (``workflow_run`` events) and the definitions they may name.
 
         Attributes:
-            runs (list[Any]): Up to 1 000 `workflow_run` events (SCORING.md §1, §5).
+            runs (list[Any]): Up to 1 000 `workflow_run` events (docs/scoring.md §2, §6).
             workflows (list[Any] | Unset): Workflow definitions ({name, steps: [{id, depends_on, retry_count,
-                timeout_seconds}]}) the runs may name (document 003 §3.1).
+                timeout_seconds}]}) the runs may name (docs/scoring.md §6).
      """
 
     runs: list[Any]

@@ -79,11 +79,11 @@ def sync_detailed(
 ) -> Response[Agent | HTTPValidationError]:
     """ Create Agent
 
-     Register an agent for assessment (document 004 §5.1 step 1).
+     Register an agent for assessment (docs/stress-tests.md).
 
     Args:
-        body (AgentCreate): Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id``
-            defaults to the caller's.
+        body (AgentCreate): docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to
+            the caller's.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,11 +113,11 @@ def sync(
 ) -> Agent | HTTPValidationError | None:
     """ Create Agent
 
-     Register an agent for assessment (document 004 §5.1 step 1).
+     Register an agent for assessment (docs/stress-tests.md).
 
     Args:
-        body (AgentCreate): Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id``
-            defaults to the caller's.
+        body (AgentCreate): docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to
+            the caller's.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,11 +142,11 @@ async def asyncio_detailed(
 ) -> Response[Agent | HTTPValidationError]:
     """ Create Agent
 
-     Register an agent for assessment (document 004 §5.1 step 1).
+     Register an agent for assessment (docs/stress-tests.md).
 
     Args:
-        body (AgentCreate): Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id``
-            defaults to the caller's.
+        body (AgentCreate): docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to
+            the caller's.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,11 +176,11 @@ async def asyncio(
 ) -> Agent | HTTPValidationError | None:
     """ Create Agent
 
-     Register an agent for assessment (document 004 §5.1 step 1).
+     Register an agent for assessment (docs/stress-tests.md).
 
     Args:
-        body (AgentCreate): Document 004 §6.2 ``POST /api/v1/agents``; ``organization_id``
-            defaults to the caller's.
+        body (AgentCreate): docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to
+            the caller's.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -117,8 +117,7 @@ def sync_detailed(
     Args:
         status (ListAgentsStatusType0 | None | Unset): Only agents with this status (default:
             every agent but archived ones).
-        org_id (None | str | Unset): Document 004 §6.2's filter: must be the caller's
-            organization.
+        org_id (None | str | Unset): The organization filter: must be the caller's organization.
         cursor (None | str | Unset): The previous page's `next_cursor`.
         limit (int | Unset): Items per page (default 100, at most 1 000). Default: 100.
 
@@ -161,8 +160,7 @@ def sync(
     Args:
         status (ListAgentsStatusType0 | None | Unset): Only agents with this status (default:
             every agent but archived ones).
-        org_id (None | str | Unset): Document 004 §6.2's filter: must be the caller's
-            organization.
+        org_id (None | str | Unset): The organization filter: must be the caller's organization.
         cursor (None | str | Unset): The previous page's `next_cursor`.
         limit (int | Unset): Items per page (default 100, at most 1 000). Default: 100.
 
@@ -200,8 +198,7 @@ async def asyncio_detailed(
     Args:
         status (ListAgentsStatusType0 | None | Unset): Only agents with this status (default:
             every agent but archived ones).
-        org_id (None | str | Unset): Document 004 §6.2's filter: must be the caller's
-            organization.
+        org_id (None | str | Unset): The organization filter: must be the caller's organization.
         cursor (None | str | Unset): The previous page's `next_cursor`.
         limit (int | Unset): Items per page (default 100, at most 1 000). Default: 100.
 
@@ -244,8 +241,7 @@ async def asyncio(
     Args:
         status (ListAgentsStatusType0 | None | Unset): Only agents with this status (default:
             every agent but archived ones).
-        org_id (None | str | Unset): Document 004 §6.2's filter: must be the caller's
-            organization.
+        org_id (None | str | Unset): The organization filter: must be the caller's organization.
         cursor (None | str | Unset): The previous page's `next_cursor`.
         limit (int | Unset): Items per page (default 100, at most 1 000). Default: 100.
 

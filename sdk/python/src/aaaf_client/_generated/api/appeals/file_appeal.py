@@ -85,7 +85,7 @@ def sync_detailed(
 
     Args:
         assessment_id (str):
-        body (AppealCreate): Document 004 §6.2's appeal request.
+        body (AppealCreate): docs/api.md appeal request.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,7 +121,7 @@ def sync(
 
     Args:
         assessment_id (str):
-        body (AppealCreate): Document 004 §6.2's appeal request.
+        body (AppealCreate): docs/api.md appeal request.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,7 +152,7 @@ async def asyncio_detailed(
 
     Args:
         assessment_id (str):
-        body (AppealCreate): Document 004 §6.2's appeal request.
+        body (AppealCreate): docs/api.md appeal request.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,7 +188,7 @@ async def asyncio(
 
     Args:
         assessment_id (str):
-        body (AppealCreate): Document 004 §6.2's appeal request.
+        body (AppealCreate): docs/api.md appeal request.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

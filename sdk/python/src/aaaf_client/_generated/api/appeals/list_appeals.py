@@ -92,7 +92,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | ListAppealsResponseListAppeals]:
     """ List Appeals
 
-     The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL).
+     The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
 
     Args:
         assessment_id (str):
@@ -131,7 +131,7 @@ def sync(
 ) -> HTTPValidationError | ListAppealsResponseListAppeals | None:
     """ List Appeals
 
-     The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL).
+     The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
 
     Args:
         assessment_id (str):
@@ -165,7 +165,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | ListAppealsResponseListAppeals]:
     """ List Appeals
 
-     The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL).
+     The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
 
     Args:
         assessment_id (str):
@@ -204,7 +204,7 @@ async def asyncio(
 ) -> HTTPValidationError | ListAppealsResponseListAppeals | None:
     """ List Appeals
 
-     The assessment's appeals, oldest first (SCORING.md §7 list; paged in SQL).
+     The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
 
     Args:
         assessment_id (str):

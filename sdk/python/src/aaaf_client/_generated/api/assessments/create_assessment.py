@@ -82,7 +82,7 @@ def sync_detailed(
      Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed.
 
     Args:
-        body (AssessmentCreate): Document 004 §6.2 ``POST /api/v1/assessments``.
+        body (AssessmentCreate): docs/api.md ``POST /api/v1/assessments``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,7 +115,7 @@ def sync(
      Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed.
 
     Args:
-        body (AssessmentCreate): Document 004 §6.2 ``POST /api/v1/assessments``.
+        body (AssessmentCreate): docs/api.md ``POST /api/v1/assessments``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,7 +143,7 @@ async def asyncio_detailed(
      Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed.
 
     Args:
-        body (AssessmentCreate): Document 004 §6.2 ``POST /api/v1/assessments``.
+        body (AssessmentCreate): docs/api.md ``POST /api/v1/assessments``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,7 +176,7 @@ async def asyncio(
      Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed.
 
     Args:
-        body (AssessmentCreate): Document 004 §6.2 ``POST /api/v1/assessments``.
+        body (AssessmentCreate): docs/api.md ``POST /api/v1/assessments``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -72,7 +72,7 @@ def sync_detailed(
 ) -> Response[Assessment | HTTPValidationError]:
     """ Get Assessment
 
-     The assessment (document 004 §6.2's result shape once completed).
+     The assessment (docs/api.md result shape once completed).
 
     Args:
         assessment_id (str):
@@ -105,7 +105,7 @@ def sync(
 ) -> Assessment | HTTPValidationError | None:
     """ Get Assessment
 
-     The assessment (document 004 §6.2's result shape once completed).
+     The assessment (docs/api.md result shape once completed).
 
     Args:
         assessment_id (str):
@@ -133,7 +133,7 @@ async def asyncio_detailed(
 ) -> Response[Assessment | HTTPValidationError]:
     """ Get Assessment
 
-     The assessment (document 004 §6.2's result shape once completed).
+     The assessment (docs/api.md result shape once completed).
 
     Args:
         assessment_id (str):
@@ -166,7 +166,7 @@ async def asyncio(
 ) -> Assessment | HTTPValidationError | None:
     """ Get Assessment
 
-     The assessment (document 004 §6.2's result shape once completed).
+     The assessment (docs/api.md result shape once completed).
 
     Args:
         assessment_id (str):

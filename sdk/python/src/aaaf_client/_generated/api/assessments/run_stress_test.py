@@ -81,19 +81,18 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Refused at once: another organization's
-    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
+     docs/api.md stress test of an assessment: the library against the assessment's agent at
+    ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+    process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+    evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+    once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+    that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+            chat-completions endpoint with tool calling, and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,19 +124,18 @@ def sync(
 ) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Refused at once: another organization's
-    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
+     docs/api.md stress test of an assessment: the library against the assessment's agent at
+    ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+    process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+    evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+    once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+    that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+            chat-completions endpoint with tool calling, and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,19 +162,18 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Refused at once: another organization's
-    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
+     docs/api.md stress test of an assessment: the library against the assessment's agent at
+    ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+    process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+    evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+    once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+    that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+            chat-completions endpoint with tool calling, and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,19 +205,18 @@ async def asyncio(
 ) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
     """ Run Stress Test
 
-     Document 004 §6.2's stress test of an assessment: the library against the assessment's
-    agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it,
-    never this process); 202 with the run ``queued`` (SCORING.md §7 "Stress runs") — poll
-    ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or
-    ``stress_test_only`` assessment merges.  Refused at once: another organization's
-    assessment (404), a URL, a selection without tasks (400), tasks that execute code without
-    a sandbox (503 ``SANDBOX_UNAVAILABLE``).
+     docs/api.md stress test of an assessment: the library against the assessment's agent at
+    ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
+    process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
+    evidence the agent's next ``full`` or ``stress_test_only`` assessment merges.  Refused at
+    once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
+    that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md).
 
     Args:
         assessment_id (str):
         body (StressTestRequest): An agent reached over HTTP (never a command on the server): an
             OpenAI-compatible
-            chat-completions endpoint with tool calling (issue 15 §5), and the run's own key for it.
+            chat-completions endpoint with tool calling, and the run's own key for it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

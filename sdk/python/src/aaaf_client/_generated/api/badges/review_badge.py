@@ -81,7 +81,7 @@ def sync_detailed(
 ) -> Response[Assessment | HTTPValidationError]:
     """ Review Badge
 
-     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+     Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
 
     Args:
@@ -118,7 +118,7 @@ def sync(
 ) -> Assessment | HTTPValidationError | None:
     """ Review Badge
 
-     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+     Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
 
     Args:
@@ -150,7 +150,7 @@ async def asyncio_detailed(
 ) -> Response[Assessment | HTTPValidationError]:
     """ Review Badge
 
-     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+     Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
 
     Args:
@@ -187,7 +187,7 @@ async def asyncio(
 ) -> Assessment | HTTPValidationError | None:
     """ Review Badge
 
-     Decide a badge held for review (an anomalous assessment, SCORING.md §2.4; ``auditor``):
+     Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held.
 
     Args:

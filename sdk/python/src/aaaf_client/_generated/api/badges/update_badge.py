@@ -81,7 +81,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
     """ Update Badge
 
-     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+     Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal).
@@ -120,7 +120,7 @@ def sync(
 ) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
     """ Update Badge
 
-     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+     Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal).
@@ -154,7 +154,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
     """ Update Badge
 
-     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+     Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal).
@@ -193,7 +193,7 @@ async def asyncio(
 ) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
     """ Update Badge
 
-     Make a badge public or private (``admin``; issue 13 §1).  A private badge's public
+     Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal).

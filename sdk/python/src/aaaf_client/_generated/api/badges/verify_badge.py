@@ -72,7 +72,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+     Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
@@ -106,7 +106,7 @@ def sync(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+     Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
@@ -135,7 +135,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+     Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:
@@ -169,7 +169,7 @@ async def asyncio(
 ) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
     """ Verify Badge
 
-     Verify a badge (public): document 004 §6.2's answer, plus ``revoked``, ``reason`` and
+     Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported).
 
     Args:

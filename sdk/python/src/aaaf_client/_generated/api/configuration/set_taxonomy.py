@@ -81,7 +81,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]:
     """ Set Taxonomy
 
-     Replace the domain taxonomy (SCORING.md §2.3 domain_breadth).
+     Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
 
     Args:
         org_id (str):
@@ -117,7 +117,7 @@ def sync(
 ) -> HTTPValidationError | SetTaxonomyResponseSetTaxonomy | None:
     """ Set Taxonomy
 
-     Replace the domain taxonomy (SCORING.md §2.3 domain_breadth).
+     Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
 
     Args:
         org_id (str):
@@ -148,7 +148,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]:
     """ Set Taxonomy
 
-     Replace the domain taxonomy (SCORING.md §2.3 domain_breadth).
+     Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
 
     Args:
         org_id (str):
@@ -184,7 +184,7 @@ async def asyncio(
 ) -> HTTPValidationError | SetTaxonomyResponseSetTaxonomy | None:
     """ Set Taxonomy
 
-     Replace the domain taxonomy (SCORING.md §2.3 domain_breadth).
+     Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
 
     Args:
         org_id (str):

@@ -81,7 +81,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | SetWeightsResponseSetWeights]:
     """ Set Weights
 
-     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0).
+     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
 
     Args:
         org_id (str):
@@ -117,7 +117,7 @@ def sync(
 ) -> HTTPValidationError | SetWeightsResponseSetWeights | None:
     """ Set Weights
 
-     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0).
+     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
 
     Args:
         org_id (str):
@@ -148,7 +148,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | SetWeightsResponseSetWeights]:
     """ Set Weights
 
-     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0).
+     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
 
     Args:
         org_id (str):
@@ -184,7 +184,7 @@ async def asyncio(
 ) -> HTTPValidationError | SetWeightsResponseSetWeights | None:
     """ Set Weights
 
-     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0).
+     Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
 
     Args:
         org_id (str):

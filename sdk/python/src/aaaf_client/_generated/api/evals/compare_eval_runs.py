@@ -83,8 +83,8 @@ def sync_detailed(
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``).
 
     Args:
-        body (CompareIn): ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6
-            v1.0 options).
+        body (CompareIn): ``aaaf compare``'s inputs and options (docs/scoring.md §5;
+            docs/scoring.md §5 v1.0 options).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,8 +118,8 @@ def sync(
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``).
 
     Args:
-        body (CompareIn): ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6
-            v1.0 options).
+        body (CompareIn): ``aaaf compare``'s inputs and options (docs/scoring.md §5;
+            docs/scoring.md §5 v1.0 options).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,8 +148,8 @@ async def asyncio_detailed(
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``).
 
     Args:
-        body (CompareIn): ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6
-            v1.0 options).
+        body (CompareIn): ``aaaf compare``'s inputs and options (docs/scoring.md §5;
+            docs/scoring.md §5 v1.0 options).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,8 +183,8 @@ async def asyncio(
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``).
 
     Args:
-        body (CompareIn): ``aaaf compare``'s inputs and options (SCORING.md §4; document 002 §6
-            v1.0 options).
+        body (CompareIn): ``aaaf compare``'s inputs and options (docs/scoring.md §5;
+            docs/scoring.md §5 v1.0 options).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -83,7 +83,7 @@ def sync_detailed(
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``).
 
     Args:
-        body (CreateEventEvent): One event (SCORING.md §1).
+        body (CreateEventEvent): One event (docs/scoring.md §2).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +117,7 @@ def sync(
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``).
 
     Args:
-        body (CreateEventEvent): One event (SCORING.md §1).
+        body (CreateEventEvent): One event (docs/scoring.md §2).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +146,7 @@ async def asyncio_detailed(
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``).
 
     Args:
-        body (CreateEventEvent): One event (SCORING.md §1).
+        body (CreateEventEvent): One event (docs/scoring.md §2).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +180,7 @@ async def asyncio(
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``).
 
     Args:
-        body (CreateEventEvent): One event (SCORING.md §1).
+        body (CreateEventEvent): One event (docs/scoring.md §2).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,8 +82,8 @@ def sync_detailed(
      Register an organization (admin key); the answer holds its API key, shown once.
 
     Args:
-        body (OrganizationCreate): Document 004 §6.2 ``POST /api/v1/organizations``; configuration
-            keys are optional.
+        body (OrganizationCreate): docs/api.md ``POST /api/v1/organizations``; configuration keys
+            are optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -116,8 +116,8 @@ def sync(
      Register an organization (admin key); the answer holds its API key, shown once.
 
     Args:
-        body (OrganizationCreate): Document 004 §6.2 ``POST /api/v1/organizations``; configuration
-            keys are optional.
+        body (OrganizationCreate): docs/api.md ``POST /api/v1/organizations``; configuration keys
+            are optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,8 +145,8 @@ async def asyncio_detailed(
      Register an organization (admin key); the answer holds its API key, shown once.
 
     Args:
-        body (OrganizationCreate): Document 004 §6.2 ``POST /api/v1/organizations``; configuration
-            keys are optional.
+        body (OrganizationCreate): docs/api.md ``POST /api/v1/organizations``; configuration keys
+            are optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,8 +179,8 @@ async def asyncio(
      Register an organization (admin key); the answer holds its API key, shown once.
 
     Args:
-        body (OrganizationCreate): Document 004 §6.2 ``POST /api/v1/organizations``; configuration
-            keys are optional.
+        body (OrganizationCreate): docs/api.md ``POST /api/v1/organizations``; configuration keys
+            are optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -72,7 +72,7 @@ def sync_detailed(
 ) -> Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]:
     """ Recompute Trust Score
 
-     Recompute the agent's trust score now and record it in the history (SCORING.md §3).
+     Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
 
     Args:
         agent_id (str):
@@ -105,7 +105,7 @@ def sync(
 ) -> HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore | None:
     """ Recompute Trust Score
 
-     Recompute the agent's trust score now and record it in the history (SCORING.md §3).
+     Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
 
     Args:
         agent_id (str):
@@ -133,7 +133,7 @@ async def asyncio_detailed(
 ) -> Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]:
     """ Recompute Trust Score
 
-     Recompute the agent's trust score now and record it in the history (SCORING.md §3).
+     Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
 
     Args:
         agent_id (str):
@@ -166,7 +166,7 @@ async def asyncio(
 ) -> HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore | None:
     """ Recompute Trust Score
 
-     Recompute the agent's trust score now and record it in the history (SCORING.md §3).
+     Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
 
     Args:
         agent_id (str):

@@ -87,8 +87,8 @@ def sync_detailed(
 
     Args:
         agent_id (str):
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,8 +124,8 @@ def sync(
 
     Args:
         agent_id (str):
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,8 +156,8 @@ async def asyncio_detailed(
 
     Args:
         agent_id (str):
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,8 +193,8 @@ async def asyncio(
 
     Args:
         agent_id (str):
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

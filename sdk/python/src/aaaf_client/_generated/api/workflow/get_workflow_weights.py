@@ -88,8 +88,8 @@ def sync_detailed(
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
 
     Args:
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
         cap (float | Unset): Largest weight any agent may get. Default: 0.15.
 
     Raises:
@@ -125,8 +125,8 @@ def sync(
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
 
     Args:
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
         cap (float | Unset): Largest weight any agent may get. Default: 0.15.
 
     Raises:
@@ -157,8 +157,8 @@ async def asyncio_detailed(
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
 
     Args:
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
         cap (float | Unset): Largest weight any agent may get. Default: 0.15.
 
     Raises:
@@ -194,8 +194,8 @@ async def asyncio(
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
 
     Args:
-        window (int | Unset): Most recent tasks per agent in its mean (SCORING.md §5). Default:
-            100.
+        window (int | Unset): Most recent tasks per agent in its mean (docs/scoring.md §6).
+            Default: 100.
         cap (float | Unset): Largest weight any agent may get. Default: 0.15.
 
     Raises:

@@ -1,0 +1,59 @@
+"""What an accepted event holds that is probably a mistake (README "A tour of the CLI").
+
+Unknown fields are kept (forward compatible, :mod:`aaaf.evidence.payloads`), and a domain or a
+checklist item is free text; so a misspelt ``revison_count``, a ``domain`` outside the
+organization's taxonomy or a checklist key it does not use would be stored silently and simply
+never scored.  Collection accepts such an event and says so, naming the field: one warning
+per finding, counted in the report (``warnings_total``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from aaaf.evidence.payloads import PAYLOAD_SHAPES
+
+# the envelope's own keys (document 004 §6.2), beside `data`
+ENVELOPE_KEYS = frozenset({"id", "agent", "agent_id", "type", "timestamp", "data"})
+# payload fields where free text names a domain, and where keys name checklist items
+_DOMAIN_FIELDS = ("domain",)
+_CHECKLIST_FIELDS = ("review_checklist", "checklist")
+
+
+def _known_fields(event_type: str) -> frozenset[str]:
+    shape = PAYLOAD_SHAPES.get(event_type)
+    if shape is None:
+        return frozenset()
+    return frozenset(shape.__required_keys__) | frozenset(shape.__optional_keys__)
+
+
+def payload_warnings(
+    raw: Mapping[str, Any], event_type: str, taxonomy: frozenset[str], checklist: frozenset[str]
+) -> Iterator[tuple[str, str]]:
+    """``(field, message)`` for each finding in a valid event ``raw`` of ``event_type``."""
+    for key in sorted(set(raw) - ENVELOPE_KEYS):
+        yield key, f"{key}: not a field of an event (id, agent, type, timestamp, data); stored, never read"
+    data = raw.get("data")
+    if not isinstance(data, Mapping):
+        return
+    known = _known_fields(event_type)
+    for key in sorted(set(data) - known):
+        yield f"data.{key}", f"data.{key}: not a field of {event_type}; stored, never scored"
+    for name in _DOMAIN_FIELDS:
+        domain = data.get(name)
+        if isinstance(domain, str) and taxonomy and domain not in taxonomy:
+            yield (
+                f"data.{name}",
+                f"data.{name}: {domain!r} is not in the organization's taxonomy ({', '.join(sorted(taxonomy))}); "
+                "it counts for no domain (aaaf config taxonomy adds one)",
+            )
+    for name in _CHECKLIST_FIELDS:
+        items = data.get(name)
+        if isinstance(items, Mapping) and checklist:
+            for item in sorted(set(items) - checklist):
+                yield (
+                    f"data.{name}.{item}",
+                    f"data.{name}.{item}: not one of the review checklist's items "
+                    f"({', '.join(sorted(checklist))}); stored, never scored",
+                )
