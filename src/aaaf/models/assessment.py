@@ -68,7 +68,7 @@ class AxisEvidence(PublicModel):
     """Where one axis's evidence came from (docs/stress-tests.md "Provenance"): its tasks and
     events stress-tested by this installation (its own stress runs) and those reported by the
     organization (events it sent, logs it imported).  The events are those the axis's
-    dimensions used (SCORING.md §0); a task mixing both counts as reported."""
+    dimensions used (docs/scoring.md §1, traceability); a task mixing both counts as reported."""
 
     stress_tested_tasks: int
     reported_tasks: int
