@@ -128,6 +128,10 @@ def stress_agent(
             "started_at": _iso(started),
             "finished_at": _iso(finished),
             "elapsed_seconds": episode.seconds,
+            # the provider's failures, retried (chat adapter): not the agent's time, nor its task
+            "provider_wait_seconds": episode.provider_wait_seconds,
+            "provider_retries": int(getattr(session, "provider_retries", 0)),
+            "infrastructure_failed": episode.infrastructure_failed,
             "turns": episode.turns,
             "answer": episode.answer,
             "failure": episode.failure,

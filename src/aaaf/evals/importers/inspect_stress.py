@@ -23,7 +23,9 @@ path, and turns each sample into the standard events of document 004 §6.2, ever
 
 Time: ``time_to_complete_seconds`` is the agent's time on the task's own baseline carried
 over to the level's speed baseline (SCORING.md §2.2): at the task's baseline it equals the
-level's, so ``speed`` means "as fast as the task expects".
+level's, so ``speed`` means "as fast as the task expects".  The agent's time leaves out what
+its provider's failures cost (retries and their waits); a task whose provider kept failing
+(``infrastructure_failed``) yields no events at all.
 """
 
 from __future__ import annotations
@@ -92,6 +94,13 @@ def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
     return {"evidence_source": EVIDENCE_SOURCE, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
 
 
+def agent_seconds(record: Mapping[str, Any]) -> float:
+    """The agent's time on a task: its elapsed time less what its provider's failures took
+    (retries, backoff, ``Retry-After``; the chat adapter's ``provider_wait_seconds``)."""
+    elapsed = float(record["elapsed_seconds"])
+    return max(0.0, elapsed - float(record.get("provider_wait_seconds") or 0.0))
+
+
 def evidence_task_id(run_id: str, stress_task_id: str) -> str:
     """The AAAF task id of one stress task in one run (runs never share tasks)."""
     return f"stress-{run_id}-{stress_task_id}"
@@ -101,8 +110,8 @@ def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[
     """The AAAF events of a run's stress records (see the module docstring); no agent field."""
     events: list[dict[str, Any]] = []
     for record in records:
-        if record.get("missing"):
-            continue
+        if record.get("missing") or record.get("infrastructure_failed"):
+            continue  # not graded, or its provider kept failing: the harness's, never the agent's
         task_id = evidence_task_id(run_id, record["task_id"])
         mark = _marker(run_id, record)
         started, finished = record["started_at"], record["finished_at"]
@@ -181,7 +190,7 @@ def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[
         completed: dict[str, Any] = {
             "task_id": task_id,
             "completion_status": graded["status"],
-            "time_to_complete_seconds": float(record["elapsed_seconds"])
+            "time_to_complete_seconds": agent_seconds(record)
             / float(record["time_baseline_seconds"])
             * SPEED_BASELINES[level],
             "revision_count": 0,
