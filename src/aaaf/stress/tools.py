@@ -353,7 +353,8 @@ class ToolEnvironment:
         if colleague is None:
             return False, f"no colleague named {agent!r}; known: {', '.join(sorted(self.library.colleagues))}"
         spec = self.task.delegation
-        capable = self.task.domain in colleague.domains
+        expertise = (spec.expertise if spec is not None else None) or self.task.domain
+        capable = expertise in colleague.domains
         if spec is not None and capable:
             self.delegations.append(Delegation(agent, task, "success"))
             return True, spec.expert_answer

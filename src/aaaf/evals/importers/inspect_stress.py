@@ -8,7 +8,10 @@ path, and turns each sample into the standard events of document 004 §6.2, ever
 ``evidence_source: "stress_test"`` with its run id:
 
 * ``task_assigned`` (domain, complexity level, autonomy level), ``task_completed``
-  (status, milestones, errors with severity, time);
+  (status, milestones, errors with severity, time); a task of no domain (a delegation task's
+  routing decision) has no ``task_assigned`` — its domain is required there — and carries its
+  levels in ``task_completed`` (SCORING.md §1's rich form);
+* completion timestamps in the library's run order (:func:`evidence_times`);
 * one ``tool_invoked`` per tool call (success, unnecessary, error_recovered);
 * delegation tasks: ``delegation_decision`` (with ground truth and optimal delegate) and a
   ``delegation_outcome`` per hand-over;
@@ -31,6 +34,7 @@ its provider's failures cost (retries and their waits); a task whose provider ke
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +98,35 @@ def _marker(run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
     return {"evidence_source": EVIDENCE_SOURCE, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
 
 
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def evidence_times(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Per stress task id, the (assigned, completed) timestamps of its evidence.
+
+    Samples run in parallel and finish in any order; SCORING.md §2.3's learning rate reads a
+    domain's tasks in completion order, which must be the library's (its learning sequences,
+    docs/stress-tests.md "Learning sequences"), never the scheduler's.  So when the records
+    carry their run-order ``position``, the run's real finishing times, sorted (and made
+    strictly increasing by a microsecond where two coincide), are handed out in that order:
+    the k-th task of the run order completes at the k-th finishing time.  Every task was
+    assigned when the run began (inspect_ai queues them all at once): the earliest start.
+    Records without a position (logs of an older harness) keep their own times."""
+    if not records or any(r.get("position") is None for r in records):
+        return {r["task_id"]: (r["started_at"], r["finished_at"]) for r in records}
+    began = _iso(min(_instant(r["started_at"]) for r in records))
+    finishes = sorted(_instant(r["finished_at"]) for r in records)
+    for index in range(1, len(finishes)):
+        finishes[index] = max(finishes[index], finishes[index - 1] + timedelta(microseconds=1))
+    ordered = sorted(records, key=lambda r: (int(r["position"]), str(r["task_id"])))
+    return {r["task_id"]: (began, _iso(moment)) for r, moment in zip(ordered, finishes, strict=True)}
+
+
 def agent_seconds(record: Mapping[str, Any]) -> float:
     """The agent's time on a task: its elapsed time less what its provider's failures took
     (retries, backoff, ``Retry-After``; the chat adapter's ``provider_wait_seconds``)."""
@@ -109,25 +142,26 @@ def evidence_task_id(run_id: str, stress_task_id: str) -> str:
 def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[dict[str, Any]]:
     """The AAAF events of a run's stress records (see the module docstring); no agent field."""
     events: list[dict[str, Any]] = []
-    for record in records:
-        if record.get("missing") or record.get("infrastructure_failed"):
-            continue  # not graded, or its provider kept failing: the harness's, never the agent's
+    graded = [r for r in records if not r.get("missing") and not r.get("infrastructure_failed")]
+    times = evidence_times(graded)
+    for record in graded:  # not graded, or its provider kept failing: the harness's, never the agent's
         task_id = evidence_task_id(run_id, record["task_id"])
         mark = _marker(run_id, record)
-        started, finished = record["started_at"], record["finished_at"]
+        started, finished = times[record["task_id"]]
         level = int(record["complexity_level"])
-        assigned: dict[str, Any] = {
-            "task_id": task_id,
-            "complexity_level": level,
-            "domain": record["domain"],
-            "assigned_at": started,
-            **mark,
-        }
+        attributes: dict[str, Any] = {"complexity_level": level}
         if record.get("autonomy_level") is not None:
-            assigned["autonomy_level"] = int(record["autonomy_level"])
-        events.append(
-            {"id": f"{task_id}:assigned", "type": "task_assigned", "timestamp": started, "data": assigned}
-        )
+            attributes["autonomy_level"] = int(record["autonomy_level"])
+        if record.get("domain") is not None:
+            assigned = {"task_id": task_id, **attributes, "domain": record["domain"], "assigned_at": started}
+            events.append(
+                {
+                    "id": f"{task_id}:assigned",
+                    "type": "task_assigned",
+                    "timestamp": started,
+                    "data": {**assigned, **mark},
+                }
+            )
         tools = record.get("tools") or {}
         for index, call in enumerate(tools.get("calls") or []):
             events.append(
@@ -199,6 +233,8 @@ def stress_events(records: Sequence[Mapping[str, Any]], *, run_id: str) -> list[
             "elapsed_seconds": float(record["elapsed_seconds"]),
             **mark,
         }
+        if record.get("domain") is None:  # no task_assigned (its domain is required): the rich form
+            completed.update(attributes)
         if record.get("failure"):
             completed["failure"] = str(record["failure"])[:500]
         events.append(
