@@ -105,7 +105,10 @@ class SubprocessAgent:
             )
         except OSError as error:
             raise AgentFailure(f"crash: the agent command could not start: {error}") from None
-        await self._send(task_message)
+        # an agent that already exited is judged by what it printed first (its next message):
+        # garbage is garbage even when it exits before reading the task
+        with contextlib.suppress(AgentFailure):
+            await self._send(task_message)
 
     async def _send(self, message: dict[str, Any]) -> None:
         assert self.process is not None and self.process.stdin is not None
