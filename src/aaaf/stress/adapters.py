@@ -331,7 +331,11 @@ async def run_episode(
         "tools": environment.tool_specs(),
         "autonomy_level": task.autonomy_level,
         "checkpoints": environment.checkpoints,
-        "limits": {"max_turns": task.max_turns, "turn_timeout_seconds": turn_timeout},
+        "limits": {
+            "max_turns": task.max_turns,
+            "turn_timeout_seconds": turn_timeout,
+            "task_timeout_seconds": task_timeout,
+        },
     }
     try:
         await session.start(message)
