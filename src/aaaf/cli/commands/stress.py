@@ -36,7 +36,8 @@ def register(app: typer.Typer) -> None:
     app.command("reference-agent")(reference_agent)
 
 
-STATUS_STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red"}
+STATUS_STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red", "infrastructure": "magenta"}
+"""``infrastructure``: the provider kept failing — not graded, not the agent's (docs/agent-protocol.md)."""
 
 
 class _Progress:
@@ -48,7 +49,7 @@ class _Progress:
         self.counts: dict[str, int] = {}
 
     def __call__(self, record: dict[str, Any]) -> None:
-        status = record["grade"]["status"]
+        status = "infrastructure" if record.get("infrastructure_failed") else record["grade"]["status"]
         self.counts[status] = self.counts.get(status, 0) + 1
         note = record.get("failure") or (
             record["grade"]["errors"][0]["message"] if record["grade"]["errors"] else ""
@@ -199,9 +200,11 @@ def stress_test(
                 live.update(progress.render())
 
             run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, on_task, box)  # fmt: skip
+    infrastructure = run.summary.get("infrastructure_failed", {}).get("tasks", 0)
     console.print(
-        f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}; "
-        f"log {run.log_path} (inspect view)"
+        f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}"
+        + (f", {infrastructure} infrastructure-failed (not scored)" if infrastructure else "")
+        + f"; log {run.log_path} (inspect view)"
     )
     graded = run.summary.get("model_graded")
     if graded:
