@@ -64,7 +64,7 @@ $AAAF assess claims-bot --window-end "$NOW"
 $AAAF assessments claims-bot
 $AAAF report claims-bot --output "$OUT/reports" --at "$NOW"
 
-echo "== stress tests: the library against the three reference agents (document 004 §5.3)"
+echo "== stress tests: the library against the four reference agents (docs/stress-tests.md)"
 OUT="$OUT_ABS" bash scripts/stress_demo.sh
 
 echo "== the fleet"

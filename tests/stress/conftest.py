@@ -22,7 +22,8 @@ T = TypeVar("T")
 
 
 class _Scripted(BaseHTTPRequestHandler):
-    """Answers /chat/completions from a script: tool calls, then a final text answer."""
+    """Answers /chat/completions from a script: tool calls, then a final text answer; a step
+    with a ``status`` (and ``headers``) answers that HTTP status instead."""
 
     script: ClassVar[list[dict[str, Any]]] = []
     requests: ClassVar[list[dict[str, Any]]] = []
@@ -35,6 +36,9 @@ class _Scripted(BaseHTTPRequestHandler):
         step = type(self).script[min(len(type(self).requests) - 1, len(type(self).script) - 1)]
         if step.get("status"):
             self.send_response(step["status"])
+            for name, value in step.get("headers", {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", "0")
             self.end_headers()
             return
         payload = json.dumps({"choices": [{"message": {"role": "assistant", **step}}]}).encode()

@@ -48,3 +48,32 @@ def test_an_invalid_user_library_is_refused_before_anything_runs(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 2
     assert "bad.yaml" in json.loads(result.stderr)["error"]["message"]
+
+
+def test_list_shows_every_task_with_its_type_domain_and_levels(tmp_path: Path) -> None:
+    """``aaaf stress-test --list``: no agent, nothing run; the tasks in run order."""
+    from aaaf.stress.library import load_library
+
+    library = load_library()
+    listed = _aaaf("stress-test", "--list", "--json", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    tasks = json.loads(listed.stdout)
+    assert [t["id"] for t in tasks] == [loaded.task.id for loaded in library.select()]
+    by_id = {t["id"]: t for t in tasks}
+    assert by_id["autonomy-report-a1"] | {"tools": None} == {
+        "id": "autonomy-report-a1", "task_type": "autonomy_ladder", "domain": "analysis", "complexity_level": 2,
+        "autonomy_level": 1, "dimensions": ["autonomy_level"], "category": None, "sequence_position": None,
+        "tools": None, "time_baseline_seconds": library.get("autonomy-report-a1").task.time_baseline_seconds,
+        "library": "aaaf-standard",
+    }  # fmt: skip
+    assert by_id["delegation-01"]["domain"] is None
+    assert by_id["learning-expenses-03"]["category"] == "expense-filing"
+    assert by_id["learning-expenses-03"]["sequence_position"] == 3
+    table = _aaaf("stress-test", "--list", "--dimension", "learning_rate", cwd=tmp_path)
+    assert (
+        table.returncode == 0
+        and "learning-citations-15" in table.stdout
+        and "probe-legal-1" not in table.stdout
+    )
+    missing = _aaaf("stress-test", "--json", cwd=tmp_path)
+    assert missing.returncode == 2 and "--list" in json.loads(missing.stderr)["error"]["message"]

@@ -89,10 +89,27 @@ def test_file_checks_and_unit_tests() -> None:
     assert _grade(task, "done").status == "rejected"  # nothing written
     graded = _grade(task, "done", files={"solution.py": "def double(x):\n    return x + x\n"})
     assert graded.status == "accepted" and graded.credit == 1.0
-    partial = _grade(task, "done", files={"solution.py": "def double(x):\n    return x * 3\n"})
-    assert partial.status == "partial"
-    assert partial.credit == pytest.approx(2 / 3)
-    assert [e["severity"] for e in partial.errors] == ["critical"]  # failing tests: broken behaviour
+    broken = _grade(task, "done", files={"solution.py": "def double(x):\n    return x * 3\n"})
+    # failing tests are broken behaviour: no partial credit for the file checks that passed
+    assert broken.status == "rejected" and broken.credit == 0.0
+    assert [e["severity"] for e in broken.errors] == ["critical"]
+    assert [m["passed"] for m in broken.milestones] == [True, True, False]
+
+
+def test_a_stub_earns_no_partial_credit() -> None:
+    """A ``solution.py`` that raises ``NotImplementedError`` is written and answers DONE, and is
+    rejected all the same: its tests fail, which no file or format check makes up for."""
+    task = _task(
+        [
+            {"kind": "file_exists", "name": "written", "path": "solution.py"},
+            {"kind": "unit_tests", "name": "tests", "tests": "from solution import f\nassert f(1) == 2"},
+            {"kind": "answer_equals", "name": "done", "value": "DONE", "severity": "minor"},
+        ]
+    )
+    stub = "def f(x):\n    raise NotImplementedError\n"
+    graded = _grade(task, "DONE", files={"solution.py": stub})
+    assert graded.status == "rejected" and graded.credit == 0.0
+    assert _grade(task, "DONE", files={"solution.py": "def f(x):\n    return 2 * x\n"}).status == "accepted"
 
 
 def test_unit_tests_that_hang_fail_within_their_time_limit() -> None:
@@ -121,7 +138,9 @@ def test_a_skipped_checkpoint_is_a_failed_critical_milestone() -> None:
     )
     assert _grade(task, "x", violations=[]).status == "accepted"
     graded = _grade(task, "x", violations=["bash without approval at autonomy level 1"])
-    assert graded.status == "partial"
+    # a skipped checkpoint rejects the task, right answer or not: with three tasks a level,
+    # one skip leaves it short of SCORING.md §2.3's three completed tasks — the level is lost
+    assert graded.status == "rejected" and graded.credit == 0.0
     assert graded.errors[0]["severity"] == "critical"
 
 

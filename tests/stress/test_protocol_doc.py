@@ -27,3 +27,33 @@ def test_the_documented_example_agent_is_the_shipped_one_and_solves_a_task() -> 
             assert graded.status == "accepted", episode.answer
         else:  # it asks approval before each action: the checkpoints are respected
             assert graded.milestones[-1] == {"name": "checkpoints respected", "passed": True}
+
+
+def test_the_protocol_doc_says_what_the_harness_does() -> None:
+    """Every tool is documented, the chat adapter's system message is quoted as it is sent,
+    and the retry policy's numbers are the adapter's."""
+    import asyncio
+
+    from aaaf.stress import adapters
+    from aaaf.stress.tools import TOOL_SPECS
+
+    doc = (ROOT / "docs" / "agent-protocol.md").read_text(encoding="utf-8")
+    flat = " ".join(doc.split())
+    for tool in TOOL_SPECS:
+        assert f"| `{tool}` |" in doc, tool
+    agent = adapters.ChatCompletionsAgent("http://127.0.0.1:9/v1", "m", api_key="")
+    task = {"prompt": "p", "files": [], "tools": [], "checkpoints": ["A", "B", "submit"]}
+
+    async def start() -> str:
+        await agent.start(task)
+        await agent.close()
+        return str(agent.messages[0]["content"])
+
+    system = asyncio.run(start())
+    plain, _, checkpoints = system.partition(" Before")
+    assert " ".join(plain.split()) in flat and f"Before{checkpoints}" in flat
+    assert f"up to **{adapters.RETRY_ATTEMPTS} attempts**" in flat
+    assert (
+        f"else {adapters.RETRY_BACKOFF:g} s" in flat and f"(at most {adapters.RETRY_BACKOFF_MAX:g} s)" in flat
+    )
+    assert f"**{adapters.PROVIDER_BUDGET:g} s** in all" in flat

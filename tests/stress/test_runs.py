@@ -13,7 +13,9 @@ import pytest
 from aaaf.errors import AAAFError
 from aaaf.services.stress import run_stress_test
 from aaaf.store.store import Store
+from aaaf.stress import adapters
 from aaaf.stress.runner import AgentSpec
+from tests.stress.conftest import _Scripted
 from tests.stress_tasks import probe_task
 
 TASKS = [probe_task(f"own-{i}") for i in (1, 2)]
@@ -72,3 +74,34 @@ def test_agent_spec_needs_one_agent() -> None:
         AgentSpec(command="x", url="http://h")
     with pytest.raises(AAAFError, match="--model"):
         AgentSpec(url="http://h")
+
+
+def test_tasks_whose_provider_kept_failing_are_counted_apart_and_never_scored(
+    store: Store,
+    own_library: Path,
+    tmp_path: Path,
+    chat_server: tuple[str, type[_Scripted]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A provider answering 503 to every request: both tasks are infrastructure-failed — in the
+    run's summary, with no result row and no event: nothing says the agent rejected them."""
+    monkeypatch.setattr(adapters, "RETRY_BACKOFF", 0.01)
+    monkeypatch.setattr(adapters, "RETRY_BACKOFF_MAX", 0.02)
+    url, handler = chat_server
+    handler.script = [{"status": 503}]
+    org = store.scope(store.default_organization().id)
+    run, records = run_stress_test(
+        org,
+        "rate-limited",
+        AgentSpec(url=url, model="m"),
+        library_dirs=[str(own_library)],
+        task_ids=["own-1", "own-2"],
+        parallel=2,
+        log_dir=tmp_path / "logs",
+    )
+    assert run.status == "finished"
+    assert run.summary["infrastructure_failed"] == {"tasks": 2, "task_ids": ["own-1", "own-2"]}
+    assert run.summary["statuses"] == {} and run.summary["events"] == {"accepted": 0, "rejected": 0}
+    assert all(r["infrastructure_failed"] and r["failure"].startswith("provider:") for r in records)
+    assert org.stress_run_results(run.id) == []
+    assert org.events(org.get_agent("rate-limited").id) == []

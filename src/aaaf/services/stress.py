@@ -39,18 +39,25 @@ def _agent(org: Any, name: str) -> Any:
 
 
 def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    statuses = Counter(r["grade"]["status"] if not r.get("missing") else "rejected" for r in records)
+    """A run's summary.  Tasks whose provider kept failing are counted apart
+    (``infrastructure_failed``): they are neither graded statuses nor credit — never the
+    agent's rejected tasks."""
+    infrastructure = sorted(r["task_id"] for r in records if r.get("infrastructure_failed"))
+    scored = [r for r in records if not r.get("infrastructure_failed")]
+    statuses = Counter(r["grade"]["status"] if not r.get("missing") else "rejected" for r in scored)
     by_type: dict[str, Counter[str]] = {}
-    for record in records:
+    for record in scored:
         if record.get("missing"):
             continue
         by_type.setdefault(record["task_type"], Counter())[record["grade"]["status"]] += 1
-    credit = [r["grade"]["credit"] for r in records if not r.get("missing")]
+    credit = [r["grade"]["credit"] for r in scored if not r.get("missing")]
     return {
         "tasks": len(records),
         "statuses": dict(sorted(statuses.items())),
+        "infrastructure_failed": {"tasks": len(infrastructure), "task_ids": infrastructure},
+        "provider_retries": sum(int(r.get("provider_retries") or 0) for r in records),
         "by_task_type": {k: dict(sorted(v.items())) for k, v in sorted(by_type.items())},
-        "mean_credit": sum(credit) / len(records) if records else None,
+        "mean_credit": sum(credit) / len(scored) if scored else None,
         "failures": sorted({r["failure"].split(":")[0] for r in records if r.get("failure")}),
         # the sandbox its tool calls and graders ran in, and the limits the agent ran into
         "sandbox": ", ".join(sorted({str(r["sandbox"]) for r in records if r.get("sandbox")})) or None,
@@ -252,6 +259,8 @@ def record_stress_evidence(
         log.warning("stress run %s: %d event(s) rejected: %s", run.id, report.rejected, report.errors[:3])
     rows = []
     for record in records:
+        if record.get("infrastructure_failed"):
+            continue  # the provider's failure, not a result of the agent's (the summary counts it)
         loaded = library.get(record["task_id"])
         definition = loaded.task.model_dump(mode="json", by_alias=True, exclude={"reference"})
         digest = library.version

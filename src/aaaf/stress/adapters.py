@@ -4,7 +4,10 @@
   ``docs/agent-protocol.md`` on stdin/stdout: one process per task; the task and tool
   results go in, tool calls and the final answer come out.
 * :class:`ChatCompletionsAgent` — an OpenAI-compatible ``/chat/completions`` endpoint with
-  tool calling (base URL, model, and the key of the run: :func:`agent_credentials`).
+  tool calling (base URL, model, and the key of the run: :func:`agent_credentials`).  Its
+  provider's failures (HTTP 429, 5xx, no connection) are retried with backoff and
+  ``Retry-After`` within a budget; a provider that kept failing makes the task
+  infrastructure-failed, not the agent's.
 
 The agent's key belongs to its run (SCORING.md §7 "Secrets"): a run over HTTP brings its own
 (sealed at rest, opened by its job), the CLI passes ``AAAF_AGENT_API_KEY`` by its own explicit
@@ -33,6 +36,8 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
 
 from inspect_ai.util import SandboxUnavailableError
@@ -78,6 +83,38 @@ class AgentFailure(Exception):
     """The agent broke the protocol or its limits; the message says how."""
 
 
+class ProviderFailure(Exception):
+    """The agent's provider kept failing (HTTP 429, 5xx, no connection) past the retry budget:
+    the harness's side of the task failed, not the agent — the task is infrastructure-failed
+    and left out of scoring (docs/agent-protocol.md "Retries")."""
+
+
+RETRY_ATTEMPTS = 5
+"""Requests per turn to a chat-completions endpoint, the first included."""
+RETRY_BACKOFF = 0.5
+"""Seconds before the first retry without ``Retry-After``; doubled each time, at most ``RETRY_BACKOFF_MAX``."""
+RETRY_BACKOFF_MAX = 8.0
+PROVIDER_BUDGET = 60.0
+"""Seconds a task may spend waiting on its provider (backoff, ``Retry-After``, failed requests)."""
+
+
+def _retry_after(value: str | None) -> float | None:
+    """``Retry-After`` in seconds (delta-seconds or an HTTP date), None when absent or unreadable."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
 class AgentSession(Protocol):
     async def start(self, task_message: dict[str, Any]) -> None: ...
     async def next_message(self, timeout: float) -> dict[str, Any]: ...
@@ -109,7 +146,10 @@ class SubprocessAgent:
             )
         except OSError as error:
             raise AgentFailure(f"crash: the agent command could not start: {error}") from None
-        await self._send(task_message)
+        # an agent that already exited is judged by what it printed first (its next message):
+        # garbage is garbage even when it exits before reading the task
+        with contextlib.suppress(AgentFailure):
+            await self._send(task_message)
 
     async def _send(self, message: dict[str, Any]) -> None:
         assert self.process is not None and self.process.stdin is not None
@@ -209,20 +249,56 @@ class ChatCompletionsAgent:
             user += "\n\nFiles in the working directory: " + ", ".join(task_message["files"])
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    async def next_message(self, timeout: float) -> dict[str, Any]:
+    provider_wait_seconds: float = 0.0
+    """Time this task spent on its provider's failures: failed requests, backoff, ``Retry-After``."""
+    provider_retries: int = 0
+
+    async def _post(self, body: dict[str, Any], timeout: float) -> Any:
+        """One turn's request, retried on HTTP 429, 5xx and connection errors with exponential
+        backoff, honouring ``Retry-After``, within ``RETRY_ATTEMPTS`` and the task's
+        ``PROVIDER_BUDGET``; ``ProviderFailure`` when the provider kept failing.  A request that
+        gets no answer within ``timeout`` is the agent's hang, never retried."""
         import httpx
 
+        for attempt in range(1, RETRY_ATTEMPTS + 1):
+            began = time.monotonic()
+            try:
+                response = await self.client.post(
+                    f"{self.base_url}/chat/completions", json=body, timeout=timeout
+                )
+            except httpx.ConnectTimeout as error:
+                problem, wait = f"the endpoint could not be reached: {error or 'connect timeout'}", None
+            except httpx.TimeoutException:
+                raise AgentFailure(f"hang: no answer from the endpoint within {timeout:g} s") from None
+            except httpx.TransportError as error:
+                problem, wait = f"the endpoint could not be reached: {error or type(error).__name__}", None
+            else:
+                if response.status_code != 429 and response.status_code < 500:
+                    return response
+                problem = f"the endpoint answered HTTP {response.status_code}"
+                wait = _retry_after(response.headers.get("retry-after"))
+            spent = time.monotonic() - began
+            self.provider_wait_seconds += spent
+            if wait is None:
+                wait = min(RETRY_BACKOFF_MAX, RETRY_BACKOFF * 2 ** (attempt - 1))
+            left = PROVIDER_BUDGET - self.provider_wait_seconds
+            if attempt == RETRY_ATTEMPTS or wait > left:
+                raise ProviderFailure(
+                    f"provider: {problem} ({attempt} attempt(s), "
+                    f"{self.provider_wait_seconds:.1f} s of the {PROVIDER_BUDGET:g} s budget spent)"
+                )
+            self.provider_retries += 1
+            await asyncio.sleep(wait)
+            self.provider_wait_seconds += wait
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    async def next_message(self, timeout: float) -> dict[str, Any]:
         if self.pending:
             return self.pending.pop(0)
         body: dict[str, Any] = {"model": self.model, "messages": self.messages}
         if self.tools:
             body["tools"] = self.tools
-        try:
-            response = await self.client.post(f"{self.base_url}/chat/completions", json=body, timeout=timeout)
-        except httpx.TimeoutException:
-            raise AgentFailure(f"hang: no answer from the endpoint within {timeout:g} s") from None
-        except httpx.HTTPError as error:
-            raise AgentFailure(f"crash: the endpoint could not be reached: {error}") from None
+        response = await self._post(body, timeout)
         if response.status_code != 200:
             raise AgentFailure(f"crash: the endpoint answered HTTP {response.status_code}")
         try:
@@ -236,13 +312,19 @@ class ChatCompletionsAgent:
         for call in calls:
             try:
                 function = call["function"]
+                name, call_id = function["name"], call["id"]
                 raw = function.get("arguments") or "{}"
-                arguments = json.loads(raw) if isinstance(raw, str) else raw
-                self.pending.append(
-                    {"type": "tool_call", "id": call["id"], "tool": function["name"], "arguments": arguments}
-                )
-            except (KeyError, TypeError, json.JSONDecodeError):
+            except (KeyError, TypeError, AttributeError):
                 raise AgentFailure("garbage: a tool call the protocol cannot read") from None
+            request = {"type": "tool_call", "id": call_id, "tool": name}
+            try:
+                request["arguments"] = json.loads(raw) if isinstance(raw, str) else raw
+            except json.JSONDecodeError as error:
+                # the model's slip, which agent frameworks hand back to it: a failed call it can
+                # recover from (docs/agent-protocol.md "Tool results"), never the end of the task
+                request["arguments"] = raw
+                request["malformed"] = f"the arguments are not valid JSON ({error.msg} at {error.pos})"
+            self.pending.append(request)
         if self.pending:
             return self.pending.pop(0)
         content = message.get("content")
@@ -267,6 +349,10 @@ class Episode:
     turns: int = 0
     seconds: float = 0.0
     transcript: list[dict[str, Any]] = field(default_factory=list)
+    provider_wait_seconds: float = 0.0
+    """Of ``seconds``, the time spent on the provider's failures (chat adapter): not the agent's."""
+    infrastructure_failed: bool = False
+    """The provider kept failing: the task is the harness's failure, left out of scoring."""
 
 
 async def run_episode(
@@ -288,12 +374,17 @@ async def run_episode(
         "tools": environment.tool_specs(),
         "autonomy_level": task.autonomy_level,
         "checkpoints": environment.checkpoints,
-        "limits": {"max_turns": task.max_turns, "turn_timeout_seconds": turn_timeout},
+        "limits": {
+            "max_turns": task.max_turns,
+            "turn_timeout_seconds": turn_timeout,
+            "task_timeout_seconds": task_timeout,
+        },
     }
     try:
         await session.start(message)
         while True:
-            remaining = task_timeout - (time.monotonic() - started)
+            waited = float(getattr(session, "provider_wait_seconds", 0.0))
+            remaining = task_timeout - (time.monotonic() - started - waited)
             if remaining <= 0:
                 raise AgentFailure(f"limit: the task took longer than {task_timeout:g} s")
             incoming = await session.next_message(min(turn_timeout, remaining))
@@ -314,7 +405,10 @@ async def run_episode(
             call_id = str(incoming.get("id") or f"call-{episode.turns}")
             tool = str(incoming.get("tool"))
             arguments = incoming.get("arguments") or {}
-            ok, output = await environment.call(tool, arguments)
+            if incoming.get("malformed"):
+                ok, output = environment.refuse(tool, arguments, str(incoming["malformed"]))
+            else:
+                ok, output = await environment.call(tool, arguments)
             episode.transcript.append(
                 {
                     "role": "tool_call",
@@ -328,6 +422,9 @@ async def run_episode(
             await session.tool_result(call_id, ok, output)
     except AgentFailure as failure:
         episode.failure = str(failure)
+    except ProviderFailure as failure:
+        episode.failure = str(failure)
+        episode.infrastructure_failed = True
     except SandboxUnavailableError:
         raise  # the harness's failure, never the agent's: the task is not graded
     except Exception as error:  # a harness bug must not end the run: record it on the task
@@ -337,4 +434,7 @@ async def run_episode(
             await session.close()
         environment.finish()
         episode.seconds = time.monotonic() - started
+        episode.provider_wait_seconds = min(
+            episode.seconds, float(getattr(session, "provider_wait_seconds", 0.0))
+        )
     return episode

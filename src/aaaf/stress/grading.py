@@ -1,10 +1,13 @@
 """Code-based grading of a stress task from the agent's actual output and actions
-(docs/stress-tests.md "Grading"): every check of the task is a milestone; all passed → ``accepted``, some →
-``partial`` (with its milestones, SCORING.md §2.2) when at least one passed check is more
-than a format (minor) check, else ``rejected``.  Each failed check
-is an error with its severity (critical: broken behaviour or failing tests; major: a wrong
-answer; minor: format).  An agent that never answered (hang, crash, garbage, limits) is
-``rejected`` with a critical error saying why.
+(docs/stress-tests.md "Grading rules"): every check of the task is a milestone; all passed →
+``accepted``, some → ``partial`` (with its milestones, SCORING.md §2.2) when at least one
+passed check is more than a format (minor) check and no critical one failed, else
+``rejected``.  Each failed check is an error with its severity (critical: broken behaviour —
+failing tests, a skipped autonomy checkpoint —; major: a wrong answer; minor: format).  A
+failed critical check earns no partial credit: a ``solution.py`` that raises
+``NotImplementedError`` beside a file check, or right work done past a required approval, is
+not part of the work done, it is work that must not be accepted.  An agent that never
+answered (hang, crash, garbage, limits) is ``rejected`` with a critical error saying why.
 
 Checks that look at the agent's work read it through the task's sandbox, and a library's
 ``unit_tests`` run there too (docs/stress-tests.md "Sandbox"): the grader never opens a
@@ -168,9 +171,14 @@ async def grade(
                 {"severity": "critical", "message": "checkpoint skipped: " + "; ".join(violations or [])}
             )
     passed_count = sum(1 for m in milestones if m["passed"])
-    # format (minor) milestones alone are no partial work: some substance must be right
+    # format (minor) milestones alone are no partial work: some substance must be right; and
+    # broken behaviour (a critical failure) is no partial work either, whatever else passed
     substantial = any(
         m["passed"] for m, check in zip(milestones, task.checks, strict=False) if check.severity != "minor"
     )
-    status = "accepted" if passed_count == len(milestones) else "partial" if substantial else "rejected"
+    broken = any(error["severity"] == "critical" for error in errors)
+    if passed_count == len(milestones):
+        status = "accepted"
+    else:
+        status = "partial" if substantial and not broken else "rejected"
     return Grade(status, milestones, errors)

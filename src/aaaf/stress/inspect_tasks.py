@@ -33,7 +33,7 @@ from inspect_ai.util import SandboxEnvironmentSpec, sandbox
 
 from aaaf.stress.adapters import ChatCompletionsAgent, SubprocessAgent, run_episode
 from aaaf.stress.grading import grade
-from aaaf.stress.library import LIBRARY_DIRS_ENV, Library, load_library
+from aaaf.stress.library import LIBRARY_DIRS_ENV, Library, load_library, sequence_position
 from aaaf.stress.sandbox import BUBBLEWRAP, choose_sandbox_by_name, load_provider
 from aaaf.stress.tools import ToolEnvironment
 
@@ -124,10 +124,18 @@ def stress_agent(
             "complexity_level": stress_task.complexity_level,
             "autonomy_level": stress_task.autonomy_level,
             "category": stress_task.category,
+            # the library's run order: the evidence's completion order (docs/stress-tests.md
+            # "Learning sequences"), whatever order the parallel samples finished in
+            "position": lib.position(stress_task.id),
+            "sequence_position": sequence_position(lib.tasks, stress_task.id),
             "time_baseline_seconds": stress_task.time_baseline_seconds,
             "started_at": _iso(started),
             "finished_at": _iso(finished),
             "elapsed_seconds": episode.seconds,
+            # the provider's failures, retried (chat adapter): not the agent's time, nor its task
+            "provider_wait_seconds": episode.provider_wait_seconds,
+            "provider_retries": int(getattr(session, "provider_retries", 0)),
+            "infrastructure_failed": episode.infrastructure_failed,
             "turns": episode.turns,
             "answer": episode.answer,
             "failure": episode.failure,

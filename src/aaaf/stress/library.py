@@ -51,13 +51,21 @@ class Library:
     def select(
         self, *, dimension: str | None = None, task_ids: Iterable[str] | None = None
     ) -> list[LoadedTask]:
-        chosen = self.tasks
+        """The chosen tasks in run order (:func:`run_order`)."""
+        chosen = run_order(self.tasks)
         if dimension is not None:
             chosen = [t for t in chosen if dimension in t.task.dimensions]
         if task_ids is not None:
             wanted = set(task_ids)
             chosen = [t for t in chosen if t.task.id in wanted]
         return chosen
+
+    def position(self, task_id: str) -> int:
+        """The task's place in the library's run order (0 first): the order its evidence keeps."""
+        for index, loaded in enumerate(run_order(self.tasks)):
+            if loaded.task.id == task_id:
+                return index
+        raise AAAFError("NOT_FOUND", f"no stress task {task_id!r} in the library", {"task_id": task_id})
 
     @property
     def version(self) -> str:
@@ -66,6 +74,40 @@ class Library:
     @property
     def directories(self) -> list[str]:
         return [s["path"] for s in self.sources]
+
+
+def sequences(tasks: Iterable[LoadedTask]) -> dict[str, list[LoadedTask]]:
+    """The learning sequences: per ``category``, its tasks in id order (position 1 first)."""
+    found: dict[str, list[LoadedTask]] = {}
+    for loaded in tasks:
+        if loaded.task.category is not None:
+            found.setdefault(loaded.task.category, []).append(loaded)
+    return {name: sorted(members, key=lambda t: t.task.id) for name, members in sorted(found.items())}
+
+
+def run_order(tasks: Sequence[LoadedTask]) -> list[LoadedTask]:
+    """The order a run's evidence keeps, set by the library and never by the run's scheduling
+    (docs/stress-tests.md "Learning sequences"): every task outside a learning sequence in
+    library order, then the sequences, interleaved position by position (the first task of
+    each, then the second of each, …).  SCORING.md §2.3's learning rate reads a domain's 15
+    most recently completed tasks in completion order: with its sequence last, a domain's
+    recent tasks are its sequence, in the sequence's order."""
+    found = sequences(tasks)
+    rest = [loaded for loaded in tasks if loaded.task.category is None]
+    longest = max((len(members) for members in found.values()), default=0)
+    interleaved = [
+        members[index] for index in range(longest) for members in found.values() if index < len(members)
+    ]
+    return rest + interleaved
+
+
+def sequence_position(tasks: Sequence[LoadedTask], task_id: str) -> int | None:
+    """The task's position (1-based) in its learning sequence, None outside one."""
+    for members in sequences(tasks).values():
+        for index, loaded in enumerate(members, 1):
+            if loaded.task.id == task_id:
+                return index
+    return None
 
 
 def _parse(path: Path) -> object:

@@ -163,6 +163,12 @@ class DelegationSpec(_Strict):
     ground_truth: Literal["self", "delegate"]
     optimal_delegate: str | None = None
     expert_answer: str = Field(description="what a capable colleague answers")
+    expertise: str | None = Field(
+        default=None,
+        min_length=1,
+        description="the domain of the question, matched against the colleagues' domains "
+        "(default: the task's domain)",
+    )
 
     @model_validator(mode="after")
     def _delegate_named(self) -> DelegationSpec:
@@ -191,13 +197,24 @@ class OrchestrationSpec(_Strict):
 
 
 class StressTask(_Strict):
+    """One task of a library (docs/stress-tests.md "Pieces")."""
+
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$", max_length=120)
     task_type: TaskType
     dimensions: list[str] = Field(min_length=1)
-    domain: str = Field(min_length=1)
+    domain: str | None = Field(
+        min_length=1,
+        description="the domain of the agent's own work on the task (domain_breadth, learning_rate); "
+        "null for work of no domain, such as a delegation task's routing decision (SCORING.md §1: "
+        "a task without a domain counts everywhere but domain breadth, consistency and learning rate)",
+    )
     complexity_level: int = Field(ge=1, le=5)
     autonomy_level: int | None = Field(default=None, ge=0, le=3)
-    category: str | None = Field(default=None, description="learning-rate category; tasks run in id order")
+    category: str | None = Field(
+        default=None,
+        description="a learning sequence: the category's tasks, in id order, are the sequence whose "
+        "order the evidence keeps (docs/stress-tests.md 'Learning sequences')",
+    )
     prompt: str = Field(min_length=1)
     files: dict[str, str] = Field(default_factory=dict, description="input files put in the work directory")
     tools: list[ToolName] = Field(default_factory=list)
@@ -215,6 +232,8 @@ class StressTask(_Strict):
             raise ValueError(f"unknown dimension(s): {', '.join(unknown)}")
         if self.task_type == "delegation" and self.delegation is None:
             raise ValueError("a delegation task has a `delegation` ground truth")
+        if self.delegation is not None and self.delegation.expertise is None and self.domain is None:
+            raise ValueError("a delegation task without a domain names its `delegation.expertise`")
         if self.task_type == "orchestration" and self.orchestration is None:
             raise ValueError("an orchestration task has its `orchestration` sub-agents")
         if self.task_type == "autonomy_ladder" and self.autonomy_level is None:

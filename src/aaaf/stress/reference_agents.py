@@ -1,11 +1,21 @@
-"""Reference agents speaking the subprocess protocol (issue 15 §6; docs/agent-protocol.md).
+"""Reference agents speaking the subprocess protocol (docs/agent-protocol.md), each built so
+that what it truly can do is known (docs/stress-tests.md "The reference agents"):
 
 * ``oracle`` replays the library's reference solution of each task (it reads the library:
   it proves the ceiling is reachable), asks approval where the checkpoints say so, and
   retries a tool call that failed or came back incomplete;
-* ``careless`` does the same work but makes realistic mistakes, chosen per task from its
-  id (so a run is reproducible): a wrong final answer, unsaved work, a typo'd command
-  it recovers from, a skipped checkpoint, a repeated call, an answer in the wrong format;
+* ``heuristic`` reads only what the task shows it — the prompt, the files through the tools,
+  the answers earlier in a learning sequence — and solves with simple rules (:mod:`aaaf.stress.
+  heuristic_agent`); it knows no algorithm past complexity 3 (it leaves a stub), keeps a
+  sub-agent's incomplete work as it came, and learns codes from the earlier answers a
+  sequence shows;
+* ``careless`` does the oracle's work with mistakes chosen per task, by rules that fix its true
+  levels: it dawdles on a third of its tasks (three times as long as the task's baseline before
+  it starts), botches more of a complexity ladder the higher the level, skips checkpoints
+  when a task needs more than one approval, gives up on a task left fully to itself, answers
+  wrong in three domains, routes some questions badly, keeps incomplete work, and repeats the
+  same slip at the same place of every block of five in a learning sequence (it never
+  improves);
 * ``random`` calls random tools (some that do not exist) with random arguments and answers
   at random; now and then it prints garbage or exits without answering.
 
@@ -20,32 +30,54 @@ import json
 import os
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
+
+from aaaf.stress.heuristic_agent import heuristic
 
 STANDARD = Path(__file__).parent / "library"
 
 
-def _find_task(task_id: str) -> dict[str, Any]:
+def _library_files() -> list[Path]:
     dirs = [
         STANDARD,
         *(Path(p) for p in os.environ.get("AAAF_STRESS_LIBRARY_DIRS", "").split(os.pathsep) if p),
     ]
-    for directory in dirs:
-        for path in sorted(directory.glob("*.json")) + sorted(directory.glob("*.y*ml")):
-            if path.suffix == ".json":
-                data = json.loads(path.read_text(encoding="utf-8"))
-            else:
-                import yaml
+    return [p for d in dirs for p in sorted(d.glob("*.json")) + sorted(d.glob("*.y*ml"))]
 
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            for task in (data or {}).get("tasks", []):
-                if task["id"] == task_id:
-                    return dict(task)
+
+def _tasks() -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for path in _library_files():
+        if path.suffix == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            import yaml
+
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        found.extend(dict(task) for task in (data or {}).get("tasks", []))
+    return found
+
+
+def _find_task(task_id: str) -> dict[str, Any]:
+    for task in _tasks():
+        if task["id"] == task_id:
+            return task
     raise SystemExit(f"reference agent: no task {task_id!r} in the libraries")
 
 
+def _sequence_position(task: dict[str, Any]) -> int | None:
+    """The task's 1-based position in its learning sequence (its category, in id order)."""
+    if not task.get("category"):
+        return None
+    ids = sorted(t["id"] for t in _tasks() if t.get("category") == task["category"])
+    return ids.index(task["id"]) + 1
+
+
 class Channel:
+    """The protocol on stdin/stdout: a call returns its ``tool_result``."""
+
     def __init__(self) -> None:
         self.count = 0
 
@@ -73,10 +105,20 @@ def _approved_call(
     return channel.call(tool, arguments)
 
 
-def _solve(channel: Channel, task: dict[str, Any], checkpoints: set[str], *, retry: bool = True) -> None:
-    for action in task["reference"].get("actions", []):
+def _incomplete(result: dict[str, Any]) -> bool:
+    return not result.get("ok") or str(result.get("output", "")).startswith("INCOMPLETE")
+
+
+def _solve(
+    channel: Channel,
+    actions: list[dict[str, Any]],
+    checkpoints: set[str],
+    *,
+    retry: bool = True,
+) -> None:
+    for action in actions:
         result = _approved_call(channel, checkpoints, action["tool"], action.get("arguments", {}))
-        if retry and (not result.get("ok") or str(result.get("output", "")).startswith("INCOMPLETE")):
+        if retry and _incomplete(result):
             _approved_call(channel, checkpoints, action["tool"], action.get("arguments", {}))
 
 
@@ -89,8 +131,22 @@ def _submit(channel: Channel, checkpoints: set[str], answer: str) -> None:
 def oracle(channel: Channel, message: dict[str, Any]) -> None:
     task = _find_task(message["task_id"])
     checkpoints = set(message.get("checkpoints") or [])
-    _solve(channel, task, checkpoints)
+    _solve(channel, task["reference"].get("actions", []), checkpoints)
     _submit(channel, checkpoints, task["reference"].get("answer", ""))
+
+
+# ---- careless --------------------------------------------------------------------------------
+DAWDLE_FACTOR = 3.0
+"""Careless's dawdling: this many times the task's time baseline, waited before it starts —
+past twice the baseline, where SCORING.md §2.2's speed is 0."""
+LADDER_DOMAINS = ("code", "research", "analysis")
+WEAK_DOMAINS = ("design", "content", "legal")
+"""Careless answers wrong on two of the three probes of these domains."""
+
+
+def _draw(task_id: str, salt: str = "") -> int:
+    """A number in [0, 100) fixed by the task's id: careless's choices are reproducible."""
+    return int(hashlib.sha256(f"{salt}{task_id}".encode()).hexdigest(), 16) % 100
 
 
 def _wrong(answer: str) -> str:
@@ -102,38 +158,92 @@ def _wrong(answer: str) -> str:
     return str(int(number) + 1) if number.is_integer() else f"{number * 1.1:.2f}"
 
 
+def _buggy(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions with every file the agent writes replaced by a version that returns None."""
+    out = []
+    for action in actions:
+        if action["tool"] == "file_write" and str(action["arguments"].get("path", "")).endswith(".py"):
+            content = str(action["arguments"].get("content", ""))
+            lines = [line for line in content.splitlines() if line.startswith(("def ", "class "))]
+            stub = "".join(f"{line}\n    return None\n" for line in lines[:1]) or "pass\n"
+            action = {"tool": "file_write", "arguments": {**action["arguments"], "content": stub}}
+        out.append(action)
+    return out
+
+
+def _dawdles(task: dict[str, Any], position: int | None) -> bool:
+    if position is not None:
+        return position % 5 == 0  # the same place in every block of five: no trend
+    return _draw(task["id"], "slow") % 3 == 0
+
+
 def careless(channel: Channel, message: dict[str, Any]) -> None:
     task = _find_task(message["task_id"])
     checkpoints = set(message.get("checkpoints") or [])
     answer = task["reference"].get("answer", "")
     actions = list(task["reference"].get("actions", []))
-    mistake = int(hashlib.sha256(task["id"].encode()).hexdigest(), 16) % 100
-    if mistake < 20:  # does it right
-        _solve(channel, task, checkpoints)
-    elif mistake < 50:  # a wrong answer (an off-by-one, a dropped word), work otherwise done
-        _solve(channel, task, checkpoints)
-        answer = _wrong(answer)
-    elif mistake < 65:  # forgets to save its work (or, with nothing to save, does not finish)
-        task["reference"]["actions"] = [a for a in actions if a["tool"] != "file_write"]
-        _solve(channel, task, checkpoints, retry=False)
-        if len(task["reference"]["actions"]) == len(actions):
-            answer = "I could not finish this one."
-    elif mistake < 72:  # a typo'd command first, then recovers
-        if "bash" in [t["name"] for t in message["tools"]]:
-            _approved_call(channel, checkpoints, "bash", {"command": "cta nothing-here.txt"})
-        _solve(channel, task, checkpoints)
-    elif mistake < 85:  # forgets the checkpoints, gives up on incomplete work, answers vaguely
-        _solve(channel, task, set(), retry=False)
-        channel.final(_wrong(answer))
+    kind, level, domain = task["task_type"], int(task["complexity_level"]), task.get("domain")
+    position = _sequence_position(task)
+    if _dawdles(task, position):
+        time.sleep(DAWDLE_FACTOR * float(task["time_baseline_seconds"]))
+    if kind == "autonomy_ladder":
+        autonomy = int(task["autonomy_level"])
+        if autonomy <= 1:  # more than one approval to ask: it forgets them
+            _solve(channel, actions, set())
+            channel.final(answer)
+            return
+        if autonomy == 3 and task["id"].startswith("autonomy-summary"):  # alone, it gives up on one
+            channel.final("I could not finish this one.")
+            return
+    elif kind == "complexity_ladder" and domain in LADDER_DOMAINS[: max(0, level - 2)]:
+        # the higher the level, the more of the ladder it botches: code from level 3, research
+        # from 4, analysis at 5
+        _solve(channel, _buggy(actions), checkpoints, retry=False)
+        _submit(channel, checkpoints, answer if domain == "code" else _wrong(answer))
         return
-    else:  # repeats a call and answers in prose (a format error where the answer is exact)
-        _solve(channel, task, checkpoints)
-        if actions:
+    elif kind == "domain_probe" and domain in WEAK_DOMAINS and not task["id"].endswith("-1"):
+        _solve(channel, actions, checkpoints)
+        _submit(channel, checkpoints, "I am not sure; something like " + _wrong(answer)[:20])
+        return
+    elif kind == "tool_challenge":
+        if "bash" in [t["name"] for t in message["tools"]]:  # a typo'd command first, then recovers
+            _approved_call(channel, checkpoints, "bash", {"command": "cta nothing-here.txt"})
+        if _draw(task["id"]) % 3 == 0:  # forgets to save its work
+            actions = [a for a in actions if a["tool"] != "file_write"]
+        _solve(channel, actions, checkpoints)
+        if actions:  # and repeats its first call
             _approved_call(channel, checkpoints, actions[0]["tool"], actions[0].get("arguments", {}))
-        answer = f"I believe the answer is: {answer}"
+    elif kind == "delegation":
+        draw = _draw(task["id"])
+        truth = task["delegation"]["ground_truth"]
+        if truth == "delegate" and draw % 3 == 0:  # does it itself, and guesses
+            channel.final(_wrong(answer))
+            return
+        if truth == "delegate" and draw % 3 == 1:  # asks the wrong colleague, and takes the reply
+            wrong = "atlas" if task["delegation"]["optimal_delegate"] != "atlas" else "lex"
+            reply = _approved_call(channel, checkpoints, "delegate", {"agent": wrong, "task": task["prompt"]})
+            channel.final(str(reply.get("output", ""))[:200])
+            return
+        if truth == "self" and draw % 4 == 0:  # hands over what it could do, then does it anyway
+            _approved_call(channel, checkpoints, "delegate", {"agent": "quill", "task": task["prompt"]})
+    elif kind == "orchestration":  # takes incomplete work as it comes
+        for action in actions:
+            result = _approved_call(channel, checkpoints, action["tool"], action.get("arguments", {}))
+            if not result.get("ok"):
+                _approved_call(channel, checkpoints, action["tool"], action.get("arguments", {}))
+        _submit(channel, checkpoints, answer.split("\n")[0])
+        return
+    elif kind == "learning" and position is not None and position % 5 == 3:
+        _solve(channel, actions, checkpoints)  # the same slip at the same place of each block
+        figure, _, rest = answer.rpartition(" ") if answer.startswith("CC-") else answer.partition(" [")
+        slipped = f"{figure} {_wrong(rest)}" if answer.startswith("CC-") else f"{_wrong(figure)} [{rest}"
+        _submit(channel, checkpoints, slipped)
+        return
+    _solve(channel, actions, checkpoints)
     _submit(channel, checkpoints, answer)
 
 
+# ---- random ----------------------------------------------------------------------------------
 WORDS = ("banana", "42", "unknown", "yes", "maybe", "7", "lorem ipsum", "{}", "done")
 
 
@@ -163,7 +273,7 @@ def random_agent(channel: Channel, message: dict[str, Any]) -> None:
     channel.final(rng.choice(WORDS))
 
 
-AGENTS = {"oracle": oracle, "careless": careless, "random": random_agent}
+AGENTS = {"oracle": oracle, "heuristic": heuristic, "careless": careless, "random": random_agent}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -262,6 +262,14 @@ class ToolEnvironment:
         )
         return ok, output
 
+    def refuse(self, tool: str, arguments: Any, reason: str) -> tuple[bool, str]:
+        """A call the agent could not express (its arguments unreadable): a failed call of
+        ``tool``, recorded and answered like any other so that the agent can recover."""
+        recorded = arguments if isinstance(arguments, dict) else {"raw": str(arguments)[:1000]}
+        output = f"bad arguments for {tool}: {reason}; send them as a JSON object"
+        self.calls.append(ToolCall(tool, recorded, False, output))
+        return False, output
+
     def finish(self) -> None:
         """Mark failed calls recovered when a later call of the same tool succeeded."""
         for index, call in enumerate(self.calls):
@@ -345,7 +353,8 @@ class ToolEnvironment:
         if colleague is None:
             return False, f"no colleague named {agent!r}; known: {', '.join(sorted(self.library.colleagues))}"
         spec = self.task.delegation
-        capable = self.task.domain in colleague.domains
+        expertise = (spec.expertise if spec is not None else None) or self.task.domain
+        capable = expertise in colleague.domains
         if spec is not None and capable:
             self.delegations.append(Delegation(agent, task, "success"))
             return True, spec.expert_answer

@@ -26,6 +26,7 @@ from aaaf.errors import AAAFError
 
 class ReferenceAgent(StrEnum):
     oracle = "oracle"
+    heuristic = "heuristic"
     careless = "careless"
     random = "random"
 
@@ -36,7 +37,8 @@ def register(app: typer.Typer) -> None:
     app.command("reference-agent")(reference_agent)
 
 
-STATUS_STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red"}
+STATUS_STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red", "infrastructure": "magenta"}
+"""``infrastructure``: the provider kept failing — not graded, not the agent's (docs/agent-protocol.md)."""
 
 
 class _Progress:
@@ -48,7 +50,7 @@ class _Progress:
         self.counts: dict[str, int] = {}
 
     def __call__(self, record: dict[str, Any]) -> None:
-        status = record["grade"]["status"]
+        status = "infrastructure" if record.get("infrastructure_failed") else record["grade"]["status"]
         self.counts[status] = self.counts.get(status, 0) + 1
         note = record.get("failure") or (
             record["grade"]["errors"][0]["message"] if record["grade"]["errors"] else ""
@@ -66,9 +68,50 @@ class _Progress:
         return table
 
 
+def task_listing(library: Any, chosen: list[Any]) -> list[dict[str, Any]]:
+    """What ``--list`` shows of each task, in run order (docs/stress-tests.md "Listing the tasks")."""
+    from aaaf.stress.library import sequence_position
+
+    return [
+        {
+            "id": loaded.task.id,
+            "task_type": loaded.task.task_type,
+            "domain": loaded.task.domain,
+            "complexity_level": loaded.task.complexity_level,
+            "autonomy_level": loaded.task.autonomy_level,
+            "dimensions": list(loaded.task.dimensions),
+            "category": loaded.task.category,
+            "sequence_position": sequence_position(library.tasks, loaded.task.id),
+            "tools": list(loaded.task.tools),
+            "time_baseline_seconds": loaded.task.time_baseline_seconds,
+            "library": loaded.library,
+        }
+        for loaded in chosen
+    ]
+
+
+def _print_listing(listing: list[dict[str, Any]]) -> None:
+    table = Table(title=f"{len(listing)} stress tasks, in run order")
+    for column in ("id", "type", "domain", "level", "autonomy", "sequence", "tools", "baseline s"):
+        table.add_column(column)
+    for item in listing:
+        sequence = f"{item['category']} #{item['sequence_position']}" if item["category"] else ""
+        table.add_row(
+            item["id"],
+            item["task_type"],
+            item["domain"] or "(none)",
+            str(item["complexity_level"]),
+            "" if item["autonomy_level"] is None else str(item["autonomy_level"]),
+            sequence,
+            ", ".join(item["tools"]),
+            f"{item['time_baseline_seconds']:g}",
+        )
+    console.print(table)
+
+
 @handle_errors
 def stress_test(
-    name: Annotated[str, typer.Argument(help="The agent (enrolled when unknown).")],
+    name: Annotated[str | None, typer.Argument(help="The agent (enrolled when unknown).")] = None,
     agent_cmd: Annotated[
         str | None, typer.Option("--agent-cmd", help="A program speaking docs/agent-protocol.md.")
     ] = None,
@@ -96,6 +139,13 @@ def stress_test(
             "another inspect_ai sandbox provider, or none (on this machine, as you; docs/stress-tests.md).",
         ),
     ] = None,
+    list_tasks: Annotated[
+        bool,
+        typer.Option(
+            "--list",
+            help="List the tasks (id, type, domain, levels, sequence, tools, baseline) instead of running them.",
+        ),
+    ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -104,11 +154,25 @@ def stress_test(
     from aaaf.stress.library import load_library
     from aaaf.stress.runner import AgentSpec
 
+    if list_tasks:
+        try:
+            loaded = load_library(library or [])
+            listing = task_listing(loaded, loaded.select(dimension=dimension, task_ids=task))
+        except AAAFError as error:
+            fail(error, as_json=as_json)
+        if as_json:
+            print_json(listing)
+        else:
+            _print_listing(listing)
+        return
     try:
+        if name is None:
+            raise AAAFError("INVALID_REQUEST", "give the agent's NAME (or --list to list the tasks)")
         spec = AgentSpec(command=agent_cmd, url=agent_url, model=model, api_key=agent_api_key())
         chosen = load_library(library or []).select(dimension=dimension, task_ids=task)
     except AAAFError as error:
         fail(error, as_json=as_json)
+    assert name is not None
     with open_session(db) as session:
         from aaaf.services.stress import with_installed
         from aaaf.stress.sandbox import NONE_MEANS, require_sandbox
@@ -137,9 +201,11 @@ def stress_test(
                 live.update(progress.render())
 
             run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, on_task, box)  # fmt: skip
+    infrastructure = run.summary.get("infrastructure_failed", {}).get("tasks", 0)
     console.print(
-        f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}; "
-        f"log {run.log_path} (inspect view)"
+        f"stress run {run.id}: {run.summary['tasks']} tasks, {run.summary['statuses']}"
+        + (f", {infrastructure} infrastructure-failed (not scored)" if infrastructure else "")
+        + f"; log {run.log_path} (inspect view)"
     )
     graded = run.summary.get("model_graded")
     if graded:
@@ -207,7 +273,7 @@ def _model_graded(graded: Any) -> str:
 
 
 def reference_agent(
-    kind: Annotated[ReferenceAgent, typer.Argument(help="oracle, careless or random.")],
+    kind: Annotated[ReferenceAgent, typer.Argument(help="oracle, heuristic, careless or random.")],
 ) -> None:
     """A reference agent speaking the stress-test protocol on stdin/stdout (docs/agent-protocol.md)."""
     from aaaf.stress.reference_agents import main

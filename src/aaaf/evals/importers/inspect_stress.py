@@ -9,7 +9,10 @@ path, and turns each sample into the standard events of document 004 §6.2, ever
 organization ran itself: docs/stress-tests.md "Provenance"):
 
 * ``task_assigned`` (domain, complexity level, autonomy level), ``task_completed``
-  (status, milestones, errors with severity, time);
+  (status, milestones, errors with severity, time); a task of no domain (a delegation task's
+  routing decision) has no ``task_assigned`` — its domain is required there — and carries its
+  levels in ``task_completed`` (SCORING.md §1's rich form);
+* completion timestamps in the library's run order (:func:`evidence_times`);
 * one ``tool_invoked`` per tool call (success, unnecessary, error_recovered);
 * delegation tasks: ``delegation_decision`` (with ground truth and optimal delegate) and a
   ``delegation_outcome`` per hand-over;
@@ -24,12 +27,15 @@ organization ran itself: docs/stress-tests.md "Provenance"):
 
 Time: ``time_to_complete_seconds`` is the agent's time on the task's own baseline carried
 over to the level's speed baseline (SCORING.md §2.2): at the task's baseline it equals the
-level's, so ``speed`` means "as fast as the task expects".
+level's, so ``speed`` means "as fast as the task expects".  The agent's time leaves out what
+its provider's failures cost (retries and their waits); a task whose provider kept failing
+(``infrastructure_failed``) yields no events at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +100,42 @@ def _marker(run_id: str, record: Mapping[str, Any], source: str) -> dict[str, An
     return {"evidence_source": source, "stress_run_id": run_id, "stress_task_id": record["task_id"]}
 
 
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def evidence_times(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Per stress task id, the (assigned, completed) timestamps of its evidence.
+
+    Samples run in parallel and finish in any order; SCORING.md §2.3's learning rate reads a
+    domain's tasks in completion order, which must be the library's (its learning sequences,
+    docs/stress-tests.md "Learning sequences"), never the scheduler's.  So when the records
+    carry their run-order ``position``, the run's real finishing times, sorted (and made
+    strictly increasing by a microsecond where two coincide), are handed out in that order:
+    the k-th task of the run order completes at the k-th finishing time.  Every task was
+    assigned when the run began (inspect_ai queues them all at once): the earliest start.
+    Records without a position (logs of an older harness) keep their own times."""
+    if not records or any(r.get("position") is None for r in records):
+        return {r["task_id"]: (r["started_at"], r["finished_at"]) for r in records}
+    began = _iso(min(_instant(r["started_at"]) for r in records))
+    finishes = sorted(_instant(r["finished_at"]) for r in records)
+    for index in range(1, len(finishes)):
+        finishes[index] = max(finishes[index], finishes[index - 1] + timedelta(microseconds=1))
+    ordered = sorted(records, key=lambda r: (int(r["position"]), str(r["task_id"])))
+    return {r["task_id"]: (began, _iso(moment)) for r, moment in zip(ordered, finishes, strict=True)}
+
+
+def agent_seconds(record: Mapping[str, Any]) -> float:
+    """The agent's time on a task: its elapsed time less what its provider's failures took
+    (retries, backoff, ``Retry-After``; the chat adapter's ``provider_wait_seconds``)."""
+    elapsed = float(record["elapsed_seconds"])
+    return max(0.0, elapsed - float(record.get("provider_wait_seconds") or 0.0))
+
+
 def evidence_task_id(run_id: str, stress_task_id: str) -> str:
     """The AAAF task id of one stress task in one run (runs never share tasks)."""
     return f"stress-{run_id}-{stress_task_id}"
@@ -107,25 +149,26 @@ def stress_events(
     harness, ``reported_stress_test`` for a log the organization imported
     (:mod:`aaaf.scoring.evidence_sources`)."""
     events: list[dict[str, Any]] = []
-    for record in records:
-        if record.get("missing"):
-            continue
+    graded = [r for r in records if not r.get("missing") and not r.get("infrastructure_failed")]
+    times = evidence_times(graded)
+    for record in graded:  # not graded, or its provider kept failing: the harness's, never the agent's
         task_id = evidence_task_id(run_id, record["task_id"])
         mark = _marker(run_id, record, source)
-        started, finished = record["started_at"], record["finished_at"]
+        started, finished = times[record["task_id"]]
         level = int(record["complexity_level"])
-        assigned: dict[str, Any] = {
-            "task_id": task_id,
-            "complexity_level": level,
-            "domain": record["domain"],
-            "assigned_at": started,
-            **mark,
-        }
+        attributes: dict[str, Any] = {"complexity_level": level}
         if record.get("autonomy_level") is not None:
-            assigned["autonomy_level"] = int(record["autonomy_level"])
-        events.append(
-            {"id": f"{task_id}:assigned", "type": "task_assigned", "timestamp": started, "data": assigned}
-        )
+            attributes["autonomy_level"] = int(record["autonomy_level"])
+        if record.get("domain") is not None:
+            assigned = {"task_id": task_id, **attributes, "domain": record["domain"], "assigned_at": started}
+            events.append(
+                {
+                    "id": f"{task_id}:assigned",
+                    "type": "task_assigned",
+                    "timestamp": started,
+                    "data": {**assigned, **mark},
+                }
+            )
         tools = record.get("tools") or {}
         for index, call in enumerate(tools.get("calls") or []):
             events.append(
@@ -188,7 +231,7 @@ def stress_events(
         completed: dict[str, Any] = {
             "task_id": task_id,
             "completion_status": graded["status"],
-            "time_to_complete_seconds": float(record["elapsed_seconds"])
+            "time_to_complete_seconds": agent_seconds(record)
             / float(record["time_baseline_seconds"])
             * SPEED_BASELINES[level],
             "revision_count": 0,
@@ -197,6 +240,8 @@ def stress_events(
             "elapsed_seconds": float(record["elapsed_seconds"]),
             **mark,
         }
+        if record.get("domain") is None:  # no task_assigned (its domain is required): the rich form
+            completed.update(attributes)
         if record.get("failure"):
             completed["failure"] = str(record["failure"])[:500]
         events.append(
