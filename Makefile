@@ -64,9 +64,12 @@ soak: $(STAMP)
 
 # Verdict validity (issue 11): A/A verdict shares, power at +0.25 and composite-CI coverage,
 # simulated in this process, each beside the figure under the rules of before (`make bench`
-# includes the same figures in benchmarks/results.json).
+# includes the same figures in benchmarks/results.json).  Then the agent gate's: an unchanged
+# agent with 15 % random wrong answers and one with a broken domain, 40 pairs each, simulated
+# from recorded outcomes of the stress suite (benchmarks/gate_validity.py; docs/ci.md).
 validity: $(STAMP)
 	$(PY) benchmarks/validity.py
+	$(PY) benchmarks/gate_validity.py
 
 clean:
 	rm -rf out aaaf.db aaaf-issuer.key aaaf-secret.key .pytest_cache .mypy_cache .ruff_cache

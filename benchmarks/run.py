@@ -183,6 +183,9 @@ def main() -> None:
     parser.add_argument("--skip-uncertainty", action="store_true", help="skip the §2.5 cost per agent")
     parser.add_argument("--skip-validity", action="store_true", help="skip the verdict-validity simulation")
     parser.add_argument(
+        "--skip-gate-validity", action="store_true", help="skip the agent gate's 40-pair validity simulation"
+    )
+    parser.add_argument(
         "--skip-api", action="store_true", help="skip the API ingest benchmark (bench_api.py)"
     )
     parser.add_argument("--skip-webhooks", action="store_true", help="skip the webhook delivery benchmark")
@@ -252,6 +255,12 @@ def main() -> None:
         figures = validity.run()
         results["validity"] = figures
         print(validity.render(figures), file=sys.stderr)
+    if not args.skip_gate_validity:
+        import gate_validity  # the agent gate: an unchanged and a regressed agent, 40 pairs each
+
+        gate_figures = gate_validity.run()
+        results["gate_validity"] = gate_figures
+        print(gate_validity.render(gate_figures), file=sys.stderr)
     if not args.skip_webhooks:
         import bench_webhooks  # issue 14 §7: deliveries/s beside plain httpx POSTs/s
 

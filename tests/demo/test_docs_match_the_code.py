@@ -64,8 +64,8 @@ def _demo_agent_names() -> set[str]:
 def test_docs_give_the_demo_its_real_agent_count() -> None:
     count = len(_demo_agent_names())
     assert (
-        count == 48
-    )  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent, 3 reference agents
+        count == 49
+    )  # 30 + 2 newcomers of the AAAF fleet, 12 workflow agents, 1 audited agent, 4 reference agents
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"`aaaf agents` then lists {count}" in cli
 

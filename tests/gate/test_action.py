@@ -1,6 +1,6 @@
 """The composite GitHub Action (action.yml) and the one script it runs, scripts/ci/gate.sh, run
 the way the action runs it: the step's environment built from action.yml's own ``env`` mapping
-of the inputs, with temporary $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY files (issue 20 §1)."""
+of the inputs, with temporary $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY files (docs/ci.md)."""
 
 from __future__ import annotations
 
@@ -95,6 +95,7 @@ def test_the_script_passes_a_good_candidate_with_the_inputs_fail_on(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     assert outputs == {
         "verdict": "PROGRESS",
+        "assessment": "",
         "passed": "true",
         "exit-code": "0",
         "summary": "reports/gate/summary.md",
@@ -135,3 +136,35 @@ def test_the_sample_workflow_uses_the_action_with_inputs_it_has() -> None:
     assert set(steps[0]["with"]) <= set(ACTION["inputs"])
     for name in ("baseline",):
         assert (EXAMPLE / steps[0]["with"][name]).is_file()
+
+
+def test_the_script_gates_an_agent_and_promotes_on_request(tmp_path: Path) -> None:
+    import json
+    import sys
+
+    from tests.gate.conftest import aaaf
+
+    db = str(tmp_path / "aaaf.db")
+    for key in ("minimum_tasks_performance", "minimum_tasks_capability"):
+        assert aaaf("config", "set", key, "5", "--db", db, cwd=tmp_path).returncode == 0
+    tasks = " ".join(
+        f"--task autonomy-{kind}-a{level}" for kind in ("report", "config") for level in (0, 1, 2)
+    )
+    inputs = {
+        "agent": "bot",
+        "agent_cmd": f"{sys.executable} -m aaaf.stress.reference_agents oracle",
+        "database": db,
+        "extra_args": tasks,
+    }
+    result, first = _run_as_action(tmp_path, **inputs)
+    assert result.returncode == 0, result.stderr
+    assert first["verdict"] == "SOLO" and first["assessment"]
+    # the careless agent fails, but promote: true makes its assessment the baseline all the same
+    inputs["agent_cmd"] = f"{sys.executable} -m aaaf.stress.reference_agents careless"
+    (tmp_path / "aaaf-gate" / "gate.json").unlink()
+    result, second = _run_as_action(tmp_path, **inputs, promote="true")
+    assert result.returncode == 1 and second["verdict"] == "REGRESS", result.stderr
+    third_run, third = _run_as_action(tmp_path, **inputs)
+    gate = json.loads((tmp_path / "aaaf-gate" / "gate.json").read_text(encoding="utf-8"))
+    assert gate["baseline"] == second["assessment"] and third["assessment"] != second["assessment"]
+    assert third_run.returncode == 0, third_run.stderr

@@ -16,12 +16,13 @@ from aaaf.scoring.verdict import Verdict, compare_runs
 from aaaf.services.gate import (
     DEFAULT_FAIL_ON,
     Z95,
+    GateVerdict,
     decide_agent,
     decide_eval,
     difference_interval,
     parse_fail_on,
 )
-from aaaf.services.gate_report import agent_html, junit_xml, markdown_summary
+from aaaf.services.gate_report import agent_html, check_status, junit_xml, markdown_summary
 
 DEFAULT = parse_fail_on(DEFAULT_FAIL_ON)
 CONFIG = LayeredConfig(resamples=2000)
@@ -99,17 +100,40 @@ def test_any_layer_regress_catches_a_layer_that_fell_under_a_flat_composite() ->
     )
 
 
-def test_inconclusive_is_noise_or_underpowered() -> None:
+def test_an_unchanged_run_is_equivalent_and_passes_the_strict_gate() -> None:
     same = [(3 + (i % 2), 3, 4.0) for i in range(30)]
     noise = _pair(same, same)
-    assert noise.verdict is Verdict.NOISE
-    assert decide_eval(noise, DEFAULT).passed
-    assert decide_eval(noise, parse_fail_on("inconclusive")).failing == (
-        "inconclusive: the verdict is NOISE",
-    )
+    assert noise.verdict is Verdict.NOISE  # the engine: no difference found
+    strict = decide_eval(noise, parse_fail_on("regress,tier-drop,inconclusive"))
+    assert strict.verdict is GateVerdict.EQUIVALENT and strict.passed  # the gate: shown within ±0.25
+    assert strict.action == "SHIP" and "within ±0.25 points" in strict.reason
+    composite = strict.checks[0]
+    assert composite.equivalent and composite.equivalence == (0.0, 0.0) and composite.margin == 0.25
+    # a NOISE whose interval is wider than the margin stays NOISE: inconclusive fails it
+    swapped = [(3 + ((i + 1) % 2), 3, 4.0) for i in range(30)]  # each sample ±1 fact point, mean 0
+    wide = _pair(same, swapped)
+    assert wide.verdict is Verdict.NOISE
+    tight = decide_eval(wide, parse_fail_on("inconclusive"), margin=0.05)
+    assert tight.verdict is GateVerdict.NOISE and tight.checks[0].equivalent is False
+    assert tight.failing == ("inconclusive: the verdict is NOISE",)
     few = _pair(same[:3], same[:3])
     assert few.verdict is Verdict.UNDERPOWERED
-    assert not decide_eval(few, parse_fail_on("inconclusive")).passed
+    underpowered = decide_eval(few, parse_fail_on("inconclusive"))
+    assert underpowered.verdict is GateVerdict.UNDERPOWERED and not underpowered.passed
+
+
+def test_the_eval_equivalence_is_tost_on_the_paired_composite_differences() -> None:
+    from scipy import stats as scipy_stats
+
+    control = [(2 + (i % 3 == 0), 3, 3.0 + (i % 4 == 0)) for i in range(40)]
+    treatment = [(2 + (i % 5 == 0), 3, 3.0 + (i % 3 == 0)) for i in range(40)]
+    comparison = _pair(control, treatment)
+    diffs = comparison.composite.differences
+    assert len(diffs) == 40 and math.isclose(sum(diffs) / 40, comparison.composite.diff or 0.0)
+    check = decide_eval(comparison, DEFAULT, margin=0.3).checks[0]
+    low, high = scipy_stats.t.interval(0.90, 39, loc=sum(diffs) / 40, scale=scipy_stats.sem(diffs))
+    assert check.equivalence == pytest.approx((low, high))
+    assert check.equivalent == (low > -0.3 and high < 0.3)
 
 
 # ------------------------------------------------------------------ agent
@@ -150,7 +174,7 @@ def test_agent_regress_when_an_axis_difference_lies_below_zero() -> None:
         _axis(0.55, "Versatile", (0.50, 0.60), domain_breadth=0.5),
     )
     result = decide_agent(BASE, candidate, DEFAULT)
-    assert result.verdict is Verdict.REGRESS and result.exit_code == 1
+    assert result.verdict is GateVerdict.REGRESS and result.exit_code == 1
     perf = result.checks[0]
     assert perf.name == "performance" and perf.regressed and perf.tier_drop
     assert perf.interval is not None and perf.interval[1] < 0
@@ -167,25 +191,27 @@ def test_agent_tier_drop_inside_the_noise_fails_by_default_only() -> None:
         _axis(0.55, "Versatile", (0.50, 0.60), domain_breadth=0.5),
     )
     result = decide_agent(BASE, candidate, DEFAULT)
-    assert result.verdict is Verdict.CAUTIOUS and result.reason.startswith("tier dropped: performance")
+    assert result.verdict is GateVerdict.CAUTIOUS and result.reason.startswith("tier dropped: performance")
     assert result.failing == ("tier-drop: performance",)
     assert decide_agent(BASE, candidate, parse_fail_on("regress")).passed
 
 
 def test_agent_noise_progress_underpowered_and_solo() -> None:
     same = decide_agent(BASE, {**BASE, "id": "again"}, DEFAULT)
-    assert same.verdict is Verdict.NOISE and same.passed
+    assert same.verdict is GateVerdict.EQUIVALENT and same.passed  # ±0.10, from the stored intervals
+    narrow = decide_agent(BASE, {**BASE, "id": "again"}, parse_fail_on("inconclusive"), margin=0.05)
+    assert narrow.verdict is GateVerdict.NOISE and not narrow.passed  # capability's interval is too wide
     better = _assessment(
         "up",
         _axis(0.92, "Elite", (0.89, 0.95), accuracy=0.9, speed=0.95),
         _axis(0.56, "Versatile", (0.51, 0.61), domain_breadth=0.5),
     )
-    assert decide_agent(BASE, better, DEFAULT).verdict is Verdict.PROGRESS
+    assert decide_agent(BASE, better, DEFAULT).verdict is GateVerdict.PROGRESS
     no_interval = _assessment("n", _axis(0.80, "Expert", None), _axis(0.55, "Versatile", None))
     underpowered = decide_agent(BASE, no_interval, parse_fail_on("inconclusive"))
-    assert underpowered.verdict is Verdict.UNDERPOWERED and underpowered.exit_code == 1
+    assert underpowered.verdict is GateVerdict.UNDERPOWERED and underpowered.exit_code == 1
     first = decide_agent(None, BASE, DEFAULT)
-    assert first.verdict is Verdict.SOLO and first.passed and first.baseline == "—"
+    assert first.verdict is GateVerdict.SOLO and first.passed and first.baseline == "—"
     assert not decide_agent(None, BASE, parse_fail_on("solo")).passed
 
 
@@ -201,7 +227,7 @@ def test_a_dimension_falls_only_beyond_the_tolerance() -> None:
     assert breadth.absent and breadth.note == "no evidence on one side"
     tight = decide_agent(BASE, candidate, parse_fail_on("any-layer-regress"), dimension_tolerance=0.05)
     assert tight.failing == ("any-layer-regress: performance.accuracy",)
-    assert tight.verdict is Verdict.CAUTIOUS
+    assert tight.verdict is GateVerdict.CAUTIOUS
 
 
 # ------------------------------------------------------------------ outputs
@@ -253,3 +279,88 @@ def test_the_summary_says_when_the_baseline_scored_other_evidence() -> None:
     )
     text = markdown_summary(replace(result, extra={"baseline_type": "passive_only"}))
     assert "Note: the baseline is a `passive_only` assessment" in text
+
+
+# ------------------------------------------------------------------ agent, paired
+
+
+def _difference(shifts: dict[str, float], *, spread: float = 0.01, seed: int = 0) -> Any:
+    """A paired AssessmentDifference: each name's resamples ~ N(shift, spread)."""
+    import numpy as np
+
+    from aaaf.scoring.assessment_difference import AssessmentDifference
+
+    rng = np.random.default_rng(seed)
+    names = [
+        "performance",
+        "capability",
+        "performance.accuracy",
+        "performance.speed",
+        "capability.domain_breadth",
+    ]
+    resampled = {n: rng.normal(shifts.get(n, 0.0), spread, size=2000) for n in names}
+    observed = {n: shifts.get(n, 0.0) for n in names}
+    return AssessmentDifference(True, 2000, 40, 40, observed, resampled)
+
+
+def _flips(lost_by_domain: dict[str, int], gained: int = 0) -> Any:
+    from aaaf.scoring.assessment_difference import PairedTask
+    from aaaf.scoring.task_flips import task_flips
+
+    tasks = []
+    for domain in ("code", "legal"):
+        for k in range(20):
+            lost = k < lost_by_domain.get(domain, 0)
+            back = domain == "legal" and 10 <= k < 10 + gained
+            tasks.append(
+                PairedTask(f"{domain}-{k:02d}", domain, "rejected" if back else "accepted",
+                           "rejected" if lost else "accepted", 1.0, 0.0 if lost else 1.0)
+            )  # fmt: skip
+    return task_flips(tasks, {t.key: "probe" for t in tasks})
+
+
+def test_paired_checks_say_equivalent_within_interval_and_name_the_broken_domain() -> None:
+    strict = parse_fail_on("regress,tier-drop,inconclusive,any-layer-regress")
+    unchanged = decide_agent(
+        BASE, {**BASE, "id": "again"}, strict,
+        difference=_difference({"performance.accuracy": -0.02}, spread=0.02), flips=_flips({"code": 1}, gained=1),
+    )  # fmt: skip
+    assert unchanged.verdict is GateVerdict.EQUIVALENT and unchanged.passed
+    assert unchanged.method.startswith("paired bootstrap")
+    accuracy = next(c for c in unchanged.checks if c.name == "performance.accuracy")
+    assert not accuracy.regressed and accuracy.within_interval
+    assert check_status(accuracy) == "within interval" and "noise" in accuracy.note
+    # k = 3 dimensions present on both sides + all tasks + 2 domains: each at 1 − 0.05/6
+    assert accuracy.level == pytest.approx(1 - 0.05 / 6)
+    performance = unchanged.checks[0]
+    assert performance.equivalent and check_status(performance) == "equivalent (±0.1)"
+    broken = decide_agent(
+        BASE, {**BASE, "id": "broken"}, DEFAULT, difference=_difference({}), flips=_flips({"code": 12})
+    )
+    assert broken.verdict is GateVerdict.REGRESS and not broken.passed
+    assert "tasks.code" in broken.reason and "12 lost, 0 gained of 20" in broken.reason
+    assert "12 task(s) lost, 12 in code / probe" in broken.headline
+    names = {c.name for c in broken.checks if c.regressed}
+    assert names == {"accepted tasks", "tasks.code"}
+    text = markdown_summary(broken)
+    assert (
+        "| code | probe | 20 | `code-00`, `code-01`" in text
+        and "12 lost, 0 gained of 40 tasks both ran" in text
+    )
+
+
+def test_a_tier_lost_on_a_boundary_is_not_a_drop_unless_it_is_real() -> None:
+    boundary = _assessment(
+        "edge",
+        _axis(0.74, "Proficient", (0.70, 0.78), accuracy=0.8, speed=0.9),
+        _axis(0.55, "Versatile", (0.50, 0.60), domain_breadth=0.5),
+    )
+    noise = decide_agent(BASE, boundary, DEFAULT, difference=_difference({"performance": -0.01}))
+    performance = noise.checks[0]
+    assert not performance.tier_drop and "a composite on a tier boundary" in performance.note
+    assert noise.passed and noise.verdict is GateVerdict.EQUIVALENT
+    real = decide_agent(BASE, boundary, DEFAULT, difference=_difference({"performance": -0.06}))
+    assert real.checks[0].tier_drop and real.checks[0].regressed and real.verdict is GateVerdict.REGRESS
+    wide = decide_agent(BASE, boundary, DEFAULT, difference=_difference({"performance": -0.03}, spread=0.05))
+    assert wide.checks[0].tier_drop and not wide.checks[0].regressed  # not shown within ±0.10
+    assert wide.failing == ("tier-drop: performance",)

@@ -498,12 +498,27 @@ def resampled_composites(
     ``assessed``: axis → {dimension: the assessment's score}; a dimension null there is
     null in every resample ("same construct").
     """
+    return {
+        axis: composite for axis, (composite, _) in resampled_scores(window, config, assessed, counts).items()
+    }
+
+
+def resampled_scores(
+    window: Any,
+    config: AAAFConfig,
+    assessed: Mapping[str, Mapping[str, float | None]],
+    counts: FloatArray | None = None,
+) -> dict[str, tuple[FloatArray, dict[str, FloatArray]]]:
+    """Per assessed axis, (its composite, {dimension: score}) in every resample (NaN = null or
+    insufficient), §2.5.  ``counts`` (B × n_tasks, the window's tasks in ``task_id`` order):
+    the resamples' multiplicities — by default the §2.5 draw; a row of ones is the window
+    itself; the release gate passes one draw shared by two windows of the same tasks."""
     arrays = task_arrays(window)
     if counts is None:
         counts = draw_counts(
             draw_indices(arrays.n, config.uncertainty_resamples, config.uncertainty_seed), arrays.n
         )
-    out: dict[str, FloatArray] = {}
+    out: dict[str, tuple[FloatArray, dict[str, FloatArray]]] = {}
     columns = np.arange(arrays.n, dtype=np.int64)
     whole = group_stats(counts, columns, arrays)
     for axis, scores in assessed.items():
@@ -517,7 +532,7 @@ def resampled_composites(
             for name, values in zip(names, resampled, strict=True)
         ]
         weights = [config.weights(axis)[name] for name in names]
-        out[axis] = weighted_composite(kept, weights)
+        out[axis] = (weighted_composite(kept, weights), dict(zip(names, kept, strict=True)))
     return out
 
 
@@ -545,6 +560,7 @@ __all__ = [
     "is_borderline",
     "performance_scores",
     "resampled_composites",
+    "resampled_scores",
     "subset_performance",
     "task_arrays",
     "tier_indices",

@@ -113,6 +113,9 @@ class CompositeComparison:
     layers_used_control: Mapping[str, int]
     layers_used_treatment: Mapping[str, int]
     scale: str
+    differences: tuple[float, ...] = ()
+    """The paired per-sample composite differences (T − C) the interval resamples; not in
+    the JSON (the release gate's equivalence test reads them)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -334,6 +337,7 @@ def compare_runs(
         layers_used_control=layer_count_histogram(c_scores),
         layers_used_treatment=layer_count_histogram(t_scores),
         scale="z" if config.standardize else "points",
+        differences=tuple(composite_diffs),
     )
 
     layers: dict[str, LayerComparison] = {}

@@ -1,66 +1,112 @@
-"""The CI/CD gate (issue 20 §1; document 004 §8 phase 3 "assess agents on every deployment").
+"""The CI/CD gate (document 004 §8 phase 3 "assess agents on every deployment"; docs/ci.md).
 
 A gate compares a *baseline* with a *candidate* and decides whether a pipeline may go on.
 Two kinds of pair:
 
 * **Two eval runs** (any format ``aaaf compare`` reads): the verdict is the verdict engine's
-  (SCORING.md §4, :func:`aaaf.scoring.verdict.compare_runs`) — nothing here re-decides it;
-  :func:`decide_eval` only reads the :class:`~aaaf.scoring.verdict.Comparison` into checks.
-  One check per layer: *regressed* when its Bonferroni-level CI lies entirely below 0 (what
-  the rules call a significant drop), *tier drop* when it passed its gate (3.5) in the
-  baseline and fails it in the candidate.
+  (SCORING.md §4, :func:`aaaf.scoring.verdict.compare_runs`) — nothing here re-decides it —
+  except that a NOISE whose paired composite difference is shown within ±margin (TOST on
+  the per-sample differences, :func:`aaaf.stats.equivalence.tost_paired`; 0.25 points, the
+  engine's effect of interest, by default) is EQUIVALENT.  One check per layer: *regressed*
+  when its Bonferroni-level CI lies entirely below 0, *tier drop* when it passed its gate
+  (3.5) in the baseline and fails it in the candidate.
 * **An agent** put through the stress suite and assessed ``stress_test_only``, against its
-  stored baseline assessment (:func:`decide_agent`, pure, on the two assessments' public
-  JSON).  Per axis (Performance, Capability): the *tier drop* (the candidate's tier is lower
-  than the baseline's) and the composite difference d = C − B with an interval built from
-  the two assessments' SCORING.md §2.5 bootstrap intervals.  The two assessments score
-  different tasks (each run's own), so their estimates are independent: each 95 % percentile
-  interval is read as ±1.96 standard errors, se = (hi − lo) / (2 · 1.96), and the
-  difference's interval is d ± 1.96 · √(se_B² + se_C²).  An axis *regressed* when that
-  interval lies entirely below 0.  Per dimension (no interval is stored for one): regressed
-  when its score fell by more than ``dimension_tolerance`` (0.10 by default).  The agent
-  verdict, in the verdict engine's words, first match wins: no baseline → SOLO; an axis
-  without a composite or an interval on either side → UNDERPOWERED; an axis regressed →
-  REGRESS; nothing moved (every interval contains 0, no tier changed, no dimension
-  regressed) → NOISE; an axis rose significantly, no tier dropped and no dimension regressed
-  → PROGRESS; anything else → CAUTIOUS.
+  stored baseline assessment (:func:`decide_agent`, pure).  The differences come from
+  :mod:`aaaf.scoring.assessment_difference`: a bootstrap over tasks (SCORING.md §2.5),
+  *paired* task by task when both sides ran the same stress tasks, of every composite and
+  dimension.  Per axis: the 95 % interval of the composite difference (*regressed* entirely
+  below 0, *improved* entirely above), the 90 % interval against ±margin (TOST:
+  *equivalent* inside it), and the *tier drop* — a lower tier, unless the difference is
+  neither significant nor beyond the margin (a composite on a tier boundary crosses it both
+  ways by chance).  Per dimension: regressed when its interval
+  — at the Bonferroni level 1 − α/k over the k dimension and task checks, so that k noisy
+  dimensions do not fail an unchanged agent — lies entirely below 0; a dimension that moved
+  inside its interval is labelled so, not failed.  The tasks check: the flips of accepted
+  tasks (:mod:`aaaf.scoring.task_flips`) and McNemar's exact test, all of them and each
+  domain's, regressed when more were lost than gained at the same level.  Without the baseline's evidence (pruned), the axis
+  interval is read from the two stored intervals (independent, ±1.96 standard errors each)
+  and a dimension regressed when it fell by more than ``dimension_tolerance``.
+
+  The agent verdict, first match wins: no baseline → SOLO; an axis without a composite or an
+  interval → UNDERPOWERED; an axis regressed, or a task check (all tasks or a domain's)
+  regressed → REGRESS; an axis improved, no tier dropped,
+  no dimension or task check regressed → PROGRESS; every axis equivalent, no tier dropped,
+  nothing regressed → EQUIVALENT; every interval contains 0, no tier changed, nothing
+  regressed → NOISE; anything else → CAUTIOUS.
 
 What fails the gate is configurable (``--fail-on``, :func:`parse_fail_on`): a comma-separated
-list of verdict names (``regress``, ``cautious``, ``noise``, ``underpowered``, ``progress``,
-``solo``) and of the conditions ``tier-drop`` (a layer lost its gate / an axis its tier),
-``any-layer-regress`` (any layer, axis or dimension check regressed, whatever the verdict)
-and ``inconclusive`` (NOISE or UNDERPOWERED); ``none`` alone never fails.  The default is
-``regress,tier-drop``.  The pure parts (parsing, deciding) take no store and no clock;
-:func:`run_agent_gate` runs the suite and the assessment, :func:`write_outputs` the files.
+list of verdict names and of the conditions ``tier-drop`` (a layer lost its gate / an axis
+its tier), ``any-layer-regress`` (any layer, axis, dimension or task check regressed,
+whatever the verdict) and ``inconclusive`` (NOISE or UNDERPOWERED: not shown better, not
+shown equivalent); ``none`` alone never fails.  The default is ``regress,tier-drop``.  The
+pure parts (parsing, deciding) take no store and no clock; :mod:`aaaf.services.gate_agent`
+runs the suite and the assessment, :mod:`aaaf.services.gate_baselines` chooses and records
+baselines, :func:`write_outputs` writes the files.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS
 from aaaf.scoring.layered import LAYERS
-from aaaf.scoring.verdict import VERDICT_ACTIONS, Comparison, Verdict
+from aaaf.scoring.verdict import VERDICT_ACTIONS, ZERO_TOLERANCE, Comparison, Verdict
 
+if TYPE_CHECKING:
+    from aaaf.scoring.assessment_difference import AssessmentDifference
+    from aaaf.scoring.task_flips import DomainTest, FlipReport
+
+
+class GateVerdict(StrEnum):
+    """The verdict engine's six (SCORING.md §4) and EQUIVALENT: no worse and no better than
+    ±margin, shown (the gate's; the engine never gives it)."""
+
+    PROGRESS = "PROGRESS"
+    EQUIVALENT = "EQUIVALENT"
+    CAUTIOUS = "CAUTIOUS"
+    REGRESS = "REGRESS"
+    NOISE = "NOISE"
+    UNDERPOWERED = "UNDERPOWERED"
+    SOLO = "SOLO"
+
+
+GATE_ACTIONS: Mapping[GateVerdict, str] = {
+    **{GateVerdict(v.value): action for v, action in VERDICT_ACTIONS.items()},
+    GateVerdict.EQUIVALENT: "SHIP",
+}
 DEFAULT_FAIL_ON = "regress,tier-drop"
+STRICT_FAIL_ON = "regress,tier-drop,inconclusive,any-layer-regress"
+"""What docs/ci.md recommends to a strict team: a change must be shown better or shown
+within the margin, and nothing may regress significantly."""
 CONDITIONS: Mapping[str, str] = {
     "tier-drop": "a layer lost its gate (eval runs) or an axis its tier (agent)",
-    "any-layer-regress": "any layer, axis or dimension regressed, whatever the verdict",
-    "inconclusive": "the verdict is NOISE or UNDERPOWERED",
+    "any-layer-regress": "any layer, axis, dimension or task check regressed, whatever the verdict",
+    "inconclusive": "the verdict is NOISE or UNDERPOWERED (not shown better, not shown equivalent)",
 }
-INCONCLUSIVE = frozenset({Verdict.NOISE, Verdict.UNDERPOWERED})
+INCONCLUSIVE = frozenset({GateVerdict.NOISE, GateVerdict.UNDERPOWERED})
 Z95 = 1.959963984540054
 """The standard normal's 97.5 % quantile: a 95 % interval is ±Z95 standard errors."""
+Z90 = 1.6448536269514722
+"""The standard normal's 95 % quantile: the one-sided 5 % bound of TOST."""
+ALPHA = 0.05
 DIMENSION_TOLERANCE = 0.10
+"""Without the baseline's evidence only: a dimension regressed when it fell by more."""
+AGENT_MARGIN = 0.10
+"""The agent gate's equivalence margin δ on the 0-1 composite scale: two thirds of the
+narrowest tiers (0.15 wide), about twice the 90 % half-width of a paired capability
+difference over the 141-task suite (docs/ci.md gives the measured figures)."""
+EVAL_MARGIN = 0.25
+"""The eval-run gate's margin on the 1-5 points scale: SCORING.md §4's effect of interest."""
+GATE_RESAMPLES = 2000
 TIERS = {"performance": PERFORMANCE_TIERS, "capability": CAPABILITY_TIERS}
 
 
@@ -70,7 +116,7 @@ def parse_fail_on(text: str) -> tuple[str, ...]:
     names = [part.strip().lower() for part in text.split(",") if part.strip()]
     if names == ["none"]:
         return ()
-    known = [v.value.lower() for v in Verdict] + list(CONDITIONS)
+    known = [v.value.lower() for v in GateVerdict] + list(CONDITIONS)
     unknown = [name for name in names if name not in known]
     if not names or unknown:
         raise AAAFError(
@@ -85,9 +131,12 @@ def parse_fail_on(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class GateCheck:
     """One thing the gate looked at, one JUnit test case: a layer (eval runs), an axis's
-    composite or a dimension (agent)."""
+    composite, a dimension or the accepted tasks (agent).
 
-    group: str  # "composite", "layer", "axis" or "dimension"
+    ``interval`` is two-sided at ``level`` (0.95; the Bonferroni level for dimensions);
+    ``equivalence`` the 90 % interval TOST reads against ±``margin``."""
+
+    group: str  # "composite", "layer", "axis", "dimension" or "tasks"
     name: str
     baseline: float | None
     candidate: float | None
@@ -99,10 +148,29 @@ class GateCheck:
     tier_candidate: str | None = None
     absent: bool = False
     note: str = ""
+    level: float | None = None
+    equivalence: tuple[float, float] | None = None
+    margin: float | None = None
+    equivalent: bool | None = None
 
     @property
     def failed(self) -> bool:
         return self.regressed or self.tier_drop
+
+    @property
+    def improved(self) -> bool:
+        return self.interval is not None and self.interval[0] > 0.0
+
+    @property
+    def within_interval(self) -> bool:
+        """It moved, but its interval contains 0: noise, not a regression."""
+        return (
+            not self.failed
+            and self.interval is not None
+            and self.interval[0] <= 0.0 <= self.interval[1]
+            and self.diff is not None
+            and self.diff != 0.0
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,9 +180,17 @@ class GateCheck:
             "candidate": self.candidate,
             "diff": self.diff,
             "interval": list(self.interval) if self.interval else None,
+            "level": self.level,
             "regressed": self.regressed,
             "tier_drop": self.tier_drop,
             "tier": {"baseline": self.tier_baseline, "candidate": self.tier_candidate},
+            "equivalence": None
+            if self.margin is None
+            else {
+                "interval": list(self.equivalence) if self.equivalence else None,
+                "margin": self.margin,
+                "equivalent": self.equivalent,
+            },
             "absent": self.absent,
             "note": self.note,
         }
@@ -125,7 +201,7 @@ class GateResult:
     """What the gate decided, and why."""
 
     mode: str  # "eval-runs" or "agent"
-    verdict: Verdict
+    verdict: GateVerdict
     headline: str
     reason: str
     baseline: str
@@ -134,6 +210,9 @@ class GateResult:
     fail_on: tuple[str, ...]
     failing: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    flips: FlipReport | None = None
+    method: str = ""
+    """How the intervals were computed, in words."""
 
     @property
     def passed(self) -> bool:
@@ -145,7 +224,7 @@ class GateResult:
 
     @property
     def action(self) -> str:
-        return VERDICT_ACTIONS[self.verdict]
+        return GATE_ACTIONS[self.verdict]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,13 +239,15 @@ class GateResult:
             "candidate": self.candidate,
             "fail_on": list(self.fail_on),
             "failing": list(self.failing),
+            "method": self.method,
             "checks": [check.to_dict() for check in self.checks],
+            "tasks": self.flips.to_dict() if self.flips is not None else None,
             **dict(self.extra),
         }
 
 
 def failing_conditions(
-    verdict: Verdict, checks: Sequence[GateCheck], fail_on: Sequence[str]
+    verdict: GateVerdict, checks: Sequence[GateCheck], fail_on: Sequence[str]
 ) -> tuple[str, ...]:
     """The ``fail_on`` conditions that hold, each worded (empty: the gate passes)."""
     hits: list[str] = []
@@ -190,9 +271,17 @@ def failing_conditions(
 # ------------------------------------------------------------------ eval runs
 
 
-def decide_eval(comparison: Comparison, fail_on: Sequence[str]) -> GateResult:
-    """The gate on two eval runs: the verdict engine's verdict and one check per layer."""
+def decide_eval(comparison: Comparison, fail_on: Sequence[str], *, margin: float = EVAL_MARGIN) -> GateResult:
+    """The gate on two eval runs: the verdict engine's verdict (NOISE shown within ±margin
+    by TOST on the paired composite differences: EQUIVALENT) and one check per layer."""
+    from aaaf.stats.equivalence import tost_paired
+
     composite = comparison.composite
+    equivalence: tuple[float, float] | None = None
+    equivalent: bool | None = None
+    if len(composite.differences) >= 2:
+        tost = tost_paired(composite.differences, margin, ALPHA)
+        equivalence, equivalent = (float(tost.low[0]), float(tost.high[0])), bool(tost.equivalent[0])
     checks = [
         GateCheck(
             group="composite",
@@ -202,6 +291,10 @@ def decide_eval(comparison: Comparison, fail_on: Sequence[str]) -> GateResult:
             diff=composite.diff,
             interval=(composite.ci.low, composite.ci.high) if composite.ci else None,
             regressed=composite.ci is not None and composite.ci.below_zero,
+            level=comparison.config.confidence,
+            equivalence=equivalence,
+            margin=margin,
+            equivalent=equivalent,
         )
     ]
     for name in LAYERS:
@@ -223,17 +316,30 @@ def decide_eval(comparison: Comparison, fail_on: Sequence[str]) -> GateResult:
                 note=verdict_text.layer_absent_text(layer) or "",
             )
         )
+    verdict = GateVerdict(comparison.verdict.value)
+    reason = f"rule {comparison.rule}: {verdict_text.reason_text(comparison.reason)}"
+    headline = verdict_text.comparison_headline(comparison)
+    if comparison.verdict is Verdict.NOISE and equivalent:
+        verdict = GateVerdict.EQUIVALENT
+        assert equivalence is not None
+        reason += (
+            f"; the composite difference's 90 % interval {_interval(equivalence)} lies within "
+            f"±{margin:g} points (TOST, α = {ALPHA:g}): equivalent"
+        )
+        headline = f"EQUIVALENT · SHIP — within ±{margin:g} points; {headline}"
     return GateResult(
         mode="eval-runs",
-        verdict=comparison.verdict,
-        headline=verdict_text.comparison_headline(comparison),
-        reason=f"rule {comparison.rule}: {verdict_text.reason_text(comparison.reason)}",
+        verdict=verdict,
+        headline=headline,
+        reason=reason,
         baseline=comparison.control.run_id,
         candidate=comparison.treatment.run_id,
         checks=tuple(checks),
         fail_on=tuple(fail_on),
-        failing=failing_conditions(comparison.verdict, checks, fail_on),
-        extra={"comparison": verdict_text.comparison_dict(comparison)},
+        failing=failing_conditions(verdict, checks, fail_on),
+        extra={"comparison": verdict_text.comparison_dict(comparison), "margin": margin},
+        method="paired percentile bootstrap over samples (docs/scoring.md §5.2); equivalence: TOST on the "
+        "per-sample composite differences",
     )
 
 
@@ -245,15 +351,28 @@ def _gate_word(value: bool | None) -> str | None:
 
 
 def difference_interval(
-    baseline_ci: Sequence[float] | None, candidate_ci: Sequence[float] | None, diff: float
+    baseline_ci: Sequence[float] | None,
+    candidate_ci: Sequence[float] | None,
+    diff: float,
+    z: float = Z95,
 ) -> tuple[float, float] | None:
-    """d ± 1.96·√(se_B² + se_C²), each se read from a 95 % interval (see the module docstring)."""
+    """d ± z·√(se_B² + se_C²), each se read from a stored 95 % interval as (hi − lo) / 3.92:
+    the interval when the baseline's evidence is gone and only its interval is left."""
     if baseline_ci is None or candidate_ci is None:
         return None
     se_b = (float(baseline_ci[1]) - float(baseline_ci[0])) / (2 * Z95)
     se_c = (float(candidate_ci[1]) - float(candidate_ci[0])) / (2 * Z95)
-    half = Z95 * math.hypot(se_b, se_c)
-    return (diff - half, diff + half)
+    half = z * math.hypot(se_b, se_c)
+    return (_snap(diff - half), _snap(diff + half))
+
+
+def _snap(value: float) -> float:
+    """A bound within 1e-9 of 0 is 0 (SCORING.md §4): float sums must not decide."""
+    return 0.0 if abs(value) <= ZERO_TOLERANCE else float(value)
+
+
+def _bounds(low: float, high: float) -> tuple[float, float] | None:
+    return None if math.isnan(low) or math.isnan(high) else (_snap(low), _snap(high))
 
 
 def _tier_rank(axis: str, tier: str | None) -> int | None:
@@ -262,8 +381,14 @@ def _tier_rank(axis: str, tier: str | None) -> int | None:
 
 
 def _axis_check(
-    axis: str, baseline: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None
+    axis: str,
+    baseline: Mapping[str, Any] | None,
+    candidate: Mapping[str, Any] | None,
+    difference: AssessmentDifference | None,
+    margin: float,
 ) -> GateCheck:
+    from aaaf.stats.equivalence import bootstrap_tost, percentile_interval
+
     b = (baseline or {}).get("composite_score")
     c = (candidate or {}).get("composite_score")
     tier_b = (baseline or {}).get("tier")
@@ -272,10 +397,34 @@ def _axis_check(
         return GateCheck("axis", axis, b, c, tier_baseline=tier_b, tier_candidate=tier_c, absent=True,
                          note="no composite on " + ("both sides" if b is None and c is None else "one side"))  # fmt: skip
     diff = float(c) - float(b)
-    ci_b = ((baseline or {}).get("uncertainty") or {}).get("ci")
-    ci_c = ((candidate or {}).get("uncertainty") or {}).get("ci")
-    interval = difference_interval(ci_b, ci_c, diff)
+    if difference is not None and axis in difference.resampled:
+        resampled = difference.resampled[axis]
+        observed = difference.observed.get(axis)
+        diff = diff if observed is None else observed
+        low, high = percentile_interval(resampled, 1.0 - ALPHA)
+        interval = _bounds(float(low[0]), float(high[0]))
+        tost = bootstrap_tost(resampled, margin, ALPHA)
+        equivalence = _bounds(float(tost.low[0]), float(tost.high[0]))
+        equivalent = bool(tost.equivalent[0])
+        note = "" if interval is not None else "no resample had this composite on both sides"
+    else:
+        ci_b = ((baseline or {}).get("uncertainty") or {}).get("ci")
+        ci_c = ((candidate or {}).get("uncertainty") or {}).get("ci")
+        interval = difference_interval(ci_b, ci_c, diff)
+        equivalence = difference_interval(ci_b, ci_c, diff, Z90)
+        equivalent = equivalence is not None and -margin < equivalence[0] and equivalence[1] < margin
+        note = "" if interval is not None else "no uncertainty interval on one side (assessed without it)"
     rank_b, rank_c = _tier_rank(axis, tier_b), _tier_rank(axis, tier_c)
+    lower = rank_b is not None and rank_c is not None and rank_c < rank_b
+    regressed = interval is not None and interval[1] < 0.0
+    # a lower tier is noise when the difference is neither significant nor beyond the margin:
+    # a composite on a tier boundary crosses it both ways by chance
+    noise = lower and equivalent and not regressed
+    if noise:
+        note = (
+            f"tier lower, but the difference is not significant and is shown within ±{margin:g}: "
+            "a composite on a tier boundary, not a drop"
+        )
     return GateCheck(
         "axis",
         axis,
@@ -283,38 +432,121 @@ def _axis_check(
         float(c),
         diff=diff,
         interval=interval,
-        regressed=interval is not None and interval[1] < 0.0,
-        tier_drop=rank_b is not None and rank_c is not None and rank_c < rank_b,
+        regressed=regressed,
+        tier_drop=lower and not noise,
         tier_baseline=tier_b,
         tier_candidate=tier_c,
-        note="" if interval is not None else "no uncertainty interval on one side (assessed without it)",
+        note=note,
+        level=1.0 - ALPHA,
+        equivalence=equivalence,
+        margin=margin,
+        equivalent=equivalent if interval is not None else None,
     )
 
 
+def _score(assessment: Mapping[str, Any] | None, axis: str, name: str) -> float | None:
+    value = ((((assessment or {}).get(axis) or {}).get("dimensions") or {}).get(name) or {}).get("score")
+    return None if value is None else float(value)
+
+
 def _dimension_checks(
-    axis: str, baseline: Mapping[str, Any] | None, candidate: Mapping[str, Any] | None, tolerance: float
+    baseline: Mapping[str, Any],
+    candidate: Mapping[str, Any],
+    difference: AssessmentDifference | None,
+    flips: FlipReport | None,
+    tolerance: float,
 ) -> list[GateCheck]:
+    """Every dimension, then the accepted tasks; with intervals, one Bonferroni family."""
+    from aaaf.stats.equivalence import percentile_interval
+
+    names = [f"{axis}.{name}" for axis in TIERS for name in AXES[axis]]
+    scores = {n: (_score(baseline, *n.split(".")), _score(candidate, *n.split("."))) for n in names}
+    present = [n for n in names if None not in scores[n]]
+    with_intervals = difference is not None and all(n in difference.resampled for n in present)
+    tasks = flips is not None and flips.paired > 0
+    # the task checks: all the flips, and each domain's (those without a flip cannot fall, but
+    # are tested all the same: the family does not depend on what happened)
+    family = max(1, len(present) + ((1 + len(flips.domains)) if flips is not None and tasks else 0))
+    level = 1.0 - ALPHA / family
     checks = []
-    for name in AXES[axis]:
-        b = (((baseline or {}).get("dimensions") or {}).get(name) or {}).get("score")
-        c = (((candidate or {}).get("dimensions") or {}).get(name) or {}).get("score")
+    for name in names:
+        b, c = scores[name]
         if b is None or c is None:
             note = "no evidence on " + ("both sides" if b is None and c is None else "one side")
-            checks.append(GateCheck("dimension", f"{axis}.{name}", b, c, absent=True, note=note))
+            checks.append(GateCheck("dimension", name, b, c, absent=True, note=note))
             continue
-        diff = float(c) - float(b)
+        if not with_intervals:
+            diff = c - b
+            regressed = diff < -tolerance
+            note = f"fell by more than {tolerance:g}" if regressed else f"within the tolerance {tolerance:g}"
+            checks.append(GateCheck("dimension", name, b, c, diff=diff, regressed=regressed, note=note))
+            continue
+        assert difference is not None
+        observed = difference.observed.get(name)
+        diff = c - b if observed is None else observed
+        low, high = percentile_interval(difference.resampled[name], level)
+        interval = _bounds(float(low[0]), float(high[0]))
+        regressed = interval is not None and interval[1] < 0.0
         checks.append(
             GateCheck(
                 "dimension",
-                f"{axis}.{name}",
-                float(b),
-                float(c),
+                name,
+                b,
+                c,
                 diff=diff,
-                regressed=diff < -tolerance,
-                note=f"regressed: fell by more than {tolerance:g}" if diff < -tolerance else "",
+                interval=interval,
+                regressed=regressed,
+                level=level,
+                note=_dimension_note(diff, interval, level, regressed),
             )
         )
+    if tasks:
+        assert flips is not None
+        checks.append(_tasks_check(flips, level))
+        checks += [_domain_check(domain, level) for domain in flips.domains if domain.test.discordant]
     return checks
+
+
+def _dimension_note(diff: float, interval: tuple[float, float] | None, level: float, regressed: bool) -> str:
+    if interval is None:
+        return "no resample had it on both sides"
+    if regressed:
+        return f"fell: its {100 * level:.1f} % interval lies below 0"
+    if interval[0] <= 0.0 <= interval[1] and diff != 0.0:
+        return f"moved within its {100 * level:.1f} % interval (noise)"
+    return ""
+
+
+def _tasks_check(flips: FlipReport, level: float) -> GateCheck:
+    lost, gained, paired = len(flips.lost), len(flips.gained), flips.paired
+    regressed = lost > gained and flips.test.p_value < 1.0 - level
+    return GateCheck(
+        "tasks",
+        "accepted tasks",
+        flips.accepted_baseline / paired,
+        flips.accepted_candidate / paired,
+        diff=(gained - lost) / paired,
+        regressed=regressed,
+        level=level,
+        note=f"{lost} lost, {gained} gained of {paired} paired tasks; McNemar's exact p = "
+        f"{flips.test.p_value:.2g}" + (f" < {1.0 - level:.2g}" if regressed else ""),
+    )
+
+
+def _domain_check(domain: DomainTest, level: float) -> GateCheck:
+    test, paired = domain.test, domain.paired
+    regressed = test.lost > test.gained and test.p_value < 1.0 - level
+    return GateCheck(
+        "tasks",
+        f"tasks.{domain.domain or 'no domain'}",
+        domain.accepted_baseline / paired,
+        domain.accepted_candidate / paired,
+        diff=(test.gained - test.lost) / paired,
+        regressed=regressed,
+        level=level,
+        note=f"{test.lost} lost, {test.gained} gained of {paired} paired tasks; McNemar's exact p = "
+        f"{test.p_value:.2g}" + (f" < {1.0 - level:.2g}" if regressed else ""),
+    )
 
 
 def decide_agent(
@@ -322,63 +554,117 @@ def decide_agent(
     candidate: Mapping[str, Any],
     fail_on: Sequence[str],
     *,
+    difference: AssessmentDifference | None = None,
+    flips: FlipReport | None = None,
+    margin: float = AGENT_MARGIN,
     dimension_tolerance: float = DIMENSION_TOLERANCE,
 ) -> GateResult:
     """The gate on an agent's candidate assessment against its baseline (both as the public
-    assessment JSON, :func:`aaaf.services.assess.assessment_json`); pure."""
+    assessment JSON, :func:`aaaf.services.assess.assessment_json`), with their
+    :class:`~aaaf.scoring.assessment_difference.AssessmentDifference` and task flips when the
+    baseline's evidence is at hand; pure."""
     candidate_id = str(candidate.get("id"))
     if baseline is None:
-        checks = tuple(_axis_check(axis, None, candidate.get(axis)) for axis in TIERS)
+        checks = tuple(_axis_check(axis, None, candidate.get(axis), None, margin) for axis in TIERS)
         return _agent_result(
-            Verdict.SOLO, "no stored baseline assessment: this assessment is the first baseline",
-            "—", candidate_id, checks, fail_on,
+            GateVerdict.SOLO, "no stored baseline assessment: this assessment is the first baseline",
+            "—", candidate_id, checks, fail_on, method="",
         )  # fmt: skip
-    axes = [_axis_check(axis, baseline.get(axis), candidate.get(axis)) for axis in TIERS]
-    dimensions = [
-        check
-        for axis in TIERS
-        for check in _dimension_checks(axis, baseline.get(axis), candidate.get(axis), dimension_tolerance)
-    ]
-    checks = (*axes, *dimensions)
-    dims_down = [c.name for c in dimensions if c.regressed]
+    axes = [_axis_check(axis, baseline.get(axis), candidate.get(axis), difference, margin) for axis in TIERS]
+    others = _dimension_checks(baseline, candidate, difference, flips, dimension_tolerance)
+    checks = (*axes, *others)
+    down = [c.name for c in others if c.regressed]
+    lost_tasks = [c for c in others if c.group == "tasks" and c.regressed]
     tier_drops = [c.name for c in axes if c.tier_drop]
     if any(c.absent or c.interval is None for c in axes):
         missing = ", ".join(f"{c.name} ({c.note})" for c in axes if c.absent or c.interval is None)
-        verdict, reason = Verdict.UNDERPOWERED, f"cannot compare {missing}"
-    elif any(c.regressed for c in axes):
-        down = ", ".join(f"{c.name} {_signed(c.diff)} {_interval(c.interval)}" for c in axes if c.regressed)
-        verdict, reason = Verdict.REGRESS, f"composite difference entirely below 0: {down}"
-    elif all(_contains_zero(c.interval) for c in axes) and not dims_down and not _tier_changed(axes):
-        verdict, reason = Verdict.NOISE, "every composite difference's interval contains 0; no tier changed"
-    elif any(c.interval and c.interval[0] > 0 for c in axes) and not tier_drops and not dims_down:
-        up = ", ".join(f"{c.name} {_signed(c.diff)} {_interval(c.interval)}" for c in axes if c.interval and c.interval[0] > 0)  # fmt: skip
-        verdict, reason = Verdict.PROGRESS, f"composite difference entirely above 0: {up}; no tier dropped"
+        verdict, reason = GateVerdict.UNDERPOWERED, f"cannot compare {missing}"
+    elif any(c.regressed for c in axes) or lost_tasks:
+        fell = [f"composite difference entirely below 0: {c.name} {_signed(c.diff)} {_interval(c.interval)}" for c in axes if c.regressed]  # fmt: skip
+        fell += [f"significantly more tasks lost than gained: {c.name} ({c.note})" for c in lost_tasks]
+        verdict, reason = GateVerdict.REGRESS, "; ".join(fell)
+    elif any(c.improved for c in axes) and not tier_drops and not down:
+        up = ", ".join(f"{c.name} {_signed(c.diff)} {_interval(c.interval)}" for c in axes if c.improved)
+        verdict, reason = (
+            GateVerdict.PROGRESS,
+            f"composite difference entirely above 0: {up}; no tier dropped",
+        )
+    elif all(c.equivalent for c in axes) and not tier_drops and not down:
+        within = ", ".join(f"{c.name} {_signed(c.diff)} {_interval(c.equivalence)}" for c in axes)
+        verdict, reason = (
+            GateVerdict.EQUIVALENT,
+            f"every composite difference's 90 % interval lies within ±{margin:g} (TOST, α = {ALPHA:g}): {within}",
+        )
+    elif all(_contains_zero(c.interval) for c in axes) and not down and not _tier_changed(axes):
+        verdict, reason = (
+            GateVerdict.NOISE,
+            "every composite difference's interval contains 0, no tier changed; not shown within "
+            f"±{margin:g} either (the intervals are wider than the margin allows)",
+        )
     else:
         problems = [f"tier dropped: {', '.join(tier_drops)}"] if tier_drops else []
-        problems += [f"dimensions fell: {', '.join(dims_down)}"] if dims_down else []
+        problems += [f"fell: {', '.join(down)}"] if down else []
         problems += [] if problems else ["a tier changed without a significant composite difference"]
-        verdict, reason = Verdict.CAUTIOUS, "; ".join(problems)
-    return _agent_result(verdict, reason, str(baseline.get("id")), candidate_id, checks, fail_on)
+        verdict, reason = GateVerdict.CAUTIOUS, "; ".join(problems)
+    return _agent_result(
+        verdict, reason, str(baseline.get("id")), candidate_id, checks, fail_on,
+        flips=flips, method=_method(difference),
+    )  # fmt: skip
+
+
+def _method(difference: AssessmentDifference | None) -> str:
+    if difference is None:
+        return (
+            "the baseline's evidence is gone: axis intervals from the two stored 95 % intervals "
+            "(independent), dimensions against a fixed tolerance"
+        )
+    if not difference.paired:
+        return (
+            f"independent bootstrap of each side's tasks ({difference.n_baseline} and "
+            f"{difference.n_candidate}; {difference.resamples} resamples, docs/uncertainty.md)"
+        )
+    text = (
+        f"paired bootstrap over the {difference.n_paired} tasks both ran "
+        f"({difference.resamples} resamples, docs/uncertainty.md)"
+    )
+    unpaired = len(difference.baseline_only) + len(difference.candidate_only)
+    return text + (f"; {unpaired} task(s) run by one side only left out" if unpaired else "")
 
 
 def _agent_result(
-    verdict: Verdict, reason: str, baseline: str, candidate: str, checks: Sequence[GateCheck], fail_on: Sequence[str]
-) -> GateResult:  # fmt: skip
+    verdict: GateVerdict,
+    reason: str,
+    baseline: str,
+    candidate: str,
+    checks: Sequence[GateCheck],
+    fail_on: Sequence[str],
+    *,
+    flips: FlipReport | None = None,
+    method: str = "",
+) -> GateResult:
     axes = ", ".join(
         f"{c.name} {display(c.baseline)}→{display(c.candidate)} ({c.tier_baseline or '—'}→{c.tier_candidate or '—'})"
         for c in checks
         if c.group == "axis"
     )
+    headline = f"{verdict.value} · {GATE_ACTIONS[verdict]} — {axes}"
+    if flips is not None and flips.lost:
+        headline += f"; {len(flips.lost)} task(s) lost"
+        worst = flips.groups[0] if flips.groups else None
+        if worst is not None and worst.lost:
+            headline += f", {len(worst.lost)} in {worst.domain or '—'} / {worst.task_type or '—'}"
     return GateResult(
         mode="agent",
         verdict=verdict,
-        headline=f"{verdict.value} · {VERDICT_ACTIONS[verdict]} — {axes}",
+        headline=headline,
         reason=reason,
         baseline=baseline,
         candidate=candidate,
         checks=tuple(checks),
         fail_on=tuple(fail_on),
         failing=failing_conditions(verdict, checks, fail_on),
+        flips=flips,
+        method=method,
     )
 
 
@@ -398,81 +684,7 @@ def _interval(interval: tuple[float, float] | None) -> str:
     return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def find_baseline(org: Any, agent: Any, *, now: datetime, assessment_id: str | None = None) -> Any:
-    """The agent's stored baseline: the one named, else its latest *valid* assessment —
-    completed, with both composites' axes scored (not ``single_dimension``), not rejected by a
-    reviewer, not expired (SCORING.md §2.4) — or None when it has none."""
-    if assessment_id is not None:
-        chosen = org.get_assessment(assessment_id)
-        if str(chosen.agent_id) != str(agent.id):
-            raise AAAFError(
-                "INVALID_REQUEST",
-                f"--baseline-assessment {assessment_id} is an assessment of another agent",
-                {"field": "baseline_assessment", "agent": agent.name},
-            )
-        if chosen.status != "completed":
-            raise AAAFError(
-                "INVALID_REQUEST",
-                f"--baseline-assessment {assessment_id} is {chosen.status}, not completed",
-                {"field": "baseline_assessment"},
-            )
-        return chosen
-    for record in org.assessments(agent.id, status="completed"):
-        if record.type == "single_dimension" or record.review_state == "rejected":
-            continue
-        if record.valid_until is not None and record.valid_until < now:
-            continue
-        return org.get_assessment(record.id)
-    return None
-
-
-def run_agent_gate(
-    org: Any,
-    agent_name: str,
-    agent_spec: Any,
-    *,
-    fail_on: Sequence[str],
-    clock: Callable[[], datetime],
-    baseline_assessment: str | None = None,
-    dimension_tolerance: float = DIMENSION_TOLERANCE,
-    library_dirs: Sequence[str] = (),
-    **stress_options: Any,
-) -> tuple[GateResult, Any, Any]:
-    """Find the baseline, run the stress suite (:func:`aaaf.services.stress.run_stress_test`),
-    assess ``stress_test_only`` on this run's evidence alone (earlier runs' stress evidence in
-    the window stays out: it is the baseline's) and decide; (result, stress run, assessment)."""
-    from aaaf.services.assess import assess_with_events, assessment_json
-    from aaaf.services.stress import run_stress_test
-
-    try:
-        agent = org.get_agent(agent_name)
-    except AAAFError as error:
-        if error.code != "NOT_FOUND" or baseline_assessment is not None:
-            raise
-        agent = None
-    baseline = None
-    if agent is not None:
-        baseline = find_baseline(org, agent, now=clock(), assessment_id=baseline_assessment)
-    run, _ = run_stress_test(org, agent_name, agent_spec, library_dirs=library_dirs, **stress_options)
-    agent = org.get_agent(agent_name)
-    events = [e for e in org.events(agent.id) if e.data.get("stress_run_id") == str(run.id)]
-    candidate = assess_with_events(org, agent, events, now=clock(), assessment_type="stress_test_only")
-    result = decide_agent(
-        assessment_json(baseline) if baseline is not None else None,
-        assessment_json(candidate),
-        fail_on,
-        dimension_tolerance=dimension_tolerance,
-    )
-    extra = {
-        "agent": agent.name,
-        "stress_run": str(run.id),
-        "stress_summary": run.summary,
-        "baseline_type": baseline.type if baseline is not None else None,
-    }
-    return _with_extra(result, extra), run, candidate
-
-
-def _with_extra(result: GateResult, extra: Mapping[str, Any]) -> GateResult:
+def with_extra(result: GateResult, extra: Mapping[str, Any]) -> GateResult:
     from dataclasses import replace
 
     return replace(result, extra={**dict(result.extra), **dict(extra)})

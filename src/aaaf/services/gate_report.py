@@ -1,13 +1,21 @@
-"""What the CI/CD gate writes (issue 20 §1): the Markdown summary, the JUnit XML report and,
-for an agent gate, a self-contained HTML page (pure: a :class:`aaaf.services.gate.GateResult`
-in, text out).
+"""What the CI/CD gate writes (docs/ci.md "What it writes"): the Markdown summary, the JUnit
+XML report and, for an agent gate, a self-contained HTML page (pure: a
+:class:`aaaf.services.gate.GateResult` in, text out).
+
+Each says what broke, not only that something did: a check's status is *regressed*, *tier
+drop*, *equivalent*, *improved*, *within interval* (it moved, but its interval contains 0:
+noise, not a failure), *absent* or *ok*; an agent gate that paired its tasks lists the tasks
+that flipped (accepted → not, and back), grouped by domain and task type, with McNemar's
+exact test of the flip counts.
 
 JUnit: one ``<testsuite>`` with one test case per check — the composite and each layer (eval
-runs), each axis and each dimension (agent) — failed when that check regressed or dropped a
-tier (a layer lost its gate), skipped when it is absent on a side — and a last test case,
-``gate``, failed exactly when the gate fails (the exit code 1), so a CI's test view shows both
-what moved and what decided.  Written with the standard library's ``xml.etree`` in the
-common Jenkins/GitLab/GitHub form (``testsuites > testsuite > testcase > failure|skipped``).
+runs), each axis, each dimension and the accepted tasks (agent) — failed when that check
+regressed or dropped a tier (a layer lost its gate), skipped when it is absent on a side; one
+test case per flipped task (``aaaf.gate.task.<domain>``), failed when it was lost; and a last
+test case, ``gate``, failed exactly when the gate fails (the exit code 1), so a CI's test view
+shows what moved, which tasks broke and what decided.  Written with the standard library's
+``xml.etree`` in the common Jenkins/GitLab/GitHub form
+(``testsuites > testsuite > testcase > failure|skipped``).
 
 Numbers are shown truncated to 2 decimals for levels (SCORING.md §0) and rounded for
 differences and intervals, as ``aaaf compare`` shows them.
@@ -23,6 +31,7 @@ from jinja2 import Environment, select_autoescape
 from aaaf.scoring.core import display
 
 if TYPE_CHECKING:
+    from aaaf.scoring.task_flips import FlipReport, TaskFlip
     from aaaf.services.gate import GateCheck, GateResult
 
 
@@ -45,11 +54,53 @@ def _tiers(check: GateCheck) -> str:
 
 
 def check_status(check: GateCheck) -> str:
-    """'regressed', 'tier drop', 'regressed, tier drop', 'absent' or 'ok'."""
+    """'regressed', 'tier drop' (or both), 'absent', 'improved', 'equivalent', 'within
+    interval' or 'ok'."""
     if check.absent:
         return "absent"
     words = [w for w, on in (("regressed", check.regressed), ("tier drop", check.tier_drop)) if on]
-    return ", ".join(words) or "ok"
+    if words:
+        return ", ".join(words)
+    if check.improved:
+        return "improved"
+    if check.equivalent:
+        return f"equivalent (±{check.margin:g})"
+    if check.within_interval:
+        return "within interval"
+    return "ok"
+
+
+def _level_text(check: GateCheck) -> str:
+    return "" if check.level is None else f"{100 * check.level:.4g} %"
+
+
+def _flip_text(flip: TaskFlip) -> str:
+    return f"{flip.baseline or 'not completed'} → {flip.candidate or 'not completed'}"
+
+
+def _flips_summary(flips: FlipReport) -> str:
+    return (
+        f"{len(flips.lost)} lost, {len(flips.gained)} gained of {flips.paired} tasks both ran "
+        f"(accepted {flips.accepted_baseline} → {flips.accepted_candidate}); McNemar's exact test of the "
+        f"flips: p = {flips.test.p_value:.2g}"
+    )
+
+
+def _flips_markdown(flips: FlipReport) -> list[str]:
+    lines = ["", "### Tasks that flipped", "", _flips_summary(flips)]
+    if not flips.flips:
+        return lines
+    lines += [
+        "",
+        "| domain | task type | tasks | lost | gained |",
+        "| --- | --- | ---: | --- | --- |",
+    ]
+    for group in flips.groups:
+        lines.append(
+            f"| {group.domain or '—'} | {group.task_type or '—'} | {group.paired} "
+            f"| {', '.join(f'`{t}`' for t in group.lost) or '—'} | {', '.join(f'`{t}`' for t in group.gained) or '—'} |"
+        )
+    return lines
 
 
 def _check_message(check: GateCheck) -> str:
@@ -57,15 +108,22 @@ def _check_message(check: GateCheck) -> str:
         f"{check.name}: baseline {_level(check.baseline)}, candidate {_level(check.candidate)}, "
         f"difference {_diff(check.diff)} {_interval(check)}"
     )
+    if check.level is not None and check.interval is not None:
+        text += f" ({_level_text(check)})"
     if _tiers(check):
         text += f"; {_tiers(check)}"
+    if check.equivalence is not None and check.margin is not None:
+        text += f"; 90 % interval {_pair(check.equivalence)} against ±{check.margin:g}"
     return text + (f"; {check.note}" if check.note else "")
+
+
+def _pair(interval: tuple[float, float]) -> str:
+    return f"[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
 def markdown_summary(result: GateResult) -> str:
     """The summary a CI shows (``$GITHUB_STEP_SUMMARY``, a merge request note)."""
     mark = "✅ passed" if result.passed else "❌ failed"
-    interval = "95% CI" if result.mode == "eval-runs" else "interval"
     lines = [
         f"## AAAF gate {mark}: {result.verdict.value} · {result.action}",
         "",
@@ -78,16 +136,18 @@ def markdown_summary(result: GateResult) -> str:
         f"Fails on: `{','.join(result.fail_on) or 'none'}` — "
         + ("; ".join(result.failing) if result.failing else "no condition holds"),
         "",
-        f"| check | baseline | candidate | difference | {interval} | tier / gate | status |",
-        "| --- | ---: | ---: | ---: | ---: | --- | --- |",
+        "| check | baseline | candidate | difference | interval | level | tier / gate | status |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
     for check in result.checks:
         status = check_status(check)
         shown = f"**{status}**" if check.failed else status
         lines.append(
             f"| {check.name} | {_level(check.baseline)} | {_level(check.candidate)} | {_diff(check.diff)} "
-            f"| {_interval(check)} | {_tiers(check)} | {shown} |"
+            f"| {_interval(check)} | {_level_text(check)} | {_tiers(check)} | {shown} |"
         )
+    if result.flips is not None:
+        lines += _flips_markdown(result.flips)
     baseline_type = result.extra.get("baseline_type")
     if baseline_type not in (None, "stress_test_only"):
         lines += [
@@ -100,9 +160,11 @@ def markdown_summary(result: GateResult) -> str:
     else:
         lines += [
             "",
-            "Axis intervals: the composite difference ± 1.96·√(se_B² + se_C²), each se read from the "
-            "assessment's 95 % bootstrap interval (docs/uncertainty.md).",
+            "Dimension and task checks are one Bonferroni family (level 1 − α/k): a dimension that moved "
+            "inside its interval is noise, not a failure.",
         ]
+    if result.method:
+        lines += ["", f"Intervals: {result.method}."]
     return "\n".join(lines) + "\n"
 
 
@@ -122,6 +184,18 @@ def junit_xml(result: GateResult) -> str:
             failure.text = _check_message(check)
             failures += 1
         ET.SubElement(case, "system-out").text = _check_message(check)
+        cases.append(case)
+    for flip in result.flips.flips if result.flips is not None else ():
+        case = ET.Element(
+            "testcase",
+            {"classname": f"aaaf.gate.task.{flip.domain or 'none'}", "name": flip.key, "time": "0"},
+        )
+        text = f"{flip.key} ({flip.domain or '—'} / {flip.task_type or '—'}): {_flip_text(flip)}"
+        if flip.lost:
+            failure = ET.SubElement(case, "failure", {"message": f"lost: {_flip_text(flip)}", "type": "task"})
+            failure.text = text
+            failures += 1
+        ET.SubElement(case, "system-out").text = text
         cases.append(case)
     gate = ET.Element("testcase", {"classname": "aaaf.gate", "name": "gate", "time": "0"})
     if not result.passed:
@@ -143,6 +217,7 @@ def junit_xml(result: GateResult) -> str:
         ("verdict", result.verdict.value),
         ("fail_on", ",".join(result.fail_on) or "none"),
         ("passed", str(result.passed).lower()),
+        ("method", result.method or "—"),
     ):
         ET.SubElement(properties, "property", {"name": name, "value": value})
     suite.extend(cases)
@@ -166,14 +241,23 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.bad{color:#b00020;font-
 <p>Fails on <code>{{ r.fail_on|join(",") or "none" }}</code>:
 {{ r.failing|join("; ") if r.failing else "no condition holds" }}</p>
 <table><thead><tr><th>check</th><th>baseline</th><th>candidate</th><th>difference</th>
-<th>interval</th><th>tier</th><th>status</th></tr></thead><tbody>
+<th>interval</th><th>level</th><th>tier</th><th>status</th></tr></thead><tbody>
 {% for c in r.checks %}<tr><td>{{ c.name }}</td><td class="n">{{ level(c.baseline) }}</td>
 <td class="n">{{ level(c.candidate) }}</td><td class="n">{{ diff(c.diff) }}</td>
-<td class="n">{{ interval(c) }}</td><td>{{ tiers(c) }}</td>
-<td{% if c.failed %} class="bad"{% endif %}>{{ status(c) }}</td></tr>
+<td class="n">{{ interval(c) }}</td><td class="n">{{ level_text(c) }}</td><td>{{ tiers(c) }}</td>
+<td{% if c.failed %} class="bad"{% endif %} title="{{ c.note }}">{{ status(c) }}</td></tr>
 {% endfor %}</tbody></table>
-<p>Axis intervals: the composite difference ± 1.96·√(se_B² + se_C²), each se read from the
-assessment's 95 % bootstrap interval (docs/uncertainty.md). Scores are truncated to 2 decimals.</p>
+{% if r.flips is not none %}<h2>Tasks that flipped</h2>
+<p>{{ flips_summary(r.flips) }}</p>
+{% if r.flips.flips %}<table><thead><tr><th>domain</th><th>task type</th><th>tasks</th><th>lost</th>
+<th>gained</th></tr></thead><tbody>
+{% for g in r.flips.groups %}<tr><td>{{ g.domain or "—" }}</td><td>{{ g.task_type or "—" }}</td>
+<td class="n">{{ g.paired }}</td><td class="bad">{{ g.lost|join(", ") or "—" }}</td>
+<td>{{ g.gained|join(", ") or "—" }}</td></tr>
+{% endfor %}</tbody></table>{% endif %}{% endif %}
+<p>Intervals: {{ r.method or "—" }}. Dimension and task checks are one Bonferroni family (level
+1 − α/k): a dimension that moved inside its interval is noise, not a failure. Scores are
+truncated to 2 decimals.</p>
 </body></html>
 """
 
@@ -190,4 +274,6 @@ def agent_html(result: GateResult) -> str:
         interval=_interval,
         tiers=_tiers,
         status=check_status,
+        level_text=_level_text,
+        flips_summary=_flips_summary,
     )

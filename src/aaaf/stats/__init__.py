@@ -1,4 +1,5 @@
-"""Statistics written for AAAF: bootstrap, agreement, power, Hotelling T² (pure, NumPy).
+"""Statistics written for AAAF: bootstrap, agreement, power, Hotelling T², equivalence (TOST)
+and McNemar's exact test (pure, NumPy).
 
 Each is checked in tests against a reference (SciPy, the ``krippendorff`` package,
 Krippendorff's worked example).  The verdict engine that uses them is
@@ -25,7 +26,14 @@ _EXPORTS: dict[str, str] = {
     "paired_bootstrap": "aaaf.stats.bootstrap",
     "resample_indices": "aaaf.stats.bootstrap",
     "resampled_means": "aaaf.stats.bootstrap",
+    "EquivalenceResult": "aaaf.stats.equivalence",
+    "bootstrap_tost": "aaaf.stats.equivalence",
+    "percentile_interval": "aaaf.stats.equivalence",
+    "tost_paired": "aaaf.stats.equivalence",
     "HotellingResult": "aaaf.stats.hotelling",
+    "McNemarResult": "aaaf.stats.mcnemar",
+    "mcnemar_exact": "aaaf.stats.mcnemar",
+    "mcnemar_exact_p": "aaaf.stats.mcnemar",
     "hotelling_t2": "aaaf.stats.hotelling",
     "MDE_MULTIPLIER": "aaaf.stats.power",
     "minimum_detectable_effect": "aaaf.stats.power",
@@ -36,19 +44,26 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "MDE_MULTIPLIER",
     "BootstrapResult",
+    "EquivalenceResult",
     "HotellingResult",
+    "McNemarResult",
     "average_ranks",
     "bootstrap_means",
+    "bootstrap_tost",
     "hotelling_t2",
     "krippendorff_alpha",
+    "mcnemar_exact",
+    "mcnemar_exact_p",
     "minimum_detectable_effect",
     "paired_bootstrap",
     "pearson",
+    "percentile_interval",
     "resample_indices",
     "resampled_means",
     "sample_sd",
     "samples_needed",
     "spearman",
+    "tost_paired",
 ]
 
 if TYPE_CHECKING:
@@ -60,7 +75,9 @@ if TYPE_CHECKING:
         resample_indices,
         resampled_means,
     )
+    from aaaf.stats.equivalence import EquivalenceResult, bootstrap_tost, percentile_interval, tost_paired
     from aaaf.stats.hotelling import HotellingResult, hotelling_t2
+    from aaaf.stats.mcnemar import McNemarResult, mcnemar_exact, mcnemar_exact_p
     from aaaf.stats.power import MDE_MULTIPLIER, minimum_detectable_effect, sample_sd, samples_needed
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -13,6 +13,7 @@ from aaaf.store.repositories.badges import badge_from_row
 from aaaf.store.repositories.base import AgentRef, as_uuid, not_found, now_utc, organization_from_row
 from aaaf.store.repositories.config import read_org_config, write_org_config
 from aaaf.store.repositories.eval_runs import EvalRunRepository
+from aaaf.store.repositories.gate_decisions import GateDecisionRepository
 from aaaf.store.repositories.otlp_spans import OtlpSpanRepository
 from aaaf.store.repositories.pages import PageRepository
 from aaaf.store.repositories.retention import PruneCounts, RetentionRepository
@@ -54,6 +55,7 @@ class OrgStore(
     TransactionRepository,
     StressLibraryRepository,  # issue 20 §3
     OtlpSpanRepository,
+    GateDecisionRepository,  # the release gate's record (0017)
 ):
     """Everything one organization owns; obtained from ``Store.scope(org_id)``.
 

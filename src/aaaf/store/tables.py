@@ -581,6 +581,27 @@ otlp_pending_spans = Table(
     Index("idx_otlp_pending_spans_received", "organization_id", "received_at"),
 )
 
+# the release gate's record (0017): which candidate assessments passed or failed a gate and
+# which were promoted to baseline, so that a failed candidate never becomes the baseline
+GATE_DECISION_KINDS = ("gate", "promotion")
+gate_decisions = Table(
+    "gate_decisions",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    Column("agent_id", Uuid(), ForeignKey("agents.id"), nullable=False),
+    Column("assessment_id", Uuid(), ForeignKey("assessments.id"), nullable=False),
+    Column("kind", Text(), nullable=False),
+    Column("baseline_assessment_id", Uuid(), nullable=True),
+    Column("verdict", Text(), nullable=True),
+    Column("passed", Boolean(), nullable=True),
+    Column("fail_on", Text(), nullable=True),
+    Column("stress_run_id", Uuid(), nullable=True),
+    _created_at(),
+    CheckConstraint(one_of("kind", GATE_DECISION_KINDS), name="kind"),
+    Index("idx_gate_decisions_agent", "organization_id", "agent_id", "created_at"),
+)
+
 # the tables of what organizations share (issue 20), declared on the same metadata
 from aaaf.store.tables_shared import LIBRARY_VISIBILITIES as LIBRARY_VISIBILITIES  # noqa: E402
 from aaaf.store.tables_shared import benchmark_cells as benchmark_cells  # noqa: E402

@@ -205,7 +205,7 @@ class StressTask(_Strict):
     domain: str | None = Field(
         min_length=1,
         description="the domain of the agent's own work on the task (domain_breadth, learning_rate); "
-        "null for work of no domain, such as a delegation task's routing decision (SCORING.md §1: "
+        "null for work of no domain, such as a delegation task's routing decision (docs/scoring.md §1: "
         "a task without a domain counts everywhere but domain breadth, consistency and learning rate)",
     )
     complexity_level: int = Field(ge=1, le=5)

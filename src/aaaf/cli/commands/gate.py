@@ -1,9 +1,13 @@
-"""`aaaf gate`: the CI/CD gate (issue 20 §1; document 004 §8 phase 3) — a thin shell over
-:mod:`aaaf.services.gate`.
+"""`aaaf gate`: the CI/CD gate (document 004 §8 phase 3) — a thin shell over
+:mod:`aaaf.services.gate`, :mod:`aaaf.services.gate_agent` and
+:mod:`aaaf.services.gate_baselines`.
 
-    aaaf gate BASELINE CANDIDATE [--fail-on …] [--junit FILE] [--summary FILE] [--html FILE]
-    aaaf gate --agent NAME (--agent-cmd CMD | --agent-url URL --model M) [same options]
+    aaaf gate BASELINE CANDIDATE [--fail-on …] [--margin M] [--junit FILE] [--summary FILE] [--html FILE]
+    aaaf gate --agent NAME (--agent-cmd CMD | --agent-url URL --model M) [--promote] [same options]
+    aaaf gate promote ASSESSMENT_ID
 
+``promote`` makes a stored assessment its agent's baseline (a file named ``promote`` is
+``./promote``).
 Two eval runs are read, graded and compared exactly as ``aaaf compare`` does
 (:func:`aaaf.cli.commands.compare.compare_pair`); an agent is put through the stress suite,
 assessed ``stress_test_only`` and compared with its stored baseline assessment.  Exit 0 when
@@ -24,7 +28,6 @@ from aaaf.cli.commands.eval_common import (
     FromOption,
     JudgeSpecOption,
     JudgeUrlOption,
-    ResamplesOption,
     RubricOption,
     SeedOption,
     _judge_options,
@@ -41,7 +44,14 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.graders.judge import DEFAULT_RUBRIC
-from aaaf.services.gate import DEFAULT_FAIL_ON, DIMENSION_TOLERANCE, GateResult, parse_fail_on, write_outputs
+from aaaf.services.gate import (
+    DEFAULT_FAIL_ON,
+    DIMENSION_TOLERANCE,
+    GATE_RESAMPLES,
+    GateResult,
+    parse_fail_on,
+    write_outputs,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -52,19 +62,44 @@ def register(app: typer.Typer) -> None:
 def gate(
     baseline: Annotated[
         Path | None,
-        typer.Argument(help="The baseline eval run (any format `aaaf compare` reads).", show_default=False),
+        typer.Argument(
+            help="The baseline eval run (any format `aaaf compare` reads); or `promote` to make the "
+            "assessment CANDIDATE its agent's baseline.",
+            show_default=False,
+        ),
     ] = None,
     candidate: Annotated[
-        Path | None, typer.Argument(help="The candidate eval run.", show_default=False)
+        Path | None,
+        typer.Argument(
+            help="The candidate eval run (after `promote`: an assessment id).", show_default=False
+        ),
     ] = None,
     fail_on: Annotated[
         str,
         typer.Option(
             "--fail-on",
             help="Exit 1 when one of these holds (comma-separated): a verdict name (regress, cautious, "
-            "noise, underpowered, progress, solo), tier-drop, any-layer-regress, inconclusive; 'none' never fails.",
+            "noise, underpowered, progress, equivalent, solo), tier-drop, any-layer-regress, inconclusive; "
+            "'none' never fails. Strict: regress,tier-drop,inconclusive,any-layer-regress.",
         ),
     ] = DEFAULT_FAIL_ON,
+    margin: Annotated[
+        float | None,
+        typer.Option(
+            "--margin",
+            help="Equivalence margin: EQUIVALENT when the composite difference's 90 % interval lies within "
+            "±MARGIN (agent: 0-1 composite scale, default 0.10; eval runs: points, default 0.25).",
+            show_default=False,
+        ),
+    ] = None,
+    promote: Annotated[
+        bool,
+        typer.Option(
+            "--promote",
+            help="Agent: make this run's assessment the baseline even if the gate fails "
+            "(a passed candidate becomes it anyway).",
+        ),
+    ] = False,
     junit: Annotated[
         Path | None, typer.Option("--junit", help="Write a JUnit XML report here.", show_default=False)
     ] = None,
@@ -100,7 +135,7 @@ def gate(
         str | None,
         typer.Option(
             "--baseline-assessment",
-            help="Compare with this assessment (default: the agent's latest valid one).",
+            help="Compare with this assessment (default: the latest valid one that passed a gate or was promoted).",
             show_default=False,
         ),
     ] = None,
@@ -122,7 +157,7 @@ def gate(
         float,
         typer.Option(
             "--dimension-tolerance",
-            help="Agent: a dimension regressed when it fell by more than this.",
+            help="Agent, when the baseline's evidence is gone: a dimension regressed when it fell by more than this.",
             min=0.0,
             max=1.0,
         ),
@@ -132,14 +167,27 @@ def gate(
     judge: JudgeSpecOption = None,
     judge_url: JudgeUrlOption = None,
     rubric: RubricOption = DEFAULT_RUBRIC,
-    resamples: ResamplesOption = 10_000,
+    resamples: Annotated[
+        int | None,
+        typer.Option(
+            "--resamples",
+            help="Bootstrap resamples (eval runs: 10 000; agent: 2 000).",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     confidence: ConfidenceOption = 0.95,
     seed: SeedOption = 0,
     allow_incomplete: AllowIncompleteOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Gate a change in CI: exit 1 on a regression or a tier drop (--fail-on), 0 otherwise, 2 on bad input."""  # fmt: skip
+    if baseline is not None and str(baseline) == "promote":
+        _promote(candidate, db, as_json)
+        return
     conditions = parse_fail_on(fail_on)
+    if margin is not None and not margin > 0.0:
+        bad_input("--margin must be a positive number", margin=margin)
     comparison = None
     if agent is not None:
         if baseline is not None or candidate is not None:
@@ -149,6 +197,7 @@ def gate(
         result = _agent_gate(
             agent, agent_cmd, agent_url, model, conditions, baseline_assessment, library, dimension, task,
             parallel, log_dir, turn_timeout, task_timeout, dimension_tolerance, db,
+            margin=margin, promote=promote, resamples=resamples or GATE_RESAMPLES, seed=seed,
         )  # fmt: skip
     else:
         if baseline is None:
@@ -156,6 +205,8 @@ def gate(
         for option, value in (("--agent-cmd", agent_cmd), ("--agent-url", agent_url), ("--baseline-assessment", baseline_assessment)):  # fmt: skip
             if value is not None:
                 bad_input(f"{option} goes with --agent")
+        if promote:
+            bad_input("--promote goes with --agent (eval run files are not stored)")
         from aaaf.cli.commands.compare import compare_pair
         from aaaf.services.gate import decide_eval
 
@@ -163,7 +214,7 @@ def gate(
             weights=None,
             standardize=False,
             hotelling=False,
-            resamples=resamples,
+            resamples=resamples or 10_000,
             confidence=confidence,
             seed=seed,
         )
@@ -175,7 +226,7 @@ def gate(
             source_format=source_format,
             allow_incomplete=allow_incomplete,
         )
-        result = decide_eval(comparison, conditions)
+        result = decide_eval(comparison, conditions, **({} if margin is None else {"margin": margin}))
     written = write_outputs(result, summary=summary, junit=junit, html=html, comparison=comparison)
     if as_json:
         print_json({**result.to_dict(), "files": _files(written)})
@@ -188,8 +239,10 @@ def _agent_gate(
     agent: str, agent_cmd: str | None, agent_url: str | None, model: str | None, conditions: tuple[str, ...],
     baseline_assessment: str | None, library: list[str] | None, dimension: str | None, task: list[str] | None,
     parallel: int, log_dir: str, turn_timeout: float, task_timeout: float, dimension_tolerance: float, db: str | None,
+    *, margin: float | None, promote: bool, resamples: int, seed: int,
 ) -> GateResult:  # fmt: skip
-    from aaaf.services.gate import run_agent_gate
+    from aaaf.services.gate import AGENT_MARGIN
+    from aaaf.services.gate_agent import run_agent_gate
     from aaaf.stress.library import load_library
     from aaaf.stress.runner import AgentSpec
 
@@ -208,6 +261,10 @@ def _agent_gate(
             clock=session.context.clock,
             baseline_assessment=baseline_assessment,
             dimension_tolerance=dimension_tolerance,
+            margin=AGENT_MARGIN if margin is None else margin,
+            promote=promote,
+            resamples=resamples,
+            seed=seed,
             library_dirs=library or [],
             dimension=dimension,
             task_ids=task,
@@ -218,6 +275,24 @@ def _agent_gate(
             settings=session.context.settings,  # the judge of the model-graded sub-scores, if any
         )
     return result
+
+
+def _promote(assessment_id: Path | None, db: str | None, as_json: bool) -> None:
+    from aaaf.services.gate_baselines import promote
+
+    if assessment_id is None:
+        bad_input("gate promote needs an assessment id: aaaf gate promote ASSESSMENT_ID")
+    with open_session(db) as session:
+        record = promote(session.org, str(assessment_id))
+        agent = session.org.get_agent(str(record.agent_id))
+    if as_json:
+        print_json({"promoted": str(record.id), "agent": agent.name, "type": record.type})
+    else:
+        console.print(
+            f"assessment {record.id} is now the baseline of {agent.name} (its next `aaaf gate --agent` "
+            "compares with it)",
+            markup=False,
+        )
 
 
 def _files(written: object) -> dict[str, str | None]:
