@@ -14,7 +14,8 @@ disables the webhook (its deliveries stop); anything else — another status, a 
 refused connection, a target now resolving inside the network — is retried up to the
 webhook's ``max_retries`` (3 by default) after ``retry_backoff_seconds × 2^(n-1)`` with
 "equal jitter" (between half and all of it), then the delivery is ``failed``.  Every
-attempt is recorded (time, status code or error, duration).
+attempt is recorded (time, status code or error in words, duration), one cut off by a crash
+too: the claim records it ``interrupted`` (:mod:`aaaf.store.webhook_outbox`).
 """
 
 from __future__ import annotations
@@ -119,7 +120,24 @@ async def _attempt(
             None, f"timed out after {settings.webhook_timeout_seconds:g} s", time.perf_counter() - started
         )
     except httpx.HTTPError as error:
-        return _Outcome(None, f"{type(error).__name__}: {error}"[:500], time.perf_counter() - started)
+        return _Outcome(None, error_text(error), time.perf_counter() - started)
+
+
+def error_text(error: BaseException) -> str:
+    """What went wrong, in words: the error's class and the first message along its causes
+    (httpx's ``ReadError`` of a reset connection has none of its own; the ``OSError`` under it
+    says "Connection reset by peer")."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    detail = ""
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = str(current).strip()
+        if text:
+            detail = text if current is error else f"{text} ({type(current).__name__})"
+            break
+        current = current.__cause__ or current.__context__
+    return f"{type(error).__name__}: {detail or 'no message'}"[:500]
 
 
 async def _send_one(
