@@ -50,6 +50,9 @@ SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+POOL_TIMEOUT_SECONDS = 10.0
+"""How long the queue's pool waits for a connection: a database gone for this long stops a
+worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
 
 
 def conninfo(database_url: str) -> str:
@@ -111,7 +114,9 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
     :class:`~aaaf.store.Store` the tasks use (the worker's)."""
     settings = get_settings()
-    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(database_url)))
+    app = procrastinate.App(
+        connector=procrastinate.PsycopgConnector(conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS)
+    )
     queue = ProcrastinateQueue(app)
     # a database that cannot be reached fails an attempt, never the assessment
     # (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)

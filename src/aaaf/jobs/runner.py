@@ -136,6 +136,7 @@ async def _work(store: Any, concurrency: int, stress_runs: bool) -> None:
         while not stop.is_set():
             life: dict[str, float] = {}
             try:
+                await asyncio.to_thread(_probe, store)  # fails at once while the database refuses
                 await _run_workers(store, concurrency, stress_runs, stop, life)
             except Exception as error:
                 if not database_unavailable(error):
@@ -159,6 +160,13 @@ async def _work(store: Any, concurrency: int, stress_runs: bool) -> None:
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+
+
+def _probe(store: Any) -> None:
+    from sqlalchemy import text
+
+    with store.engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
 
 
 async def _run_workers(
