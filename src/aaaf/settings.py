@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = Field(default=10.0, gt=0)
     # deliveries sent at once by one sender, and per round
     webhook_concurrency: int = Field(default=16, ge=1)
+    # ... and at most this many of them to one endpoint (scheme, host, port): a slow endpoint
+    # holds its own slots, never every one
+    webhook_concurrency_per_endpoint: int = Field(default=4, ge=1)
     webhook_batch_size: int = Field(default=200, ge=1)
     # ``aaaf serve``'s delivery loop (aaaf.api.background): sends due webhook deliveries every
     # ``background_interval_seconds`` (0 turns the loop off); the duties are the job queue's
