@@ -33,7 +33,9 @@ def _stored_ids(database: OwnDatabase, ids: list[str]) -> set[str]:
     try:
         with engine.connect() as connection:
             return set(
-                connection.execute(select(t.events.c.idempotency_key).where(t.events.c.idempotency_key.in_(ids))).scalars()
+                connection.execute(
+                    select(t.events.c.idempotency_key).where(t.events.c.idempotency_key.in_(ids))
+                ).scalars()
             )
     finally:
         engine.dispose()

@@ -22,11 +22,15 @@ def _triggered(store: Any) -> tuple[Any, Any]:
     return org, record
 
 
-def test_a_lost_database_is_raised_for_a_retry_and_fails_nothing(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_database_is_raised_for_a_retry_and_fails_nothing(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     org, record = _triggered(store)
 
     def lost(*args: Any, **kwargs: Any) -> Any:
-        raise OperationalError("SELECT 1", {}, Exception("terminating connection due to administrator command"))
+        raise OperationalError(
+            "SELECT 1", {}, Exception("terminating connection due to administrator command")
+        )
 
     monkeypatch.setattr(assess_service, "score_assessment", lost)
     with pytest.raises(OperationalError):
@@ -37,7 +41,9 @@ def test_a_lost_database_is_raised_for_a_retry_and_fails_nothing(store: Any, mon
     assert done.status == "completed"
 
 
-def test_a_scoring_error_fails_the_assessment_with_its_reason(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scoring_error_fails_the_assessment_with_its_reason(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     org, record = _triggered(store)
 
     def broken(*args: Any, **kwargs: Any) -> Any:

@@ -32,7 +32,12 @@ LOOPBACK = Settings(webhook_allow_loopback=True, webhook_timeout_seconds=5.0)
 
 def _subscribe(store: Any, org: Any, url: str) -> Any:
     return webhook_service.create_webhook(
-        org, secret_box(store), url, ["badge.expired"], now=datetime.now(UTC), settings=LOOPBACK,
+        org,
+        secret_box(store),
+        url,
+        ["badge.expired"],
+        now=datetime.now(UTC),
+        settings=LOOPBACK,
         retry_backoff_seconds=0.05,
     )
 
@@ -73,7 +78,9 @@ def test_an_attempt_cut_off_by_a_crash_is_logged(store_url: str, tmp_path: Path)
         seen = receiver.received("/hold")
         assert len(seen) == 2 and len({r.headers["webhook-id"] for r in seen}) == 1
         assert delivered.attempt_count == 2
-        assert [(a["attempt"], a.get("interrupted", False), a["status_code"]) for a in delivered.attempts] == [
+        assert [
+            (a["attempt"], a.get("interrupted", False), a["status_code"]) for a in delivered.attempts
+        ] == [
             (1, True, None),
             (2, False, 200),
         ]

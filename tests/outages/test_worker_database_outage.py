@@ -40,7 +40,9 @@ pytestmark = pytest.mark.postgres
 def _trigger(store: Any, count: int, *, prefix: str) -> tuple[Any, list[Any]]:
     now = datetime.now(UTC)
     org = store.scope(store.default_organization().id)
-    queue = ProcrastinateQueue(build_app(str(store.engine.url.render_as_string(hide_password=False)), lambda: store))
+    queue = ProcrastinateQueue(
+        build_app(str(store.engine.url.render_as_string(hide_password=False)), lambda: store)
+    )
     records = [
         trigger_assessment(org, assessable_agent(org, f"{prefix}-{index}", now=now), queue, now=now)
         for index in range(count)
@@ -81,15 +83,22 @@ def test_a_worker_reconnects_after_its_connections_drop_and_fails_no_assessment(
         assert "starting them again on fresh connections" in log
         with store.engine.connect() as connection:
             failed_events = connection.execute(
-                select(func.count()).select_from(t.webhook_events).where(t.webhook_events.c.type == "assessment.failed")
+                select(func.count())
+                .select_from(t.webhook_events)
+                .where(t.webhook_events.c.type == "assessment.failed")
             ).scalar_one()
             per_assessment = connection.execute(
-                select(t.dimension_scores.c.assessment_id, func.count())
-                .group_by(t.dimension_scores.c.assessment_id)
+                select(t.dimension_scores.c.assessment_id, func.count()).group_by(
+                    t.dimension_scores.c.assessment_id
+                )
             ).all()
-            job_states = connection.execute(
-                text("SELECT status::text FROM procrastinate_jobs WHERE task_name = 'aaaf.assess'")
-            ).scalars().all()
+            job_states = (
+                connection.execute(
+                    text("SELECT status::text FROM procrastinate_jobs WHERE task_name = 'aaaf.assess'")
+                )
+                .scalars()
+                .all()
+            )
         assert failed_events == 0
         assert {row[0] for row in per_assessment} == {r.id for r in records}
         assert len({row[1] for row in per_assessment}) == 1  # each scored once, the same dimensions
@@ -131,7 +140,9 @@ def test_the_sweep_retries_a_dead_workers_job_ahead_of_the_backlog(
             _, backlog = _trigger(store, 16, prefix="backlog")
             os.kill(first.process.pid, signal.SIGKILL)
             first.process.wait(timeout=30)
-            second = start_worker(own_database.url, tmp_path, env={**FAST_SWEEP, "AAAF_TEST_JOB_DELAY_S": "1"})
+            second = start_worker(
+                own_database.url, tmp_path, env={**FAST_SWEEP, "AAAF_TEST_JOB_DELAY_S": "1"}
+            )
             wait_for(
                 lambda: org.get_assessment(stuck.id).status == "completed",
                 timeout=240,

@@ -143,9 +143,12 @@ def database_unavailable_response(request: Request, error: BaseException) -> JSO
     details: dict[str, Any] = {"retry_after": retry, "outcome": "unknown" if unknown else "not_stored"}
     message = (
         "The database cannot be reached right now; "
-        + ("the connection was lost while committing, so whether the request was stored is unknown"
-           if unknown else "nothing of this request was stored")
-        + f". Retry in {retry} s (retrying is safe; docs/api.md \"Errors\")."
+        + (
+            "the connection was lost while committing, so whether the request was stored is unknown"
+            if unknown
+            else "nothing of this request was stored"
+        )
+        + f'. Retry in {retry} s (retrying is safe; docs/api.md "Errors").'
     )
     return error_response(503, "SERVICE_UNAVAILABLE", message, details, headers={"Retry-After": str(retry)})
 

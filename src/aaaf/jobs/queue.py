@@ -115,7 +115,9 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     :class:`~aaaf.store.Store` the tasks use (the worker's)."""
     settings = get_settings()
     app = procrastinate.App(
-        connector=procrastinate.PsycopgConnector(conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS)
+        connector=procrastinate.PsycopgConnector(
+            conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS
+        )
     )
     queue = ProcrastinateQueue(app)
     # a database that cannot be reached fails an attempt, never the assessment

@@ -69,14 +69,15 @@ def run_worker(database_url: str | None, *, concurrency: int = 1, stress_runs: b
     """Run one worker process until it is told to stop (SIGINT/SIGTERM: it finishes its jobs)."""
     from aaaf.services.issuer import secret_box
     from aaaf.store import open_store
-
     from aaaf.store.availability import database_unavailable
 
     try:
         store = open_store(database_url)
     except Exception as error:
         if database_unavailable(error):
-            _exit_unavailable(str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__)
+            _exit_unavailable(
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
         raise
     try:
         if not is_postgresql(store):
@@ -92,14 +93,20 @@ def run_worker(database_url: str | None, *, concurrency: int = 1, stress_runs: b
         _exit_unavailable(str(outage))
     except Exception as error:
         if database_unavailable(error):
-            _exit_unavailable(str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__)
+            _exit_unavailable(
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
         raise
     finally:
         store.close()
 
 
 def _exit_unavailable(reason: str) -> None:
-    log.error("aaaf worker: cannot reach the database, exiting with status %d: %s", EXIT_DATABASE_UNAVAILABLE, reason)
+    log.error(
+        "aaaf worker: cannot reach the database, exiting with status %d: %s",
+        EXIT_DATABASE_UNAVAILABLE,
+        reason,
+    )
     raise SystemExit(EXIT_DATABASE_UNAVAILABLE)
 
 

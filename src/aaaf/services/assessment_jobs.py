@@ -107,7 +107,9 @@ def run_triggered_assessment(
         return current
     except Exception as error:
         if database_unavailable(error):
-            log.warning("assessment %s: database unavailable, the job will run again: %s", assessment_id, error)
+            log.warning(
+                "assessment %s: database unavailable, the job will run again: %s", assessment_id, error
+            )
             raise
         log.exception("assessment %s failed unexpectedly", assessment_id)
         current = org.get_assessment(assessment_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import psycopg
 from sqlalchemy import exc as sa_exc
 
-UNAVAILABLE_TYPES: tuple[type[BaseException], ...] = (
+UNAVAILABLE_TYPES: tuple[type[Exception], ...] = (
     sa_exc.OperationalError,
     sa_exc.InterfaceError,
     sa_exc.TimeoutError,  # the pool had no connection to give within its timeout

@@ -29,7 +29,6 @@ from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.records import WebhookDelivery
 from aaaf.store.repositories.webhook_deliveries import deliveries_query, delivery_from_row
 
-
 INTERRUPTED_ERROR = "interrupted: the sender stopped before this attempt's outcome was recorded"
 
 
