@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     webhook_concurrency: int = Field(default=16, ge=1)
     # ... and at most this many of them to one endpoint (scheme, host, port): a slow endpoint
     # holds its own slots, never every one
-    webhook_concurrency_per_endpoint: int = Field(default=4, ge=1)
+    webhook_concurrency_per_endpoint: int = Field(default=8, ge=1)
     webhook_batch_size: int = Field(default=200, ge=1)
     # ``aaaf serve``'s delivery loop (aaaf.api.background): sends due webhook deliveries every
     # ``background_interval_seconds`` (0 turns the loop off); the duties are the job queue's
