@@ -92,12 +92,15 @@ def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
                 webhook_service.payload_json("badge.expired", {"badge_id": f"badge-{i}"}, now=now).encode()
                 for i in range(count)
             ]
-            baseline_s = asyncio.run(_plain_posts(target, bodies, settings.webhook_concurrency))
+            # one receiver is one endpoint: the plain posts get the sender's bound on it
+            per_endpoint = min(settings.webhook_concurrency, settings.webhook_concurrency_per_endpoint)
+            baseline_s = asyncio.run(_plain_posts(target, bodies, per_endpoint))
             dialect = store.engine.dialect.name
     return {
         "database": dialect,
         "deliveries": count,
         "concurrency": settings.webhook_concurrency,
+        "concurrency_per_endpoint": settings.webhook_concurrency_per_endpoint,
         "batch_size": settings.webhook_batch_size,
         "rounds": rounds,
         "attempts_retried": retried,

@@ -37,6 +37,9 @@ ERROR_CODES: dict[str, tuple[int, int]] = {
     # code of an agent or a library author runs only in a sandbox (docs/stress-tests.md "Sandbox"):
     # none is configured or available, so nothing ran
     "SANDBOX_UNAVAILABLE": (503, 2),
+    # the database cannot be reached right now (a lost connection, a refused one, a pool
+    # timeout): retry after Retry-After (docs/api.md "Errors")
+    "SERVICE_UNAVAILABLE": (503, 1),
     # a command needs an optional part of the install that is missing (aaaf.extras): it names the
     # extra to install
     "MISSING_EXTRA": (501, 2),

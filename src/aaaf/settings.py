@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
     # requests no key is counted for (public routes) are limited per client address
     rate_limit_prefix: str = "aaaf"
+    # every Redis call's timeout (connect and answer), milliseconds: a hung Redis delays a
+    # request by at most this much, then the request is let through (aaaf.api.rate_limit)
+    redis_timeout_ms: int = Field(default=200, ge=1)
     public_rate_limit_per_minute: int = Field(default=600, ge=1)
 
     # issue 14 §5 (docs/webhooks.md): webhook targets on private, loopback or link-local
@@ -67,6 +70,9 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = Field(default=10.0, gt=0)
     # deliveries sent at once by one sender, and per round
     webhook_concurrency: int = Field(default=16, ge=1)
+    # ... and at most this many of them to one endpoint (scheme, host, port): a slow endpoint
+    # holds its own slots, never every one
+    webhook_concurrency_per_endpoint: int = Field(default=8, ge=1)
     webhook_batch_size: int = Field(default=200, ge=1)
     # ``aaaf serve``'s delivery loop (aaaf.api.background): sends due webhook deliveries every
     # ``background_interval_seconds`` (0 turns the loop off); the duties are the job queue's
@@ -80,6 +86,9 @@ class Settings(BaseSettings):
     jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
     jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
     jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
+    # a worker that cannot reach its database keeps trying (docs/jobs.md "When the database
+    # goes away") for this long, then exits with status 75 (EX_TEMPFAIL) for its supervisor
+    jobs_database_outage_seconds: float = Field(default=300.0, gt=0)
     # stress runs over HTTP are jobs too (aaaf.services.stress_jobs; docs/jobs.md "Stress runs"):
     # at most this many of one organization run at once, the rest wait ``queued``
     stress_runs_per_organization: int = Field(default=2, ge=1)

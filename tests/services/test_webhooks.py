@@ -7,6 +7,7 @@ clock (each idempotent)."""
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -209,6 +210,39 @@ def test_a_slow_endpoint_does_not_hold_up_another(
     [timed_out] = org.webhook_deliveries(slow.webhook.id)
     assert timed_out.status == "pending" and "timed out" in (timed_out.last_error or "")
     assert org.webhook_deliveries(fast.webhook.id)[0].status == "succeeded"
+
+
+def test_a_stalling_endpoint_holds_only_its_own_slots(
+    store: Store, org: OrgStore, receiver: WebhookReceiver
+) -> None:
+    """Eight deliveries to an endpoint that stalls 2 s, claimed before eight to a fast one, with
+    4 sends at once overall and 2 per endpoint: the fast endpoint gets all of its deliveries
+    before the stalling one answers the first of its own."""
+    settings = Settings(
+        webhook_allow_loopback=True,
+        webhook_timeout_seconds=10.0,
+        webhook_concurrency=4,
+        webhook_concurrency_per_endpoint=2,
+    )
+    with WebhookReceiver() as stalling:
+        slow = subscribe(store, org, stalling.url("/stall", delay=2.0), types=["badge.expired"])
+        for index in range(8):
+            webhook_service.emit(org, "badge.expired", {"badge_id": f"s{index}"}, now=datetime.now(UTC))
+        fast = subscribe(store, org, receiver.url("/fast"), types=["badge.expiring"])
+        later = datetime.now(UTC) + timedelta(milliseconds=5)
+        for index in range(8):
+            webhook_service.emit(org, "badge.expiring", {"badge_id": f"f{index}"}, now=later)
+        started = time.monotonic()
+        summary = deliver_due(store, now=later + timedelta(seconds=1), settings=settings)
+        assert summary.succeeded == 16
+        fast_arrivals = [r.at - started for r in receiver.received("/fast")]
+        slow_arrivals = sorted(r.at - started for r in stalling.received("/stall"))
+    assert len(fast_arrivals) == 8 and len(slow_arrivals) == 8
+    # the stalling endpoint had two requests at a time: the third came after a first answer
+    assert slow_arrivals[2] - slow_arrivals[0] >= 1.5
+    assert max(fast_arrivals) < slow_arrivals[0] + 2.0  # all fast ones before the first slow answer
+    assert all(d.status == "succeeded" for d in org.webhook_deliveries(fast.webhook.id))
+    assert all(d.status == "succeeded" for d in org.webhook_deliveries(slow.webhook.id))
 
 
 @pytest.mark.parametrize(

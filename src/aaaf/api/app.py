@@ -92,6 +92,7 @@ def create_app(
         settings.redis_url,
         prefix=settings.rate_limit_prefix,
         public_per_minute=settings.public_rate_limit_per_minute,
+        timeout_ms=settings.redis_timeout_ms,
     )
     install_error_handlers(app)
     for router in ROUTERS:

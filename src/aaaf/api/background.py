@@ -36,11 +36,16 @@ def _one_round(store: Store, settings: Settings) -> None:
 
 
 async def _loop(store: Store, settings: Settings) -> None:
+    from aaaf.store.availability import database_unavailable
+
     while True:
         try:
             await asyncio.to_thread(_one_round, store, settings)
-        except Exception:
-            log.exception("background round failed; trying again next round")
+        except Exception as error:
+            if database_unavailable(error):  # an outage: one line, no trace (docs/jobs.md)
+                log.warning("background round skipped, the database is unavailable: %s", type(error).__name__)
+            else:
+                log.exception("background round failed; trying again next round")
         await asyncio.sleep(settings.background_interval_seconds)
 
 

@@ -5,13 +5,16 @@
 the framework raises: a body or parameter that fails validation is 400 ``INVALID_REQUEST``
 naming every offending field (never FastAPI's 422 body: 422 means ``INSUFFICIENT_EVIDENCE``,
 ``WEIGHT_SUM_INVALID`` or ``APPEAL_NOT_ALLOWED``), an unknown route 404 ``NOT_FOUND``, a
-method the route lacks 405, and anything unexpected 500 ``INTERNAL_ERROR`` with a request id
-that the server log repeats beside the stack trace (the client never sees one).
+method the route lacks 405, a database that cannot be reached 503 ``SERVICE_UNAVAILABLE`` with
+``Retry-After`` (:mod:`aaaf.store.availability`; handled like the rest, so the connection stays
+open), and anything unexpected 500 ``INTERNAL_ERROR`` with a request id that the server log
+repeats beside the stack trace (the client never sees one).
 """
 
 from __future__ import annotations
 
 import logging
+import traceback
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from aaaf.errors import AAAFError
+from aaaf.store.availability import UNAVAILABLE_TYPES, database_unavailable
 
 log = logging.getLogger("aaaf.api")
 
@@ -115,7 +119,47 @@ async def _on_http_error(request: Request, error: Exception) -> JSONResponse:
     return error_response(error.status_code, code, str(error.detail), {}, headers=headers)
 
 
+DATABASE_RETRY_AFTER_SECONDS = 2
+_COMMIT_FRAMES = frozenset({"_commit_impl", "commit_prepared", "_commit_twophase_impl"})
+
+
+def _lost_at_commit(error: BaseException) -> bool:
+    """Whether the connection was lost while committing (then what was stored is unknown)."""
+    return any(frame.f_code.co_name in _COMMIT_FRAMES for frame, _ in traceback.walk_tb(error.__traceback__))
+
+
+def database_unavailable_response(request: Request, error: BaseException) -> JSONResponse:
+    """503 ``SERVICE_UNAVAILABLE`` with ``Retry-After``; one warning line, no trace."""
+    unknown = _lost_at_commit(error)
+    log.warning(
+        "%s %s: database unavailable (%s: %s)%s",
+        request.method,
+        request.url.path,
+        type(error).__name__,
+        str(error).strip().splitlines()[0] if str(error).strip() else "",
+        "; lost at commit" if unknown else "",
+    )
+    retry = DATABASE_RETRY_AFTER_SECONDS
+    details: dict[str, Any] = {"retry_after": retry, "outcome": "unknown" if unknown else "not_stored"}
+    message = (
+        "The database cannot be reached right now; "
+        + (
+            "the connection was lost while committing, so whether the request was stored is unknown"
+            if unknown
+            else "nothing of this request was stored"
+        )
+        + f'. Retry in {retry} s (retrying is safe; docs/api.md "Errors").'
+    )
+    return error_response(503, "SERVICE_UNAVAILABLE", message, details, headers={"Retry-After": str(retry)})
+
+
+async def _on_database_unavailable(request: Request, error: Exception) -> JSONResponse:
+    return database_unavailable_response(request, error)
+
+
 async def _on_unexpected(request: Request, error: Exception) -> JSONResponse:
+    if database_unavailable(error):  # wrapped in something else: still a 503
+        return database_unavailable_response(request, error)
     request_id = str(uuid.uuid4())
     log.error("request %s: %s %s failed", request_id, request.method, request.url.path, exc_info=error)
     return error_response(
@@ -131,4 +175,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AAAFError, _on_aaaf_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    for unavailable in UNAVAILABLE_TYPES:
+        app.add_exception_handler(unavailable, _on_database_unavailable)
     app.add_exception_handler(Exception, _on_unexpected)

@@ -12,7 +12,11 @@
   seconds is refused, whatever the clock's minute.  Counters live in memory, or in Redis when
   ``AAAF_REDIS_URL`` is set, so every server process shares one budget per key
   (``AAAF_RATE_LIMIT_PREFIX`` namespaces the keys).  If Redis cannot be reached the request
-  is let through and the failure logged (the limit protects the service; it must not stop it).
+  is let through (the limit protects the service; it must not stop it): every Redis call gives
+  up after ``AAAF_REDIS_TIMEOUT_MS`` (200 ms), an outage is logged once (one warning when it
+  starts, one line when Redis answers again — never a trace per request), and while it lasts
+  Redis is asked again at most every :data:`OUTAGE_RETRY_SECONDS`, so a hung Redis delays
+  one request, not every one.
 
 Refused: 429 ``RATE_LIMITED`` (document 004 §6.4's body) with ``Retry-After``.  Every
 limited answer carries the IETF draft's (draft-ietf-httpapi-ratelimit-headers)
@@ -27,6 +31,7 @@ import json
 import logging
 import math
 import re
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +51,7 @@ DEFAULT_PER_MINUTE = 100
 DEFAULT_PUBLIC_PER_MINUTE = 600
 WINDOW_SECONDS = 60
 STATE_KEY = "rate_limit"
+OUTAGE_RETRY_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -93,22 +99,56 @@ class RateLimiter:
         *,
         prefix: str = "aaaf",
         public_per_minute: int = DEFAULT_PUBLIC_PER_MINUTE,
+        timeout_ms: int = 200,
     ) -> None:
+        timeout = timeout_ms / 1000
         storage: Storage = (
-            RedisStorage(redis_url, key_prefix=f"{prefix}:ratelimit") if redis_url else MemoryStorage()
+            RedisStorage(
+                redis_url,
+                key_prefix=f"{prefix}:ratelimit",
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+            )
+            if redis_url
+            else MemoryStorage()
         )
         self.backend = "redis" if redis_url else "memory"
         self._limiter = MovingWindowRateLimiter(storage)
         self.public_per_minute = public_per_minute
+        self._outage_since: float | None = None  # monotonic time the storage stopped answering
+        self._next_try = 0.0
+        self._state_lock = threading.Lock()  # hit() runs on the event loop and in threads
 
     def hit(self, identity: str, per_minute: int, *, policy: str) -> Decision:
         item = RateLimitItemPerMinute(per_minute)
+        let_through = Decision(policy, per_minute, per_minute, WINDOW_SECONDS, True)
+        if self._outage_since is not None and time.monotonic() < self._next_try:
+            return let_through  # an outage: Redis is asked again at most once a second
         try:
             allowed = self._limiter.hit(item, identity)
             stats = self._limiter.get_window_stats(item, identity)
-        except Exception:  # the storage is unreachable: let the request through
-            log.exception("rate limit storage (%s) failed; request not limited", self.backend)
-            return Decision(policy, per_minute, per_minute, WINDOW_SECONDS, True)
+        except Exception as error:  # the storage is unreachable: let the request through
+            with self._state_lock:
+                self._next_try = time.monotonic() + OUTAGE_RETRY_SECONDS
+                starts = self._outage_since is None
+                if starts:
+                    self._outage_since = time.monotonic()
+            if starts:
+                log.warning(
+                    "rate limit storage (%s) unreachable (%s: %s); requests are not limited until it answers",
+                    self.backend,
+                    type(error).__name__,
+                    error,
+                )
+            return let_through
+        with self._state_lock:
+            since, self._outage_since = self._outage_since, None
+        if since is not None:
+            log.warning(
+                "rate limit storage (%s) answers again after %.1f s; requests are limited again",
+                self.backend,
+                time.monotonic() - since,
+            )
         reset = max(0, math.ceil(stats.reset_time - time.time()))
         return Decision(policy, per_minute, max(0, stats.remaining), min(reset, WINDOW_SECONDS), allowed)
 

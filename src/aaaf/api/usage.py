@@ -68,12 +68,19 @@ class UsageMeter:
 
     async def run(self, store: Store, interval: float = FLUSH_INTERVAL_S) -> None:
         """Flush every ``interval`` seconds until cancelled."""
+        from aaaf.store.availability import database_unavailable
+
         while True:
             await asyncio.sleep(interval)
             try:
                 await asyncio.to_thread(self.flush, store)
-            except Exception:  # a failed flush is retried with the next one
-                log.exception("could not record usage")
+            except Exception as error:  # a failed flush is retried with the next one
+                if database_unavailable(error):  # an outage: one line, no trace (docs/jobs.md)
+                    log.warning(
+                        "could not record usage, the database is unavailable: %s", type(error).__name__
+                    )
+                else:
+                    log.exception("could not record usage")
 
 
 def get_meter(request: Request) -> UsageMeter:

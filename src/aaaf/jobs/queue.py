@@ -16,7 +16,8 @@ Tasks (queue ``aaaf``):
   requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
   worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
   beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
-* ``aaaf.sweep`` — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
+* ``aaaf.sweep`` (queue ``aaaf-sweep``, served by a worker of its own in every ``aaaf worker``
+  so that it never waits behind a backlog of assessments) — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
   ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
   queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
 * ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
@@ -45,9 +46,13 @@ log = logging.getLogger(__name__)
 
 QUEUE = "aaaf"
 STRESS_QUEUE = "aaaf-stress"
+SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+POOL_TIMEOUT_SECONDS = 10.0
+"""How long the queue's pool waits for a connection: a database gone for this long stops a
+worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
 
 
 def conninfo(database_url: str) -> str:
@@ -109,14 +114,21 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
     :class:`~aaaf.store.Store` the tasks use (the worker's)."""
     settings = get_settings()
-    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo(database_url)))
+    app = procrastinate.App(
+        connector=procrastinate.PsycopgConnector(
+            conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS
+        )
+    )
     queue = ProcrastinateQueue(app)
+    # a database that cannot be reached fails an attempt, never the assessment
+    # (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)
+    retry = procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2)
 
-    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=procrastinate.RetryStrategy(max_attempts=3, wait=5))
+    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry)
     def assess(organization_id: str, assessment_id: str) -> None:
         tasks.assessment_job(store(), queue, uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
 
-    @app.task(name=BADGE_TASK, queue=QUEUE, retry=procrastinate.RetryStrategy(max_attempts=3, wait=5))
+    @app.task(name=BADGE_TASK, queue=QUEUE, retry=retry)
     def issue_badge(organization_id: str, assessment_id: str) -> None:
         tasks.badge_job(store(), uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
 
@@ -129,7 +141,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
         )
 
     @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
-    @app.task(name="aaaf.sweep", queue=QUEUE, queueing_lock="aaaf.sweep")
+    @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
     async def sweep(timestamp: int) -> None:
         await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
         await asyncio.to_thread(

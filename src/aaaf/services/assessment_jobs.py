@@ -29,6 +29,7 @@ from typing import Any
 from aaaf.errors import AAAFError
 from aaaf.services import assess as assess_service
 from aaaf.services.job_port import JobQueue
+from aaaf.store.availability import database_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,9 @@ def run_triggered_assessment(
     """Score a triggered assessment once (module docstring); returns the assessment as stored.
 
     A failure of the scoring is recorded on the assessment (``failed`` with its error) and
-    not raised: the job is done either way."""
+    not raised: the job is done either way.  A database that cannot be reached is not a
+    failure of the scoring: that error is raised, and the queue runs the job again with backoff
+    (docs/jobs.md "When the database goes away"); the assessment stays as it was."""
     org = store.scope(organization_id)
     record = org.claim_assessment(assessment_id)
     if record.status not in ("pending", "in_progress"):
@@ -102,7 +105,12 @@ def run_triggered_assessment(
             return current
         log.info("assessment %s failed: %s", assessment_id, error.code)
         return current
-    except Exception:
+    except Exception as error:
+        if database_unavailable(error):
+            log.warning(
+                "assessment %s: database unavailable, the job will run again: %s", assessment_id, error
+            )
+            raise
         log.exception("assessment %s failed unexpectedly", assessment_id)
         current = org.get_assessment(assessment_id)
         if current.status in ("pending", "in_progress"):

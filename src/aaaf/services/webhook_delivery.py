@@ -3,8 +3,10 @@ with retry logic (3 retries, exponential backoff)").
 
 :func:`deliver_due` claims every delivery whose next attempt is due (a bounded batch; see
 :mod:`aaaf.store.webhook_outbox` for how several senders share the work) and sends them
-concurrently — at most ``webhook_concurrency`` at once, each attempt bounded by
-``webhook_timeout_seconds`` as a whole, so a slow endpoint never holds up the others.
+concurrently over one pooled client (kept-alive connections per host) — at most
+``webhook_concurrency`` at once and ``webhook_concurrency_per_endpoint`` to one endpoint
+(scheme, host, port), each attempt bounded by ``webhook_timeout_seconds`` as a whole, so a slow
+endpoint holds its own slots and never holds up the others.
 
 Each request is signed per Standard Webhooks (the ``standardwebhooks`` package):
 ``webhook-id`` is the event's message id, the same on every retry and redelivery;
@@ -14,7 +16,8 @@ disables the webhook (its deliveries stop); anything else — another status, a 
 refused connection, a target now resolving inside the network — is retried up to the
 webhook's ``max_retries`` (3 by default) after ``retry_backoff_seconds × 2^(n-1)`` with
 "equal jitter" (between half and all of it), then the delivery is ``failed``.  Every
-attempt is recorded (time, status code or error, duration).
+attempt is recorded (time, status code or error in words, duration), one cut off by a crash
+too: the claim records it ``interrupted`` (:mod:`aaaf.store.webhook_outbox`).
 """
 
 from __future__ import annotations
@@ -119,7 +122,33 @@ async def _attempt(
             None, f"timed out after {settings.webhook_timeout_seconds:g} s", time.perf_counter() - started
         )
     except httpx.HTTPError as error:
-        return _Outcome(None, f"{type(error).__name__}: {error}"[:500], time.perf_counter() - started)
+        return _Outcome(None, error_text(error), time.perf_counter() - started)
+
+
+def error_text(error: BaseException) -> str:
+    """What went wrong, in words: the error's class and the first message along its causes
+    (httpx's ``ReadError`` of a reset connection has none of its own; the ``OSError`` under it
+    says "Connection reset by peer")."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    detail = ""
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = str(current).strip()
+        if text:
+            detail = text if current is error else f"{text} ({type(current).__name__})"
+            break
+        current = current.__cause__ or current.__context__
+    return f"{type(error).__name__}: {detail or 'no message'}"[:500]
+
+
+def _endpoint(url: str) -> str:
+    """The endpoint a URL's deliveries share a limit on: scheme, host and port."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        return url
+    return f"{parsed.scheme}://{parsed.host}:{parsed.port or ''}"
 
 
 async def _send_one(
@@ -131,9 +160,13 @@ async def _send_one(
     settings: Settings,
     clock: Callable[[], datetime],
     limiter: asyncio.Semaphore,
+    endpoint_limiters: dict[str, asyncio.Semaphore],
     summary: DeliverySummary,
 ) -> None:
-    async with limiter:
+    endpoint = endpoint_limiters.setdefault(
+        _endpoint(claimed.url), asyncio.Semaphore(settings.webhook_concurrency_per_endpoint)
+    )
+    async with endpoint, limiter:  # the endpoint's slot first: waiting for it holds no shared one
         moment = clock()
         outcome = await _attempt(client, claimed, box, settings, moment)
     delivery = claimed.delivery
@@ -200,6 +233,7 @@ async def deliver_due_async(
     if claimed:
         box = secret_box(store, settings)
         limiter = asyncio.Semaphore(settings.webhook_concurrency)
+        endpoint_limiters: dict[str, asyncio.Semaphore] = {}
         own = client is None
         http = client or httpx.AsyncClient(
             timeout=httpx.Timeout(settings.webhook_timeout_seconds),
@@ -218,6 +252,7 @@ async def deliver_due_async(
                         settings=settings,
                         clock=clock,
                         limiter=limiter,
+                        endpoint_limiters=endpoint_limiters,
                         summary=summary,
                     )
                     for item in claimed

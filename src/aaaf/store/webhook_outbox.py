@@ -6,6 +6,11 @@ send at once: a delivery is *claimed* by moving its ``next_attempt_at`` forward 
 with a conditional UPDATE (it matches only while the row still holds the value that was
 read), so exactly one sender gets it; a sender that dies mid-send leaves the delivery due
 again when the lease runs out.  Works the same on SQLite and PostgreSQL.
+
+Every attempt is in the delivery's log, even one cut off by a crash: the claim itself appends
+the attempt, ``interrupted`` (and counts it), in the claiming transaction; recording the
+outcome replaces that entry.  A sender that dies mid-attempt leaves it there, so the log
+shows every request the endpoint may have seen.
 """
 
 from __future__ import annotations
@@ -18,10 +23,13 @@ from typing import Any
 
 from sqlalchemy import Engine, select, update
 
+from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.records import WebhookDelivery
 from aaaf.store.repositories.webhook_deliveries import deliveries_query, delivery_from_row
+
+INTERRUPTED_ERROR = "interrupted: the sender stopped before this attempt's outcome was recorded"
 
 
 @dataclass(frozen=True)
@@ -56,10 +64,22 @@ def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) ->
     claimed: list[ClaimedDelivery] = []
     with write_transaction(engine) as connection:
         for row in rows:
+            begun = {
+                "attempt": int(row.attempt_count) + 1,
+                "at": iso(now),
+                "status_code": None,
+                "duration_ms": None,
+                "error": INTERRUPTED_ERROR,
+                "interrupted": True,
+            }
             won = connection.execute(
                 update(d)
                 .where(d.c.id == row.id, d.c.status == "pending", d.c.next_attempt_at == row.next_attempt_at)
-                .values(next_attempt_at=lease_until)
+                .values(
+                    next_attempt_at=lease_until,
+                    attempts=[*(row.attempts or []), begun],
+                    attempt_count=int(row.attempt_count) + 1,
+                )
             ).rowcount
             if won == 1:
                 claimed.append(
@@ -85,9 +105,10 @@ def record_attempt(
     next_attempt_at: datetime | None,
     disable_reason: str | None = None,
 ) -> bool:
-    """Append ``attempt`` to the delivery's log and set its status and next attempt; with
-    ``disable_reason`` the webhook is turned off too (a 410 answer).  False when the lease
-    was lost meanwhile (another sender owns the delivery now): nothing is written."""
+    """Record ``attempt``'s outcome in the delivery's log (in place of the ``interrupted``
+    entry its claim wrote) and set its status and next attempt; with ``disable_reason`` the
+    webhook is turned off too (a 410 answer).  False when the lease was lost meanwhile
+    (another sender owns the delivery now): nothing is written."""
     d = t.webhook_deliveries
     delivery = claimed.delivery
     entry = dict(attempt)
@@ -99,12 +120,15 @@ def record_attempt(
         ).one_or_none()
         if current is None or current.status != "pending" or current.next_attempt_at != claimed.lease_until:
             return False
+        log = list(current.attempts or [])
+        if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
+            log.pop()  # the claim's entry: this is its outcome
         connection.execute(
             update(d)
             .where(d.c.id == delivery.id)
             .values(
-                attempts=[*(current.attempts or []), entry],
-                attempt_count=int(current.attempt_count) + 1,
+                attempts=[*log, entry],
+                attempt_count=max(int(current.attempt_count), int(entry.get("attempt") or 0)),
                 status=status,
                 next_attempt_at=next_attempt_at,
                 last_attempt_at=at,

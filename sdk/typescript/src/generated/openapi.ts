@@ -1754,10 +1754,19 @@ export interface components {
             at: string;
             /** Status Code */
             status_code: number | null;
-            /** Duration Ms */
-            duration_ms: number;
+            /**
+             * Duration Ms
+             * @description None for an attempt whose outcome was never recorded.
+             */
+            duration_ms: number | null;
             /** Error */
             error: string | null;
+            /**
+             * Interrupted
+             * @description The sender stopped (a crash) after the attempt began and before its outcome was recorded; `at` is when it was claimed. The endpoint may have received it.
+             * @default false
+             */
+            interrupted: boolean;
         };
         /** DeliveryOut */
         DeliveryOut: {

@@ -78,8 +78,13 @@ class DeliveryAttempt(BaseModel):
     attempt: int
     at: str
     status_code: int | None
-    duration_ms: float
+    duration_ms: float | None = Field(description="None for an attempt whose outcome was never recorded.")
     error: str | None
+    interrupted: bool = Field(
+        default=False,
+        description="The sender stopped (a crash) after the attempt began and before its outcome was "
+        "recorded; `at` is when it was claimed. The endpoint may have received it.",
+    )
 
 
 class DeliveryOut(BaseModel):

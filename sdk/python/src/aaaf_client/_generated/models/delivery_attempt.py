@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -26,15 +27,18 @@ class DeliveryAttempt:
             attempt (int):
             at (str):
             status_code (int | None):
-            duration_ms (float):
+            duration_ms (float | None): None for an attempt whose outcome was never recorded.
             error (None | str):
+            interrupted (bool | Unset): The sender stopped (a crash) after the attempt began and before its outcome was
+                recorded; `at` is when it was claimed. The endpoint may have received it. Default: False.
      """
 
     attempt: int
     at: str
     status_code: int | None
-    duration_ms: float
+    duration_ms: float | None
     error: None | str
+    interrupted: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -49,10 +53,13 @@ class DeliveryAttempt:
         status_code: int | None
         status_code = self.status_code
 
+        duration_ms: float | None
         duration_ms = self.duration_ms
 
         error: None | str
         error = self.error
+
+        interrupted = self.interrupted
 
 
         field_dict: dict[str, Any] = {}
@@ -64,6 +71,8 @@ class DeliveryAttempt:
             "duration_ms": duration_ms,
             "error": error,
         })
+        if interrupted is not UNSET:
+            field_dict["interrupted"] = interrupted
 
         return field_dict
 
@@ -84,7 +93,13 @@ class DeliveryAttempt:
         status_code = _parse_status_code(d.pop("status_code"))
 
 
-        duration_ms = d.pop("duration_ms")
+        def _parse_duration_ms(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        duration_ms = _parse_duration_ms(d.pop("duration_ms"))
+
 
         def _parse_error(data: object) -> None | str:
             if data is None:
@@ -94,12 +109,15 @@ class DeliveryAttempt:
         error = _parse_error(d.pop("error"))
 
 
+        interrupted = d.pop("interrupted", UNSET)
+
         delivery_attempt = cls(
             attempt=attempt,
             at=at,
             status_code=status_code,
             duration_ms=duration_ms,
             error=error,
+            interrupted=interrupted,
         )
 
 
