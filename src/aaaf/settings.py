@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # database (generated once), and an error with a server database
     secret_key: str | None = None
     public_base_url: str = "http://localhost:8000"
+    # how long a signed status list stays valid (its validUntil; docs/security.md "Badges"):
+    # a verifier refuses an older one, so a revocation reaches every verifier within this time
+    status_list_valid_hours: float = Field(default=24.0, gt=0, le=24 * 366)
     # what one event may hold (aaaf.evidence.limits; docs/cli.md "Limits"), the same on
     # SQLite and PostgreSQL: a task-log line, an id / agent name / task_id, any string
     event_max_line_bytes: int = Field(default=1_048_576, ge=1)

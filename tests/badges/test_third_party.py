@@ -8,6 +8,8 @@ validity window against the wall clock; given our status list through its offlin
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import json
 from typing import Any
 
@@ -47,6 +49,7 @@ def offline_list(key: IssuerKey, data: BadgeData, revoked: list[Revocation]) -> 
             revocations=revoked,
             highest_index=INDEX,
             now=clock(),
+            valid_for=timedelta(hours=24),
         ),
         key,
     )

@@ -8,6 +8,8 @@ server redraws from the credential is byte for byte the one that was signed.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -60,6 +62,7 @@ def status_list(data: BadgeData, key: IssuerKey, revoked: list[Revocation]) -> s
         revocations=revoked,
         highest_index=10,
         now=clock(),
+        valid_for=timedelta(hours=24),
     )
     return sign_status_list(document, key)
 
