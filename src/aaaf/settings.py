@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
     # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
     admin_key: str | None = None
+    # `aaaf serve` (docs/security.md "Connections"): a request (headers and body) must arrive
+    # whole within this time of its first byte; at most this many connections and requests
+    # at once (more are answered 503)
+    http_read_timeout_seconds: float = Field(default=30.0, gt=0)
+    http_max_connections: int = Field(default=1000, ge=1)
     # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
     # requests no key is counted for (public routes) are limited per client address
     rate_limit_prefix: str = "aaaf"

@@ -75,9 +75,10 @@ def start_server(
     *,
     admin_key: str | None = ADMIN_KEY,
     extra_env: dict[str, str] | None = None,
+    extra_args: tuple[str, ...] = (),
 ) -> Server:
-    """``aaaf serve`` on a free port (``extra_env`` added to its environment); returns once
-    ``/health`` answers 200."""
+    """``aaaf serve`` on a free port (``extra_env`` added to its environment, ``extra_args`` to
+    its command line); returns once ``/health`` answers 200."""
     port = free_port()
     env = {
         **os.environ,
@@ -95,7 +96,10 @@ def start_server(
     log_path = log_dir / f"serve-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [aaaf_script(), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            [
+                aaaf_script(), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                *extra_args,
+            ],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -20,6 +20,7 @@ from aaaf.api.errors import install_error_handlers
 from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
 from aaaf.api.rate_limit import RateLimiter, RateLimitMiddleware
 from aaaf.api.routes import ROUTERS
+from aaaf.api.security_headers import SecurityHeaders
 from aaaf.api.usage import UsageMeter
 from aaaf.services.job_port import RunningQueue
 
@@ -103,6 +104,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     app.add_middleware(RefuseNulCharacters)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.rate_limiter, routes=app.router.routes)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals included
     return app
 
 
