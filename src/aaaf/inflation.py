@@ -9,6 +9,7 @@ whatever sizes the archive claims.
 
 from __future__ import annotations
 
+import contextlib
 import zipfile
 import zlib
 from pathlib import Path
@@ -44,10 +45,8 @@ def check_archive(path: Path, *, what: str, limit: int = MAX_INFLATED_BYTES) -> 
     (or it has more than :data:`MAX_ARCHIVE_MEMBERS`): each member is inflated in chunks and
     counted, so sizes the archive lies about do not matter.  A file that is not a zip is
     left for its reader to refuse."""
-    try:
+    with contextlib.suppress(ImportError):
         import zipfile_zstd  # noqa: F401  (patches zipfile to read zstd members, as inspect_ai does)
-    except ImportError:
-        pass
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError):

@@ -63,6 +63,14 @@ class Settings(BaseSettings):
     # at once (more are answered 503)
     http_read_timeout_seconds: float = Field(default=30.0, gt=0)
     http_max_connections: int = Field(default=1000, ge=1)
+    # installation limits an organization cannot raise (docs/security.md "Limits"): its
+    # rate_limit_per_minute, its active API keys, and what one comparison may cost
+    max_rate_limit_per_minute: int = Field(default=6000, ge=1)
+    # failed authentications a minute per client address and per key prefix before 429
+    auth_failures_per_minute: int = Field(default=30, ge=1)
+    max_keys_per_organization: int = Field(default=100, ge=1)
+    max_compare_resamples: int = Field(default=20_000, ge=1)
+    max_compare_treatments: int = Field(default=10, ge=1)
     # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
     # requests no key is counted for (public routes) are limited per client address
     rate_limit_prefix: str = "aaaf"

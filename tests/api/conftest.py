@@ -85,6 +85,11 @@ def start_server(
         "AAAF_DATABASE_URL": database_url,
         "AAAF_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
         "AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
+        # the installation's cap, raised so that organizations may raise theirs (docs/security.md "Limits")
+        "AAAF_MAX_RATE_LIMIT_PER_MINUTE": str(TEST_RATE_LIMIT_PER_MINUTE),
+        # every test's wrong keys come from 127.0.0.1; the failed-authentication limit is tested
+        # on a server of its own (tests/api/test_security_connections.py)
+        "AAAF_AUTH_FAILURES_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
         **(extra_env or {}),
     }
     env.pop("AAAF_ADMIN_KEY", None)
@@ -97,7 +102,14 @@ def start_server(
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
-                aaaf_script(), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                aaaf_script(),
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
                 *extra_args,
             ],
             env=env,

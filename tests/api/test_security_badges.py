@@ -13,7 +13,7 @@ from aaaf.badges.credential import split_token
 from aaaf.badges.data import parse_datetime
 from aaaf.badges.keys import parse_public_keys
 from aaaf.badges.verify import verify
-from tests.api.conftest import LiveServer, agent_evidence, aaaf_script, poll_until, wait_for_status
+from tests.api.conftest import LiveServer, aaaf_script, agent_evidence, poll_until, wait_for_status
 
 
 def _badged_agent(live: LiveServer) -> tuple[object, str]:
@@ -44,10 +44,22 @@ def test_a_status_list_handed_in_cannot_hide_a_later_revocation(live: LiveServer
     # verified elsewhere (another installation's empty database), with yesterday's list
     answer = subprocess.run(
         [
-            aaaf_script(), "verify", str(tmp_path / "A.svg"), "--key", str(tmp_path / "jwks.json"),
-            "--status-list", str(tmp_path / "before.jwt"), "--db", f"sqlite:///{tmp_path / 'other.db'}", "--json",
+            aaaf_script(),
+            "verify",
+            str(tmp_path / "A.svg"),
+            "--key",
+            str(tmp_path / "jwks.json"),
+            "--status-list",
+            str(tmp_path / "before.jwt"),
+            "--db",
+            f"sqlite:///{tmp_path / 'other.db'}",
+            "--json",
         ],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=False,
     )
     assert answer.returncode == 1, answer.stdout + answer.stderr
     result = json.loads(answer.stdout)

@@ -8,9 +8,8 @@ validity window against the wall clock; given our status list through its offlin
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest

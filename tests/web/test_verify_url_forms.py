@@ -8,10 +8,9 @@ server redraws from the credential is byte for byte the one that was signed.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import json
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest

@@ -24,6 +24,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Status
 
+from aaaf.api.json_rules import check_json
 from aaaf.errors import AAAFError
 from aaaf.evidence.otlp import Span, SpanEvent
 from aaaf.inflation import MAX_INFLATED_BYTES, inflate
@@ -95,6 +96,7 @@ def parse_request(body: bytes, kind: str) -> ExportTraceServiceRequest:
     """The request message; 400 ``INVALID_REQUEST`` for a body that is not one."""
     request = ExportTraceServiceRequest()
     if kind == JSON:
+        check_json(body)  # once inflated: depth, NaN, NUL (aaaf.api.json_rules)
         try:
             document = json.loads(body)
         except (ValueError, UnicodeDecodeError) as problem:

@@ -455,7 +455,9 @@ def check_status(
         return StatusOutcome(False, "the status list is not a BitstringStatusListCredential")
     valid_until = payload.get("validUntil")
     if not isinstance(valid_until, str):
-        return StatusOutcome(False, "the status list has no validUntil, so it may be stale; fetch a fresh one")
+        return StatusOutcome(
+            False, "the status list has no validUntil, so it may be stale; fetch a fresh one"
+        )
     try:
         expired = parse_datetime(valid_until) <= utc(now)
     except ValueError:

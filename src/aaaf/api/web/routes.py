@@ -171,7 +171,7 @@ def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
     def build(session: Session) -> Response:
         check_csrf(session, csrf_token)
         response = RedirectResponse("/sign-in", status_code=303)
-        sign_out(response)
+        sign_out(request, response, session)
         return response
 
     return _page(request, build)
@@ -335,7 +335,7 @@ def compare_report(request: Request) -> Response:
     def build(session: Session) -> Response:
         from aaaf.reports.compare_html import render_comparison_html, render_several_html
         from aaaf.scoring.layered import LayeredConfig
-        from aaaf.services.eval_runs import compare_stored_result
+        from aaaf.services.eval_runs import check_compare_cost, compare_stored_result
 
         query = request.query_params
         control = query.get("control") or ""
@@ -347,6 +347,7 @@ def compare_report(request: Request) -> Response:
             )
         if not control:
             raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
+        check_compare_cost(int(raw), len(treatments))  # docs/security.md "Limits"
         config = LayeredConfig(resamples=int(raw))
         result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
         html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)

@@ -43,7 +43,7 @@ def serve(
         typer.Option(
             "--forwarded-allow-ips",
             help="Addresses of the TLS proxy in front (comma-separated; '*' any): X-Forwarded-For and "
-            "X-Forwarded-Proto are honoured only from them (docs/security.md \"Behind a TLS proxy\").",
+            'X-Forwarded-Proto are honoured only from them (docs/security.md "Behind a TLS proxy").',
         ),
     ] = None,
     db: DbOption = None,

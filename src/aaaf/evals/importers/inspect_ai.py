@@ -46,8 +46,8 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
-from aaaf.inflation import check_archive
 from aaaf.graders.assertions import ASSERTION_TYPES, DEFAULT_SIMILAR_THRESHOLD
+from aaaf.inflation import check_archive
 
 # inspect_ai's built-in scorers and the assertion type each is closest to.  The verdict
 # is inspect's; the type decides the layer (fact or behavior) it counts in.
