@@ -78,6 +78,10 @@ def serving(database_url: str, workdir: Path, *, workers: int, profile: Path | N
         # the trivial-endpoint baseline (GET /health) is a request no key counts: its per-address
         # limit is raised like the organization's below (SCORING.md §7 "Rate limits")
         "AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": str(BENCH_RATE_LIMIT_PER_MINUTE),
+        # the installation's caps, raised so that the organization may raise its own limit and the
+        # benchmark's wrong-key cases are not held back (docs/security.md "Limits", "Keys")
+        "AAAF_MAX_RATE_LIMIT_PER_MINUTE": str(BENCH_RATE_LIMIT_PER_MINUTE),
+        "AAAF_AUTH_FAILURES_PER_MINUTE": str(BENCH_RATE_LIMIT_PER_MINUTE),
     }
     aaaf = str(Path(sys.executable).with_name("aaaf"))
     command = [aaaf, "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # database (generated once), and an error with a server database
     secret_key: str | None = None
     public_base_url: str = "http://localhost:8000"
+    # how long a signed status list stays valid (its validUntil; docs/security.md "Badges"):
+    # a verifier refuses an older one, so a revocation reaches every verifier within this time
+    status_list_valid_hours: float = Field(default=24.0, gt=0, le=24 * 366)
     # what one event may hold (aaaf.evidence.limits; docs/cli.md "Limits"), the same on
     # SQLite and PostgreSQL: a task-log line, an id / agent name / task_id, any string
     event_max_line_bytes: int = Field(default=1_048_576, ge=1)
@@ -55,6 +58,19 @@ class Settings(BaseSettings):
     # SCORING.md §7 "Admin and keys": sent as a Bearer key, it creates organizations over
     # HTTP; unset, POST /api/v1/organizations answers 403 FORBIDDEN
     admin_key: str | None = None
+    # `aaaf serve` (docs/security.md "Connections"): a request (headers and body) must arrive
+    # whole within this time of its first byte; at most this many connections and requests
+    # at once (more are answered 503)
+    http_read_timeout_seconds: float = Field(default=30.0, gt=0)
+    http_max_connections: int = Field(default=1000, ge=1)
+    # installation limits an organization cannot raise (docs/security.md "Limits"): its
+    # rate_limit_per_minute, its active API keys, and what one comparison may cost
+    max_rate_limit_per_minute: int = Field(default=6000, ge=1)
+    # failed authentications a minute per client address and per key prefix before 429
+    auth_failures_per_minute: int = Field(default=30, ge=1)
+    max_keys_per_organization: int = Field(default=100, ge=1)
+    max_compare_resamples: int = Field(default=20_000, ge=1)
+    max_compare_treatments: int = Field(default=10, ge=1)
     # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
     # requests no key is counted for (public routes) are limited per client address
     rate_limit_prefix: str = "aaaf"

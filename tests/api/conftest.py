@@ -75,15 +75,21 @@ def start_server(
     *,
     admin_key: str | None = ADMIN_KEY,
     extra_env: dict[str, str] | None = None,
+    extra_args: tuple[str, ...] = (),
 ) -> Server:
-    """``aaaf serve`` on a free port (``extra_env`` added to its environment); returns once
-    ``/health`` answers 200."""
+    """``aaaf serve`` on a free port (``extra_env`` added to its environment, ``extra_args`` to
+    its command line); returns once ``/health`` answers 200."""
     port = free_port()
     env = {
         **os.environ,
         "AAAF_DATABASE_URL": database_url,
         "AAAF_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
         "AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
+        # the installation's cap, raised so that organizations may raise theirs (docs/security.md "Limits")
+        "AAAF_MAX_RATE_LIMIT_PER_MINUTE": str(TEST_RATE_LIMIT_PER_MINUTE),
+        # every test's wrong keys come from 127.0.0.1; the failed-authentication limit is tested
+        # on a server of its own (tests/api/test_security_connections.py)
+        "AAAF_AUTH_FAILURES_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
         **(extra_env or {}),
     }
     env.pop("AAAF_ADMIN_KEY", None)
@@ -95,7 +101,17 @@ def start_server(
     log_path = log_dir / f"serve-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [aaaf_script(), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            [
+                aaaf_script(),
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+                *extra_args,
+            ],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -67,6 +67,7 @@ def test_signed_list_names_reasons(issuer: IssuerKey) -> None:
         revocations=[Revocation(5, now - timedelta(hours=1), "gamed the evals", "a-1")],
         highest_index=9,
         now=now,
+        valid_for=timedelta(hours=24),
     )
     header, payload = split_token(sign_status_list(document, issuer))
     assert header["alg"] == "EdDSA"

@@ -253,6 +253,7 @@ def test_a_foreign_badge_says_revocation_was_not_checked(
             revocations=[Revocation(3, clock(), "key compromised")],
             highest_index=10,
             now=clock(),
+            valid_for=timedelta(hours=24),
         ),
         key,
     )

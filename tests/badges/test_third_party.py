@@ -9,6 +9,7 @@ validity window against the wall clock; given our status list through its offlin
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -47,6 +48,7 @@ def offline_list(key: IssuerKey, data: BadgeData, revoked: list[Revocation]) -> 
             revocations=revoked,
             highest_index=INDEX,
             now=clock(),
+            valid_for=timedelta(hours=24),
         ),
         key,
     )

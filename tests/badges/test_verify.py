@@ -44,6 +44,7 @@ def status_list(key: IssuerKey, data: BadgeData, revoked: list[Revocation]) -> s
         revocations=revoked,
         highest_index=10,
         now=clock(),
+        valid_for=timedelta(hours=24),
     )
     return sign_status_list(document, key)
 

@@ -317,7 +317,7 @@ def test_agent_header_and_evidence_line() -> None:
         "description": "Identifies vulnerabilities.",
     }
     text = render_agent_report(stored_assessment(novice_performance(), versatile_capability()), agent=agent)
-    assert "- Agent: `security-auditor` (agent-1)" in text
+    assert "- Agent: security-auditor (agent-1)" in text
     assert "- Description: Identifies vulnerabilities." in text
     assert "- Claimed domains: security, code" in text
     assert "- Tools: none declared at enrolment" in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,7 @@ def status_list(data: BadgeData, key: IssuerKey, revoked: list[Revocation]) -> s
         revocations=revoked,
         highest_index=10,
         now=clock(),
+        valid_for=timedelta(hours=24),
     )
     return sign_status_list(document, key)
 

@@ -17,9 +17,11 @@ from fastapi import FastAPI
 
 from aaaf.api.docs import install_docs
 from aaaf.api.errors import install_error_handlers
+from aaaf.api.json_rules import JsonBodyRules
 from aaaf.api.limits import MAX_BODY_BYTES, BodySizeLimit, RefuseNulCharacters
 from aaaf.api.rate_limit import RateLimiter, RateLimitMiddleware
 from aaaf.api.routes import ROUTERS
+from aaaf.api.security_headers import SecurityHeaders
 from aaaf.api.usage import UsageMeter
 from aaaf.services.job_port import RunningQueue
 
@@ -101,9 +103,11 @@ def create_app(
     from aaaf.api.web.routes import install_dashboard
 
     install_dashboard(app)  # issue 17: the server-rendered pages at / (not in openapi.json)
+    app.add_middleware(JsonBodyRules)  # inside the size limit: depth, NaN, NUL (docs/security.md "Input")
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     app.add_middleware(RefuseNulCharacters)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.rate_limiter, routes=app.router.routes)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals included
     return app
 
 

@@ -15,10 +15,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from aaaf.api.rate_limit import RateLimiter
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext
 from aaaf.services.job_port import JobQueue, RunningQueue
-from aaaf.services.keys import Principal, authenticate
+from aaaf.services.keys import KEY_PREFIX_SHOWN, Principal, authenticate
 from aaaf.store import OrgStore, Store
 
 bearer_scheme = HTTPBearer(auto_error=False, scheme_name="BearerKey", description="`Bearer ak_…`")
@@ -83,10 +84,13 @@ def get_principal(request: Request, store: StoreDep, now: NowDep, key: Presented
     from aaaf.api.rate_limit import DEFAULT_PER_MINUTE, STATE_KEY
     from aaaf.store.usage import organization_rate_limit
 
-    principal = authenticate(store, key, now=now)
     limiter = getattr(request.app.state, "rate_limiter", None)
+    principal = _authenticate_limited(request, store, key, now, limiter)
     if limiter is not None:
-        per_minute = organization_rate_limit(store.engine, principal.organization_id) or DEFAULT_PER_MINUTE
+        cap = request.app.state.context.settings.max_rate_limit_per_minute  # the installation's
+        per_minute = min(
+            organization_rate_limit(store.engine, principal.organization_id) or DEFAULT_PER_MINUTE, cap
+        )
         decision = limiter.hit(principal.rate_limit_identity, per_minute, policy="per-key")
         setattr(request.state, STATE_KEY, decision)
         if not decision.allowed:
@@ -95,6 +99,31 @@ def get_principal(request: Request, store: StoreDep, now: NowDep, key: Presented
     if meter is not None:
         meter.add(principal.organization_id, now, "api_calls")
     return principal
+
+
+def _authenticate_limited(
+    request: Request, store: Store, key: str | None, now: datetime, limiter: RateLimiter | None
+) -> Principal:
+    """:func:`authenticate`, refused with 429 once the client address or the key's prefix has
+    failed ``AAAF_AUTH_FAILURES_PER_MINUTE`` times in a minute (docs/security.md "Keys"): a
+    guessed key costs the guesser, not the database."""
+    if limiter is None or key is None:
+        return authenticate(store, key, now=now)
+    per_minute = request.app.state.context.settings.auth_failures_per_minute
+    who = [f"ip:{request.client.host if request.client else 'unknown'}", f"prefix:{key[:KEY_PREFIX_SHOWN]}"]
+    if limiter.failing(who, per_minute):
+        raise AAAFError(
+            "RATE_LIMITED",
+            f"Too many failed authentications from this address or with this key prefix (more than "
+            f"{per_minute} a minute); retry in a minute.",
+            {"limit": per_minute, "window_seconds": 60, "retry_after": 60},
+        )
+    try:
+        return authenticate(store, key, now=now)
+    except AAAFError as error:
+        if error.code == "UNAUTHORIZED":
+            limiter.failed(who, per_minute)
+        raise
 
 
 # the caller itself (authenticated once per request: FastAPI caches ``get_principal``), for a

@@ -43,6 +43,10 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         declared = None
+        names = {name for name, _ in scope.get("headers", ())}
+        if b"content-length" in names and b"transfer-encoding" in names:
+            await _refuse_framing(send)  # two framings: how a request is smuggled past a proxy
+            return
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -100,6 +104,30 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": content})
+
+
+async def _refuse_framing(send: Send) -> None:
+    """400 for a request with both ``Content-Length`` and ``Transfer-Encoding`` (RFC 9112 §6.3:
+    a server may reject it; one that picks a framing lets a request be smuggled), and close."""
+    content = json.dumps(
+        error_body(
+            "INVALID_REQUEST",
+            "The request has both Content-Length and Transfer-Encoding; send one.",
+            {"field": "headers"},
+        )
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
 
 
 class RefuseNulCharacters:

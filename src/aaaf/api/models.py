@@ -8,14 +8,15 @@ API's own bodies (requests, pages, created keys).
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from aaaf.models.tenancy import Agent as AgentOut
 from aaaf.models.tenancy import ApiKey as KeyOut
 from aaaf.models.tenancy import CreatedApiKey as KeyCreated
 from aaaf.models.tenancy import Organization as OrganizationOut
+from aaaf.names import normalised_name
 
 # AgentOut, KeyOut, KeyCreated, OrganizationOut: the public shapes of aaaf.models under the
 # names the routes import
@@ -61,11 +62,15 @@ class Page(BaseModel, Generic[T]):
     next_cursor: str | None
 
 
+# a name others read: NFKC-normalised, no invisible or control character (docs/security.md "Names")
+Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(normalised_name)]
+
+
 # organizations ---------------------------------------------------------------------------
 class OrganizationCreate(Request):
     """docs/api.md ``POST /api/v1/organizations``; configuration keys are optional."""
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     domain_taxonomy: list[str] | None = None
     performance_weights: dict[str, float] | None = None
     capability_weights: dict[str, float] | None = None
@@ -85,7 +90,7 @@ class OrganizationCreated(BaseModel):
 
 
 class OrganizationPatch(Request):
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
 
 
 # agents ----------------------------------------------------------------------------------
@@ -93,7 +98,7 @@ class AgentCreate(Request):
     """docs/api.md ``POST /api/v1/agents``; ``organization_id`` defaults to the caller's."""
 
     organization_id: str | None = None
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     claimed_domains: list[str] = Field(default_factory=list)
     tools: list[str] = Field(default_factory=list)
     description: str | None = None
@@ -103,7 +108,7 @@ class AgentCreate(Request):
 class AgentPatch(Request):
     """Fields to change; an absent field is left as it is."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name | None = None
     claimed_domains: list[str] | None = None
     tools: list[str] | None = None
     description: str | None = None

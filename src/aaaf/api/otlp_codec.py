@@ -24,12 +24,14 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Status
 
+from aaaf.api.json_rules import check_json
 from aaaf.errors import AAAFError
 from aaaf.evidence.otlp import Span, SpanEvent
+from aaaf.inflation import MAX_INFLATED_BYTES, inflate
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
-MAX_DECOMPRESSED_BYTES = 16 * 1_048_576
+MAX_DECOMPRESSED_BYTES = MAX_INFLATED_BYTES
 
 # google.rpc.Code of each HTTP status this route answers with
 RPC_CODES = {
@@ -63,18 +65,10 @@ def decompress(body: bytes, encoding: str | None) -> bytes:
         raise AAAFError(
             "INVALID_REQUEST", f"Content-Encoding {encoding!r} is not supported (gzip or none).", {}
         )
-    inflater = zlib.decompressobj(wbits=31 if word == "gzip" else 15)
     try:
-        out = inflater.decompress(body, MAX_DECOMPRESSED_BYTES + 1)
+        return inflate(body, wbits=31 if word == "gzip" else 15, what="The request body")
     except zlib.error as problem:
         raise _bad(f"the body is not valid {word} ({problem})") from None
-    if len(out) > MAX_DECOMPRESSED_BYTES or inflater.unconsumed_tail:
-        raise AAAFError(
-            "PAYLOAD_TOO_LARGE",
-            f"The request body inflates beyond the limit of {MAX_DECOMPRESSED_BYTES} bytes.",
-            {"limit_bytes": MAX_DECOMPRESSED_BYTES},
-        )
-    return out
 
 
 def _items(value: Any, key: str) -> list[dict[str, Any]]:
@@ -102,6 +96,7 @@ def parse_request(body: bytes, kind: str) -> ExportTraceServiceRequest:
     """The request message; 400 ``INVALID_REQUEST`` for a body that is not one."""
     request = ExportTraceServiceRequest()
     if kind == JSON:
+        check_json(body)  # once inflated: depth, NaN, NUL (aaaf.api.json_rules)
         try:
             document = json.loads(body)
         except (ValueError, UnicodeDecodeError) as problem:

@@ -152,6 +152,27 @@ class RateLimiter:
         reset = max(0, math.ceil(stats.reset_time - time.time()))
         return Decision(policy, per_minute, max(0, stats.remaining), min(reset, WINDOW_SECONDS), allowed)
 
+    def failing(self, identities: list[str], per_minute: int) -> bool:
+        """Whether any of ``identities`` already failed authentication ``per_minute`` times in
+        the last minute (docs/security.md "Keys"); nothing is counted."""
+        item = RateLimitItemPerMinute(per_minute)
+        try:
+            return any(not self._limiter.test(item, f"authfail:{identity}") for identity in identities)
+        except Exception:
+            log.exception("rate limit storage (%s) failed; authentication not limited", self.backend)
+            return False
+
+    def failed(self, identities: list[str], per_minute: int) -> None:
+        """Count one failed authentication against each of ``identities``."""
+        item = RateLimitItemPerMinute(per_minute)
+        try:
+            for identity in identities:
+                self._limiter.hit(item, f"authfail:{identity}")
+        except Exception:
+            log.exception(
+                "rate limit storage (%s) failed; a failed authentication was not counted", self.backend
+            )
+
 
 def _authenticates(dependant: Dependant) -> bool:
     """Whether a route's dependencies include the caller's authentication (then its key is counted)."""

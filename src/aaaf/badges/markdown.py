@@ -8,18 +8,9 @@ Same fields as the SVG (document 004 §4.3), scores truncated to 2 decimals
 from __future__ import annotations
 
 from aaaf.badges.data import BadgeData
+from aaaf.escaping import markdown_text
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
-
-
-def _cell(text: str) -> str:
-    """A value safe inside a Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def _alt(text: str) -> str:
-    """Text safe inside a Markdown image's alt text."""
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
 
 
 def snippet(data: BadgeData) -> str:
@@ -30,22 +21,22 @@ def snippet(data: BadgeData) -> str:
         f"AAAF badge of {data.agent_name}: Performance {perf.tier or 'Not rated'}, "
         f"Capability {cap.tier or 'Not rated'}"
     )
-    return f"[![{_alt(alt)}]({data.agent_badge_url})]({data.verification_url})"
+    return f"[![{markdown_text(alt)}]({data.agent_badge_url})]({data.verification_url})"
 
 
 def markdown(data: BadgeData) -> str:
     perf, cap = data.performance, data.capability
     lines = [
-        f"### AAAF badge — {_cell(data.agent_name)}",
+        f"### AAAF badge — {markdown_text(data.agent_name)}",
         "",
         snippet(data),
         "",
-        f"**Organization:** {_cell(data.organization_name)}  ",
+        f"**Organization:** {markdown_text(data.organization_name)}  ",
         f"**Agent ID:** `{data.agent_id}`",
         "",
         "| | Performance | Capability |",
         "|---|---|---|",
-        f"| Tier | {_cell(perf.tier or 'Not rated')} | {_cell(cap.tier or 'Not rated')} |",
+        f"| Tier | {markdown_text(perf.tier or 'Not rated')} | {markdown_text(cap.tier or 'Not rated')} |",
         f"| Score | {display(perf.composite_score)} | {display(cap.composite_score)} |",
         "",
     ]

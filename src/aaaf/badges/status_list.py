@@ -20,7 +20,7 @@ import gzip
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from aaaf.badges.credential import VC2_CONTEXT, sign_document
@@ -98,8 +98,11 @@ def build_status_list_credential(
     revocations: Iterable[Revocation],
     highest_index: int,
     now: datetime,
+    valid_for: timedelta,
 ) -> dict[str, Any]:
-    """The unsigned revocation list of an organization, valid from ``now``."""
+    """The unsigned revocation list of an organization, valid from ``now`` for ``valid_for``
+    (its ``validUntil``: a verifier refuses it afterwards, so an old list cannot hide a
+    revocation made since)."""
     revoked = sorted(revocations, key=lambda r: r.index)
     top = max([highest_index, *(r.index for r in revoked)], default=0)
     length = list_length(top)
@@ -110,6 +113,7 @@ def build_status_list_credential(
         "name": f"Revocation list of {organization_name}'s AAAF badges",
         "issuer": {"id": issuer_id, "type": ["Profile"], "name": organization_name},
         "validFrom": xsd_datetime(utc(now)),
+        "validUntil": xsd_datetime(utc(now) + valid_for),
         "credentialSubject": {
             "id": f"{list_url}#list",
             "type": "BitstringStatusList",

@@ -454,7 +454,15 @@ def check_status(
     if not isinstance(types, list) or "BitstringStatusListCredential" not in types:
         return StatusOutcome(False, "the status list is not a BitstringStatusListCredential")
     valid_until = payload.get("validUntil")
-    if isinstance(valid_until, str) and parse_datetime(valid_until) < utc(now):
+    if not isinstance(valid_until, str):
+        return StatusOutcome(
+            False, "the status list has no validUntil, so it may be stale; fetch a fresh one"
+        )
+    try:
+        expired = parse_datetime(valid_until) <= utc(now)
+    except ValueError:
+        return StatusOutcome(False, f"the status list's validUntil {valid_until!r} is not a date")
+    if expired:
         return StatusOutcome(False, f"the status list expired on {valid_until}; fetch a fresh one")
     subject = _subject(payload) or {}
     if subject.get("statusPurpose") != "revocation":
@@ -496,9 +504,9 @@ def verify(
 ) -> VerificationResult:
     """Verify a badge file's content (PNG/SVG/JSON/JWT bytes, or a JWT string).
 
-    Revocation is checked against ``status_list`` when one is given, else asked of
-    ``status_source``; with neither (or when the source cannot tell) the ``status``
-    check is skipped with the words "revocation not checked: …", or fails when
+    Revocation is asked of ``status_source`` first; ``status_list`` answers when the source
+    cannot, and otherwise can only add a revocation (:func:`_status`); with neither (or when
+    neither can tell) the ``status`` check is skipped with the words "revocation not checked: …", or fails when
     ``require_status`` (module docstring).
     """
     checks = _Checks()
@@ -574,12 +582,7 @@ def verify(
                 "validity", f"valid from {credential['validFrom']} until {valid_until or 'no end date'}"
             )
 
-    if status_list is not None:
-        outcome = check_status(credential, status_list, public_keys, now)
-    elif status_source is not None:
-        outcome = status_source(credential, kid)
-    else:
-        outcome = not_checked("no status list was given (--status-list FILE|URL)")
+    outcome = _status(credential, kid, public_keys, now, status_list, status_source)
     if not outcome.checked:
         if require_status:
             checks.failed("status", f"{outcome.reason}; a status check is required (--require-status)")
@@ -595,6 +598,47 @@ def verify(
         revocation_checked=outcome.checked,
         revocation=outcome.reason if not outcome.checked else _revocation_words(outcome),
     )
+
+
+def _status(
+    credential: Mapping[str, Any],
+    kid: str | None,
+    keys: Sequence[PublicKey],
+    now: datetime,
+    status_list: bytes | str | None,
+    status_source: StatusSource | None,
+) -> StatusOutcome:
+    """Revocation, the issuer's own answer first (docs/security.md "Badges").
+
+    When ``status_source`` (the issuer's database, its live status list) can answer, its
+    answer stands; a supplied ``status_list`` can then only add a revocation (a list that
+    says "revoked" wins), never remove one — an old list cannot hide a later revocation.
+    """
+    answered = status_source(credential, kid) if status_source is not None else None
+    supplied = check_status(credential, status_list, keys, now) if status_list is not None else None
+    if answered is not None and answered.checked:
+        if supplied is not None and supplied.revoked and not answered.revoked:
+            return supplied
+        return answered
+    if supplied is not None:
+        return supplied
+    if answered is not None:
+        return answered
+    return not_checked("no status list was given (--status-list FILE|URL)")
+
+
+def first_answer(*sources: StatusSource) -> StatusSource:
+    """A :data:`StatusSource` asking each of ``sources`` in turn until one can answer."""
+
+    def ask(credential: Mapping[str, Any], kid: str | None) -> StatusOutcome:
+        outcome = not_checked("no status source was given")
+        for source in sources:
+            outcome = source(credential, kid)
+            if outcome.checked:
+                return outcome
+        return outcome
+
+    return ask
 
 
 def _revocation_words(outcome: StatusOutcome) -> str:

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aaaf.escaping import markdown_text
 from aaaf.reports.audit import audit_section
 from aaaf.reports.uncertainty import trust_uncertainty_lines, uncertainty_section
 from aaaf.scoring.core import Tier, display, truncate
@@ -514,13 +515,14 @@ def render_agent_report(
     """
     result: Mapping[str, Any] = assessment.get("result") or {}
     name = assessment.get("agent_name") or (agent or {}).get("name") or "agent"
+    name = markdown_text(name)  # tenant text (docs/security.md "Tenant text")
     lines = [f"# Assessment report — {name}", ""]
     if agent:
-        lines.append(f"- Agent: `{name}` ({agent.get('id', '')})")
+        lines.append(f"- Agent: {name} ({markdown_text(agent.get('id', ''))})")
         if agent.get("description"):
-            lines.append(f"- Description: {agent['description']}")
-        domains = list(agent.get("claimed_domains") or [])
-        tools = list(agent.get("tools") or [])
+            lines.append(f"- Description: {markdown_text(agent['description'])}")
+        domains = [markdown_text(domain) for domain in agent.get("claimed_domains") or []]
+        tools = [markdown_text(tool) for tool in agent.get("tools") or []]
         lines.append(
             f"- Claimed domains: {format_value(domains) if domains else 'none declared at enrolment'}"
         )

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.escaping import csv_cell, csv_value, markdown_text
 from aaaf.evidence.models import EventError
 from aaaf.scoring.aaaf import window_evidence
 from aaaf.scoring.audit import draw_sample, window_audit
@@ -150,7 +151,8 @@ def render_worksheet(sheet: Mapping[str, Any], fmt: str) -> str:
         for row in rows:
             reported = row["self_reported"]
             writer.writerow(
-                [
+                csv_cell(cell)
+                for cell in [
                     row["agent"],
                     row["task_id"],
                     row["completed_at"] or "",
@@ -169,7 +171,7 @@ def render_worksheet(sheet: Mapping[str, Any], fmt: str) -> str:
         return out.getvalue()
     if fmt == "md":
         lines = [
-            f"# Audit worksheet: {sheet['agent']}",
+            f"# Audit worksheet: {markdown_text(sheet['agent'])}",
             "",
             f"Window {sheet['window_start']} to {sheet['window_end']}; {sheet['sampled']} of "
             f"{sheet['completed_tasks']} completed tasks sampled (rate {sheet['rate']}, seed {sheet['seed']}).",
@@ -179,16 +181,19 @@ def render_worksheet(sheet: Mapping[str, Any], fmt: str) -> str:
         for row in rows:
             reported = row["self_reported"]
             lines += [
-                f"## {row['task_id']}",
+                f"## {markdown_text(row['task_id'])}",
                 "",
-                f"Completed {row['completed_at'] or '—'}; domain {row['domain'] or '—'}, "
+                f"Completed {row['completed_at'] or '—'}; domain {markdown_text(row['domain'] or '—')}, "
                 f"complexity {row['complexity_level'] or '—'}.",
                 "",
                 "| fact | self-reported | found |",
                 "|---|---|---|",
-                f"| completion status | {_cell(reported['completion_status'])} | |",
-                f"| errors | {reported['errors']} | |",
-                *(f"| checklist: {item} | {_cell(reported['checklist'].get(item))} | |" for item in items),
+                f"| completion status | {markdown_text(_cell(reported['completion_status']))} | |",
+                f"| errors | {markdown_text(reported['errors'])} | |",
+                *(
+                    f"| checklist: {markdown_text(item)} | {markdown_text(_cell(reported['checklist'].get(item)))} | |"
+                    for item in items
+                ),
                 "",
             ]
         return "\n".join(lines)
@@ -271,8 +276,8 @@ def _csv_row(record: Mapping[str, str]) -> dict[str, Any]:
     except ValueError:
         raise ValueError(f"milestone_fraction: must be a number from 0 to 1, got {fraction_text!r}") from None
     return {
-        "agent": record.get("agent"),
-        "task_id": record.get("task_id"),
+        "agent": csv_value(record.get("agent")),
+        "task_id": csv_value(record.get("task_id")),
         "finding": {
             "auditor": record.get("auditor"),
             "completion_status": (record.get("completion_status") or "").strip() or None,

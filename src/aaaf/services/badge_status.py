@@ -11,7 +11,8 @@ without one the result says in words that revocation was not checked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from aaaf.badges.data import xsd_datetime
 from aaaf.badges.keys import PublicKey
-from aaaf.badges.verify import StatusOutcome, StatusSource, member, not_checked, revocation_entry
+from aaaf.badges.verify import (
+    StatusOutcome,
+    StatusSource,
+    check_status,
+    member,
+    not_checked,
+    revocation_entry,
+)
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext, context_or_default
 
@@ -43,6 +51,28 @@ def local_status_source(
                 f"installation's key is {local.kid}); " + ASK_FOR_LIST
             )
         return status_on_record(store_url, credential, context=context)
+
+    return lookup
+
+
+def live_status_source(
+    keys: Sequence[PublicKey], now: datetime, fetch: Callable[[str], bytes]
+) -> StatusSource:
+    """A :data:`StatusSource` reading the issuer's live status list: the ``statusListCredential``
+    URL the badge names, fetched with ``fetch`` now (docs/security.md "Badges")."""
+
+    def lookup(credential: Mapping[str, Any], kid: str | None) -> StatusOutcome:
+        url = (revocation_entry(credential) or {}).get("statusListCredential")
+        if not isinstance(url, str) or not url:
+            return not_checked("the badge names no status list URL")
+        try:
+            content = fetch(url)
+        except AAAFError as error:
+            return not_checked(f"its issuer's status list {url} could not be fetched ({error.message})")
+        outcome = check_status(credential, content, keys, now)
+        if not outcome.ok and outcome.revoked is None:
+            return not_checked(f"its issuer's status list {url} cannot be used: {outcome.reason}")
+        return outcome
 
     return lookup
 

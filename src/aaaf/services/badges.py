@@ -39,7 +39,7 @@ import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -447,6 +447,7 @@ def status_list_token(session: Any, now: datetime, *, key: IssuerKey | None = No
         revocations=revocations,
         highest_index=max((b.status_index for b in badges), default=0),
         now=now,
+        valid_for=timedelta(hours=context_or_default(None).settings.status_list_valid_hours),
     )
     return sign_status_list(document, key or issuer_key(session.store))
 

@@ -56,6 +56,25 @@ def _renamed(error: AAAFError, temp: str, shown: str) -> AAAFError:
     return AAAFError(error.code, fix(error.message), fix(dict(error.details)))
 
 
+def check_compare_cost(resamples: int, treatments: int) -> None:
+    """400 ``INVALID_REQUEST`` when a comparison asks for more resamples or treatments than
+    this installation allows (``AAAF_MAX_COMPARE_RESAMPLES``, ``AAAF_MAX_COMPARE_TREATMENTS``;
+    docs/security.md "Limits"): a read-scoped key must not buy minutes of CPU."""
+    from aaaf.settings import get_settings
+
+    settings = get_settings()
+    for field, asked, cap, setting in (
+        ("resamples", resamples, settings.max_compare_resamples, "AAAF_MAX_COMPARE_RESAMPLES"),
+        ("treatments", treatments, settings.max_compare_treatments, "AAAF_MAX_COMPARE_TREATMENTS"),
+    ):
+        if asked > cap:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"{field}: at most {cap} on this installation ({setting}), got {asked}.",
+                {"field": field, "value": asked, "limit": cap},
+            )
+
+
 def read_upload(
     content: bytes, *, filename: str | None, source_format: str = "auto"
 ) -> tuple[str, list[dict[str, Any]]]:
@@ -83,7 +102,13 @@ def read_upload(
             runs = read_runs(path, kind)
         except AAAFError as error:
             raise _renamed(error, str(path), name) from None
-        except (ValueError, KeyError, TypeError, OSError) as error:  # an importer's parse failure
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+            OSError,
+            RecursionError,
+        ) as error:  # an importer's parse failure
             raise AAAFError(
                 "INVALID_REQUEST",
                 f"{name}: cannot read it as {kind if source_format == 'auto' else source_format} "

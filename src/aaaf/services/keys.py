@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.settings import get_settings
 from aaaf.store import Organization, Store
 from aaaf.store.api_keys import ApiKey, ApiKeys
 
@@ -127,8 +128,17 @@ def create_key(
     """A new key of the organization with these scopes; its secret is returned once."""
     store.get_organization(organization_id)
     canonical = check_scopes(scopes)
+    keys = ApiKeys(store.engine)
+    cap = get_settings().max_keys_per_organization
+    if keys.active_count(organization_id) >= cap:
+        raise AAAFError(
+            "CONFLICT",
+            f"The organization already has {cap} active API keys, this installation's limit "
+            "(AAAF_MAX_KEYS_PER_ORGANIZATION); revoke one first.",
+            {"limit": cap},
+        )
     secret = KEY_PREFIX + secrets.token_urlsafe(32)
-    key = ApiKeys(store.engine).add(
+    key = keys.add(
         organization_id,
         key_hash=hash_key(secret),
         prefix=secret[:KEY_PREFIX_SHOWN],

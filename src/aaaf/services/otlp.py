@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 OTLP_SPAN_TTL = timedelta(days=1)
 MAX_REASONS = 5
+# the scope a key needs to enrol an agent through a span (the one POST /api/v1/agents needs)
+ENROL_SCOPE = "assessments:write"
 
 
 @dataclass
@@ -56,9 +58,16 @@ class OtlpReport:
 
 
 def ingest_spans(
-    org: OrgStore, spans: Sequence[Span], *, now: datetime, context: ServiceContext | None = None
+    org: OrgStore,
+    spans: Sequence[Span],
+    *,
+    now: datetime,
+    context: ServiceContext | None = None,
+    enroll: bool = True,
 ) -> OtlpReport:
-    """Map and store ``spans`` for ``org`` (see the module docstring)."""
+    """Map and store ``spans`` for ``org`` (see the module docstring); an agent a span names
+    that does not exist is enrolled only with ``enroll`` (the caller may create agents:
+    :data:`ENROL_SCOPE`), else the span is refused saying so."""
     report = OtlpReport(spans=len(spans))
     org.forget_otlp_spans(before=now - OTLP_SPAN_TTL)
     kept = org.kept_otlp_spans(span.trace_id for span in spans)
@@ -76,7 +85,7 @@ def ingest_spans(
 
     plan = join(spans, kept, is_agent_id)
     report.collect = collect(
-        org, ((None, event) for event in plan.events), now=now, enroll=True, context=context
+        org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
     )
     received = {span.key for span in spans}
     refused: dict[tuple[str, str], str] = {}
@@ -96,7 +105,9 @@ def ingest_spans(
     report.warnings = plan.warnings
     org.keep_otlp_spans(plan.outcomes, at=now)
     if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
-        joined = _join_again(org, {span.trace_id for span in spans}, is_agent_id, report, now, context)
+        joined = _join_again(
+            org, {span.trace_id for span in spans}, is_agent_id, report, now, context, enroll
+        )
         report.pending_spans -= len(joined & received)
     return report
 
@@ -108,6 +119,7 @@ def _join_again(
     report: OtlpReport,
     now: datetime,
     context: ServiceContext | None,
+    enroll: bool,
 ) -> set[tuple[str, str]]:
     """Join what another request kept meanwhile: two exports of one trace running at once
     (children in one, their agent span in the other) each read the kept spans before the
@@ -119,7 +131,7 @@ def _join_again(
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()
-    again = collect(org, ((None, event) for event in plan.events), now=now, enroll=True, context=context)
+    again = collect(org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
     report.collect.merge(again)
     org.keep_otlp_spans(joined, at=now)
     return {outcome.span.key for outcome in joined}

@@ -6,7 +6,8 @@ private, loopback, link-local, multicast, reserved or unspecified address — IP
 IPv4-mapped IPv6 included, *every* address the name resolves to — is refused with 400
 ``INVALID_REQUEST``, unless ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true`` (tests, single-machine
 setups).  Only ``http`` and ``https`` URLs with a host are accepted.  The check runs when the
-URL is registered and again before each delivery (a name may be re-pointed meanwhile).
+URL is registered and again before each delivery (a name may be re-pointed meanwhile), and
+the connection itself goes to an address so checked (:mod:`aaaf.services.pinned_transport`).
 """
 
 from __future__ import annotations
@@ -74,13 +75,21 @@ def check_outbound_url(url: str, settings: Settings) -> str:
         addresses = resolve_host(parts.hostname, port or (443 if parts.scheme == "https" else 80))
     except (OSError, UnicodeError):
         raise _refuse(url, f"the host {parts.hostname} does not resolve") from None
+    check_addresses(url, parts.hostname, addresses, settings)
+    return url
+
+
+def check_addresses(url: str, host: str, addresses: list[IPAddress], settings: Settings) -> None:
+    """400 ``INVALID_REQUEST`` unless ``host`` resolved to addresses that are all public (any
+    address with ``AAAF_WEBHOOK_ALLOW_LOOPBACK=true``)."""
     if not addresses:
-        raise _refuse(url, f"the host {parts.hostname} does not resolve")
+        raise _refuse(url, f"the host {host} does not resolve")
+    if settings.webhook_allow_loopback:
+        return
     internal = [str(address) for address in addresses if internal_address(address)]
     if internal:
         raise _refuse(
             url,
-            f"{parts.hostname} resolves to a private, loopback or link-local address ({', '.join(internal)});"
+            f"{host} resolves to a private, loopback or link-local address ({', '.join(internal)});"
             " set AAAF_WEBHOOK_ALLOW_LOOPBACK=true to allow it on a single-machine setup",
         )
-    return url

@@ -30,6 +30,7 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.models import StressLibrary
+from aaaf.private_directory import private_directory
 from aaaf.store import OrgStore
 from aaaf.store.repositories.stress_libraries import PublishedLibrary
 from aaaf.stress.library import code_graders, grader_kinds, library_from_content
@@ -167,12 +168,37 @@ def _find(org: OrgStore, name: str, version: str) -> PublishedLibrary:
 def install_library(org: OrgStore, name: str, version: str) -> StressLibrary:
     """Install (name, version) — the organization's own or a shared one; installing twice is a no-op."""
     library = _find(org, name, version)
+    clash = {
+        task_id: other
+        for other in org.installed_libraries()
+        if other.id != library.id
+        for task_id in _task_ids(other) & _task_ids(library)
+    }
+    if clash:
+        first = sorted(clash)[0]
+        raise AAAFError(
+            "CONFLICT",
+            f"Library {name} {version} has task ids already installed from another library "
+            f"({', '.join(sorted(clash)[:5])}; {first} from {clash[first].name} {clash[first].version}); "
+            "a stress run needs every task id once — uninstall that library first.",
+            {"task_ids": sorted(clash)[:20], "library": f"{clash[first].name}@{clash[first].version}"},
+        )
     org.install_library(library.id)
     return _model(org, library, _installed_ids(org))
 
 
+def _task_ids(library: PublishedLibrary) -> set[str]:
+    return {str(task.get("id")) for task in library.content.get("tasks") or [] if isinstance(task, dict)}
+
+
 def _cache_root() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / "aaaf-stress-libraries")
+    """Where installed libraries are written: a directory of this user's alone (mode 0700,
+    checked), never a shared path another local user could plant tasks in."""
+    return private_directory(
+        Path(
+            os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / f"aaaf-stress-libraries-{os.getuid()}"
+        )
+    )
 
 
 def materialise(library: PublishedLibrary, root: Path | None = None) -> Path:

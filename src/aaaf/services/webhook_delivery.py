@@ -38,6 +38,7 @@ from aaaf.scoring.results import iso
 from aaaf.secret_box import SecretBox
 from aaaf.services.issuer import Database, secret_box
 from aaaf.services.outbound_url import check_outbound_url
+from aaaf.services.pinned_transport import PinnedTransport
 from aaaf.services.webhooks import open_secret
 from aaaf.settings import Settings, get_settings
 from aaaf.store.webhook_outbox import ClaimedDelivery, claim_due, record_attempt
@@ -238,7 +239,10 @@ async def deliver_due_async(
         http = client or httpx.AsyncClient(
             timeout=httpx.Timeout(settings.webhook_timeout_seconds),
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=settings.webhook_concurrency * 2),
+            # connects to the address it checked (DNS rebinding; docs/security.md "Outbound requests")
+            transport=PinnedTransport(
+                settings, limits=httpx.Limits(max_connections=settings.webhook_concurrency * 2)
+            ),
             trust_env=False,
         )
         try:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.credentials import CredentialTable
-from aaaf.store.engine import write_transaction
+from aaaf.store.engine import read_connection, write_transaction
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,17 @@ class ApiKeys(CredentialTable[ApiKey]):
     def by_hash(self, key_hash: str) -> ApiKey | None:
         """The key with this hash, revoked or not (authentication decides what that means)."""
         return self._by_column("key_hash", key_hash)
+
+    def active_count(self, organization_id: uuid.UUID) -> int:
+        """How many of the organization's keys are not revoked."""
+        with read_connection(self._engine) as connection:
+            return int(
+                connection.execute(
+                    select(func.count())
+                    .select_from(t.api_keys)
+                    .where(t.api_keys.c.organization_id == organization_id, t.api_keys.c.revoked_at.is_(None))
+                ).scalar_one()
+            )
 
     def touch(self, key_id: uuid.UUID, *, at: datetime) -> None:
         """Record the key's last use."""

@@ -602,6 +602,18 @@ gate_decisions = Table(
     Index("idx_gate_decisions_agent", "organization_id", "agent_id", "created_at"),
 )
 
+# a signed-in dashboard browser (docs/security.md "Sessions"): its cookie names the row, and
+# signing out ends it here, so a copied cookie stops working at once
+dashboard_sessions = Table(
+    "dashboard_sessions",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    _created_at(),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("ended_at", UTCDateTime(), nullable=True),
+)
+
 # the tables of what organizations share (issue 20), declared on the same metadata
 from aaaf.store.tables_shared import LIBRARY_VISIBILITIES as LIBRARY_VISIBILITIES  # noqa: E402
 from aaaf.store.tables_shared import benchmark_cells as benchmark_cells  # noqa: E402

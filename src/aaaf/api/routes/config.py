@@ -19,6 +19,7 @@ from fastapi import APIRouter, Body
 from aaaf.api.deps import Admin, Reader
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
+from aaaf.settings import get_settings
 from aaaf.store import OrgStore
 
 router = APIRouter(prefix="/api/v1/organizations/{org_id}/config", tags=["configuration"])
@@ -63,6 +64,14 @@ def update_config(
     if not changes:
         raise AAAFError(
             "INVALID_REQUEST", "Give at least one configuration key to change.", {"field": "body"}
+        )
+    cap = get_settings().max_rate_limit_per_minute
+    asked = changes.get("rate_limit_per_minute")
+    if isinstance(asked, int | float) and not isinstance(asked, bool) and asked > cap:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"rate_limit_per_minute: at most {cap} on this installation (AAAF_MAX_RATE_LIMIT_PER_MINUTE).",
+            {"field": "rate_limit_per_minute", "value": asked, "limit": cap},
         )
     return _own(org, org_id).update_config(**changes).to_dict()
 

@@ -90,7 +90,7 @@ async def _upload_content(request: Request) -> tuple[bytes, str | None]:
     body = await request.body()
     try:
         json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise AAAFError("INVALID_REQUEST", "body: not a JSON document.", {"field": "body"}) from None
     return body, "upload.json"
 
@@ -155,6 +155,7 @@ class CompareIn(RequestBody):
 def compare_eval_runs(body: CompareIn, org: Reader) -> dict[str, Any]:
     """Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``)."""
+    eval_run_service.check_compare_cost(body.resamples, len(body.treatments))
     if body.ci_method not in CI_METHODS:
         raise AAAFError(
             "INVALID_REQUEST",

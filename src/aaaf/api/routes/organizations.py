@@ -8,6 +8,7 @@ organization's own key reads only its own organization; any other id is 404.
 from __future__ import annotations
 
 from typing import Any
+from unicodedata import normalize
 
 from fastapi import APIRouter, Depends
 
@@ -67,7 +68,13 @@ def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store:
         raise AAAFError(
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
-    if any(other.name == body.name and other.id != org.organization_id for other in store.organizations()):
+    # uniqueness on the normalised spelling (docs/security.md "Names"), older names included
+    taken = (
+        normalize("NFKC", other.name) == body.name
+        for other in store.organizations()
+        if other.id != org.organization_id
+    )
+    if any(taken):
         raise AAAFError(
             "CONFLICT", f"An organization named {body.name!r} already exists.", {"name": body.name}
         )

@@ -24,10 +24,10 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
 from aaaf.api import otlp_codec as codec
-from aaaf.api.deps import EventWriter, NowDep
+from aaaf.api.deps import CallerDep, EventWriter, NowDep
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
-from aaaf.services.otlp import ingest_spans
+from aaaf.services.otlp import ENROL_SCOPE, ingest_spans
 
 
 class OtlpRoute(APIRoute):
@@ -57,12 +57,23 @@ router = APIRouter(tags=["opentelemetry"], route_class=OtlpRoute)
 
 
 @router.post("/v1/traces", include_in_schema=False)
-async def export_traces(request: Request, org: EventWriter, now: NowDep, meter: MeterDep) -> Response:
-    """Ingest one OTLP/HTTP trace export (see the module docstring)."""
+async def export_traces(
+    request: Request, org: EventWriter, principal: CallerDep, now: NowDep, meter: MeterDep
+) -> Response:
+    """Ingest one OTLP/HTTP trace export (see the module docstring).  A span may enrol a new
+    agent only for a key that may create agents (``assessments:write``, as ``POST
+    /api/v1/agents`` requires); otherwise its agent must exist, and ``partialSuccess`` says so."""
     kind = codec.media_type(request.headers.get("content-type"))
     raw = codec.decompress(await request.body(), request.headers.get("content-encoding"))
     spans = codec.spans_of(codec.parse_request(raw, kind))
-    report = await run_in_threadpool(ingest_spans, org, spans, now=now, context=request.app.state.context)
+    report = await run_in_threadpool(
+        ingest_spans,
+        org,
+        spans,
+        now=now,
+        context=request.app.state.context,
+        enroll=principal.holds(ENROL_SCOPE),
+    )
     meter.add(org.organization_id, now, "events_accepted", report.collect.accepted)
     body = codec.success_body(report.rejected_spans, report.message(), kind)
     return Response(body, status_code=200, media_type=kind)

@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 
 from aaaf.api.web import views
 from aaaf.api.web.charts import contrast_text, legend
-from aaaf.api.web.session import Session, check_csrf, current_session, sign_in, sign_out
+from aaaf.api.web.session import COOKIE, Session, check_csrf, current_session, sign_in, sign_out
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
@@ -82,7 +82,8 @@ def _page(request: Request, build: Any) -> Response:
         return build(session)  # type: ignore[no-any-return]
     except _SignIn:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", status_code=303)
+        ended = "&error=session-ended" if COOKIE in request.cookies else ""
+        return RedirectResponse(f"/sign-in?next={quote(target, safe='')}{ended}", status_code=303)
     except AAAFError as error:
         return _render(
             request,
@@ -98,12 +99,17 @@ def _safe_next(target: str | None) -> str:
 
 
 # ------------------------------------------------------------------------------- sign-in
+SIGN_IN_MESSAGES = {"session-ended": "Your session has ended; sign in again."}
+
+
 @router.get("/sign-in", response_class=HTMLResponse)
 def sign_in_form(request: Request, next: str | None = None, error: str | None = None) -> Response:
-    """The public sign-in page (SCORING.md §7 lists it among the public routes)."""
+    """The public sign-in page (SCORING.md §7 lists it among the public routes).  ``error`` is
+    a code of :data:`SIGN_IN_MESSAGES`; the page shows only its own words, never the query's."""
     token = secrets.token_urlsafe(32)
+    message = SIGN_IN_MESSAGES.get(error or "")
     response = _render(
-        request, "dashboard/sign_in.html", None, next=_safe_next(next), login_csrf=token, error=error
+        request, "dashboard/sign_in.html", None, next=_safe_next(next), login_csrf=token, error=message
     )
     response.set_cookie(
         LOGIN_CSRF, token, max_age=3600, httponly=True, samesite="lax", secure=request.url.scheme == "https"
@@ -165,7 +171,7 @@ def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
     def build(session: Session) -> Response:
         check_csrf(session, csrf_token)
         response = RedirectResponse("/sign-in", status_code=303)
-        sign_out(response)
+        sign_out(request, response, session)
         return response
 
     return _page(request, build)
@@ -329,7 +335,7 @@ def compare_report(request: Request) -> Response:
     def build(session: Session) -> Response:
         from aaaf.reports.compare_html import render_comparison_html, render_several_html
         from aaaf.scoring.layered import LayeredConfig
-        from aaaf.services.eval_runs import compare_stored_result
+        from aaaf.services.eval_runs import check_compare_cost, compare_stored_result
 
         query = request.query_params
         control = query.get("control") or ""
@@ -341,6 +347,7 @@ def compare_report(request: Request) -> Response:
             )
         if not control:
             raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
+        check_compare_cost(int(raw), len(treatments))  # docs/security.md "Limits"
         config = LayeredConfig(resamples=int(raw))
         result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
         html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)

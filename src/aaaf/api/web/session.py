@@ -7,7 +7,10 @@ key derived from ``AAAF_SECRET_KEY`` (:meth:`aaaf.secret_box.SecretBox.seal`, pu
 key it carries is not readable from the cookie.  The cookie is HttpOnly, SameSite=Lax and
 Secure when the request came over TLS; it lasts :data:`SESSION_MAX_AGE_S`.  Every request
 authenticates the carried key again (:func:`aaaf.services.keys.authenticate`), so a revoked
-key signs the browser out at once and its scopes apply exactly as in the API.
+key signs the browser out at once and its scopes apply exactly as in the API.  The session is
+also recorded server-side (:mod:`aaaf.store.dashboard_sessions`; the cookie names its row), so
+signing out ends it at once: a copy of the cookie taken before signs nobody in after
+(docs/security.md "Sessions").
 
 CSRF: every form carries the session's token in a hidden ``csrf_token`` field; a POST whose
 field does not match (constant-time) is refused with 403 before anything is changed.
@@ -19,7 +22,9 @@ import hmac
 import json
 import secrets
 import time
+import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from fastapi import Request, Response
@@ -28,6 +33,7 @@ from aaaf.errors import AAAFError
 from aaaf.services.issuer import secret_box
 from aaaf.services.keys import Principal, authenticate
 from aaaf.store import Store
+from aaaf.store.dashboard_sessions import end_session, session_is_live, start_session
 
 COOKIE = "aaaf_session"
 PURPOSE = "dashboard session"
@@ -42,6 +48,7 @@ class Session:
     csrf: str
     issued: float
     principal: Principal
+    session_id: uuid.UUID
 
 
 def _box(request: Request) -> Any:
@@ -55,8 +62,12 @@ def _box(request: Request) -> Any:
 def sign_in(request: Request, response: Response, credential: str) -> Principal:
     """Authenticate ``credential`` (an API key or OAuth token) and set the session cookie."""
     store: Store = request.app.state.store
-    principal = authenticate(store, credential, now=request.app.state.context.now())
-    payload = {"k": credential, "c": secrets.token_urlsafe(32), "t": time.time()}
+    now = request.app.state.context.now()
+    principal = authenticate(store, credential, now=now)
+    session_id = start_session(
+        store.engine, principal.organization_id, at=now, expires_at=now + timedelta(seconds=SESSION_MAX_AGE_S)
+    )
+    payload = {"k": credential, "c": secrets.token_urlsafe(32), "t": time.time(), "s": str(session_id)}
     sealed = _box(request).seal(json.dumps(payload).encode(), purpose=PURPOSE)
     response.set_cookie(
         COOKIE,
@@ -70,7 +81,9 @@ def sign_in(request: Request, response: Response, credential: str) -> Principal:
     return principal
 
 
-def sign_out(response: Response) -> None:
+def sign_out(request: Request, response: Response, session: Session) -> None:
+    """End ``session`` server-side and drop its cookie."""
+    end_session(request.app.state.store.engine, session.session_id, at=request.app.state.context.now())
     response.delete_cookie(COOKIE, path="/")
 
 
@@ -83,15 +96,18 @@ def current_session(request: Request) -> Session | None:
         payload = json.loads(_box(request).open(sealed, purpose=PURPOSE))
         issued = float(payload["t"])
         credential, csrf = str(payload["k"]), str(payload["c"])
+        session_id = uuid.UUID(str(payload["s"]))
     except (AAAFError, ValueError, KeyError, TypeError):
         return None
     if time.time() - issued > SESSION_MAX_AGE_S:
         return None
+    if not session_is_live(request.app.state.store.engine, session_id, now=request.app.state.context.now()):
+        return None  # signed out (or never recorded)
     try:
         principal = authenticate(request.app.state.store, credential, now=request.app.state.context.now())
     except AAAFError:
         return None
-    return Session(credential, csrf, issued, principal)
+    return Session(credential, csrf, issued, principal, session_id)
 
 
 def check_csrf(session: Session, submitted: str | None) -> None:

@@ -30,7 +30,7 @@ from typer.core import TyperGroup
 
 from aaaf.badges.data import parse_datetime
 from aaaf.badges.keys import jwks, parse_public_keys
-from aaaf.badges.verify import VerificationResult, verify
+from aaaf.badges.verify import VerificationResult, first_answer, verify
 from aaaf.cli.context import (
     DbOption,
     JsonOption,
@@ -51,7 +51,7 @@ from aaaf.scoring.core import display
 from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
-from aaaf.services.badge_status import local_status_source
+from aaaf.services.badge_status import live_status_source, local_status_source
 
 ALL_FORMATS = ",".join(badge_service.FORMATS)
 
@@ -258,7 +258,11 @@ def _read_status_list(source: str) -> bytes:
     parsed = urlparse(source)
     if parsed.scheme in ("http", "https"):
         if parsed.scheme == "http" and not _is_loopback(parsed.hostname):
-            bad_input("a status list URL must be https (plain http only on loopback)", status_list=source)
+            raise AAAFError(
+                "INVALID_REQUEST",
+                "A status list URL must be https (plain http only on loopback).",
+                {"status_list": source},
+            )
         try:
             response = httpx.get(source, timeout=10.0, follow_redirects=False)
             response.raise_for_status()
@@ -360,7 +364,12 @@ def verify_command(
     local = found[0] if found else None
     keys = parse_public_keys(key.read_bytes()) if key is not None else found
     status = _read_status_list(status_list) if status_list is not None else None
-    source = None if status is not None else local_status_source(store_url, local, context=service_context())
+    # the issuer's own answer first (its database here, else its live list); a list given can
+    # only add a revocation (docs/security.md "Badges")
+    source = first_answer(
+        local_status_source(store_url, local, context=service_context()),
+        live_status_source(keys, now, _read_status_list),
+    )
     result = verify(
         content, keys, now=now, status_list=status, status_source=source, require_status=require_status
     )

@@ -20,6 +20,7 @@ from typing import Annotated
 import typer
 
 from aaaf.cli.context import DbOption, console, database_url, handle_errors
+from aaaf.errors import AAAFError
 
 
 def register(app: typer.Typer) -> None:
@@ -37,6 +38,14 @@ def serve(
     print_openapi: Annotated[
         bool, typer.Option("--print-openapi", help="Print the OpenAPI document and exit.")
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Addresses of the TLS proxy in front (comma-separated; '*' any): X-Forwarded-For and "
+            'X-Forwarded-Proto are honoured only from them (docs/security.md "Behind a TLS proxy").',
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Run the AAAF service (REST API under /api/v1, reference at /docs)."""
@@ -57,6 +66,10 @@ def serve(
     from aaaf.settings import get_settings
 
     get_settings.cache_clear()
+    settings = get_settings()
+    _check_admin_key(settings.admin_key)
+    from aaaf.api.http_protocol import DeadlineH11Protocol
+
     with open_store(url) as store:
         secret_box(store)  # SCORING.md §7: a server database needs AAAF_SECRET_KEY
         shown = store.url
@@ -70,8 +83,31 @@ def serve(
         port=port,
         workers=workers,
         log_level=log_level,
-        proxy_headers=False,
+        # X-Forwarded-* only from the proxy named (else a client could claim https or any address)
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "",
+        # docs/security.md "Connections": a read deadline per request, idle connections closed
+        # after 5 s, and a bound on connections and requests at once
+        http=DeadlineH11Protocol,
+        timeout_keep_alive=5,
+        limit_concurrency=settings.http_max_connections,
+        h11_max_incomplete_event_size=65_536,
     )
+
+
+MIN_ADMIN_KEY_CHARS = 32
+
+
+def _check_admin_key(admin_key: str | None) -> None:
+    """An admin key creates organizations: one short enough to guess is refused before the
+    server listens (docs/security.md "Keys")."""
+    if admin_key is not None and len(admin_key) < MIN_ADMIN_KEY_CHARS:
+        raise AAAFError(
+            "INVALID_REQUEST",
+            f"AAAF_ADMIN_KEY is {len(admin_key)} characters long; it must be at least "
+            f"{MIN_ADMIN_KEY_CHARS} (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))').",
+            {"setting": "AAAF_ADMIN_KEY", "minimum_chars": MIN_ADMIN_KEY_CHARS},
+        )
 
 
 def _warn_without_workers(url: str | None) -> None:

@@ -47,6 +47,7 @@ from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.graders.assertions import ASSERTION_TYPES, DEFAULT_SIMILAR_THRESHOLD
+from aaaf.inflation import check_archive
 
 # inspect_ai's built-in scorers and the assertion type each is closest to.  The verdict
 # is inspect's; the type decides the layer (fact or behavior) it counts in.
@@ -108,6 +109,7 @@ def _read_log(path: Path) -> dict[str, Any]:
             f"{path}: reading .eval logs needs the inspect_ai package; install it or convert the "
             "log to JSON (`inspect log convert --to json`).",
         ) from None
+    check_archive(path, what=f"{path.name}")
     try:
         log = read_eval_log(str(path))
     except Exception as error:  # inspect's reader raises many kinds for a bad file

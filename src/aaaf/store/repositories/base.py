@@ -56,9 +56,10 @@ def _check_agent_name(name: object) -> None:
     if not isinstance(name, str) or not name.strip():
         raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
     from aaaf.evidence.limits import printable, text_problem
+    from aaaf.names import name_problem
     from aaaf.settings import get_settings
 
-    problem = text_problem(name, max_chars=get_settings().event_max_id_chars)
+    problem = text_problem(name, max_chars=get_settings().event_max_id_chars) or name_problem(name)
     if problem is not None:
         raise AAAFError(
             "INVALID_REQUEST", f"agent name {printable(name, 60)!r} {problem}.", {"field": "name"}

@@ -1,0 +1,72 @@
+"""No 500 for any input (docs/security.md "Input"): deep JSON, NaN and Infinity, and NUL in
+any text field are one 400 rule for every JSON body, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import gzip
+
+from tests.api.conftest import LiveServer, assert_error
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+def test_deep_json_is_400_everywhere(live: LiveServer) -> None:
+    org = live.organization()
+    json_type = {"Content-Type": "application/json"}
+    assert_error(
+        org.client.post("/api/v1/eval-runs", content=DEEP, headers=json_type), 400, "INVALID_REQUEST"
+    )
+    assert_error(
+        org.client.post("/api/v1/events/batch", content=b'{"events":' + DEEP + b"}", headers=json_type),
+        400,
+        "INVALID_REQUEST",
+    )
+    traces = org.client.post(
+        "/v1/traces",
+        content=gzip.compress(b'{"resourceSpans":' + DEEP + b"}"),
+        headers={**json_type, "Content-Encoding": "gzip"},
+    )
+    assert traces.status_code == 400, traces.text
+    assert "nests deeper" in traces.text
+
+
+def test_nan_and_infinity_are_400(live: LiveServer) -> None:
+    org = live.organization()
+    for body in (
+        b'{"recency_weights": NaN}',
+        b'{"rate_limit_per_minute": Infinity}',
+        b'{"audit_rate": -Infinity}',
+    ):
+        answer = org.client.patch(
+            f"/api/v1/organizations/{org.id}/config",
+            content=body,
+            headers={"Content-Type": "application/json"},
+        )
+        assert_error(answer, 400, "INVALID_REQUEST")
+    assert_error(
+        org.client.patch(f"/api/v1/organizations/{org.id}/config", json={"rate_limit_per_minute": 10**20}),
+        400,
+        "INVALID_REQUEST",
+    )
+
+
+def test_nul_is_refused_in_every_text_field(live: LiveServer) -> None:
+    org = live.organization()
+    agent = org.client.post("/api/v1/agents", json={"name": "plain"}).json()
+    attempts = [
+        ("POST", "/api/v1/agents", {"name": "n", "description": "a\u0000b"}),
+        ("POST", "/api/v1/agents", {"name": "d", "claimed_domains": ["co\u0000de"]}),
+        ("PATCH", f"/api/v1/agents/{agent['id']}", {"description": "x\u0000"}),
+        ("PUT", f"/api/v1/organizations/{org.id}/config/taxonomy", {"domains": ["a\u0000"]}),
+        ("POST", "/api/v1/keys", {"name": "k\u0000", "scopes": ["read"]}),
+        ("POST", "/api/v1/webhooks", {"url": "http://127.0.0.1/\u0000", "event_types": ["badge.issued"]}),
+    ]
+    for method, path, body in attempts:
+        answer = org.client.request(method, path, json=body)
+        error = assert_error(answer, 400, "INVALID_REQUEST")
+        assert "NUL" in error["message"], (path, error)
+    # a literal backslash-u in text is text, not a NUL
+    fine = org.client.post(
+        "/api/v1/agents", json={"name": "escaped", "description": "\\u0000 is how JSON writes NUL"}
+    )
+    assert fine.status_code == 201, fine.text

@@ -1,0 +1,73 @@
+"""DNS rebinding (docs/security.md "Outbound requests"): a webhook host that answers a public
+address to every check and 127.0.0.1 afterwards gets nothing delivered to loopback — the
+connection goes to the address that was checked, resolved once per request."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import LiveServer, Server, agent_evidence, poll_until, start_server
+from tests.webhook_receiver import WebhookReceiver
+
+# in the server process: "rebind.test" resolves to a public address twice (the check when the
+# webhook is created, the check before the delivery), then to loopback
+SITECUSTOMIZE = """
+import socket
+_real = socket.getaddrinfo
+_calls = {"n": 0}
+
+def _rebinding(host, port, *args, **kwargs):
+    if host == "rebind.test":
+        _calls["n"] += 1
+        address = "93.184.216.34" if _calls["n"] <= 2 else "127.0.0.1"
+        return _real(address, port, *args, **kwargs)
+    return _real(host, port, *args, **kwargs)
+
+socket.getaddrinfo = _rebinding
+"""
+
+
+@pytest.fixture()
+def rebinding_server(tmp_path: Path) -> Iterator[Server]:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    server = start_server(
+        f"sqlite:///{tmp_path / 'aaaf.db'}",
+        tmp_path,
+        extra_env={"PYTHONPATH": str(site), "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"},
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_rebound_webhook_host_gets_nothing_on_loopback(rebinding_server: Server) -> None:
+    live = LiveServer(rebinding_server, "sqlite", "")
+    try:
+        with WebhookReceiver() as receiver:
+            org = live.organization(minimum_tasks_performance=2, minimum_tasks_capability=2)
+            port = receiver.base_url.rsplit(":", 1)[1]
+            created = org.client.post(
+                "/api/v1/webhooks",
+                json={"url": f"http://rebind.test:{port}/hook", "event_types": ["assessment.started"]},
+            )
+            assert created.status_code == 201, created.text
+            hook = created.json()
+            agent = org.client.post("/api/v1/agents", json={"name": "rebound"}).json()
+            org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 3)})
+            org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]})
+            deliveries = poll_until(
+                lambda: org.client.get(f"/api/v1/webhooks/{hook['id']}/deliveries").json()["items"],
+                lambda found: any(d.get("attempts") for d in found),
+            )
+            assert deliveries, "no delivery was attempted"
+            assert receiver.received() == [], "a signed webhook was delivered to loopback"
+            errors = " ".join(str(d.get("attempts")) for d in deliveries)
+            assert "127.0.0.1" in errors and "refused" in errors, deliveries
+    finally:
+        live.close()
