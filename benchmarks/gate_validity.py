@@ -7,10 +7,13 @@ Two questions, each over ``--replications`` (40) independent baseline/candidate 
   (``regress,tier-drop``), ``regress,tier-drop,inconclusive`` and the strict gate
   (``regress,tier-drop,inconclusive,any-layer-regress``)?  Target: ≥ 95 %.
 * **A real regression** — the same agent, but the candidate gives up on every task of one
-  domain (``code``, 25 of 141 tasks: no work, no answer, as when that domain's tools
-  broke) — how often does each gate fail it?  Target: ≥ 95 %.
+  domain (no work, no answer, as when that domain's tools broke) — how often does each gate
+  fail it?  Target: ≥ 95 %.  Measured for each ``--broken-domain`` (default: ``code``, 10 of
+  the 126 tasks, and ``analysis``, 29): how large a share of the suite a broken domain is
+  decides whether a per-domain exact test can see it at all (``k`` tasks all lost give a
+  McNemar p of 2·½ᵏ, against a Bonferroni family of some 25 checks).
 
-Method: running the 141-task suite 160 times would take over two hours, so the runs are
+Method: running the 126-task suite 160 times would take over two hours, so the runs are
 *simulated from recorded task outcomes*.  The suite is run for real twice, through the
 harness (sandbox, graders, importer) with ``benchmarks/wrong_answers_agent.py``: with every
 answer right (the oracle), with every answer wrong (the same work, a wrong final answer)
@@ -47,7 +50,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent
 AGENT = ROOT / "wrong_answers_agent.py"
 WRONG_RATE = 0.15
-BROKEN_DOMAIN = "code"
+BROKEN_DOMAINS = ("code", "analysis")
 GATES: Mapping[str, str] = {
     "default": "regress,tier-drop",
     "inconclusive": "regress,tier-drop,inconclusive",
@@ -151,7 +154,13 @@ def _widths(results: Sequence[Any]) -> dict[str, float]:
     return {axis: round(float(np.mean(values)), 4) for axis, values in widths.items()}
 
 
-def run(replications: int = 40, *, parallel: int = 4, recorded_path: Path | None = None) -> dict[str, Any]:
+def run(
+    replications: int = 40,
+    *,
+    parallel: int = 4,
+    recorded_path: Path | None = None,
+    broken_domains: Sequence[str] = BROKEN_DOMAINS,
+) -> dict[str, Any]:
     """The figures; ``recorded_path``: read the recorded outcomes from this JSON file when it
     exists, else record them and write them there (to re-run the simulation alone)."""
     from aaaf.store.store import open_store
@@ -175,15 +184,18 @@ def run(replications: int = 40, *, parallel: int = 4, recorded_path: Path | None
                 "replications": replications,
                 "tasks": len(recorded["right"]),
                 "wrong_rate": WRONG_RATE,
-                "broken_domain": BROKEN_DOMAIN,
-                "broken_tasks": sum(1 for task in recorded["right"] if domains[task] == BROKEN_DOMAIN),
+                "broken_domains": {
+                    domain: sum(1 for task in recorded["right"] if domains[task] == domain)
+                    for domain in broken_domains
+                },
                 "recorded": {
                     name: dict(Counter(r["grade"]["status"] for r in records.values()))
                     for name, records in recorded.items()
                 },
                 "gates": dict(GATES),
             }
-            for scenario, broken in (("unchanged", None), ("regressed", BROKEN_DOMAIN)):
+            scenarios = [("unchanged", None)] + [(f"regressed:{d}", d) for d in broken_domains]
+            for scenario, broken in scenarios:
                 pairs = [
                     replicate(
                         org, library, recorded, domains, seed=1000 * (broken is not None) + i, broken=broken
@@ -213,19 +225,22 @@ def render(results: Mapping[str, Any]) -> str:
         f"Agent gate validity — {results['replications']} simulated pairs per scenario, from recorded "
         f"outcomes of the {results['tasks']}-task suite ({results['recording_s']:.0f} s to record, "
         f"{results['seconds']:.0f} s in all)",
-        f"unchanged: {100 * results['wrong_rate']:.0f} % random wrong answers on both sides; regressed: the "
-        f"candidate also gives up on every {results['broken_domain']} task ({results['broken_tasks']} tasks)",
+        f"unchanged: {100 * results['wrong_rate']:.0f} % random wrong answers on both sides; regressed:DOMAIN: "
+        "the candidate also gives up on every task of DOMAIN ("
+        + ", ".join(f"{domain}: {n} tasks" for domain, n in results["broken_domains"].items())
+        + ")",
         "",
-        f"  {'scenario':<10} {'gate':<13} {'pass (now)':>11} {'pass (before)':>14}",
+        f"  {'scenario':<20} {'gate':<13} {'pass (now)':>11} {'pass (before)':>14}",
     ]
-    for scenario in ("unchanged", "regressed"):
+    scenarios = ["unchanged"] + [f"regressed:{domain}" for domain in results["broken_domains"]]
+    for scenario in scenarios:
         block = results[scenario]
         for gate in results["gates"]:
             lines.append(
-                f"  {scenario:<10} {gate:<13} {_pct(block['gate']['passed'][gate]):>11} "
+                f"  {scenario:<20} {gate:<13} {_pct(block['gate']['passed'][gate]):>11} "
                 f"{_pct(block['before']['passed'][gate]):>14}"
             )
-    for scenario in ("unchanged", "regressed"):
+    for scenario in scenarios:
         block = results[scenario]
         lines.append(
             f"  {scenario} verdicts now {block['gate']['verdicts']}, before {block['before']['verdicts']}; "
@@ -246,8 +261,19 @@ def main() -> None:
         default=None,
         help="keep the recorded outcomes in this JSON file (reused when present)",
     )
+    parser.add_argument(
+        "--broken-domain",
+        action="append",
+        default=None,
+        help=f"the domain the regressed candidate gives up on (repeatable; default {', '.join(BROKEN_DOMAINS)})",
+    )
     args = parser.parse_args()
-    results = run(args.replications, parallel=args.parallel, recorded_path=args.recorded)
+    results = run(
+        args.replications,
+        parallel=args.parallel,
+        recorded_path=args.recorded,
+        broken_domains=tuple(args.broken_domain or BROKEN_DOMAINS),
+    )
     print(json.dumps(results, indent=2) if args.json else render(results))
 
 

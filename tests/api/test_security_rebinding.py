@@ -63,11 +63,49 @@ def test_a_rebound_webhook_host_gets_nothing_on_loopback(rebinding_server: Serve
             org.client.post("/api/v1/assessments", json={"agent_id": agent["id"]})
             deliveries = poll_until(
                 lambda: org.client.get(f"/api/v1/webhooks/{hook['id']}/deliveries").json()["items"],
-                lambda found: any(d.get("attempts") for d in found),
+                # an attempt is logged when it starts (as interrupted) and again with its outcome
+                lambda found: any(not a.get("interrupted") for d in found for a in d.get("attempts") or []),
             )
             assert deliveries, "no delivery was attempted"
             assert receiver.received() == [], "a signed webhook was delivered to loopback"
             errors = " ".join(str(d.get("attempts")) for d in deliveries)
             assert "127.0.0.1" in errors and "refused" in errors, deliveries
+    finally:
+        live.close()
+
+
+def test_a_rebound_agent_endpoint_gets_nothing_on_loopback(rebinding_server: Server) -> None:
+    """A stress run's agent endpoint is checked when the run is created and when its job
+    starts (the two public answers), then every request of the run resolves, checks and pins
+    again: the loopback endpoint behind the rebound name is never reached, and the task is
+    infrastructure-failed (the harness's side), not graded."""
+    from tests.api.conftest import wait_for_status
+    from tests.stress.endpoints import agent_endpoint
+
+    live = LiveServer(rebinding_server, "sqlite", "")
+    try:
+        org = live.organization(minimum_tasks_performance=2, minimum_tasks_capability=2)
+        agent = org.client.post("/api/v1/agents", json={"name": "rebound-agent"}).json()
+        org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 3)})
+        started = org.client.post("/api/v1/assessments", json={"agent_id": agent["id"], "type": "full"})
+        assert started.status_code == 202, started.text
+        assessment = wait_for_status(org.client, started.json()["id"], timeout=120)
+        with agent_endpoint(answer="30") as endpoint:
+            port = endpoint.url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1]
+            url = endpoint.url.replace(f"127.0.0.1:{port}", f"rebind.test:{port}")
+            assert "rebind.test" in url
+            answer = org.client.post(
+                f"/api/v1/assessments/{assessment['id']}/stress-test",
+                json={"agent_url": url, "model": "m", "task_ids": ["probe-legal-1"]},
+            )
+            assert answer.status_code == 202, answer.text
+            run = poll_until(
+                lambda: org.client.get(f"/api/v1/stress-runs/{answer.json()['stress_run']['id']}").json(),
+                lambda body: body["status"] in ("finished", "failed"),
+                timeout=180,
+            )
+            assert endpoint.requests == [], "the rebound agent endpoint on loopback was reached"
+        assert run["status"] == "finished", run
+        assert run["summary"]["infrastructure_failed"]["task_ids"] == ["probe-legal-1"], run["summary"]
     finally:
         live.close()

@@ -160,6 +160,7 @@ def execute_stress_run(
     on_task: Callable[[dict[str, Any]], None] | None = None,
     settings: Settings | None = None,
     sandbox: SandboxChoice | None = None,
+    pin_agent_url: bool = False,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Run a recorded run's tasks, collect its evidence, store its results and close it.
 
@@ -167,8 +168,10 @@ def execute_stress_run(
     ``AAAF_SANDBOX`` as the service chooses it (never the host for a task that runs code),
     checked before any task runs — ``SANDBOX_UNAVAILABLE`` fails the run with that reason.
     The model-graded sub-scores use the judge of ``settings`` when one is configured and are
-    null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`)."""
-    from aaaf.stress.adapters import agent_credentials
+    null, said so in the run's summary, when not (:mod:`aaaf.stress.model_grading`).
+    ``pin_agent_url`` (the service's runs, whose endpoint is a tenant's): every request to the
+    agent endpoint is checked and pinned to its checked address (:func:`_pinned_agent_transport`)."""
+    from aaaf.stress.adapters import agent_credentials, agent_transport
     from aaaf.stress.runner import run_suite
 
     library_dirs = with_installed(org, library_dirs)
@@ -178,7 +181,11 @@ def execute_stress_run(
             sandbox = require_sandbox(
                 [loaded.task for loaded in chosen], settings or get_settings(), service=True
             )
-        with agent_credentials(agent_spec.url, agent_spec.api_key):  # sent to agent_spec.url only
+        pinned = _pinned_agent_transport(settings or get_settings()) if pin_agent_url else None
+        with (
+            agent_credentials(agent_spec.url, agent_spec.api_key),  # sent to agent_spec.url only
+            agent_transport(pinned),
+        ):
             suite = run_suite(
                 agent_spec,
                 library_dirs=library_dirs,
@@ -197,6 +204,26 @@ def execute_stress_run(
     return record_stress_evidence(
         org, run, library, suite.records, log_path=suite.log_path, eval_id=suite.eval_id, settings=settings
     )
+
+
+def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
+    """A tenant's agent endpoint is reached like a webhook target: every request resolves the
+    host once, checks each address and connects to the one it checked (no DNS rebinding to
+    the server's own network between the check at creation and the run's requests).  A
+    refused address is a connection error to the chat adapter: retried, then the task is
+    infrastructure-failed — nothing is sent."""
+    import httpx
+
+    from aaaf.services.pinned_transport import PinnedTransport
+
+    class _AgentTransport(PinnedTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            try:
+                return await super().handle_async_request(request)
+            except AAAFError as error:
+                raise httpx.ConnectError(error.message, request=request) from None
+
+    return lambda: _AgentTransport(settings)
 
 
 def _fail(org: Any, run: Any, message: str) -> None:

@@ -278,6 +278,7 @@ def _execute(
             log_dir=logs,
             settings=settings,  # the judge of the model-graded sub-scores, if one is configured
             sandbox=sandbox,
+            pin_agent_url=True,  # a tenant's endpoint: checked and pinned on every request
         )
         return finished
     except Exception as error:  # the harness failed: the run says so, the job is done

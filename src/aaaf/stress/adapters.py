@@ -34,7 +34,7 @@ import contextvars
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -71,6 +71,24 @@ def agent_credentials(base_url: str | None, api_key: str | None) -> Iterator[Non
         yield
     finally:
         _CREDENTIAL.reset(token)
+
+
+_TRANSPORT: contextvars.ContextVar[Callable[[], Any] | None] = contextvars.ContextVar(
+    "aaaf_agent_transport", default=None
+)
+
+
+@contextlib.contextmanager
+def agent_transport(factory: Callable[[], Any] | None) -> Iterator[None]:
+    """Within the block, a :class:`ChatCompletionsAgent` connects through the httpx transport
+    ``factory()`` builds (the service's: resolve, check and pin every request's address —
+    docs/security.md "Outbound requests"); outside it, httpx's own.  A context variable, as
+    :func:`agent_credentials`."""
+    token = _TRANSPORT.set(factory)
+    try:
+        yield
+    finally:
+        _TRANSPORT.reset(token)
 
 
 def bound_api_key(base_url: str) -> str | None:
@@ -232,7 +250,13 @@ class ChatCompletionsAgent:
 
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         # no proxy from the environment: the agent is reached directly or not at all
-        self.client = httpx.AsyncClient(headers=headers, follow_redirects=False, trust_env=False)
+        factory = _TRANSPORT.get()
+        self.client = httpx.AsyncClient(
+            headers=headers,
+            follow_redirects=False,
+            trust_env=False,
+            transport=factory() if factory is not None else None,
+        )
         self.tools = _openai_tools(task_message["tools"])
         system = (
             "You are being assessed on a task. Use the tools offered; answer with your final answer "
