@@ -52,7 +52,9 @@ def test_every_row_is_the_scalar_composite_bit_for_bit(parts: list[int], exact: 
     weights = _table(parts, exact)
     names = [f"d{j}" for j in range(len(weights))]
     table = check_weights(dict(zip(names, weights, strict=True)))
-    rows = data.draw(st.lists(st.lists(_SCORE, min_size=len(names), max_size=len(names)), min_size=1, max_size=20))
+    rows = data.draw(
+        st.lists(st.lists(_SCORE, min_size=len(names), max_size=len(names)), min_size=1, max_size=20)
+    )
     matrix = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=np.float64)
     got = composite_rows(matrix, weights).tolist()
     for row, value in zip(rows, got, strict=True):
@@ -102,7 +104,9 @@ def test_the_issue_reproduction_32_alike_tasks_is_expert_with_probability_one() 
     ev = Events()
     events: list[EventRecord] = []
     for i in range(32):
-        events += ev.task(f"t{i:03d}", domain="code", complexity=2, seconds=7200.0, errors=[{"severity": "minor"}])
+        events += ev.task(
+            f"t{i:03d}", domain="code", complexity=2, seconds=7200.0, errors=[{"severity": "minor"}]
+        )
     result, report = _uncertainty(events, config)
     performance = result.axis("performance")
     assert performance is not None
@@ -169,7 +173,9 @@ def test_the_row_of_ones_resample_is_the_assessment(parts: list[int], specs: lis
         for axis in ("performance", "capability")
     }
     ones = np.ones((1, len(window.scored)))
-    for axis, (values, dimensions) in unc.resampled_scores(window, config, assessed, ones).items():
+    for axis, (values, dimensions) in unc.resampled_scores(
+        window, config, assessed, ones, assessed_window=True
+    ).items():
         observed = result.axis(axis)
         assert observed is not None
         if observed.composite.score is None:

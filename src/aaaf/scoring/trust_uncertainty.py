@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.trust_config import SCALE, TRUST_DIMENSIONS, TrustConfig
-from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.uncertainty import FloatArray, IntArray, interval_report, tier_indices
 
 

@@ -299,8 +299,8 @@ def performance_scores(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats | None = None,
-) -> list[FloatArray]:
-    """The five §2.2 dimension scores of every resample's multiset (NaN = null).
+) -> dict[str, FloatArray]:
+    """The five §2.2 dimension scores of every resample's multiset (NaN = null), by name.
 
     ``counts`` (B × m) are the multiplicities of the tasks ``columns`` (indices into the
     window's tasks); the rest of the window is not in the set.  ``whole``: the window's
@@ -326,7 +326,13 @@ def performance_scores(
     else:
         present = np.unique(arrays.group[columns])
         consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
-    return [tcr, accuracy, speed, consistency, review]
+    return {
+        "task_completion_rate": tcr,
+        "accuracy": accuracy,
+        "speed": speed,
+        "consistency": consistency,
+        "review_compliance": review,
+    }
 
 
 def subset_performance(
@@ -337,8 +343,11 @@ def subset_performance(
     whole: GroupStats | None = None,
 ) -> FloatArray:
     """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
-    weights = [config.performance_weights[name] for name in AXES["performance"]]
-    return composite_rows(performance_scores(counts, columns, arrays, config, whole), weights)
+    scores = performance_scores(counts, columns, arrays, config, whole)
+    names = list(config.performance_weights)
+    return composite_rows(
+        [scores[name] for name in names], [config.performance_weights[name] for name in names]
+    )
 
 
 def _members(values: Sequence[Any], wanted: Any) -> IntArray:
@@ -458,8 +467,8 @@ def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
 
 def capability_scores(
     counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
-) -> list[FloatArray]:
-    """The seven §2.3 dimension scores of every resample (NaN = null), in AXES order.
+) -> dict[str, FloatArray]:
+    """The seven §2.3 dimension scores of every resample (NaN = null), by name.
 
     ``whole``: the window's group statistics (computed here when not given); a domain and
     a complexity level hold their groups whole, an autonomy level or a learning block not.
@@ -470,15 +479,15 @@ def capability_scores(
     ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
     autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
-    return [
-        _domain_breadth(counts, arrays, config, whole),
-        np.where(any_completed, ceiling, np.nan),
-        _tool_proficiency(counts, arrays),
-        np.where(with_autonomy, autonomy, np.nan),
-        _learning_rate(counts, arrays, config),
-        _delegation(counts, arrays),
-        _orchestration(counts, arrays),
-    ]
+    return {
+        "domain_breadth": _domain_breadth(counts, arrays, config, whole),
+        "complexity_ceiling": np.where(any_completed, ceiling, np.nan),
+        "tool_proficiency": _tool_proficiency(counts, arrays),
+        "autonomy_level": np.where(with_autonomy, autonomy, np.nan),
+        "learning_rate": _learning_rate(counts, arrays, config),
+        "delegation_capability": _delegation(counts, arrays),
+        "orchestration_skills": _orchestration(counts, arrays),
+    }
 
 
 # --------------------------------------------------------------------------- report
@@ -489,15 +498,16 @@ def resampled_composites(
     config: AAAFConfig,
     assessed: Mapping[str, Mapping[str, float | None]],
     counts: FloatArray | None = None,
+    *,
+    assessed_window: bool = False,
 ) -> dict[str, FloatArray]:
     """Each assessed axis's composite in every resample (NaN = insufficient), §2.5.
 
     ``assessed``: axis → {dimension: the assessment's score}; a dimension null there is
-    null in every resample ("same construct").
+    null in every resample ("same construct").  ``assessed_window``: see :func:`resampled_scores`.
     """
-    return {
-        axis: composite for axis, (composite, _) in resampled_scores(window, config, assessed, counts).items()
-    }
+    scored = resampled_scores(window, config, assessed, counts, assessed_window=assessed_window)
+    return {axis: composite for axis, (composite, _) in scored.items()}
 
 
 def window_rows(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
@@ -540,11 +550,16 @@ def resampled_scores(
     config: AAAFConfig,
     assessed: Mapping[str, Mapping[str, float | None]],
     counts: FloatArray | None = None,
+    *,
+    assessed_window: bool = False,
 ) -> dict[str, tuple[FloatArray, dict[str, FloatArray]]]:
     """Per assessed axis, (its composite, {dimension: score}) in every resample (NaN = null or
     insufficient), §2.5.  ``counts`` (B × n_tasks, the window's tasks in ``task_id`` order):
     the resamples' multiplicities — by default the §2.5 draw; a row of ones is the window
-    itself; the release gate passes one draw shared by two windows of the same tasks."""
+    itself; the release gate passes one draw shared by two windows of the same tasks.
+    ``assessed_window``: ``window`` is the very window ``assessed`` was scored on (an
+    assessment's own uncertainty), so a resample that is the window (:func:`window_rows`)
+    takes the assessment's scores, bit for bit."""
     arrays = task_arrays(window)
     if counts is None:
         counts = draw_counts(
@@ -553,23 +568,23 @@ def resampled_scores(
     out: dict[str, tuple[FloatArray, dict[str, FloatArray]]] = {}
     columns = np.arange(arrays.n, dtype=np.int64)
     whole = group_stats(counts, columns, arrays)
-    itself = window_rows(counts, arrays)
+    itself = window_rows(counts, arrays) if assessed_window else np.zeros(counts.shape[0], dtype=np.bool_)
     for axis, scores in assessed.items():
+        weights = config.weights(axis)  # keyed by name: one weight per declared dimension
         names = AXES[axis]
         if axis == "performance":
             resampled = performance_scores(counts, columns, arrays, config, whole)
         else:
             resampled = capability_scores(counts, arrays, config, whole)
-        kept = [
-            np.full(counts.shape[0], np.nan) if scores.get(name) is None else values
-            for name, values in zip(names, resampled, strict=True)
-        ]
-        for name, values in zip(names, kept, strict=True):
+        kept: dict[str, FloatArray] = {}
+        for name in names:
             assessed_score = scores.get(name)
+            values = np.full(counts.shape[0], np.nan) if assessed_score is None else resampled[name]
             if assessed_score is not None:
                 values[itself] = assessed_score
-        weights = [config.weights(axis)[name] for name in names]
-        out[axis] = (composite_rows(kept, weights), dict(zip(names, kept, strict=True)))
+            kept[name] = values
+        composite = composite_rows([kept[name] for name in names], [weights[name] for name in names])
+        out[axis] = (composite, kept)
     return out
 
 
@@ -579,7 +594,7 @@ def assessment_uncertainty(
     """Per assessed axis, its §2.5 ``uncertainty`` object."""
     if not window.scored or config.uncertainty_resamples <= 0:
         return {}
-    composites = resampled_composites(window, config, assessed)
+    composites = resampled_composites(window, config, assessed, assessed_window=True)
     return {axis: interval_report(values, TIERS_OF_AXIS[axis]) for axis, values in composites.items()}
 
 
