@@ -44,15 +44,17 @@ def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[
     if rows == 0 or k == 0:
         return out
     covered = ~np.isnan(stacked)
-    patterns, inverse = np.unique(covered, axis=0, return_inverse=True)
+    # each row's coverage pattern as one integer (bit j: dimension j covered)
+    codes = covered.astype(np.int64) @ (np.int64(1) << np.arange(k, dtype=np.int64))
+    patterns, inverse = np.unique(codes, return_inverse=True)
     inverse = inverse.reshape(-1)
     keys = [str(j) for j in range(k)]
     table = dict(zip(keys, (float(w) for w in weights), strict=True))
     used = np.zeros((patterns.shape[0], k))
     scored = np.zeros(patterns.shape[0], dtype=np.bool_)
-    for at, pattern in enumerate(patterns):
+    for at, code in enumerate(patterns.tolist()):
         renormalised = renormalised_weights(
-            {key: 0.0 if pattern[j] else None for j, key in enumerate(keys)}, table
+            {key: 0.0 if code >> j & 1 else None for j, key in enumerate(keys)}, table
         )
         if renormalised:
             scored[at] = True
@@ -83,7 +85,8 @@ def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
     # |exact sum − result| ≤ |left| + |Σ error − errors|, the latter ≤ k·eps·Σ|error| (doubled)
     bound = np.abs(left) + 2.0 * k * _EPS * error_size
     gap = np.minimum(np.nextafter(result, np.inf) - result, result - np.nextafter(result, -np.inf))
-    certain = (error_size == 0.0) | (4.0 * bound < gap)
+    # nearest float: the exact sum is less than half the (smaller) gap from the result
+    certain = (error_size == 0.0) | (2.0 * bound < gap)
     for row in np.nonzero(~certain)[0].tolist():
         result[row] = math.fsum(products[row].tolist())
     return result
