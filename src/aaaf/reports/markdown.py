@@ -41,6 +41,7 @@ from aaaf.scoring.defaults import (
     STANDARDS_ALIGNMENT,
     TIER_COLOURS,
 )
+from aaaf.scoring.dimensions import DIMENSIONS
 from aaaf.scoring.evidence_sources import provenance_lines
 
 AXIS_TIERS: Mapping[str, tuple[Tier, ...]] = {
@@ -48,20 +49,7 @@ AXIS_TIERS: Mapping[str, tuple[Tier, ...]] = {
     "capability": CAPABILITY_TIERS,
 }
 AXIS_TITLES: Mapping[str, str] = {"performance": "Performance", "capability": "Capability"}
-DIMENSION_TITLES: Mapping[str, str] = {
-    "task_completion_rate": "Task completion rate",
-    "accuracy": "Accuracy",
-    "speed": "Speed to delivery",
-    "consistency": "Consistency",
-    "review_compliance": "Review compliance",
-    "domain_breadth": "Domain breadth",
-    "complexity_ceiling": "Complexity ceiling",
-    "tool_proficiency": "Tool proficiency",
-    "autonomy_level": "Autonomy level",
-    "learning_rate": "Learning rate",
-    "delegation_capability": "Delegation capability",
-    "orchestration_skills": "Orchestration skills",
-}
+DIMENSION_TITLES: Mapping[str, str] = {d.name: d.title for d in DIMENSIONS}
 LOWEST_SHOWN = 3
 _EPSILON = 1e-9
 

@@ -183,8 +183,15 @@ def _ids(parts: Iterable[Iterable[str]]) -> tuple[str, ...]:
 
 
 def coefficient_of_variation(values: Sequence[float]) -> float:
-    """Population std / mean, 0 when the mean is 0 (SCORING.md §2.2 consistency)."""
+    """Population std / mean, 0 when the mean is 0 (SCORING.md §2.2 consistency).
+
+    Equal values have a CV of exactly 0 (their mean, a rounded sum over n, need not be
+    exactly the value): the bootstrap's groups say the same, so a resample of the same
+    values is the assessment bit for bit (SCORING.md §2.5).
+    """
     n = len(values)
+    if min(values) == max(values):
+        return 0.0
     mean = math.fsum(values) / n
     if mean == 0.0:
         return 0.0

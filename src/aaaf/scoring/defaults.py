@@ -1,5 +1,8 @@
 """Every default of SCORING.md in one place; org configuration overrides the marked ones.
 
+The dimensions, their default weights and standards come from their declarations
+(:mod:`aaaf.scoring.dimensions`).
+
 Built-in weight tables are guarded when this module loads (SCORING.md §0): a wrong table
 crashes the import rather than producing wrong scores.
 """
@@ -11,49 +14,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from aaaf.scoring.core import Tier, check_weights, guard_builtin_weights
+from aaaf.scoring.dimensions import DIMENSIONS, default_weights, names_of
 
-PERFORMANCE_DIMENSIONS: tuple[str, ...] = (
-    "task_completion_rate",
-    "accuracy",
-    "speed",
-    "consistency",
-    "review_compliance",
-)
-CAPABILITY_DIMENSIONS: tuple[str, ...] = (
-    "domain_breadth",
-    "complexity_ceiling",
-    "tool_proficiency",
-    "autonomy_level",
-    "learning_rate",
-    "delegation_capability",
-    "orchestration_skills",
-)
+PERFORMANCE_DIMENSIONS: tuple[str, ...] = names_of("performance")
+CAPABILITY_DIMENSIONS: tuple[str, ...] = names_of("capability")
 AXES: dict[str, tuple[str, ...]] = {
     "performance": PERFORMANCE_DIMENSIONS,
     "capability": CAPABILITY_DIMENSIONS,
 }
 
 PERFORMANCE_WEIGHTS: Mapping[str, float] = guard_builtin_weights(
-    {
-        "task_completion_rate": 0.25,
-        "accuracy": 0.25,
-        "speed": 0.15,
-        "consistency": 0.20,
-        "review_compliance": 0.15,
-    },
-    "PERFORMANCE_WEIGHTS",
+    default_weights("performance"), "PERFORMANCE_WEIGHTS"
 )
 CAPABILITY_WEIGHTS: Mapping[str, float] = guard_builtin_weights(
-    {
-        "domain_breadth": 0.15,
-        "complexity_ceiling": 0.20,
-        "tool_proficiency": 0.15,
-        "autonomy_level": 0.10,
-        "learning_rate": 0.10,
-        "delegation_capability": 0.15,
-        "orchestration_skills": 0.15,
-    },
-    "CAPABILITY_WEIGHTS",
+    default_weights("capability"), "CAPABILITY_WEIGHTS"
 )
 
 PERFORMANCE_TIERS: tuple[Tier, ...] = (
@@ -109,26 +83,7 @@ SPEED_BASELINES: Mapping[int, float] = {1: 600.0, 2: 3600.0, 3: 14400.0, 4: 4320
 RECENCY_WEIGHTS: tuple[tuple[int, float], ...] = ((7, 1.0), (14, 0.8), (30, 0.6))
 ERROR_SEVERITY_WEIGHTS: Mapping[str, float] = {"critical": 3.0, "major": 1.0, "minor": 0.5}
 
-STANDARDS_ALIGNMENT: Mapping[str, tuple[str, str]] = {
-    "task_completion_rate": ("NIST AI 100-1", "MEASURE 2.6 (valid and reliable)"),
-    "accuracy": ("ISO/IEC 25059:2023", "Accuracy quality characteristic"),
-    "speed": ("ISO/IEC 25059:2023", "Time behavior sub-characteristic (performance efficiency)"),
-    "consistency": ("NIST AI 100-1", "MEASURE 2.6 (reliability across contexts)"),
-    "review_compliance": ("ISO/IEC 42001:2023", "Control A.6.2.6 (monitoring), PDCA Act phase"),
-    "domain_breadth": ("IEEE P2894", "Capability description semantics"),
-    "complexity_ceiling": ("ISO/IEC 25059:2023", "Functional suitability, completeness"),
-    "tool_proficiency": ("NIST AI Agent Standards Initiative", "Agent-tool interaction security/identity"),
-    "autonomy_level": ("ISO/IEC 22989:2022", "Human-in/on/over-the-loop definitions"),
-    "learning_rate": ("ISO/IEC 25059:2023", "Adaptability, continuous learning quality"),
-    "delegation_capability": (
-        "NIST AI Agent Standards Initiative",
-        "Agent-to-agent communication, authorization",
-    ),
-    "orchestration_skills": (
-        "NIST AI Agent Standards Initiative + IEEE P2894",
-        "Multi-agent coordination, interoperability levels",
-    ),
-}
+STANDARDS_ALIGNMENT: Mapping[str, tuple[str, str]] = {d.name: d.standard for d in DIMENSIONS}
 BADGE_STANDARDS: tuple[str, ...] = (
     "NIST AI 100-1",
     "ISO/IEC 42001:2023",

@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.trust_config import SCALE, TRUST_DIMENSIONS, TrustConfig
-from aaaf.scoring.uncertainty import FloatArray, IntArray, interval_report, tier_indices, weighted_composite
+from aaaf.scoring.uncertainty import FloatArray, IntArray, interval_report, tier_indices
 
 
 def resampled_dimension_scores(
@@ -56,7 +57,7 @@ def resampled_composites(
     A resample without a composite has NaN and the lowest tier (it is counted insufficient).
     """
     names = list(weights)
-    value = SCALE * weighted_composite([scores[name] for name in names], [weights[name] for name in names])
+    value = SCALE * composite_rows([scores[name] for name in names], [weights[name] for name in names])
     security = scores.get("security")
     ordered: list[Tier] = sorted(config.tiers, key=lambda t: t.lower)
     gated = np.zeros(value.shape, dtype=bool)

@@ -20,8 +20,10 @@ Nothing is re-folded and no task is re-scored: the per-task quantities are those
 assessment (:class:`aaaf.scoring.aaaf.ScoredTask`).  "Same construct": a dimension null
 in the assessment is null in every resample; a scored dimension null in a resample drops
 out of that resample's composite (weights renormalised, §0); a resample is insufficient
-for an axis only when the axis's composite is null.  Sums are float matrix products:
-they agree with the engine's :func:`math.fsum` to well within the 1e-9 §2.5 allows.
+for an axis only when the axis's composite is null.  Dimension sums are float matrix
+products (they agree with the engine's sums to well within the 1e-9 §2.5 allows); every
+composite is :func:`aaaf.scoring.composite_rows.composite_rows`, bit for bit the engine's
+:func:`aaaf.scoring.core.composite`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
 from aaaf.scoring.uncertainty_report import (
@@ -231,16 +234,6 @@ def _divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
     return out
 
 
-def weighted_composite(scores: Sequence[FloatArray], weights: Sequence[float]) -> FloatArray:
-    """The §0 composite per row: weighted mean over non-null (non-NaN) scores, renormalised."""
-    stacked = np.stack(scores, axis=1)
-    w = np.asarray(weights, dtype=np.float64)[None, :]
-    covered = ~np.isnan(stacked)
-    total = (w * covered).sum(axis=1)
-    value = (np.where(covered, stacked, 0.0) * w).sum(axis=1)
-    return _divide(value, total)
-
-
 @dataclass(frozen=True)
 class GroupStats:
     """Per resample (row) and (domain, level) group (column): copies, CV of per-task
@@ -260,7 +253,7 @@ def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> Gr
     """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
     order so that each group's copies, sums and squared deviations are one ``reduceat``
     segment; each variance is taken in two passes (the mean first, then the copies'
-    squared deviations from it), so a group of equal values has exactly 0."""
+    squared deviations from it); a group whose drawn copies are all equal has exactly 0."""
     groups = arrays.group[columns]
     grouped_at = np.nonzero(groups >= 0)[0]
     rows = counts.shape[0]
@@ -275,6 +268,7 @@ def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> Gr
     taken = columns[order]
     size = np.add.reduceat(sub, starts, axis=1)
     safe = np.where(size > 0.0, size, 1.0)
+    drawn = sub > 0.0
     cvs = []
     for values in (arrays.accuracy[taken], arrays.credit[taken]):
         mean = np.add.reduceat(sub * values[None, :], starts, axis=1) / safe
@@ -282,7 +276,10 @@ def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> Gr
         variance = np.add.reduceat(sub * deviation * deviation, starts, axis=1) / safe
         cv = np.zeros(mean.shape)
         np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
-        cvs.append(cv)
+        # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
+        low = np.minimum.reduceat(np.where(drawn, values[None, :], np.inf), starts, axis=1)
+        high = np.maximum.reduceat(np.where(drawn, values[None, :], -np.inf), starts, axis=1)
+        cvs.append(np.where(low == high, 0.0, cv))
     return GroupStats(keys[starts].astype(np.int64), size, cvs[0], cvs[1])
 
 
@@ -302,8 +299,8 @@ def performance_scores(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats | None = None,
-) -> list[FloatArray]:
-    """The five §2.2 dimension scores of every resample's multiset (NaN = null).
+) -> dict[str, FloatArray]:
+    """The five §2.2 dimension scores of every resample's multiset (NaN = null), by name.
 
     ``counts`` (B × m) are the multiplicities of the tasks ``columns`` (indices into the
     window's tasks); the rest of the window is not in the set.  ``whole``: the window's
@@ -329,7 +326,13 @@ def performance_scores(
     else:
         present = np.unique(arrays.group[columns])
         consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
-    return [tcr, accuracy, speed, consistency, review]
+    return {
+        "task_completion_rate": tcr,
+        "accuracy": accuracy,
+        "speed": speed,
+        "consistency": consistency,
+        "review_compliance": review,
+    }
 
 
 def subset_performance(
@@ -340,8 +343,11 @@ def subset_performance(
     whole: GroupStats | None = None,
 ) -> FloatArray:
     """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
-    weights = [config.performance_weights[name] for name in AXES["performance"]]
-    return weighted_composite(performance_scores(counts, columns, arrays, config, whole), weights)
+    scores = performance_scores(counts, columns, arrays, config, whole)
+    names = list(config.performance_weights)
+    return composite_rows(
+        [scores[name] for name in names], [config.performance_weights[name] for name in names]
+    )
 
 
 def _members(values: Sequence[Any], wanted: Any) -> IntArray:
@@ -451,7 +457,7 @@ def _delegation(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
     judgment = _divide(sums[:, 1], sums[:, 0])
     selection = _divide(sums[:, 3], sums[:, 2])
     management = _divide(sums[:, 5], sums[:, 4])
-    return weighted_composite([judgment, selection, management], _DELEGATION_WEIGHTS)
+    return composite_rows([judgment, selection, management], _DELEGATION_WEIGHTS)
 
 
 def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
@@ -461,8 +467,8 @@ def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
 
 def capability_scores(
     counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
-) -> list[FloatArray]:
-    """The seven §2.3 dimension scores of every resample (NaN = null), in AXES order.
+) -> dict[str, FloatArray]:
+    """The seven §2.3 dimension scores of every resample (NaN = null), by name.
 
     ``whole``: the window's group statistics (computed here when not given); a domain and
     a complexity level hold their groups whole, an autonomy level or a learning block not.
@@ -473,15 +479,15 @@ def capability_scores(
     ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
     autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
-    return [
-        _domain_breadth(counts, arrays, config, whole),
-        np.where(any_completed, ceiling, np.nan),
-        _tool_proficiency(counts, arrays),
-        np.where(with_autonomy, autonomy, np.nan),
-        _learning_rate(counts, arrays, config),
-        _delegation(counts, arrays),
-        _orchestration(counts, arrays),
-    ]
+    return {
+        "domain_breadth": _domain_breadth(counts, arrays, config, whole),
+        "complexity_ceiling": np.where(any_completed, ceiling, np.nan),
+        "tool_proficiency": _tool_proficiency(counts, arrays),
+        "autonomy_level": np.where(with_autonomy, autonomy, np.nan),
+        "learning_rate": _learning_rate(counts, arrays, config),
+        "delegation_capability": _delegation(counts, arrays),
+        "orchestration_skills": _orchestration(counts, arrays),
+    }
 
 
 # --------------------------------------------------------------------------- report
@@ -492,15 +498,51 @@ def resampled_composites(
     config: AAAFConfig,
     assessed: Mapping[str, Mapping[str, float | None]],
     counts: FloatArray | None = None,
+    *,
+    assessed_window: bool = False,
 ) -> dict[str, FloatArray]:
     """Each assessed axis's composite in every resample (NaN = insufficient), §2.5.
 
     ``assessed``: axis → {dimension: the assessment's score}; a dimension null there is
-    null in every resample ("same construct").
+    null in every resample ("same construct").  ``assessed_window``: see :func:`resampled_scores`.
     """
-    return {
-        axis: composite for axis, (composite, _) in resampled_scores(window, config, assessed, counts).items()
-    }
+    scored = resampled_scores(window, config, assessed, counts, assessed_window=assessed_window)
+    return {axis: composite for axis, (composite, _) in scored.items()}
+
+
+def window_rows(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
+    """The resamples that are the window itself: each drew every kind of task (tasks equal in
+    every per-task quantity, completion time included, are one kind) as many times as the
+    window holds it.  Such a resample is the window's multiset of tasks, so its scores are the
+    assessment's, bit for bit (the row of ones, and every resample of alike tasks) — whatever
+    order its matrix products sum in (SCORING.md §2.5)."""
+    n = arrays.n
+    if n == 0:
+        return np.zeros(counts.shape[0], dtype=np.bool_)
+    domains: dict[str | None, int] = {}
+    features = np.column_stack(
+        [
+            arrays.terms,
+            arrays.completed,
+            arrays.accuracy,
+            arrays.credit,
+            arrays.group.astype(np.float64),
+            [float(domains.setdefault(d, len(domains))) for d in arrays.domain],
+            [-1.0 if c is None else float(c) for c in arrays.complexity],
+            [-1.0 if a is None else float(a) for a in arrays.autonomy],
+            arrays.completed_with_autonomy,
+            np.array(arrays.completion_order, dtype=np.float64),
+            arrays.tool_per_task,
+            arrays.delegation_per_task,
+            arrays.orchestration_per_task,
+        ]
+    ).reshape(n, -1)
+    _, kind = np.unique(np.nan_to_num(features, nan=-1.0), axis=0, return_inverse=True)
+    kind = kind.reshape(-1)
+    one_hot = np.zeros((n, int(kind.max()) + 1))
+    one_hot[np.arange(n), kind] = 1.0
+    drawn = counts @ one_hot  # integer counts: exact
+    return np.asarray((drawn == one_hot.sum(axis=0)[None, :]).all(axis=1), dtype=np.bool_)
 
 
 def resampled_scores(
@@ -508,11 +550,16 @@ def resampled_scores(
     config: AAAFConfig,
     assessed: Mapping[str, Mapping[str, float | None]],
     counts: FloatArray | None = None,
+    *,
+    assessed_window: bool = False,
 ) -> dict[str, tuple[FloatArray, dict[str, FloatArray]]]:
     """Per assessed axis, (its composite, {dimension: score}) in every resample (NaN = null or
     insufficient), §2.5.  ``counts`` (B × n_tasks, the window's tasks in ``task_id`` order):
     the resamples' multiplicities — by default the §2.5 draw; a row of ones is the window
-    itself; the release gate passes one draw shared by two windows of the same tasks."""
+    itself; the release gate passes one draw shared by two windows of the same tasks.
+    ``assessed_window``: ``window`` is the very window ``assessed`` was scored on (an
+    assessment's own uncertainty), so a resample that is the window (:func:`window_rows`)
+    takes the assessment's scores, bit for bit."""
     arrays = task_arrays(window)
     if counts is None:
         counts = draw_counts(
@@ -521,18 +568,23 @@ def resampled_scores(
     out: dict[str, tuple[FloatArray, dict[str, FloatArray]]] = {}
     columns = np.arange(arrays.n, dtype=np.int64)
     whole = group_stats(counts, columns, arrays)
+    itself = window_rows(counts, arrays) if assessed_window else np.zeros(counts.shape[0], dtype=np.bool_)
     for axis, scores in assessed.items():
+        weights = config.weights(axis)  # keyed by name: one weight per declared dimension
         names = AXES[axis]
         if axis == "performance":
             resampled = performance_scores(counts, columns, arrays, config, whole)
         else:
             resampled = capability_scores(counts, arrays, config, whole)
-        kept = [
-            np.full(counts.shape[0], np.nan) if scores.get(name) is None else values
-            for name, values in zip(names, resampled, strict=True)
-        ]
-        weights = [config.weights(axis)[name] for name in names]
-        out[axis] = (weighted_composite(kept, weights), dict(zip(names, kept, strict=True)))
+        kept: dict[str, FloatArray] = {}
+        for name in names:
+            assessed_score = scores.get(name)
+            values = np.full(counts.shape[0], np.nan) if assessed_score is None else resampled[name]
+            if assessed_score is not None:
+                values[itself] = assessed_score
+            kept[name] = values
+        composite = composite_rows([kept[name] for name in names], [weights[name] for name in names])
+        out[axis] = (composite, kept)
     return out
 
 
@@ -542,7 +594,7 @@ def assessment_uncertainty(
     """Per assessed axis, its §2.5 ``uncertainty`` object."""
     if not window.scored or config.uncertainty_resamples <= 0:
         return {}
-    composites = resampled_composites(window, config, assessed)
+    composites = resampled_composites(window, config, assessed, assessed_window=True)
     return {axis: interval_report(values, TIERS_OF_AXIS[axis]) for axis, values in composites.items()}
 
 
@@ -564,5 +616,5 @@ __all__ = [
     "subset_performance",
     "task_arrays",
     "tier_indices",
-    "weighted_composite",
+    "window_rows",
 ]

@@ -139,20 +139,17 @@ def new_event_ids(count: int) -> list[uuid.UUID]:
     return [uuid.UUID(int=value) for value in _ids.take(count)]
 
 
+# The columns an event is written with, in the events table's order (created_at is the
+# server's): the one list both dialects' statements and _Columns.rows() follow.
+WRITTEN_COLUMNS: tuple[str, ...] = tuple(str(c.name) for c in t.events.columns if c.name != "created_at")
+
 # The events table as SQLite stores it, every column text: values are pre-converted
-# by _sqlite_row to exactly what the typed columns (Uuid, UTCDateTime, JSON) write.
+# by _write_sqlite_chunk to exactly what the typed columns (Uuid, UTCDateTime, JSON) write.
 sqlite_metadata = MetaData()
 sqlite_events_table = Table(
     "events",
     sqlite_metadata,
-    Column("id", Text(), primary_key=True),
-    Column("agent_id", Text()),
-    Column("type", Text()),
-    Column("task_id", Text()),
-    Column("idempotency_key", Text()),
-    Column("timestamp", Text()),
-    Column("data", Text()),
-    Column("content_digest", Text()),
+    *(Column(name, Text(), primary_key=name == "id") for name in WRITTEN_COLUMNS),
 )
 
 
@@ -305,7 +302,8 @@ class _Columns:
         self.digests: list[str | None] = []  # None for an event with an id (see write_events)
 
     def rows(self) -> Iterator[tuple[str, str, str, str | None, str, datetime, Any, str | None]]:
-        """Each row's (id, agent id, type, task id, key, timestamp, data, content digest)."""
+        """Each row's values in WRITTEN_COLUMNS order: (id, agent id, type, task id, key,
+        timestamp, data, content digest)."""
         return zip(
             self.ids,
             self.agent_ids,
@@ -319,16 +317,7 @@ class _Columns:
         )
 
 
-_SQLITE_COLUMNS = (
-    "id",
-    "agent_id",
-    "type",
-    "task_id",
-    "idempotency_key",
-    "timestamp",
-    "data",
-    "content_digest",
-)
+_SQLITE_COLUMNS = WRITTEN_COLUMNS
 # The Core insert compiled once to SQLite's positional form, so that a chunk is one
 # DB-API executemany of plain tuples (what a hand-written sqlite3 loader would do).
 _sqlite_insert_compiled = (
@@ -399,6 +388,14 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
     return existing
 
 
+_POSTGRES_TYPES: Mapping[str, Any] = {
+    "id": postgresql.UUID(),
+    "agent_id": postgresql.UUID(),
+    "timestamp": DateTime(timezone=True),
+    "data": postgresql.JSON(),
+}  # how json_to_recordset reads the other written columns: text
+
+
 def _postgres_insert_new() -> Any:
     """``INSERT INTO events SELECT .. FROM json_to_recordset(:rows) ON CONFLICT DO
     NOTHING RETURNING id::text``: the chunk travels as one JSON document (serialised by
@@ -408,19 +405,10 @@ def _postgres_insert_new() -> Any:
     events = t.events
     chunk = (
         func.json_to_recordset(cast(bindparam("rows", type_=Text()), postgresql.JSON()))
-        .table_valued(
-            column("id", postgresql.UUID()),
-            column("agent_id", postgresql.UUID()),
-            column("type", Text()),
-            column("task_id", Text()),
-            column("idempotency_key", Text()),
-            column("timestamp", DateTime(timezone=True)),
-            column("data", postgresql.JSON()),
-            column("content_digest", Text()),
-        )
+        .table_valued(*(column(name, _POSTGRES_TYPES.get(name, Text())) for name in WRITTEN_COLUMNS))
         .render_derived(name="chunk", with_types=True)
     )
-    names = ["id", "agent_id", "type", "task_id", "idempotency_key", "timestamp", "data", "content_digest"]
+    names = list(WRITTEN_COLUMNS)
     return (
         postgresql.insert(events)
         .from_select(names, select(*(chunk.c[name] for name in names)))
@@ -438,19 +426,7 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
     ``ON CONFLICT DO NOTHING`` waits for a concurrent writer of the same key to commit,
     and the look-up that follows (a new statement under READ COMMITTED) sees its row.
     """
-    rows = [
-        {
-            "id": event_id,
-            "agent_id": agent_id,
-            "type": event_type,
-            "task_id": task_id,
-            "idempotency_key": key,
-            "timestamp": timestamp,
-            "data": data,
-            "content_digest": digest,
-        }
-        for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows()
-    ]
+    rows = [dict(zip(WRITTEN_COLUMNS, row, strict=True)) for row in columns.rows()]
     document = orjson.dumps(rows, default=json_default).decode()
     result = connection.execute(_postgres_statement, {"rows": document})
     inserted = {text.replace("-", "") for text in result.scalars()}

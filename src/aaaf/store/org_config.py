@@ -32,7 +32,8 @@ from typing import Any
 from sqlalchemy import Connection, insert, select
 
 from aaaf.errors import AAAFError
-from aaaf.scoring.defaults import AXES, AAAFConfig
+from aaaf.scoring.defaults import AAAFConfig
+from aaaf.scoring.dimensions import weights_for_declared
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.row_mapping import record_from_row
@@ -267,19 +268,17 @@ def build_config(
 ) -> AAAFConfig:
     """The organization's ``AAAFConfig``: stored values over the defaults.
 
-    Stored weights are used as stored (they were checked when written); an axis without
-    stored weights keeps the built-in table.
+    Stored weights are used as stored (they were checked when written) while they name the
+    axis's declared dimensions; a table stored when the axis had other dimensions is carried
+    over by ``weights_for_declared``; an axis without stored weights keeps the built-in table.
     """
     values: dict[str, Any] = {field: config_row[column] for field, column in COLUMN_FIELDS.items()}
     values["recency_weights"] = recency_weights_from_json(config_row["recency_weights"])
     values["taxonomy"] = tuple(taxonomy)
     for axis_field, axis in WEIGHT_FIELDS.items():
         stored = {dimension: weight for row_axis, dimension, weight in weight_rows if row_axis == axis}
-        if stored:
-            canonical = [name for name in AXES[axis] if name in stored]
-            values[axis_field] = {
-                name: stored[name] for name in [*canonical, *sorted(set(stored) - set(canonical))]
-            }
+        if stored:  # stored for other dimensions: carried over by one rule (docs/scoring.md §1)
+            values[axis_field] = weights_for_declared(axis, stored)
     values.update(extra_from_json(config_row["extra"] or {}))
     return AAAFConfig(**values)
 

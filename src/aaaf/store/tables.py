@@ -73,8 +73,9 @@ from aaaf.store.types import JSONDocument, Score, TextArray, UTCDateTime
 
 # Every event type the evidence package accepts (aaaf.scoring.records.EVENT_TYPES, the one list):
 # document 004 §6.2's eight, the two SCORING.md §1 adds, memory_operation (memory-file
-# evidence) and task_audited (SCORING.md §2.6); the CHECK constraint's migrations spell the
-# list out as it was at each revision (0009_task_audited for the current one).
+# evidence) and task_audited (SCORING.md §2.6).  The database does not repeat it (no CHECK
+# since 0020_once_event_type_check): validation and the event writer read the list, so a new
+# event type needs no migration.
 STORED_EVENT_TYPES: tuple[str, ...] = EVENT_TYPES
 ORGANIZATION_STATUSES = ("active", "suspended", "archived")
 AGENT_STATUSES = ("enrolled", "active", "suspended", "archived")
@@ -170,7 +171,6 @@ events = Table(
     # SHA-256 of the RFC 8785 form of {agent, type, timestamp, data} (0004, SCORING.md §1)
     Column("content_digest", Text(), nullable=True),
     UniqueConstraint("agent_id", "idempotency_key"),
-    CheckConstraint(one_of("type", STORED_EVENT_TYPES), name="type"),
     Index("idx_events_agent_type", "agent_id", "type"),
     Index("idx_events_agent_timestamp", "agent_id", "timestamp"),
     Index("idx_events_task_id", "task_id"),

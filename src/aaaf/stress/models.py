@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from aaaf.scoring.dimensions import DIMENSIONS as DECLARED_DIMENSIONS
+
 TASK_TYPES = (
     "domain_probe",
     "complexity_ladder",
@@ -27,20 +29,8 @@ TASK_TYPES = (
 TOOLS = ("bash", "python", "file_read", "file_write", "grep", "search", "delegate")
 """Tools the harness offers (issue 15 §2); ``request_approval`` is the autonomy checkpoint, not a tool."""
 
-DIMENSIONS = (
-    "task_completion_rate",
-    "accuracy",
-    "speed",
-    "consistency",
-    "review_compliance",
-    "domain_breadth",
-    "complexity_ceiling",
-    "tool_proficiency",
-    "autonomy_level",
-    "learning_rate",
-    "delegation_capability",
-    "orchestration_skills",
-)
+DIMENSIONS = tuple(d.name for d in DECLARED_DIMENSIONS)
+"""The twelve dimensions a task can serve, by name (their declarations: aaaf.scoring.dimensions)."""
 
 TaskType = Literal[
     "domain_probe",

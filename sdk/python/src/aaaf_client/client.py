@@ -19,6 +19,7 @@ Every API resource is an attribute generated from ``openapi.json`` (``client.age
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 from collections import deque
@@ -26,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx
+from attrs import evolve
 
 from aaaf_client._generated.client import AuthenticatedClient
 from aaaf_client._generated.resources import SyncResources
@@ -230,6 +232,21 @@ class AAAFClient(SyncResources):
                 self._cond.notify_all()  # room for producers blocked on a full queue
             deliver(http, chunk, retry_timeout=self.retry_timeout, outage=self._outage, settle=self._settle)
 
+    def _start_over_in_child(self) -> None:
+        """After ``os.fork()``, in the child: the parent's delivery thread did not come along,
+        its lock may have been held by that thread, and its connections are the parent's.  The
+        child gets its own; its copy of the parent's queue is dropped (the parent sends those
+        events), so what the child ingests is delivered once, by the child."""
+        self._cond = threading.Condition()
+        self._pending = deque()
+        self._settled = self._seq
+        self._flush_wanted = False
+        self._worker = None
+        self._ledger = Ledger(self._ledger.on_error)
+        self._outage = Outage()
+        self.api = evolve(self.api)  # a copy without the parent's httpx client (made on first use)
+        SyncResources.__init__(self, self.api)
+
     def _settle(self, chunk: list[Queued], result: dict[str, Any] | None, error: AAAFError | None) -> None:
         with self._cond:
             if result is not None:
@@ -250,3 +267,12 @@ def _close_at_exit() -> None:
     """Flush every client still open when the interpreter exits (its events are not lost)."""
     for client in list(_OPEN):
         client.close()
+
+
+def _start_over_after_fork() -> None:
+    """Every client still open starts over in a forked child (as Langfuse's client does)."""
+    for client in list(_OPEN):
+        client._start_over_in_child()
+
+
+os.register_at_fork(after_in_child=_start_over_after_fork)

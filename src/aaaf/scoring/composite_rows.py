@@ -1,0 +1,95 @@
+"""The §0 composite of many rows at once, bit for bit the engine's (SCORING.md §0, §2.5).
+
+:func:`aaaf.scoring.core.composite` is the one weighted mean: weights renormalised over the
+covered dimensions by :func:`aaaf.scoring.core.renormalised_weights`, then the correctly
+rounded sum (:func:`math.fsum`) of weight × score.  The bootstraps need it for a thousand
+resamples at once; :func:`composite_rows` gives, for every row, exactly the float
+``composite`` gives for that row — so an assessment and its own resamples can never land on
+two sides of a tier boundary by a rounding difference (docs/scoring.md §2.5):
+
+* the renormalised weights of each coverage pattern are ``renormalised_weights``' own;
+* each row's products are summed with an error-free transformation (TwoSum): the running
+  sum, the exact rounding errors, and a bound on the error of summing those errors.  When
+  the bound proves the rounded result is the float nearest to the exact sum, it is the
+  correctly rounded sum, which is what :func:`math.fsum` returns; a row the bound cannot
+  settle (the exact sum within a hair of half-way between two floats) is summed by
+  :func:`math.fsum` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from aaaf.scoring.core import renormalised_weights
+
+FloatArray = npt.NDArray[np.float64]
+
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[float]) -> FloatArray:
+    """Per row, ``core.composite(row, weights).score`` (NaN where it is null), bit for bit.
+
+    ``scores``: one column per dimension (a sequence of B-vectors, or a B × k matrix), in the
+    order of ``weights``; NaN is a null (uncovered) dimension.
+    """
+    stacked = np.stack(list(scores), axis=1) if not isinstance(scores, np.ndarray) else scores
+    stacked = np.asarray(stacked, dtype=np.float64)
+    rows, k = stacked.shape
+    out = np.full(rows, np.nan)
+    if rows == 0 or k == 0:
+        return out
+    covered = ~np.isnan(stacked)
+    # each row's coverage pattern as one integer (bit j: dimension j covered)
+    codes = covered.astype(np.int64) @ (np.int64(1) << np.arange(k, dtype=np.int64))
+    patterns, inverse = np.unique(codes, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    keys = [str(j) for j in range(k)]
+    table = dict(zip(keys, (float(w) for w in weights), strict=True))
+    used = np.zeros((patterns.shape[0], k))
+    scored = np.zeros(patterns.shape[0], dtype=np.bool_)
+    for at, code in enumerate(patterns.tolist()):
+        renormalised = renormalised_weights(
+            {key: 0.0 if code >> j & 1 else None for j, key in enumerate(keys)}, table
+        )
+        if renormalised:
+            scored[at] = True
+            used[at] = [renormalised.get(key, 0.0) for key in keys]
+    products = used[inverse] * np.where(covered, stacked, 0.0)
+    has_value = scored[inverse]
+    out[has_value] = _correctly_rounded_sums(products[has_value])
+    return out
+
+
+def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
+    """``math.fsum`` of each row: TwoSum-certified where possible, ``math.fsum`` elsewhere."""
+    rows, k = products.shape
+    total = np.zeros(rows)
+    errors = np.zeros(rows)
+    error_size = np.zeros(rows)
+    for j in range(k):
+        x = products[:, j]
+        running = total + x
+        virtual = running - total
+        error = (total - (running - virtual)) + (x - virtual)  # exact: total + x == running + error
+        total = running
+        errors = errors + error
+        error_size = error_size + np.abs(error)
+    result = total + errors
+    virtual = result - total
+    left = (total - (result - virtual)) + (errors - virtual)  # exact: total + errors == result + left
+    # |exact sum − result| ≤ |left| + |Σ error − errors|, the latter ≤ k·eps·Σ|error| (doubled)
+    bound = np.abs(left) + 2.0 * k * _EPS * error_size
+    gap = np.minimum(np.nextafter(result, np.inf) - result, result - np.nextafter(result, -np.inf))
+    # nearest float: the exact sum is less than half the (smaller) gap from the result
+    certain = (error_size == 0.0) | (2.0 * bound < gap)
+    for row in np.nonzero(~certain)[0].tolist():
+        result[row] = math.fsum(products[row].tolist())
+    return result
+
+
+__all__ = ["composite_rows"]

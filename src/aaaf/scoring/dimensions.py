@@ -1,0 +1,145 @@
+"""The twelve AAAF dimensions, each declared once (SCORING.md §2.2, §2.3).
+
+A dimension is its name, its axis, its default weight, its title and the standard it is
+aligned with.  The defaults (:mod:`aaaf.scoring.defaults`: the dimension lists, weight
+tables and standards alignment), the report's titles and the stress library's dimension
+list are read from here; everything keyed by a dimension is keyed by its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dimension:
+    name: str
+    axis: str  # "performance" or "capability"
+    weight: float  # the default weight in its axis's composite
+    title: str  # how reports and pages name it
+    standard: tuple[str, str]  # (standard, clause) it is aligned with
+
+
+DIMENSIONS: tuple[Dimension, ...] = (
+    # Performance (SCORING.md §2.2), weights 0.25 / 0.25 / 0.15 / 0.20 / 0.15
+    Dimension(
+        "task_completion_rate",
+        "performance",
+        0.25,
+        "Task completion rate",
+        ("NIST AI 100-1", "MEASURE 2.6 (valid and reliable)"),
+    ),
+    Dimension(
+        "accuracy", "performance", 0.25, "Accuracy", ("ISO/IEC 25059:2023", "Accuracy quality characteristic")
+    ),
+    Dimension(
+        "speed",
+        "performance",
+        0.15,
+        "Speed to delivery",
+        ("ISO/IEC 25059:2023", "Time behavior sub-characteristic (performance efficiency)"),
+    ),
+    Dimension(
+        "consistency",
+        "performance",
+        0.20,
+        "Consistency",
+        ("NIST AI 100-1", "MEASURE 2.6 (reliability across contexts)"),
+    ),
+    Dimension(
+        "review_compliance",
+        "performance",
+        0.15,
+        "Review compliance",
+        ("ISO/IEC 42001:2023", "Control A.6.2.6 (monitoring), PDCA Act phase"),
+    ),
+    # Capability (SCORING.md §2.3), weights 0.15 / 0.20 / 0.15 / 0.10 / 0.10 / 0.15 / 0.15
+    Dimension(
+        "domain_breadth",
+        "capability",
+        0.15,
+        "Domain breadth",
+        ("IEEE P2894", "Capability description semantics"),
+    ),
+    Dimension(
+        "complexity_ceiling",
+        "capability",
+        0.20,
+        "Complexity ceiling",
+        ("ISO/IEC 25059:2023", "Functional suitability, completeness"),
+    ),
+    Dimension(
+        "tool_proficiency",
+        "capability",
+        0.15,
+        "Tool proficiency",
+        ("NIST AI Agent Standards Initiative", "Agent-tool interaction security/identity"),
+    ),
+    Dimension(
+        "autonomy_level",
+        "capability",
+        0.10,
+        "Autonomy level",
+        ("ISO/IEC 22989:2022", "Human-in/on/over-the-loop definitions"),
+    ),
+    Dimension(
+        "learning_rate",
+        "capability",
+        0.10,
+        "Learning rate",
+        ("ISO/IEC 25059:2023", "Adaptability, continuous learning quality"),
+    ),
+    Dimension(
+        "delegation_capability",
+        "capability",
+        0.15,
+        "Delegation capability",
+        ("NIST AI Agent Standards Initiative", "Agent-to-agent communication, authorization"),
+    ),
+    Dimension(
+        "orchestration_skills",
+        "capability",
+        0.15,
+        "Orchestration skills",
+        (
+            "NIST AI Agent Standards Initiative + IEEE P2894",
+            "Multi-agent coordination, interoperability levels",
+        ),
+    ),
+)
+
+BY_NAME: Mapping[str, Dimension] = {d.name: d for d in DIMENSIONS}
+
+
+def names_of(axis: str) -> tuple[str, ...]:
+    """The axis's dimension names, in declaration order."""
+    return tuple(d.name for d in DIMENSIONS if d.axis == axis)
+
+
+def default_weights(axis: str) -> dict[str, float]:
+    return {d.name: d.weight for d in DIMENSIONS if d.axis == axis}
+
+
+def weights_for_declared(axis: str, stored: Mapping[str, float]) -> dict[str, float]:
+    """An organization's stored weights for the dimensions declared now (docs/scoring.md §1).
+
+    Stored when the axis had other dimensions, a table is carried over by one rule: a
+    dimension no longer declared is dropped; a declared dimension the table does not name
+    gets its default weight; the stored weights of the rest keep their proportions and share
+    what is left, so the table sums to 1.  A table naming exactly the declared dimensions is
+    returned as stored; one whose remaining weights sum to 0 gives way to the defaults.
+    """
+    declared = names_of(axis)
+    if set(stored) == set(declared):
+        return {name: stored[name] for name in declared}
+    defaults = default_weights(axis)
+    added = [name for name in declared if name not in stored]
+    kept_total = sum(stored[name] for name in declared if name in stored)
+    if kept_total <= 0.0:
+        return defaults
+    share = (1.0 - sum(defaults[name] for name in added)) / kept_total
+    return {name: stored[name] * share if name in stored else defaults[name] for name in declared}
+
+
+__all__ = ["BY_NAME", "DIMENSIONS", "Dimension", "default_weights", "names_of", "weights_for_declared"]

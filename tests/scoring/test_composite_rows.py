@@ -1,0 +1,197 @@
+"""One composite for the engine and its bootstrap (SCORING.md §0, §2.5).
+
+An assessment and its own resamples must never land on two sides of a tier boundary by a
+rounding difference: :func:`composite_rows` is, row by row, bit for bit
+:func:`aaaf.scoring.core.composite`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from aaaf.scoring import aaaf as engine
+from aaaf.scoring import uncertainty as unc
+from aaaf.scoring.composite_rows import composite_rows
+from aaaf.scoring.core import check_weights, composite
+from aaaf.scoring.defaults import AXES, AAAFConfig
+from aaaf.scoring.fold import fold_evidence
+from aaaf.scoring.records import EventRecord
+from tests.scoring.factories import WINDOW_END, Events
+from tests.scoring.test_uncertainty import fleet_events, task_spec
+
+# scores that sit on or next to tier boundaries, and arbitrary ones
+_SCORE = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0]),
+    st.floats(min_value=0.0, max_value=1.0),
+)
+# weights as a table would write them: hundredths that sum to 1, or arbitrary shares
+_HUNDREDTHS = st.lists(st.integers(0, 100), min_size=1, max_size=7).filter(lambda parts: sum(parts) > 0)
+
+
+def _table(parts: list[int], exact: bool) -> list[float]:
+    """A valid weight table: hundredths summing to 100 (written as 0.15, 0.25, …) or shares."""
+    if exact:
+        total = sum(parts)
+        cents = [p * 100 // total for p in parts]
+        cents[0] += 100 - sum(cents)
+        return [c / 100 for c in cents]
+    total = math.fsum(parts)
+    return [p / total for p in parts]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_HUNDREDTHS, st.booleans(), st.data())
+def test_every_row_is_the_scalar_composite_bit_for_bit(parts: list[int], exact: bool, data: Any) -> None:
+    weights = _table(parts, exact)
+    names = [f"d{j}" for j in range(len(weights))]
+    table = check_weights(dict(zip(names, weights, strict=True)))
+    rows = data.draw(
+        st.lists(st.lists(_SCORE, min_size=len(names), max_size=len(names)), min_size=1, max_size=20)
+    )
+    matrix = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=np.float64)
+    got = composite_rows(matrix, weights).tolist()
+    for row, value in zip(rows, got, strict=True):
+        want = composite(dict(zip(names, row, strict=True)), table).score
+        if want is None:
+            assert math.isnan(value)
+        else:
+            assert value == want, (row, weights, value, want)
+
+
+def test_the_issue_weights_give_the_same_075_in_both() -> None:
+    weights = [0.15, 0.25, 0.15, 0.25, 0.2]
+    names = list(AXES["performance"])
+    scores = [1.0, 0.8, 0.0, 1.0, None]
+    want = composite(dict(zip(names, scores, strict=True)), dict(zip(names, weights, strict=True)))
+    got = composite_rows(np.array([[1.0, 0.8, 0.0, 1.0, np.nan]] * 3), weights)
+    assert want.score == 0.75 and want.tier is None
+    assert got.tolist() == [0.75, 0.75, 0.75]
+
+
+# --------------------------------------------------------------------------- whole assessments
+
+_ISSUE_WEIGHTS = {
+    "task_completion_rate": 0.15,
+    "accuracy": 0.25,
+    "speed": 0.15,
+    "consistency": 0.25,
+    "review_compliance": 0.2,
+}
+
+
+def _uncertainty(events: list[EventRecord], config: AAAFConfig) -> tuple[Any, dict[str, dict[str, Any]]]:
+    result = engine.assess(events, config, WINDOW_END, enforce_minimums=False)
+    window = engine.window_evidence(fold_evidence(events), config, WINDOW_END)
+    assessed = {
+        axis: {name: d.score for name, d in result.axis(axis).dimensions.items()}  # type: ignore[union-attr]
+        for axis in ("performance", "capability")
+    }
+    return result, unc.assessment_uncertainty(window, config, assessed)
+
+
+def test_the_issue_reproduction_32_alike_tasks_is_expert_with_probability_one() -> None:
+    """32 alike tasks (accepted, one minor error, twice the L2 baseline time) under the
+    issue's weights: composite 0.75 exactly, Expert — and the bootstrap agrees (it said
+    {Proficient: 1.0} when it summed with NumPy and the engine with math.fsum)."""
+    config = dataclasses.replace(AAAFConfig(), performance_weights=_ISSUE_WEIGHTS)
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(32):
+        events += ev.task(
+            f"t{i:03d}", domain="code", complexity=2, seconds=7200.0, errors=[{"severity": "minor"}]
+        )
+    result, report = _uncertainty(events, config)
+    performance = result.axis("performance")
+    assert performance is not None
+    assert performance.composite.score == 0.75 and performance.composite.tier == "Expert"
+    assert report["performance"]["ci"] == [0.75, 0.75]
+    assert report["performance"]["tier_probabilities"] == {
+        "Novice": 0.0,
+        "Competent": 0.0,
+        "Proficient": 0.0,
+        "Expert": 1.0,
+        "Elite": 0.0,
+    }
+
+
+def _random_performance_weights(parts: list[int]) -> dict[str, float]:
+    names = AXES["performance"]
+    return dict(zip(names, _table((parts * 5)[:5], True), strict=True))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(1, 100), min_size=5, max_size=5), task_spec, st.integers(1, 40))
+def test_alike_tasks_give_a_degenerate_interval_equal_to_the_composite(
+    parts: list[int], spec: dict[str, Any], n: int
+) -> None:
+    """Every resample of alike tasks is the window's multiset: the interval is one point,
+    that point is the composite, and the awarded tier has probability 1 — under any weights."""
+    config = dataclasses.replace(
+        AAAFConfig(), performance_weights=_random_performance_weights(parts), uncertainty_resamples=200
+    )
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(n):
+        events += ev.task(
+            f"t{i:03d}",
+            spec["status"] or "accepted",
+            domain=spec["domain"],
+            complexity=spec["complexity"],
+            seconds=spec["seconds"],
+            milestone_fraction=spec["fraction"],
+            errors=[{} if s is None else {"severity": s} for s in spec["errors"]],
+        )
+    result, report = _uncertainty(events, config)
+    observed = result.axis("performance")
+    assert observed is not None
+    got = report["performance"]
+    if observed.composite.score is None:
+        assert got["ci"] is None
+        return
+    assert got["ci"] == [observed.composite.score, observed.composite.score]
+    assert got["tier_probabilities"][observed.composite.tier] == 1.0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(1, 100), min_size=5, max_size=5), st.lists(task_spec, min_size=1, max_size=8))
+def test_the_row_of_ones_resample_is_the_assessment(parts: list[int], specs: list[dict[str, Any]]) -> None:
+    """The resample that draws each task once is the window itself: its dimension scores and
+    composites are the assessment's, bit for bit."""
+    config = dataclasses.replace(AAAFConfig(), performance_weights=_random_performance_weights(parts))
+    events = fleet_events(specs, 1)
+    result = engine.assess(events, config, WINDOW_END, enforce_minimums=False)
+    window = engine.window_evidence(fold_evidence(events), config, WINDOW_END)
+    assessed = {
+        axis: {name: d.score for name, d in result.axis(axis).dimensions.items()}  # type: ignore[union-attr]
+        for axis in ("performance", "capability")
+    }
+    ones = np.ones((1, len(window.scored)))
+    for axis, (values, dimensions) in unc.resampled_scores(
+        window, config, assessed, ones, assessed_window=True
+    ).items():
+        observed = result.axis(axis)
+        assert observed is not None
+        if observed.composite.score is None:
+            assert math.isnan(float(values[0]))
+            continue
+        assert float(values[0]) == observed.composite.score, axis
+        for name, d in observed.dimensions.items():
+            got = float(dimensions[name][0])
+            assert math.isnan(got) if d.score is None else got == d.score, (axis, name)
+
+
+def test_a_resample_is_the_window_only_when_it_draws_each_kind_as_often() -> None:
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(3):  # t000 and t001 alike, t002 another kind
+        events += ev.task(f"t{i:03d}", domain="code", complexity=2, seconds=600.0 if i < 2 else 5000.0)
+    window = engine.window_evidence(fold_evidence(events), AAAFConfig(), WINDOW_END)
+    counts = np.array([[1, 1, 1], [2, 0, 1], [0, 2, 1], [1, 2, 0], [3, 0, 0]], dtype=np.float64)
+    assert unc.window_rows(counts, unc.task_arrays(window)).tolist() == [True, True, True, False, False]
