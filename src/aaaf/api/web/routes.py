@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 
 from aaaf.api.web import views
 from aaaf.api.web.charts import contrast_text, legend
+from aaaf.api.web.tiers import legend_rows, tier_class
 from aaaf.api.web.session import Session, check_csrf, current_session, sign_in, sign_out
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
@@ -42,6 +43,8 @@ templates.env.globals.update(
     tier_colours=TIER_COLOURS,
     contrast_text=contrast_text,
     legend=legend,
+    tier_class=tier_class,
+    tier_legend_rows=legend_rows,
 )
 router = APIRouter(include_in_schema=False)
 LOGIN_CSRF = "aaaf_signin_csrf"
@@ -173,11 +176,25 @@ def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
 
 # ------------------------------------------------------------------------------- pages
 @router.get("/", response_class=HTMLResponse)
-def overview(request: Request, page: int = 1) -> Response:
+def overview(
+    request: Request,
+    page: int = 1,
+    flag: str | None = None,
+    tier: str | None = None,
+    sort: str | None = None,
+) -> Response:
     def build(session: Session) -> Response:
         org = _org(request, session)
         now = request.app.state.context.now()
-        data = views.overview(org, now=now, can_admin=session.principal.holds("admin"), page=page)
+        data = views.overview(
+            org,
+            now=now,
+            can_admin=session.principal.holds("admin"),
+            page=page,
+            flag=flag,
+            tier=tier,
+            sort=sort,
+        )
         config = org.config()
         return _render(
             request,

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
 from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
-from aaaf.reports.summary import FleetEntry, tier_distribution
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
@@ -36,32 +36,44 @@ def _day(moment: datetime | None) -> str:
     return "—" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
 
 
-def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) -> dict[str, Any]:
-    """The organization overview: fleet (``FLEET_PAGE`` agents a page, by name), tier
-    distribution, due agents, held assessments, open appeals, recent webhook failures.
-    The organization's completed assessments are read once and handed to each service."""
+def overview(
+    org: OrgStore,
+    *,
+    now: datetime,
+    can_admin: bool,
+    page: int = 1,
+    flag: str | None = None,
+    tier: str | None = None,
+    sort: str | None = None,
+) -> dict[str, Any]:
+    """The organization overview: the "needs attention" strip, the fleet (``FLEET_PAGE``
+    agents a page; filtered by a flag or a tier, sorted by name, score, change or date), tier
+    distribution (held and revoked agents not counted), due agents, held assessments with
+    their reasons, open appeals, recent webhook failures.  The organization's completed
+    assessments and current badges are read once and handed to each part."""
     completed = org.assessments(status="completed")  # newest first, read once for every panel
-    latest = report_service.latest_with_composites_by_agent(org, completed)
     agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
-    # the fleet summary's entries (reports.summary), carrying each latest result
-    entries = [
-        FleetEntry(agent=a.name, assessment=None if a.id not in latest else {"result": latest[a.id].result})
-        for a in agents
-    ]
-    pages = max(1, -(-len(agents) // FLEET_PAGE))
+    rows = fleet_view.fleet_rows(
+        agents, fleet_view.composite_history(completed), org.badges(current_only=True), now=now
+    )
+    due = assess_service.due_agents(org, now=now, completed=completed)
+    flag = flag if flag in fleet_view.FLAGS else None
+    chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
+    pages = max(1, -(-len(chosen) // FLEET_PAGE))
     page = min(max(1, page), pages)
+    shown = chosen[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
+    trust = org.last_committed_scores([row.agent.id for row in shown], TRUST_SCHEME)
     fleet = []
-    shown = list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
-    trust = org.last_committed_scores([agent.id for agent, _ in shown], TRUST_SCHEME)
-    for agent, entry in shown:
-        committed = trust.get(agent.id)
-        row: dict[str, Any] = {"agent": agent, "assessment": latest.get(agent.id)}
-        for axis in AXES:
-            data = entry.axis(axis) or {}
-            row[axis] = {"score": display(data.get("composite_score")), "tier": data.get("tier")}
-        row["trust"] = None if committed is None else trust_display(committed.score)
-        row["trust_tier"] = None if committed is None else committed.tier
-        fleet.append(row)
+    for row in shown:
+        committed = trust.get(row.agent.id)
+        fleet.append(
+            {
+                "row": row,
+                "agent": row.agent,
+                "trust": None if committed is None else trust_display(committed.score),
+                "trust_tier": None if committed is None else committed.tier,
+            }
+        )
     held = [a for a in completed if a.review_state == "pending_review"]
     failures: list[dict[str, Any]] = []
     if can_admin:
@@ -70,15 +82,22 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
                 if delivery.status == "failed":
                     failures.append({"webhook": hook, "delivery": delivery})
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
+    agent_of = {a.id: (a.agent_id, a.agent_name) for a in completed}  # an appeal names its agent
     return {
         "fleet": fleet,
         "fleet_total": len(agents),
+        "fleet_shown": len(chosen),
         "page": page,
         "pages": pages,
-        "distribution": {axis: tier_distribution(entries, axis) for axis in AXES},
-        "due": assess_service.due_agents(org, now=now, completed=completed),
-        "held": held,
-        "appeals": org.open_appeals(),
+        "flag": flag,
+        "tier_filter": tier or None,
+        "sort": sort if sort in fleet_view.SORTS else "name",
+        "flags": fleet_view.FLAGS,
+        "attention": fleet_view.attention_counts(rows, due=len(due)),
+        "distribution": {axis: fleet_view.distribution(rows, axis) for axis in AXES},
+        "due": due,
+        "held": [{"assessment": a, "reason": fleet_view.hold_reason(a)} for a in held],
+        "appeals": [{"appeal": ap, "agent": agent_of.get(ap.assessment_id)} for ap in org.open_appeals()],
         "failures": failures[:RECENT_FAILURES],
         "webhooks_visible": can_admin,
     }
