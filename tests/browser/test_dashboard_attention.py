@@ -203,3 +203,43 @@ def test_no_sideways_scroll_at_320(live: LiveServer, flagged: FlaggedFleet, page
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 321, (path, width)
 
+
+
+def test_a_held_badge_is_decided_on_its_assessment_page(live: LiveServer, page: Any) -> None:
+    """The reason on the agent and assessment pages, no verify link while held; a read-only key
+    sees no form, a forged form is refused, an auditor approves and the badge is issued."""
+    org = live.organization(**SMALL_MINIMUMS)
+    policy = org.client.patch(f"/api/v1/organizations/{org.id}/config", json={"review_before_issue": True})
+    assert policy.status_code == 200, policy.text
+    agent = org.client.post("/api/v1/agents", json={"name": "reviewed"}).json()
+    sent = org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], 8)})
+    assert sent.status_code == 201, sent.text
+    held = _assess(org, agent["id"])
+    reader = org.client.post("/api/v1/keys", json={"scopes": ["read"], "name": "viewer"}).json()["api_key"]
+    reason = "this organization reviews every badge before it is issued"
+    # a reader sees the reason, no form and no verify link
+    sign_in(page, live.base_url, reader, f"/assessments/{held}")
+    assert reason in page.locator("[data-field='hold-reason']").inner_text()
+    assert page.locator("form[action$='/review']").count() == 0
+    assert page.locator("a", has_text="Verify its badge").count() == 0
+    page.goto(f"{live.base_url}/agents/{agent['id']}")
+    assert reason in page.locator("[data-field='hold-reason']").inner_text()
+    page.context.clear_cookies()
+    # the organization's key (auditor scope): the form; a forged post without the token is refused
+    sign_in(page, live.base_url, org.key, f"/assessments/{held}")
+    forged = page.request.post(
+        f"{live.base_url}/assessments/{held}/review", form={"decision": "approve"}, max_redirects=0
+    )
+    assert forged.status == 403
+    assert org.client.get(f"/api/v1/assessments/{held}").json()["review_state"] == "pending_review"
+    page.fill("#reviewer", "Dana Lead")
+    screenshot(page, f"dashboard-hold-{live.dialect}")
+    page.click("button[value='approve']")
+    page.wait_for_url(f"**/assessments/{held}?reviewed=approved")
+    assert "approved" in page.locator("[role=status]").inner_text()
+    decided = org.client.get(f"/api/v1/assessments/{held}").json()
+    assert decided["review_state"] == "approved"
+    _badge_issued(org, held)
+    page.reload()
+    assert page.locator("[data-hold]").count() == 0
+    assert page.locator("a", has_text="Verify its badge").get_attribute("href") == f"/verify/{held}"

@@ -220,10 +220,46 @@ def agent(request: Request, agent_ref: str) -> Response:
 
 
 @router.get("/assessments/{assessment_id}", response_class=HTMLResponse)
-def assessment(request: Request, assessment_id: str) -> Response:
+def assessment(request: Request, assessment_id: str, reviewed: str | None = None) -> Response:
     def build(session: Session) -> Response:
         data = views.assessment_page(_org(request, session), assessment_id)
-        return _render(request, "dashboard/assessment.html", session, **data)
+        return _render(request, "dashboard/assessment.html", session, reviewed=reviewed, **data)
+
+    return _page(request, build)
+
+
+@router.post("/assessments/{assessment_id}/review")
+def review(
+    request: Request,
+    assessment_id: str,
+    csrf_token: str = Form(""),
+    decision: str = Form(""),
+    reviewer: str = Form(""),
+) -> Response:
+    """Approve (the badge is issued) or reject (it never is) a held badge, as
+    ``POST /api/v1/badges/{id}/review`` does, for a key holding the ``auditor`` scope."""
+
+    def build(session: Session) -> Response:
+        from aaaf.api.routes.badges import OrgSession, issue_after_scoring
+        from aaaf.services import badges as badge_service
+
+        check_csrf(session, csrf_token)
+        session.principal.require("auditor")
+        if decision not in ("approve", "reject"):
+            raise AAAFError("INVALID_REQUEST", "Choose approve or reject.", {"field": "decision"})
+        store = request.app.state.store
+        org = _org(request, session)
+        now = request.app.state.context.now()
+        decided = badge_service.review(
+            OrgSession(store, org, org.organization()),
+            assessment_id,
+            approve=decision == "approve",
+            reviewer=reviewer.strip() or None,
+            now=now,
+        )
+        if decided.review_state == "approved":
+            issue_after_scoring(store, org, decided.id, now)
+        return RedirectResponse(f"/assessments/{decided.id}?reviewed={decided.review_state}", status_code=303)
 
     return _page(request, build)
 

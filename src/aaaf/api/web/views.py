@@ -29,6 +29,13 @@ from aaaf.services import trust as trust_service
 from aaaf.store import OrgStore
 
 RECENT_FAILURES = 10
+REVIEW_WORDS = {
+    "not_required": "no review needed",
+    "pending_review": "badge held for review",
+    "approved": "approved by a reviewer",
+    "rejected": "rejected by a reviewer: no badge is issued",
+}
+"""The review states in plain words (docs/scoring.md §2.4)."""
 FLEET_PAGE = 100
 
 
@@ -225,9 +232,12 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
     for run in org.stress_runs(agent.id):
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
     standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
+    held = latest is not None and latest.review_state == "pending_review"
     return {
         "agent": agent,
         "latest": latest,
+        "hold_reason": fleet_view.hold_reason(latest) if held else None,
+        "review_words": REVIEW_WORDS,
         "latest_result": None if latest is None else latest.result,
         "bars": bars,
         "trends": trends(history) if history else [],
@@ -249,6 +259,7 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
     from aaaf.services.explain import explain_assessment
 
     assessment = org.get_assessment(assessment_id)
+    badge = org.current_badge(assessment.id) if assessment.status == "completed" else None
     explanation: Mapping[str, Any] | None = None
     if assessment.status == "completed" and assessment.result:
         explanation = explain_assessment(org, str(assessment.id)).to_dict(top=5)
@@ -257,6 +268,9 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
         "json": assess_service.assessment_json(assessment, extended=True),
         "explanation": explanation,
         "appeals": org.appeals(assessment.id),
+        "hold_reason": fleet_view.hold_reason(assessment) if assessment.review_state == "pending_review" else None,
+        "review_words": REVIEW_WORDS.get(assessment.review_state, assessment.review_state),
+        "badge": badge,
         # where each axis's evidence came from: stress-tested here or reported (docs/stress-tests.md)
         "provenance": provenance_lines((assessment.result or {}).get("evidence_sources"))
         if assessment.status == "completed"
