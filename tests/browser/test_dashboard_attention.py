@@ -48,7 +48,8 @@ def flagged(live: LiveServer) -> Iterator[FlaggedFleet]:
     """steady (assessed twice), revoked (its badge revoked), lacking (3 tasks, never assessed),
     held (assessed under the review-before-issue policy)."""
     org = live.organization(**SMALL_MINIMUMS)
-    agents, assessments = {}, {}
+    agents: dict[str, str] = {}
+    assessments: dict[str, list[str]] = {}
     for name, tasks in (("steady", 10), ("revoked", 8), ("lacking", 3), ("held", 9)):
         agent = org.client.post("/api/v1/agents", json={"name": name}).json()
         sent = org.client.post("/api/v1/events/batch", json={"events": agent_evidence(agent["id"], tasks)})
@@ -130,7 +131,10 @@ def test_interval_probability_change_and_date(live: LiveServer, flagged: Flagged
         interval = row.locator(f"[data-field='{axis}-interval']").inner_text()
         assert interval == f"95 % {display(ci[0])}–{display(ci[1])}"
         probability = awarded_probability(data["uncertainty"], data["tier"])
-        assert row.locator(f"[data-field='{axis}-probability']").inner_text() == f"P(tier) {display(probability)}"
+        assert (
+            row.locator(f"[data-field='{axis}-probability']").inner_text()
+            == f"P(tier) {display(probability)}"
+        )
         delta = data["composite_score"] - before[axis]["composite_score"]
         change = row.locator(f"td[data-field='{axis}-delta']").inner_text()
         if round(delta, 2) == 0:
@@ -176,6 +180,11 @@ def test_attention_strip_first_with_links(live: LiveServer, flagged: FlaggedFlee
 
 def test_held_panel_gives_the_reason(live: LiveServer, flagged: FlaggedFleet, page: Any) -> None:
     sign_in(page, live.base_url, flagged.org.key)
+    # "due" lists only agents an assessment would succeed on; the rest are collecting evidence
+    assert page.locator("#due-h + ul a", has_text="lacking").count() == 0
+    collecting = page.locator(f"[data-collecting='{flagged.agents['lacking']}']").inner_text()
+    assert collecting == "lacking: 3 of 6 tasks"
+    assert page.locator("[data-attention-item='due']").count() == 0
     item = page.locator(f"[data-held='{flagged.assessments['held'][-1]}']")
     assert "held" in item.inner_text()
     assert "reviews every badge before it is issued" in item.inner_text()
@@ -195,14 +204,22 @@ def test_filter_and_sort(live: LiveServer, flagged: FlaggedFleet, page: Any) -> 
     assert page.locator("table.fleet tbody th").all_inner_texts() == ["lacking"]
 
 
-def test_no_sideways_scroll_at_320(live: LiveServer, flagged: FlaggedFleet, page: Any) -> None:
+def test_no_sideways_scroll_at_320_and_plain_words(
+    live: LiveServer, flagged: FlaggedFleet, page: Any
+) -> None:
     sign_in(page, live.base_url, flagged.org.key)
     page.set_viewport_size({"width": 320, "height": 640})
-    for path in ("/", f"/agents/{flagged.agents['steady']}", f"/assessments/{flagged.assessments['held'][-1]}"):
+    for path in (
+        "/",
+        f"/agents/{flagged.agents['steady']}",
+        f"/assessments/{flagged.assessments['held'][-1]}",
+    ):
         page.goto(f"{live.base_url}{path}")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 321, (path, width)
-
+        text = page.locator("body").inner_text()
+        for raw in ("passive_only", "pending_review", "not_required", "stress_test_only", "SCORING.md"):
+            assert raw not in text, (path, raw)
 
 
 def test_a_held_badge_is_decided_on_its_assessment_page(live: LiveServer, page: Any) -> None:

@@ -41,7 +41,9 @@ def test_links_work_from_where_the_page_is_served(
 ) -> None:
     badge = api_badge(unconfigured, "stranger-links")
     agent_id = badge.org.client.get(f"/api/v1/assessments/{badge.assessment_id}").json()["agent_id"]
-    claimed = badge.org.client.patch(f"/api/v1/agents/{agent_id}", json={"claimed_domains": ["code", "testing"]})
+    claimed = badge.org.client.patch(
+        f"/api/v1/agents/{agent_id}", json={"claimed_domains": ["code", "testing"]}
+    )
     assert claimed.status_code == 200, claimed.text
     origin = unconfigured.base_url.replace("127.0.0.1", "localhost")  # served under another name
     answer = page.goto(f"{origin}/verify/{badge.assessment_id}")
@@ -64,7 +66,10 @@ def test_links_work_from_where_the_page_is_served(
     status_list = page.locator("a[data-link='status-list']").get_attribute("href")
     assert httpx.get(status_list or "", timeout=30.0).headers["content-type"].startswith("application/jwt")
     # the curl lines name the same origin
-    assert f"curl -sS -o badge.png {origin}/api/v1/badges/{badge.assessment_id}.png" in page.locator("pre").inner_text()
+    assert (
+        f"curl -sS -o badge.png {origin}/api/v1/badges/{badge.assessment_id}.png"
+        in page.locator("pre").inner_text()
+    )
     # who vouches, and on what
     organization = badge.org.client.get(f"/api/v1/organizations/{badge.org.id}").json()["name"]
     issuer = page.locator("[data-field='issuer']").inner_text()
@@ -89,7 +94,9 @@ def test_a_revoked_badge_is_greyed_and_crossed(page: Any, live: LiveServer) -> N
     page.goto(f"{live.base_url}/verify/{badge.assessment_id}")
     card = page.locator("section.badge-card")
     assert card.get_attribute("data-void") == "yes"
-    assert "grayscale(1)" in page.locator("section.badge-card img").evaluate("e => getComputedStyle(e).filter")
+    assert "grayscale(1)" in page.locator("section.badge-card img").evaluate(
+        "e => getComputedStyle(e).filter"
+    )
     assert page.locator(".void-mark").inner_text().lower() == "revoked"
     crossed = page.locator(".void .picture").evaluate("e => getComputedStyle(e, '::before').content")
     assert crossed == '""'

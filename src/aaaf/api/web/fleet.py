@@ -208,10 +208,14 @@ def select(
             if row.withheld is None and any(cell.tier == tier for cell in row.axes.values())
         ]
     if sort in ("performance", "capability"):
-        chosen.sort(key=lambda row: -(row.axes[sort].score if row.axes[sort].score is not None else -1.0))
+        axis = sort
+        chosen.sort(key=lambda row: -_score(row.axes[axis].score))
     elif sort == "change":
         chosen.sort(key=lambda row: (row.change() is None, row.change() or 0.0))
     elif sort == "assessed":
-        dated = sorted((r for r in chosen if r.last_assessed), key=lambda r: r.last_assessed, reverse=True)
-        chosen = dated + [row for row in chosen if row.last_assessed is None]
+        chosen.sort(key=lambda row: -(row.last_assessed.timestamp() if row.last_assessed else float("-inf")))
     return chosen
+
+
+def _score(score: float | None) -> float:
+    return -1.0 if score is None else float(score)

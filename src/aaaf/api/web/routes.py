@@ -11,6 +11,7 @@ of these routes is in ``openapi.json`` (``include_in_schema=False``).
 from __future__ import annotations
 
 import secrets
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,10 +20,10 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from aaaf.api.web import views
+from aaaf.api.web import compare_pair, views
 from aaaf.api.web.charts import contrast_text, legend
-from aaaf.api.web.tiers import legend_rows, tier_class
 from aaaf.api.web.session import Session, check_csrf, current_session, sign_in, sign_out
+from aaaf.api.web.tiers import legend_rows, tier_class
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
@@ -45,6 +46,18 @@ templates.env.globals.update(
     legend=legend,
     tier_class=tier_class,
     tier_legend_rows=legend_rows,
+    type_words={
+        "full": "records and stress tests",
+        "passive_only": "records only",
+        "stress_test_only": "stress tests only",
+        "single_dimension": "one dimension",
+    },
+    status_words={
+        "pending": "waiting",
+        "in_progress": "running",
+        "completed": "completed",
+        "failed": "failed",
+    },
 )
 router = APIRouter(include_in_schema=False)
 LOGIN_CSRF = "aaaf_signin_csrf"
@@ -369,7 +382,16 @@ def compare(request: Request) -> Response:
 
     def build(session: Session) -> Response:
         runs = [run.summary() for run in _org(request, session).eval_runs()]
-        return _render(request, "dashboard/compare.html", session, runs=runs, resamples=DEFAULT_RESAMPLES)
+        control, treatment = compare_pair.defaults(runs)
+        return _render(
+            request,
+            "dashboard/compare.html",
+            session,
+            runs=runs,
+            resamples=DEFAULT_RESAMPLES,
+            default_control=control,
+            default_treatment=treatment,
+        )
 
     return _page(request, build)
 
@@ -394,9 +416,20 @@ def compare_report(request: Request) -> Response:
             )
         if not control:
             raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
+        org = _org(request, session)
+        warning = compare_pair.check_pair(
+            org.get_eval_run(control).summary(), [org.get_eval_run(ref).summary() for ref in treatments]
+        )
         config = LayeredConfig(resamples=int(raw))
-        result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
+        result, _, _ = compare_stored_result(org, control, treatments, config=config)
         html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
+        if warning:  # above the report, where it is read first
+            banner = (
+                '<p role="alert" data-warning="swapped" style="border:2px solid #9b1c1c;'
+                'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
+                f"{escape(warning)}</p>"
+            )
+            html = html.replace("<body>", "<body>\n" + banner, 1)
         return HTMLResponse(html)
 
     return _page(request, build)

@@ -30,7 +30,11 @@ def legend_rows() -> list[dict[str, object]]:
         items = []
         for index, tier in enumerate(ordered):
             upper = ordered[index + 1].lower if index + 1 < len(ordered) else None
-            span = f"{display(tier.lower)} and above" if upper is None else f"{display(tier.lower)} to below {display(upper)}"
+            span = (
+                f"{display(tier.lower)} and above"
+                if upper is None
+                else f"{display(tier.lower)} to below {display(upper)}"
+            )
             items.append({"name": tier.name, "span": span, "class": tier_class(tier.name)})
         out.append({"axis": axis, "title": AXIS_TITLES[axis], "tiers": items})
     return out

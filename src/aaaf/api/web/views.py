@@ -18,7 +18,6 @@ from typing import Any
 from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
 from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
-from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
@@ -63,7 +62,12 @@ def overview(
     rows = fleet_view.fleet_rows(
         agents, fleet_view.composite_history(completed), org.badges(current_only=True), now=now
     )
-    due = assess_service.due_agents(org, now=now, completed=completed)
+    due, collecting = _assessable(
+        org,
+        assess_service.due_agents(org, now=now, completed=completed),
+        assessed={a.agent_id for a in completed},
+        now=now,
+    )
     flag = flag if flag in fleet_view.FLAGS else None
     chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
     pages = max(1, -(-len(chosen) // FLEET_PAGE))
@@ -103,11 +107,36 @@ def overview(
         "attention": fleet_view.attention_counts(rows, due=len(due)),
         "distribution": {axis: fleet_view.distribution(rows, axis) for axis in AXES},
         "due": due,
+        "collecting": collecting,
         "held": [{"assessment": a, "reason": fleet_view.hold_reason(a)} for a in held],
         "appeals": [{"appeal": ap, "agent": agent_of.get(ap.assessment_id)} for ap in org.open_appeals()],
         "failures": failures[:RECENT_FAILURES],
         "webhooks_visible": can_admin,
     }
+
+
+def _assessable(
+    org: OrgStore, due: Sequence[tuple[Any, str]], *, assessed: set[Any], now: datetime
+) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
+    """Split the due agents: those that can be assessed, and those never assessed that have
+    fewer completed tasks in the window than the minimum (docs/scoring.md §2.1) — with how
+    many they have and need, so "due" lists only what an assessment would succeed on."""
+    from datetime import timedelta
+
+    config = org.config()
+    required = max(config.min_tasks_performance, config.min_tasks_capability)
+    fresh = [agent.id for agent, _ in due if agent.id not in assessed]
+    events = org.events_for_agents(fresh, types=["task_completed"]) if fresh else {}
+    since = now - timedelta(days=config.window_days)
+    assessable, collecting = [], []
+    for agent, reason in due:
+        if agent.id not in assessed:
+            tasks = assess_service.completed_tasks_since(events.get(agent.id, []), since)
+            if tasks < required:
+                collecting.append({"agent": agent, "tasks": tasks, "required": required})
+                continue
+        assessable.append((agent, reason))
+    return assessable, collecting
 
 
 def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
@@ -233,7 +262,10 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
     standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
     held = latest is not None and latest.review_state == "pending_review"
+    from aaaf.services.changes import assessment_changes
+
     return {
+        "changes": None if len(history) < 2 or latest is None else assessment_changes(org, str(latest.id)),
         "agent": agent,
         "latest": latest,
         "hold_reason": fleet_view.hold_reason(latest) if held else None,
@@ -268,7 +300,9 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
         "json": assess_service.assessment_json(assessment, extended=True),
         "explanation": explanation,
         "appeals": org.appeals(assessment.id),
-        "hold_reason": fleet_view.hold_reason(assessment) if assessment.review_state == "pending_review" else None,
+        "hold_reason": fleet_view.hold_reason(assessment)
+        if assessment.review_state == "pending_review"
+        else None,
         "review_words": REVIEW_WORDS.get(assessment.review_state, assessment.review_state),
         "badge": badge,
         # where each axis's evidence came from: stress-tested here or reported (docs/stress-tests.md)
