@@ -260,3 +260,39 @@ def test_a_held_badge_is_decided_on_its_assessment_page(live: LiveServer, page: 
     page.reload()
     assert page.locator("[data-hold]").count() == 0
     assert page.locator("a", has_text="Verify its badge").get_attribute("href") == f"/verify/{held}"
+
+
+def test_error_pages_are_html_in_the_dashboards_look(
+    live: LiveServer, flagged: FlaggedFleet, page: Any
+) -> None:
+    """An unknown dashboard URL is an HTML 404 page, signed in or not; the API keeps its JSON."""
+    answer = page.goto(f"{live.base_url}/no-such-page")
+    assert answer is not None and answer.status == 404
+    assert answer.headers["content-type"].startswith("text/html")
+    assert page.locator("h1").inner_text() == "Not found"
+    assert page.locator("a", has_text="Back to the overview").count() == 1
+    sign_in(page, live.base_url, flagged.org.key)
+    answer = page.goto(f"{live.base_url}/agents/{flagged.agents['steady']}/nothing-here")
+    assert answer is not None and answer.status == 404
+    assert page.locator("h1").inner_text() == "Not found"
+    assert page.locator(".who").count() == 1  # the signed-in header
+    api = live.anonymous.get("/api/v1/no-such-route", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_the_agent_page_says_what_changed(live: LiveServer, flagged: FlaggedFleet, page: Any) -> None:
+    sign_in(page, live.base_url, flagged.org.key, f"/agents/{flagged.agents['steady']}")
+    latest = flagged.assessments["steady"][-1]
+    changes = flagged.org.client.get(f"/api/v1/assessments/{latest}/changes").json()
+    assert changes["previous_id"] == flagged.assessments["steady"][0]
+    section = page.locator("[data-changes]")
+    for axis in changes["axes"]:
+        heading = section.locator("h3", has_text=axis["axis"].title()).inner_text()
+        assert f"{display(axis['composite_before'])} → {display(axis['composite_after'])}" in heading
+    # the trend: labelled by evidence window, intervals drawn as bands
+    trend = page.locator("figure.chart-box", has_text="Composite scores over")
+    assert trend.locator("thead th").first.inner_text() == "Evidence window"
+    first = flagged.org.client.get(f"/api/v1/assessments/{flagged.assessments['steady'][0]}").json()
+    label = trend.locator("tbody th").first.text_content()
+    assert label == f"{first['window_start'][:10]} to {first['window_end'][:10]}"
+    assert trend.locator("svg polygon.band").count() >= 1

@@ -109,6 +109,15 @@ def _page(request: Request, build: Any) -> Response:
         )
 
 
+def render_error(request: Request, error: Any, status: int) -> Response:
+    """The error page (``error.code``, ``error.message``) with the caller's session, if any."""
+    try:
+        session = current_session(request)
+    except Exception:  # an error page never fails on the session it cannot read
+        session = None
+    return _render(request, "dashboard/error.html", session, status=status, error=error)
+
+
 def _safe_next(target: str | None) -> str:
     return target if target and target.startswith("/") and not target.startswith("//") else "/"
 

@@ -150,9 +150,21 @@ def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
     return list(reversed(done))
 
 
+def _window_label(assessment: Any) -> str:
+    """An assessment named by the evidence window it scored, not when the job ran."""
+    return f"{assessment.window_start:%Y-%m-%d} to {assessment.window_end:%Y-%m-%d}"
+
+
+def _band(assessment: Any, axis: str) -> tuple[float, float] | None:
+    ci = ((((assessment.result or {}).get(axis) or {}).get("uncertainty")) or {}).get("ci")
+    return (float(ci[0]), float(ci[1])) if ci and None not in ci else None
+
+
 def trends(assessments: Sequence[Any]) -> list[Chart]:
-    """Composites, then each axis's dimensions, over the assessments (oldest first)."""
-    points = [_day(a.completed_at) for a in assessments]
+    """Composites (with their 95 % intervals as bands), then each axis's dimensions, over the
+    assessments (oldest first), placed by the end of their evidence window."""
+    points = [_window_label(a) for a in assessments]
+    times = [a.window_end.timestamp() for a in assessments]
     charts = [
         line_chart(
             "Composite scores over the agent's assessments",
@@ -163,6 +175,8 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
                 ]
                 for axis in AXES
             },
+            times=times,
+            bands={AXIS_TITLES[axis]: [_band(a, axis) for a in assessments] for axis in AXES},
         )
     ]
     for axis, names in AXES.items():
@@ -174,7 +188,9 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
             for name in names
         }
         charts.append(
-            line_chart(f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series)
+            line_chart(
+                f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series, times=times
+            )
         )
     return charts
 
