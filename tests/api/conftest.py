@@ -76,9 +76,11 @@ def start_server(
     admin_key: str | None = ADMIN_KEY,
     extra_env: dict[str, str] | None = None,
     extra_args: tuple[str, ...] = (),
+    without: tuple[str, ...] = (),
 ) -> Server:
-    """``aaaf serve`` on a free port (``extra_env`` added to its environment, ``extra_args`` to
-    its command line); returns once ``/health`` answers 200."""
+    """``aaaf serve`` on a free port (``extra_env`` added to its environment, the variables
+    named in ``without`` removed from it, ``extra_args`` added to its command line); returns
+    once ``/health`` answers 200."""
     port = free_port()
     env = {
         **os.environ,
@@ -93,6 +95,8 @@ def start_server(
         **(extra_env or {}),
     }
     env.pop("AAAF_ADMIN_KEY", None)
+    for name in without:
+        env.pop(name, None)
     for name in ("AAAF_REDIS_URL", "AAAF_RATE_LIMIT_PREFIX"):
         if name not in (extra_env or {}):
             env.pop(name, None)

@@ -33,13 +33,13 @@ def test_overview_shows_the_apis_numbers(live: LiveServer, fleet: Fleet, page: A
         result = _latest(fleet, name)
         row = page.locator(f"tr[data-agent-id='{fleet.agents[name]['id']}']")
         for axis in ("performance", "capability"):
-            shown = row.locator(f"td[data-field='{axis}']").inner_text()
+            shown = row.locator(f"[data-field='{axis}']").inner_text()
             assert shown == display(result[axis]["composite_score"]), (name, axis)
         history = fleet.org.client.get(f"/api/v1/agents/{fleet.agents[name]['id']}/trust/history").json()
         committed = [entry for entry in history["items"] if entry["committed"]]
         assert row.locator("td[data-field='trust']").inner_text() == trust_display(committed[-1]["score"])
     gamma = page.locator(f"tr[data-agent-id='{fleet.agents['gamma']['id']}']")
-    assert gamma.locator("td[data-field='performance']").inner_text() == "—"
+    assert gamma.locator("[data-field='performance']").inner_text() == "—"
     assert page.locator("text=stranger").count() == 0
     distribution = page.locator("table.dist[data-axis='performance'] td.num").all_inner_texts()
     assert sum(int(count) for count in distribution) == 2

@@ -91,8 +91,8 @@ def test_a_valid_badge_says_so_and_shows_what_the_api_says(live: LiveServer, tmp
     assessment = badge.org.client.get(f"/api/v1/assessments/{badge.assessment_id}").json()
     assert verdict["valid"] is True
     assert f"Agent {verdict['agent_name']}" in page.text
-    assert f"Issued by {verdict['organization']}" in page.text
-    assert "Claimed domains code, testing" in page.text
+    assert f"Assessed by {verdict['organization']}'s own AAAF installation" in page.text
+    assert "Domains the operator claims code, testing (claimed by the operator, not certified)" in page.text
     for axis in ("performance", "capability"):
         tier = verdict[f"{axis}_tier"]
         composite = display(assessment[axis]["composite_score"])
@@ -173,7 +173,7 @@ def test_a_borderline_tier_is_called_borderline(live: LiveServer, monkeypatch: p
     assert "95 % interval 0.71 – 0.86" in page.text
     assert "P(Versatile) = 0.97." in page.text
     assert page.text.count("borderline:") == 1  # capability (0.97) is not borderline
-    assert "Claimed domains security" in page.text
+    assert "Domains the operator claims security (claimed by the operator, not certified)" in page.text
 
 
 def test_a_private_or_unknown_badge_is_a_404_page(live: LiveServer) -> None:

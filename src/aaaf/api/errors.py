@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from aaaf.errors import AAAFError
@@ -92,9 +92,13 @@ async def _on_validation_error(_request: Request, error: Exception) -> JSONRespo
     )
 
 
-async def _on_http_error(request: Request, error: Exception) -> JSONResponse:
+async def _on_http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, StarletteHTTPException)
     headers = dict(error.headers or {})
+    from aaaf.api.web.error_pages import error_page, wants_html
+
+    if error.status_code == 404 and wants_html(request):  # a person's browser: the dashboard's page
+        return error_page(request, 404, f"There is no page at {request.url.path}.")
     if error.status_code == 404:
         return error_response(
             404,
@@ -157,11 +161,17 @@ async def _on_database_unavailable(request: Request, error: Exception) -> JSONRe
     return database_unavailable_response(request, error)
 
 
-async def _on_unexpected(request: Request, error: Exception) -> JSONResponse:
+async def _on_unexpected(request: Request, error: Exception) -> Response:
     if database_unavailable(error):  # wrapped in something else: still a 503
         return database_unavailable_response(request, error)
     request_id = str(uuid.uuid4())
     log.error("request %s: %s %s failed", request_id, request.method, request.url.path, exc_info=error)
+    from aaaf.api.web.error_pages import error_page, wants_html
+
+    if wants_html(request):
+        page = error_page(request, 500, f"Something went wrong on our side (request id {request_id}).")
+        page.headers["X-Request-Id"] = request_id
+        return page
     return error_response(
         500,
         "INTERNAL_ERROR",

@@ -74,6 +74,58 @@ class Links:
 
 
 @dataclass(frozen=True)
+class EvidenceBehind:
+    """What the badge rests on, from the assessment this installation recorded: the window,
+    the tasks scored, the assessment type and the audit of self-reported facts (docs/scoring.md
+    §2.6: coverage is the share of completed tasks audited, honesty the share of checked facts
+    not refuted)."""
+
+    window: str | None
+    tasks: int | None
+    kind: str | None
+    audit: str
+
+
+ASSESSMENT_KINDS: Mapping[str, str] = {
+    "full": "the organization's own records and this installation's stress tests together",
+    "passive_only": "the organization's own records of the agent's work (no stress test)",
+    "stress_test_only": "stress tests alone",
+    "single_dimension": "one dimension only",
+}
+
+
+def _audit_words(audit: Any) -> str:
+    if not isinstance(audit, Mapping) or not audit.get("audited_tasks"):
+        return "The agent's self-reported facts were not audited."
+    coverage, honesty = audit.get("coverage"), audit.get("honesty")
+    text = f"{audit['audited_tasks']} of the window's tasks were audited"
+    if isinstance(coverage, int | float):
+        text += f" (coverage {display(float(coverage))})"
+    if isinstance(honesty, int | float):
+        text += f"; honesty {display(float(honesty))}"
+        if audit.get("facts_checked"):
+            text += f" ({audit.get('facts_refuted', 0)} of {audit['facts_checked']} checked facts refuted)"
+    if audit.get("self_report_unreliable"):
+        text += "; the self-reports were found unreliable"
+    return text + "."
+
+
+def evidence_behind(assessment: Any) -> EvidenceBehind:
+    """The :class:`EvidenceBehind` of a stored assessment (None fields when not recorded)."""
+    if assessment is None:
+        return EvidenceBehind(None, None, None, _audit_words(None))
+    result = assessment.result or {}
+    summary = result.get("evidence_summary") or assessment.evidence_summary or {}
+    start, end = assessment.window_start, assessment.window_end
+    return EvidenceBehind(
+        window=f"{start.strftime('%Y-%m-%d')} to {end.strftime('%Y-%m-%d')}",
+        tasks=summary.get("window_tasks") if isinstance(summary.get("window_tasks"), int) else None,
+        kind=ASSESSMENT_KINDS.get(assessment.type),
+        audit=_audit_words(result.get("audit")),
+    )
+
+
+@dataclass(frozen=True)
 class VerificationPage:
     """Everything ``/verify/{assessment_id}`` renders."""
 
@@ -100,6 +152,7 @@ class VerificationPage:
     # the figures the signed credential carries (None: it does not say)
     provenance: tuple[str, ...] = ()
     evidence_sources: Mapping[str, Any] | None = None
+    evidence: EvidenceBehind | None = None
 
 
 def status_of(result: VerificationResult) -> str:
@@ -150,19 +203,19 @@ def _axis(name: str, summary: Mapping[str, Any], data: BadgeData | None, thresho
 
 def _threshold_and_domains(
     store: Any, organization_id: uuid.UUID, assessment_id: str
-) -> tuple[float, tuple[str, ...]]:
-    """The §2.5 borderline threshold in force when the assessment ran, and its agent's claimed
-    domains (both from the store; defaults when the records are gone)."""
+) -> tuple[float, tuple[str, ...], Any]:
+    """The §2.5 borderline threshold in force when the assessment ran, its agent's claimed
+    domains and the assessment itself (from the store; defaults and None when gone)."""
     try:
         org = store.scope(organization_id)
         assessment = org.get_assessment(assessment_id)
     except AAAFError:
-        return borderline_threshold({}), ()
+        return borderline_threshold({}), (), None
     try:
         domains = tuple(org.get_agent(assessment.agent_id).claimed_domains)
     except AAAFError:
         domains = ()
-    return borderline_threshold(assessment.result or {}), domains
+    return borderline_threshold(assessment.result or {}), domains, assessment
 
 
 def _not_found(assessment_id: str) -> AAAFError:
@@ -191,12 +244,13 @@ def verification_page(store: Any, assessment_id: str, now: datetime, *, base_url
         data: BadgeData | None = badge_data_from_credential(credential)
     except (KeyError, TypeError, ValueError):
         data = None
-    threshold, domains = _threshold_and_domains(store, badge.organization_id, str(badge.assessment_id))
+    threshold, domains, assessment = _threshold_and_domains(
+        store, badge.organization_id, str(badge.assessment_id)
+    )
     status = status_of(result)
     headline, sentence = STATUS_WORDS[status]
     base = base_url.rstrip("/")
     api = f"{base}/api/v1/badges/{badge.assessment_id}"
-    listed = (credential.get("credentialStatus") or {}) if isinstance(credential, Mapping) else {}
     issuer = credential.get("issuer")
     return VerificationPage(
         assessment_id=str(badge.assessment_id),
@@ -222,14 +276,14 @@ def verification_page(store: Any, assessment_id: str, now: datetime, *, base_url
             jwt=f"{api}.jwt",
             jwks=f"{base}/.well-known/jwks.json",
             api_verify=f"{api}/verify",
-            status_list=str(
-                listed.get("statusListCredential")
-                or f"{base}/api/v1/organizations/{badge.organization_id}/status-list"
-            ),
+            # where this installation serves the list the credential names (its id may carry
+            # the base URL the badge was signed under, not the one the page is read at)
+            status_list=f"{base}/api/v1/organizations/{badge.organization_id}/status-list",
             page=f"{base}/verify/{badge.assessment_id}",
         ),
         checks=result.checks,
         verification_url=None if data is None else data.verification_url,
         provenance=tuple(provenance_lines(subject.get("evidence_sources"))),
         evidence_sources=subject.get("evidence_sources"),
+        evidence=evidence_behind(assessment),
     )

@@ -344,6 +344,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assessments/{assessment_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Assessment Changes
+         * @description What changed since the agent's previous assessment, per dimension, and why: new
+         *     evidence, coverage gained or lost and the weights renormalised, configuration changes.
+         */
+        get: operations["get_assessment_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assessments/{assessment_id}/appeals": {
         parameters: {
             query?: never;
@@ -1320,6 +1341,20 @@ export interface components {
             }[] | null;
         };
         /**
+         * AssessmentChanges
+         * @description The assessment against the agent's previous completed one (``previous_id`` null: none).
+         */
+        AssessmentChanges: {
+            /** Assessment Id */
+            assessment_id: string;
+            /** Previous Id */
+            previous_id?: string | null;
+            /** Axes */
+            axes?: components["schemas"]["AxisChange"][];
+            /** Configuration Changes */
+            configuration_changes?: components["schemas"]["ConfigurationChange"][];
+        };
+        /**
          * AssessmentCreate
          * @description docs/api.md ``POST /api/v1/assessments``.
          */
@@ -1510,6 +1545,23 @@ export interface components {
             /** Event Ids */
             event_ids: string[];
         };
+        /** AxisChange */
+        AxisChange: {
+            /** Axis */
+            axis: string;
+            /** Composite Before */
+            composite_before?: number | null;
+            /** Composite After */
+            composite_after?: number | null;
+            /** Change */
+            change?: number | null;
+            /** Tier Before */
+            tier_before?: string | null;
+            /** Tier After */
+            tier_after?: string | null;
+            /** Dimensions */
+            dimensions?: components["schemas"]["DimensionChange"][];
+        };
         /**
          * AxisEvidence
          * @description Where one axis's evidence came from (docs/stress-tests.md "Provenance"): its tasks and
@@ -1693,6 +1745,17 @@ export interface components {
              */
             allow_incomplete: boolean;
         };
+        /** ConfigurationChange */
+        ConfigurationChange: {
+            /** Changed At */
+            changed_at: string;
+            /** Setting */
+            setting: string;
+            /** Before */
+            before?: unknown | null;
+            /** After */
+            after?: unknown | null;
+        };
         /** CounterEvidence */
         CounterEvidence: {
             /** Task Id */
@@ -1800,6 +1863,36 @@ export interface components {
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** Created At */
             created_at: string;
+        };
+        /**
+         * DimensionChange
+         * @description One dimension: its score before and after, the change, and the causes in words.
+         */
+        DimensionChange: {
+            /** Dimension */
+            dimension: string;
+            /** Before */
+            before?: number | null;
+            /** After */
+            after?: number | null;
+            /** Change */
+            change?: number | null;
+            /**
+             * Samples Before
+             * @default 0
+             */
+            samples_before: number;
+            /**
+             * Samples After
+             * @default 0
+             */
+            samples_after: number;
+            /** Weight Before */
+            weight_before?: number | null;
+            /** Weight After */
+            weight_after?: number | null;
+            /** Causes */
+            causes?: string[];
         };
         /**
          * DimensionScore
@@ -3273,6 +3366,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_assessment_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assessment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentChanges"];
                 };
             };
             /** @description Validation Error */

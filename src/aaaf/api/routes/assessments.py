@@ -28,6 +28,7 @@ from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_af
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
+from aaaf.models.changes import AssessmentChanges
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
 from aaaf.services import assessment_jobs
@@ -164,6 +165,21 @@ def run_stress_test(
 def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
     """The assessment (docs/api.md result shape once completed)."""
     return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
+
+
+@router.get(
+    "/{assessment_id}/changes",
+    response_model=AssessmentChanges,
+    response_model_exclude_unset=True,
+    operation_id="get_assessment_changes",
+)
+def get_assessment_changes(assessment_id: str, org: Reader) -> dict[str, Any]:
+    """What changed since the agent's previous assessment, per dimension, and why: new
+    evidence, coverage gained or lost and the weights renormalised, configuration changes."""
+    from aaaf.models._base import dump
+    from aaaf.services.changes import assessment_changes
+
+    return dump(assessment_changes(org, assessment_id))  # type: ignore[no-any-return]
 
 
 @router.get(

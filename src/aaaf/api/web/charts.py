@@ -96,16 +96,31 @@ def line_chart(
     maximum: float = 1.0,
     width: int = 560,
     height: int = 220,
+    times: Sequence[float] | None = None,
+    bands: Mapping[str, Sequence[tuple[float, float] | None]] | None = None,
 ) -> Chart:
-    """One line per series over ``points`` (x labels, oldest first); gaps where a value is None."""
+    """One line per series over ``points`` (x labels, oldest first); gaps where a value is None.
+
+    ``times`` (seconds, one per point) places the points by time rather than evenly; ``bands``
+    draws each named series' interval (low, high) per point as a shaded band behind its line."""
     number = next(_ids)
     left, right, top, bottom = 48, 12, 12, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     step = plot_w / max(1, len(points) - 1)
+    span = (max(times) - min(times)) if times and len(times) > 1 else 0.0
+
+    def x_of(index: int) -> float:
+        if len(points) <= 1:
+            return left + plot_w / 2
+        if times is not None and span > 0:
+            return left + plot_w * (times[index] - min(times)) / span
+        return left + index * step
+
+    def y_of(value: float) -> float:
+        return top + plot_h * (1 - max(0.0, min(1.0, value / maximum)))
 
     def xy(index: int, value: float) -> tuple[float, float]:
-        x = left + (index * step if len(points) > 1 else plot_w / 2)
-        return x, top + plot_h * (1 - max(0.0, min(1.0, value / maximum)))
+        return x_of(index), y_of(value)
 
     lines = []
     for name, values in series.items():
@@ -135,6 +150,15 @@ def line_chart(
                 f'<text x="{width - right}" y="{height - 6}" text-anchor="end" class="axis">'
                 f"{escape(points[-1])}</text>"
             )
+    for colour, name in zip(itertools.cycle(PALETTE), series, strict=False):
+        intervals = (bands or {}).get(name)
+        if not intervals:
+            continue
+        upper = [(x_of(i), y_of(band[1])) for i, band in enumerate(intervals) if band is not None]
+        lower = [(x_of(i), y_of(band[0])) for i, band in enumerate(intervals) if band is not None]
+        if len(upper) > 1:
+            outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in upper + lower[::-1])
+            parts.append(f'<polygon points="{outline}" fill="{colour}" fill-opacity="0.15" class="band"/>')
     for colour, (name, values) in zip(itertools.cycle(PALETTE), series.items(), strict=False):
         segment: list[str] = []
         segments = []
@@ -158,7 +182,7 @@ def line_chart(
                 parts.append(f'<circle cx="{x_text}" cy="{y_text}" r="3" fill="{colour}"/>')
         del name
     parts.append("</svg>")
-    columns = ("Assessment", *series.keys())
+    columns = ("Evidence window", *series.keys())
     rows = [
         (point, *(_shown(values[index]) for values in series.values())) for index, point in enumerate(points)
     ]

@@ -11,6 +11,7 @@ of these routes is in ``openapi.json`` (``include_in_schema=False``).
 from __future__ import annotations
 
 import secrets
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,9 +20,10 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from aaaf.api.web import views
+from aaaf.api.web import compare_pair, views
 from aaaf.api.web.charts import contrast_text, legend
 from aaaf.api.web.session import COOKIE, Session, check_csrf, current_session, sign_in, sign_out
+from aaaf.api.web.tiers import legend_rows, tier_class
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
@@ -42,6 +44,20 @@ templates.env.globals.update(
     tier_colours=TIER_COLOURS,
     contrast_text=contrast_text,
     legend=legend,
+    tier_class=tier_class,
+    tier_legend_rows=legend_rows,
+    type_words={
+        "full": "records and stress tests",
+        "passive_only": "records only",
+        "stress_test_only": "stress tests only",
+        "single_dimension": "one dimension",
+    },
+    status_words={
+        "pending": "waiting",
+        "in_progress": "running",
+        "completed": "completed",
+        "failed": "failed",
+    },
 )
 router = APIRouter(include_in_schema=False)
 LOGIN_CSRF = "aaaf_signin_csrf"
@@ -92,6 +108,15 @@ def _page(request: Request, build: Any) -> Response:
             status=STATUS.get(error.code, 400),
             error=error,
         )
+
+
+def render_error(request: Request, error: Any, status: int) -> Response:
+    """The error page (``error.code``, ``error.message``) with the caller's session, if any."""
+    try:
+        session = current_session(request)
+    except Exception:  # an error page never fails on the session it cannot read
+        session = None
+    return _render(request, "dashboard/error.html", session, status=status, error=error)
 
 
 def _safe_next(target: str | None) -> str:
@@ -179,11 +204,25 @@ def sign_out_submit(request: Request, csrf_token: str = Form("")) -> Response:
 
 # ------------------------------------------------------------------------------- pages
 @router.get("/", response_class=HTMLResponse)
-def overview(request: Request, page: int = 1) -> Response:
+def overview(
+    request: Request,
+    page: int = 1,
+    flag: str | None = None,
+    tier: str | None = None,
+    sort: str | None = None,
+) -> Response:
     def build(session: Session) -> Response:
         org = _org(request, session)
         now = request.app.state.context.now()
-        data = views.overview(org, now=now, can_admin=session.principal.holds("admin"), page=page)
+        data = views.overview(
+            org,
+            now=now,
+            can_admin=session.principal.holds("admin"),
+            page=page,
+            flag=flag,
+            tier=tier,
+            sort=sort,
+        )
         config = org.config()
         return _render(
             request,
@@ -209,10 +248,46 @@ def agent(request: Request, agent_ref: str) -> Response:
 
 
 @router.get("/assessments/{assessment_id}", response_class=HTMLResponse)
-def assessment(request: Request, assessment_id: str) -> Response:
+def assessment(request: Request, assessment_id: str, reviewed: str | None = None) -> Response:
     def build(session: Session) -> Response:
         data = views.assessment_page(_org(request, session), assessment_id)
-        return _render(request, "dashboard/assessment.html", session, **data)
+        return _render(request, "dashboard/assessment.html", session, reviewed=reviewed, **data)
+
+    return _page(request, build)
+
+
+@router.post("/assessments/{assessment_id}/review")
+def review(
+    request: Request,
+    assessment_id: str,
+    csrf_token: str = Form(""),
+    decision: str = Form(""),
+    reviewer: str = Form(""),
+) -> Response:
+    """Approve (the badge is issued) or reject (it never is) a held badge, as
+    ``POST /api/v1/badges/{id}/review`` does, for a key holding the ``auditor`` scope."""
+
+    def build(session: Session) -> Response:
+        from aaaf.api.routes.badges import OrgSession, issue_after_scoring
+        from aaaf.services import badges as badge_service
+
+        check_csrf(session, csrf_token)
+        session.principal.require("auditor")
+        if decision not in ("approve", "reject"):
+            raise AAAFError("INVALID_REQUEST", "Choose approve or reject.", {"field": "decision"})
+        store = request.app.state.store
+        org = _org(request, session)
+        now = request.app.state.context.now()
+        decided = badge_service.review(
+            OrgSession(store, org, org.organization()),
+            assessment_id,
+            approve=decision == "approve",
+            reviewer=reviewer.strip() or None,
+            now=now,
+        )
+        if decided.review_state == "approved":
+            issue_after_scoring(store, org, decided.id, now)
+        return RedirectResponse(f"/assessments/{decided.id}?reviewed={decided.review_state}", status_code=303)
 
     return _page(request, build)
 
@@ -322,7 +397,16 @@ def compare(request: Request) -> Response:
 
     def build(session: Session) -> Response:
         runs = [run.summary() for run in _org(request, session).eval_runs()]
-        return _render(request, "dashboard/compare.html", session, runs=runs, resamples=DEFAULT_RESAMPLES)
+        control, treatment = compare_pair.defaults(runs)
+        return _render(
+            request,
+            "dashboard/compare.html",
+            session,
+            runs=runs,
+            resamples=DEFAULT_RESAMPLES,
+            default_control=control,
+            default_treatment=treatment,
+        )
 
     return _page(request, build)
 
@@ -348,9 +432,20 @@ def compare_report(request: Request) -> Response:
         if not control:
             raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
         check_compare_cost(int(raw), len(treatments))  # docs/security.md "Limits"
+        org = _org(request, session)
+        warning = compare_pair.check_pair(
+            org.get_eval_run(control).summary(), [org.get_eval_run(ref).summary() for ref in treatments]
+        )
         config = LayeredConfig(resamples=int(raw))
-        result, _, _ = compare_stored_result(_org(request, session), control, treatments, config=config)
+        result, _, _ = compare_stored_result(org, control, treatments, config=config)
         html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
+        if warning:  # above the report, where it is read first
+            banner = (
+                '<p role="alert" data-warning="swapped" style="border:2px solid #9b1c1c;'
+                'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
+                f"{escape(warning)}</p>"
+            )
+            html = html.replace("<body>", "<body>\n" + banner, 1)
         return HTMLResponse(html)
 
     return _page(request, build)

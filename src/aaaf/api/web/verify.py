@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -49,13 +49,24 @@ def stylesheet() -> bytes:
     return files("aaaf.api.web").joinpath("static", STYLESHEET).read_bytes()
 
 
+def page_origin(request: Request, settings: Any) -> str:
+    """Where the page's links point: the configured public base URL, or — when none was
+    configured (``AAAF_PUBLIC_BASE_URL`` unset) — the origin the page was requested at, so a
+    stranger's ``curl`` and every link work from wherever the page is served."""
+    if "public_base_url" in settings.model_fields_set:
+        return str(settings.public_base_url).rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
 @router.get("/verify/{assessment_id}", response_class=HTMLResponse)
-def verify_page(assessment_id: str, store: StoreDep, now: NowDep, context: ContextDep) -> HTMLResponse:
+def verify_page(
+    assessment_id: str, request: Request, store: StoreDep, now: NowDep, context: ContextDep
+) -> HTMLResponse:
     """Whether the badge of ``assessment_id`` is genuine, in words and colour (public)."""
     from aaaf.services.badge_page import verification_page
 
     try:
-        page = verification_page(store, assessment_id, now, base_url=context.settings.public_base_url)
+        page = verification_page(store, assessment_id, now, base_url=page_origin(request, context.settings))
     except AAAFError as error:
         if error.code != "NOT_FOUND":
             raise

@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
 from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
-from aaaf.reports.summary import FleetEntry, tier_distribution
-from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
@@ -29,6 +28,13 @@ from aaaf.services import trust as trust_service
 from aaaf.store import OrgStore
 
 RECENT_FAILURES = 10
+REVIEW_WORDS = {
+    "not_required": "no review needed",
+    "pending_review": "badge held for review",
+    "approved": "approved by a reviewer",
+    "rejected": "rejected by a reviewer: no badge is issued",
+}
+"""The review states in plain words (docs/scoring.md §2.4)."""
 FLEET_PAGE = 100
 
 
@@ -36,32 +42,49 @@ def _day(moment: datetime | None) -> str:
     return "—" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
 
 
-def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) -> dict[str, Any]:
-    """The organization overview: fleet (``FLEET_PAGE`` agents a page, by name), tier
-    distribution, due agents, held assessments, open appeals, recent webhook failures.
-    The organization's completed assessments are read once and handed to each service."""
+def overview(
+    org: OrgStore,
+    *,
+    now: datetime,
+    can_admin: bool,
+    page: int = 1,
+    flag: str | None = None,
+    tier: str | None = None,
+    sort: str | None = None,
+) -> dict[str, Any]:
+    """The organization overview: the "needs attention" strip, the fleet (``FLEET_PAGE``
+    agents a page; filtered by a flag or a tier, sorted by name, score, change or date), tier
+    distribution (held and revoked agents not counted), due agents, held assessments with
+    their reasons, open appeals, recent webhook failures.  The organization's completed
+    assessments and current badges are read once and handed to each part."""
     completed = org.assessments(status="completed")  # newest first, read once for every panel
-    latest = report_service.latest_with_composites_by_agent(org, completed)
     agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
-    # the fleet summary's entries (reports.summary), carrying each latest result
-    entries = [
-        FleetEntry(agent=a.name, assessment=None if a.id not in latest else {"result": latest[a.id].result})
-        for a in agents
-    ]
-    pages = max(1, -(-len(agents) // FLEET_PAGE))
+    rows = fleet_view.fleet_rows(
+        agents, fleet_view.composite_history(completed), org.badges(current_only=True), now=now
+    )
+    due, collecting = _assessable(
+        org,
+        assess_service.due_agents(org, now=now, completed=completed),
+        assessed={a.agent_id for a in completed},
+        now=now,
+    )
+    flag = flag if flag in fleet_view.FLAGS else None
+    chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
+    pages = max(1, -(-len(chosen) // FLEET_PAGE))
     page = min(max(1, page), pages)
+    shown = chosen[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
+    trust = org.last_committed_scores([row.agent.id for row in shown], TRUST_SCHEME)
     fleet = []
-    shown = list(zip(agents, entries, strict=True))[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
-    trust = org.last_committed_scores([agent.id for agent, _ in shown], TRUST_SCHEME)
-    for agent, entry in shown:
-        committed = trust.get(agent.id)
-        row: dict[str, Any] = {"agent": agent, "assessment": latest.get(agent.id)}
-        for axis in AXES:
-            data = entry.axis(axis) or {}
-            row[axis] = {"score": display(data.get("composite_score")), "tier": data.get("tier")}
-        row["trust"] = None if committed is None else trust_display(committed.score)
-        row["trust_tier"] = None if committed is None else committed.tier
-        fleet.append(row)
+    for row in shown:
+        committed = trust.get(row.agent.id)
+        fleet.append(
+            {
+                "row": row,
+                "agent": row.agent,
+                "trust": None if committed is None else trust_display(committed.score),
+                "trust_tier": None if committed is None else committed.tier,
+            }
+        )
     held = [a for a in completed if a.review_state == "pending_review"]
     failures: list[dict[str, Any]] = []
     if can_admin:
@@ -70,18 +93,50 @@ def overview(org: OrgStore, *, now: datetime, can_admin: bool, page: int = 1) ->
                 if delivery.status == "failed":
                     failures.append({"webhook": hook, "delivery": delivery})
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
+    agent_of = {a.id: (a.agent_id, a.agent_name) for a in completed}  # an appeal names its agent
     return {
         "fleet": fleet,
         "fleet_total": len(agents),
+        "fleet_shown": len(chosen),
         "page": page,
         "pages": pages,
-        "distribution": {axis: tier_distribution(entries, axis) for axis in AXES},
-        "due": assess_service.due_agents(org, now=now, completed=completed),
-        "held": held,
-        "appeals": org.open_appeals(),
+        "flag": flag,
+        "tier_filter": tier or None,
+        "sort": sort if sort in fleet_view.SORTS else "name",
+        "flags": fleet_view.FLAGS,
+        "attention": fleet_view.attention_counts(rows, due=len(due)),
+        "distribution": {axis: fleet_view.distribution(rows, axis) for axis in AXES},
+        "due": due,
+        "collecting": collecting,
+        "held": [{"assessment": a, "reason": fleet_view.hold_reason(a)} for a in held],
+        "appeals": [{"appeal": ap, "agent": agent_of.get(ap.assessment_id)} for ap in org.open_appeals()],
         "failures": failures[:RECENT_FAILURES],
         "webhooks_visible": can_admin,
     }
+
+
+def _assessable(
+    org: OrgStore, due: Sequence[tuple[Any, str]], *, assessed: set[Any], now: datetime
+) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
+    """Split the due agents: those that can be assessed, and those never assessed that have
+    fewer completed tasks in the window than the minimum (docs/scoring.md §2.1) — with how
+    many they have and need, so "due" lists only what an assessment would succeed on."""
+    from datetime import timedelta
+
+    config = org.config()
+    required = max(config.min_tasks_performance, config.min_tasks_capability)
+    fresh = [agent.id for agent, _ in due if agent.id not in assessed]
+    events = org.events_for_agents(fresh, types=["task_completed"]) if fresh else {}
+    since = now - timedelta(days=config.window_days)
+    assessable, collecting = [], []
+    for agent, reason in due:
+        if agent.id not in assessed:
+            tasks = assess_service.completed_tasks_since(events.get(agent.id, []), since)
+            if tasks < required:
+                collecting.append({"agent": agent, "tasks": tasks, "required": required})
+                continue
+        assessable.append((agent, reason))
+    return assessable, collecting
 
 
 def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
@@ -95,9 +150,21 @@ def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:
     return list(reversed(done))
 
 
+def _window_label(assessment: Any) -> str:
+    """An assessment named by the evidence window it scored, not when the job ran."""
+    return f"{assessment.window_start:%Y-%m-%d} to {assessment.window_end:%Y-%m-%d}"
+
+
+def _band(assessment: Any, axis: str) -> tuple[float, float] | None:
+    ci = ((((assessment.result or {}).get(axis) or {}).get("uncertainty")) or {}).get("ci")
+    return (float(ci[0]), float(ci[1])) if ci and None not in ci else None
+
+
 def trends(assessments: Sequence[Any]) -> list[Chart]:
-    """Composites, then each axis's dimensions, over the assessments (oldest first)."""
-    points = [_day(a.completed_at) for a in assessments]
+    """Composites (with their 95 % intervals as bands), then each axis's dimensions, over the
+    assessments (oldest first), placed by the end of their evidence window."""
+    points = [_window_label(a) for a in assessments]
+    times = [a.window_end.timestamp() for a in assessments]
     charts = [
         line_chart(
             "Composite scores over the agent's assessments",
@@ -108,6 +175,8 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
                 ]
                 for axis in AXES
             },
+            times=times,
+            bands={AXIS_TITLES[axis]: [_band(a, axis) for a in assessments] for axis in AXES},
         )
     ]
     for axis, names in AXES.items():
@@ -119,7 +188,9 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
             for name in names
         }
         charts.append(
-            line_chart(f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series)
+            line_chart(
+                f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series, times=times
+            )
         )
     return charts
 
@@ -206,9 +277,15 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
     for run in org.stress_runs(agent.id):
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
     standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
+    held = latest is not None and latest.review_state == "pending_review"
+    from aaaf.services.changes import assessment_changes
+
     return {
+        "changes": None if len(history) < 2 or latest is None else assessment_changes(org, str(latest.id)),
         "agent": agent,
         "latest": latest,
+        "hold_reason": fleet_view.hold_reason(latest) if held else None,
+        "review_words": REVIEW_WORDS,
         "latest_result": None if latest is None else latest.result,
         "bars": bars,
         "trends": trends(history) if history else [],
@@ -230,6 +307,7 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
     from aaaf.services.explain import explain_assessment
 
     assessment = org.get_assessment(assessment_id)
+    badge = org.current_badge(assessment.id) if assessment.status == "completed" else None
     explanation: Mapping[str, Any] | None = None
     if assessment.status == "completed" and assessment.result:
         explanation = explain_assessment(org, str(assessment.id)).to_dict(top=5)
@@ -238,6 +316,11 @@ def assessment_page(org: OrgStore, assessment_id: str) -> dict[str, Any]:
         "json": assess_service.assessment_json(assessment, extended=True),
         "explanation": explanation,
         "appeals": org.appeals(assessment.id),
+        "hold_reason": fleet_view.hold_reason(assessment)
+        if assessment.review_state == "pending_review"
+        else None,
+        "review_words": REVIEW_WORDS.get(assessment.review_state, assessment.review_state),
+        "badge": badge,
         # where each axis's evidence came from: stress-tested here or reported (docs/stress-tests.md)
         "provenance": provenance_lines((assessment.result or {}).get("evidence_sources"))
         if assessment.status == "completed"

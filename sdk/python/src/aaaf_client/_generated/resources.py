@@ -18,6 +18,7 @@ from .models.api_key import ApiKey
 from .models.appeal_create import AppealCreate
 from .models.appeal_resolution import AppealResolution
 from .models.assessment import Assessment
+from .models.assessment_changes import AssessmentChanges
 from .models.assessment_create import AssessmentCreate
 from .models.assessment_started import AssessmentStarted
 from .models.audit_findings import AuditFindings
@@ -108,6 +109,7 @@ from .api.appeals import list_appeals as _appeals__list_appeals
 from .api.appeals import resolve_appeal as _appeals__resolve_appeal
 from .api.assessments import create_assessment as _assessments__create_assessment
 from .api.assessments import get_assessment as _assessments__get_assessment
+from .api.assessments import get_assessment_changes as _assessments__get_assessment_changes
 from .api.assessments import list_assessments as _assessments__list_assessments
 from .api.assessments import run_stress_test as _assessments__run_stress_test
 from .api.audits import draw_audit_sample as _audits__draw_audit_sample
@@ -238,6 +240,10 @@ class AssessmentsResource:
     def get_assessment(self, assessment_id: str) -> Assessment:
         """Get Assessment The assessment (docs/api.md result shape once completed)."""
         return cast('Assessment', checked(_assessments__get_assessment.sync_detailed(assessment_id, client=self._client)).parsed)
+
+    def get_assessment_changes(self, assessment_id: str) -> AssessmentChanges:
+        """Get Assessment Changes What changed since the agent's previous assessment, per dimension, and why: new evidence, coverage gained or lost and the weights renormalised, configuration changes."""
+        return cast('AssessmentChanges', checked(_assessments__get_assessment_changes.sync_detailed(assessment_id, client=self._client)).parsed)
 
     def list_assessments(self, *, agent_id: None | str | Unset = UNSET, status: ListAssessmentsStatusType0 | None | Unset = UNSET, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageAssessment:
         """List Assessments Assessments, newest first."""
@@ -659,6 +665,10 @@ class AsyncAssessmentsResource:
     async def get_assessment(self, assessment_id: str) -> Assessment:
         """Get Assessment The assessment (docs/api.md result shape once completed)."""
         return cast('Assessment', checked(await _assessments__get_assessment.asyncio_detailed(assessment_id, client=self._client)).parsed)
+
+    async def get_assessment_changes(self, assessment_id: str) -> AssessmentChanges:
+        """Get Assessment Changes What changed since the agent's previous assessment, per dimension, and why: new evidence, coverage gained or lost and the weights renormalised, configuration changes."""
+        return cast('AssessmentChanges', checked(await _assessments__get_assessment_changes.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
     async def list_assessments(self, *, agent_id: None | str | Unset = UNSET, status: ListAssessmentsStatusType0 | None | Unset = UNSET, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageAssessment:
         """List Assessments Assessments, newest first."""

@@ -14,6 +14,7 @@ from .appeal_resolution import AppealResolution
 from .appeal_resolution_decision import AppealResolutionDecision
 from .assessment import Assessment
 from .assessment_appeals_type_0_item import AssessmentAppealsType0Item
+from .assessment_changes import AssessmentChanges
 from .assessment_create import AssessmentCreate
 from .assessment_create_type import AssessmentCreateType
 from .assessment_error_type_1 import AssessmentErrorType1
@@ -28,6 +29,7 @@ from .audit_status import AuditStatus
 from .audit_status_refuted_item import AuditStatusRefutedItem
 from .audit_summary import AuditSummary
 from .audit_summary_refuted_item import AuditSummaryRefutedItem
+from .axis_change import AxisChange
 from .axis_evidence import AxisEvidence
 from .axis_score import AxisScore
 from .axis_score_dimensions import AxisScoreDimensions
@@ -40,12 +42,14 @@ from .body_create_events_batch import BodyCreateEventsBatch
 from .compare_eval_runs_response_compare_eval_runs import CompareEvalRunsResponseCompareEvalRuns
 from .compare_in import CompareIn
 from .compare_in_weights_type_0 import CompareInWeightsType0
+from .configuration_change import ConfigurationChange
 from .counter_evidence import CounterEvidence
 from .create_event_event import CreateEventEvent
 from .created_api_key import CreatedApiKey
 from .created_o_auth_client import CreatedOAuthClient
 from .delivery_attempt import DeliveryAttempt
 from .delivery_out import DeliveryOut
+from .dimension_change import DimensionChange
 from .dimension_score import DimensionScore
 from .dimension_standing import DimensionStanding
 from .event_item_error import EventItemError
@@ -148,6 +152,7 @@ __all__ = (
     "AppealResolutionDecision",
     "Assessment",
     "AssessmentAppealsType0Item",
+    "AssessmentChanges",
     "AssessmentCreate",
     "AssessmentCreateType",
     "AssessmentErrorType1",
@@ -162,6 +167,7 @@ __all__ = (
     "AuditStatusRefutedItem",
     "AuditSummary",
     "AuditSummaryRefutedItem",
+    "AxisChange",
     "AxisEvidence",
     "AxisScore",
     "AxisScoreDimensions",
@@ -174,12 +180,14 @@ __all__ = (
     "CompareEvalRunsResponseCompareEvalRuns",
     "CompareIn",
     "CompareInWeightsType0",
+    "ConfigurationChange",
     "CounterEvidence",
     "CreatedApiKey",
     "CreatedOAuthClient",
     "CreateEventEvent",
     "DeliveryAttempt",
     "DeliveryOut",
+    "DimensionChange",
     "DimensionScore",
     "DimensionStanding",
     "EventItemError",

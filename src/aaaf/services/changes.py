@@ -1,0 +1,136 @@
+"""What changed since the agent's previous assessment, per dimension, and why.
+
+For each dimension: the score before and after, and its causes — new evidence (samples before
+→ after), coverage gained or lost (a dimension scored now and not before, or the reverse), the
+weights renormalised over the dimensions that have evidence (docs/scoring.md §1: a composite
+spreads the weight of an unscored dimension over the scored ones, so a dimension can move a
+composite without its own score moving), and a configuration change recorded between the two
+assessments (which setting, when, before → after, from the configuration history).  One
+service for the API (``GET /api/v1/assessments/{id}/changes``) and the dashboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aaaf.models.changes import AssessmentChanges, AxisChange, ConfigurationChange, DimensionChange
+from aaaf.scoring.core import display
+from aaaf.scoring.defaults import AXES
+from aaaf.store import OrgStore
+
+COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
+WEIGHT_SETTINGS = {"performance": "performance_weights", "capability": "capability_weights"}
+
+
+def _previous(org: OrgStore, assessment: Any) -> Any | None:
+    """The agent's completed whole-axis assessment completed before ``assessment``."""
+    earlier = [
+        a
+        for a in org.assessments(assessment.agent_id, status="completed")
+        if a.id != assessment.id
+        and a.type in COMPOSITE_TYPES
+        and a.result
+        and a.completed_at is not None
+        and assessment.completed_at is not None
+        and a.completed_at <= assessment.completed_at
+    ]
+    return max(earlier, key=lambda a: (a.completed_at, a.created_at)) if earlier else None
+
+
+def _delta(after: Any, before: Any) -> float | None:
+    if after is None or before is None:
+        return None
+    return float(after) - float(before)
+
+
+def _dimension(
+    name: str,
+    now: Mapping[str, Any],
+    then: Mapping[str, Any],
+    weights: tuple[Mapping[str, Any], Mapping[str, Any]],
+    reconfigured: bool,
+) -> DimensionChange:
+    data, old = (now.get("dimensions") or {}).get(name) or {}, (then.get("dimensions") or {}).get(name) or {}
+    after, before = data.get("score"), old.get("score")
+    samples_after, samples_before = int(data.get("sample_size") or 0), int(old.get("sample_size") or 0)
+    weight_before, weight_after = weights[0].get(name), weights[1].get(name)
+    causes = []
+    if before is None and after is not None:
+        causes.append("coverage gained: scored now, not before")
+    elif before is not None and after is None:
+        causes.append(f"coverage lost: {data.get('reason') or 'no valid evidence'}")
+    if samples_after != samples_before:
+        causes.append(f"evidence: {samples_before} → {samples_after} samples")
+    if (
+        weight_before is not None
+        and weight_after is not None
+        and round(float(weight_before), 4) != round(float(weight_after), 4)
+    ):
+        why = (
+            "the weights were reconfigured"
+            if reconfigured
+            else "renormalised over the dimensions with evidence"
+        )
+        causes.append(f"weight {display(float(weight_before))} → {display(float(weight_after))} ({why})")
+    return DimensionChange(
+        dimension=name,
+        before=before,
+        after=after,
+        change=_delta(after, before),
+        samples_before=samples_before,
+        samples_after=samples_after,
+        weight_before=weight_before,
+        weight_after=weight_after,
+        causes=causes,
+    )
+
+
+def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
+    """The changes of ``assessment_id`` against the agent's previous assessment (module docstring)."""
+    assessment = org.get_assessment(assessment_id)
+    previous = _previous(org, assessment) if assessment.status == "completed" and assessment.result else None
+    if previous is None:
+        return AssessmentChanges(
+            assessment_id=str(assessment.id), previous_id=None, axes=[], configuration_changes=[]
+        )
+    result, before = assessment.result or {}, previous.result or {}
+    configured = []
+    for change in org.config_history():
+        if previous.completed_at < change.changed_at <= assessment.completed_at:  # type: ignore[operator]
+            for setting, values in change.changes.items():
+                configured.append(
+                    ConfigurationChange(
+                        changed_at=change.changed_at.isoformat().replace("+00:00", "Z"),
+                        setting=setting,
+                        before=values.get("before"),
+                        after=values.get("after"),
+                    )
+                )
+    reconfigured = {change.setting for change in configured}
+    axes = []
+    for axis, names in AXES.items():
+        now, then = result.get(axis) or {}, before.get(axis) or {}
+        if not now and not then:
+            continue
+        weights = (then.get("weights_used") or {}, now.get("weights_used") or {})
+        axes.append(
+            AxisChange(
+                axis=axis,
+                composite_before=then.get("composite_score"),
+                composite_after=now.get("composite_score"),
+                change=_delta(now.get("composite_score"), then.get("composite_score")),
+                tier_before=then.get("tier"),
+                tier_after=now.get("tier"),
+                dimensions=[
+                    _dimension(name, now, then, weights, WEIGHT_SETTINGS[axis] in reconfigured)
+                    for name in names
+                ],
+            )
+        )
+    return AssessmentChanges(
+        assessment_id=str(assessment.id),
+        previous_id=str(previous.id),
+        axes=axes,
+        configuration_changes=configured,
+    )
