@@ -42,6 +42,7 @@ __all__ = [
     "new_signing_secret",
     "payload_json",
     "redeliver",
+    "shown_delivery",
     "update_webhook",
 ]
 
@@ -251,3 +252,21 @@ def badge_data(badge: Any) -> dict[str, Any]:
         "agent_id": str(badge.agent_id),
         "valid_until": _timestamp(badge.valid_until),
     }
+
+
+def shown_delivery(delivery: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A delivery as the log shows it: the last attempt of a pending delivery whose sender's
+    lease (its ``next_attempt_at``) has not run out is *in progress*, not interrupted — the
+    claim records every attempt as interrupted until its outcome replaces it."""
+    attempts = delivery.get("attempts") or []
+    due = delivery.get("next_attempt_at")
+    if (
+        delivery.get("status") == "pending"
+        and attempts
+        and attempts[-1].get("interrupted")
+        and due is not None
+        and datetime.fromisoformat(str(due).replace("Z", "+00:00")) > now
+    ):
+        last = {**attempts[-1], "interrupted": False, "in_progress": True, "error": None}
+        delivery = {**delivery, "attempts": [*attempts[:-1], last]}
+    return delivery

@@ -1830,6 +1830,12 @@ export interface components {
              * @default false
              */
             interrupted: boolean;
+            /**
+             * In Progress
+             * @description The attempt began and is still within its sender's lease: its outcome is not known yet (it becomes `interrupted` only if the lease runs out unrecorded).
+             * @default false
+             */
+            in_progress: boolean;
         };
         /** DeliveryOut */
         DeliveryOut: {

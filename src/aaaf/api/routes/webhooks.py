@@ -85,6 +85,11 @@ class DeliveryAttempt(BaseModel):
         description="The sender stopped (a crash) after the attempt began and before its outcome was "
         "recorded; `at` is when it was claimed. The endpoint may have received it.",
     )
+    in_progress: bool = Field(
+        default=False,
+        description="The attempt began and is still within its sender's lease: its outcome is not "
+        "known yet (it becomes `interrupted` only if the lease runs out unrecorded).",
+    )
 
 
 class DeliveryOut(BaseModel):
@@ -161,7 +166,7 @@ def delete_webhook(webhook_id: str, org: Admin) -> Response:
     "/{webhook_id}/deliveries", response_model=Page[DeliveryOut], operation_id="list_webhook_deliveries"
 )
 def list_deliveries(
-    webhook_id: str, org: Admin, cursor: CursorQuery = None, limit: LimitQuery = 100
+    webhook_id: str, org: Admin, now: NowDep, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:
     """The webhook's delivery log, newest first: every attempt with its time, status code or
     error and duration, and the next attempt of a pending delivery."""
@@ -172,7 +177,7 @@ def list_deliveries(
         cursor=cursor,
         limit=limit,
         descending=True,
-        render=lambda delivery: delivery.to_dict(),
+        render=lambda delivery: webhook_service.shown_delivery(delivery.to_dict(), now),
     )
 
 

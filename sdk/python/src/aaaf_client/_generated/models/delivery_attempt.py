@@ -31,6 +31,8 @@ class DeliveryAttempt:
             error (None | str):
             interrupted (bool | Unset): The sender stopped (a crash) after the attempt began and before its outcome was
                 recorded; `at` is when it was claimed. The endpoint may have received it. Default: False.
+            in_progress (bool | Unset): The attempt began and is still within its sender's lease: its outcome is not known
+                yet (it becomes `interrupted` only if the lease runs out unrecorded). Default: False.
      """
 
     attempt: int
@@ -39,6 +41,7 @@ class DeliveryAttempt:
     duration_ms: float | None
     error: None | str
     interrupted: bool | Unset = False
+    in_progress: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -61,6 +64,8 @@ class DeliveryAttempt:
 
         interrupted = self.interrupted
 
+        in_progress = self.in_progress
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -73,6 +78,8 @@ class DeliveryAttempt:
         })
         if interrupted is not UNSET:
             field_dict["interrupted"] = interrupted
+        if in_progress is not UNSET:
+            field_dict["in_progress"] = in_progress
 
         return field_dict
 
@@ -111,6 +118,8 @@ class DeliveryAttempt:
 
         interrupted = d.pop("interrupted", UNSET)
 
+        in_progress = d.pop("in_progress", UNSET)
+
         delivery_attempt = cls(
             attempt=attempt,
             at=at,
@@ -118,6 +127,7 @@ class DeliveryAttempt:
             duration_ms=duration_ms,
             error=error,
             interrupted=interrupted,
+            in_progress=in_progress,
         )
 
 
