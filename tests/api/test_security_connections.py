@@ -123,6 +123,30 @@ def test_failed_authentication_is_limited_per_address_and_key_prefix(proxied: Se
     assert spread[:AUTH_FAILURES] == [401] * AUTH_FAILURES and spread[-1] == 429
 
 
+def test_failed_sign_ins_are_limited_like_failed_api_keys(proxied: Server) -> None:
+    """The dashboard's sign-in form is another way to guess keys: it counts the same way."""
+    browser = httpx.Client(
+        base_url=proxied.base_url, timeout=30.0, headers={"X-Forwarded-For": "203.0.113.9"}
+    )
+    form = browser.get("/sign-in")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form.text)
+    assert token, form.text[:300]
+
+    def attempt(index: int) -> int:
+        data = {"csrf_token": token.group(1), "api_key": f"ak_form{index:04d}-xxxxxxxxxxxx", "next": "/"}
+        return browser.post("/sign-in", data=data, follow_redirects=False).status_code
+
+    answers = [attempt(index) for index in range(AUTH_FAILURES + 2)]
+    assert answers[:AUTH_FAILURES] == [401] * AUTH_FAILURES and answers[AUTH_FAILURES:] == [429, 429]
+    assert (
+        "Too many failed authentications"
+        in browser.post(
+            "/sign-in",
+            data={"csrf_token": token.group(1), "api_key": "ak_formlast-xxxxxxxxxxxx", "next": "/"},
+        ).text
+    )
+
+
 def test_a_short_admin_key_stops_the_server_naming_the_setting(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="AAAF_ADMIN_KEY is 5 characters long; it must be at least 32"):
         start_server(f"sqlite:///{tmp_path / 'aaaf.db'}", tmp_path, admin_key="short")

@@ -85,7 +85,7 @@ def get_principal(request: Request, store: StoreDep, now: NowDep, key: Presented
     from aaaf.store.usage import organization_rate_limit
 
     limiter = getattr(request.app.state, "rate_limiter", None)
-    principal = _authenticate_limited(request, store, key, now, limiter)
+    principal = authenticate_limited(request, store, key, now, limiter)
     if limiter is not None:
         cap = request.app.state.context.settings.max_rate_limit_per_minute  # the installation's
         per_minute = min(
@@ -101,12 +101,13 @@ def get_principal(request: Request, store: StoreDep, now: NowDep, key: Presented
     return principal
 
 
-def _authenticate_limited(
+def authenticate_limited(
     request: Request, store: Store, key: str | None, now: datetime, limiter: RateLimiter | None
 ) -> Principal:
     """:func:`authenticate`, refused with 429 once the client address or the key's prefix has
     failed ``AAAF_AUTH_FAILURES_PER_MINUTE`` times in a minute (docs/security.md "Keys"): a
-    guessed key costs the guesser, not the database."""
+    guessed key costs the guesser, not the database.  The dashboard's sign-in form counts the same
+    way (:func:`aaaf.api.web.session.sign_in`)."""
     if limiter is None or key is None:
         return authenticate(store, key, now=now)
     per_minute = request.app.state.context.settings.auth_failures_per_minute

@@ -182,7 +182,7 @@ def sign_in_submit(
             request,
             "dashboard/sign_in.html",
             None,
-            status=401,
+            status=429 if error.code == "RATE_LIMITED" else 401,
             next=_safe_next(next),
             login_csrf=expected,
             error=error.message,

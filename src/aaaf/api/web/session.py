@@ -63,7 +63,10 @@ def sign_in(request: Request, response: Response, credential: str) -> Principal:
     """Authenticate ``credential`` (an API key or OAuth token) and set the session cookie."""
     store: Store = request.app.state.store
     now = request.app.state.context.now()
-    principal = authenticate(store, credential, now=now)
+    from aaaf.api.deps import authenticate_limited  # a guessed key counts as on the API
+
+    limiter = getattr(request.app.state, "rate_limiter", None)
+    principal = authenticate_limited(request, store, credential, now, limiter)
     session_id = start_session(
         store.engine, principal.organization_id, at=now, expires_at=now + timedelta(seconds=SESSION_MAX_AGE_S)
     )
