@@ -71,6 +71,7 @@ class Settings(BaseSettings):
     max_keys_per_organization: int = Field(default=100, ge=1)
     max_compare_resamples: int = Field(default=20_000, ge=1)
     max_compare_treatments: int = Field(default=10, ge=1)
+    max_concurrent_compares: int = Field(default=2, ge=1)
     # issue 13 §4 (aaaf.api.rate_limit): Redis keys are "<prefix>:ratelimit…" (AAAF_REDIS_URL set);
     # requests no key is counted for (public routes) are limited per client address
     rate_limit_prefix: str = "aaaf"

@@ -15,9 +15,11 @@ uploaded with, as ``aaaf compare`` without ``--judge``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -73,6 +75,40 @@ def check_compare_cost(resamples: int, treatments: int) -> None:
                 f"{field}: at most {cap} on this installation ({setting}), got {asked}.",
                 {"field": field, "value": asked, "limit": cap},
             )
+
+
+_RUNNING: dict[Any, int] = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def compare_slot(organization_id: Any, limit: int | None = None) -> Iterator[None]:
+    """One of the organization's ``AAAF_MAX_CONCURRENT_COMPARES`` comparisons running at once
+    in this process (docs/security.md "Limits"), or 429 ``RATE_LIMITED`` at once — a tenant
+    cannot hold every worker thread with comparisons of the largest allowed size."""
+    if limit is None:
+        from aaaf.settings import get_settings
+
+        limit = get_settings().max_concurrent_compares
+    with _RUNNING_LOCK:
+        running = _RUNNING.get(organization_id, 0)
+        if running >= limit:
+            raise AAAFError(
+                "RATE_LIMITED",
+                f"{running} comparisons of this organization are running; at most {limit} at once on this "
+                "installation (AAAF_MAX_CONCURRENT_COMPARES). Retry when one has finished.",
+                {"limit": limit, "retry_after": 5},
+            )
+        _RUNNING[organization_id] = running + 1
+    try:
+        yield
+    finally:
+        with _RUNNING_LOCK:
+            left = _RUNNING[organization_id] - 1
+            if left:
+                _RUNNING[organization_id] = left
+            else:
+                del _RUNNING[organization_id]
 
 
 def read_upload(
@@ -156,6 +192,13 @@ def compare_stored_result(
             f"treatments: at most {MAX_TREATMENTS} treatments, got {len(treatments)}.",
             {"field": "treatments", "limit": MAX_TREATMENTS},
         )
+    with compare_slot(org.organization_id):
+        return _compare_stored_result(org, control, treatments, config, allow_incomplete)
+
+
+def _compare_stored_result(
+    org: Any, control: str, treatments: Sequence[str], config: LayeredConfig, allow_incomplete: bool
+) -> tuple[Any, list[Any], list[dict[str, Any]]]:
     runs = [dict(org.get_eval_run(control).run)] + [dict(org.get_eval_run(ref).run) for ref in treatments]
     if len(treatments) == 1:
         check_finished([("control", runs[0]), ("treatment", runs[1])], allow_incomplete=allow_incomplete)
