@@ -284,7 +284,7 @@ def test_a_real_harness_run_counts_and_every_view_says_where_the_evidence_came_f
     page = live.anonymous.get(f"/verify/{assessment_id}")
     assert page.status_code == 200
     text = _page_text(page.text)
-    assert "Where the evidence came from" in text
+    assert "Evidence behind this badge" in text
     for line in (performance, capability, runs_line):
         assert line in text
 

@@ -33,8 +33,9 @@ import math
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi.dependencies.models import Dependant
 from limits import RateLimitItemPerMinute
@@ -44,6 +45,8 @@ from starlette.routing import BaseRoute, Mount, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from aaaf.api.errors import error_body
+
+_T = TypeVar("_T")
 
 log = logging.getLogger("aaaf.api")
 
@@ -122,11 +125,42 @@ class RateLimiter:
     def hit(self, identity: str, per_minute: int, *, policy: str) -> Decision:
         item = RateLimitItemPerMinute(per_minute)
         let_through = Decision(policy, per_minute, per_minute, WINDOW_SECONDS, True)
-        if self._outage_since is not None and time.monotonic() < self._next_try:
-            return let_through  # an outage: Redis is asked again at most once a second
-        try:
+
+        def counted() -> Decision:
             allowed = self._limiter.hit(item, identity)
             stats = self._limiter.get_window_stats(item, identity)
+            reset = max(0, math.ceil(stats.reset_time - time.time()))
+            return Decision(policy, per_minute, max(0, stats.remaining), min(reset, WINDOW_SECONDS), allowed)
+
+        return self._guarded(counted, let_through)
+
+    def failing(self, identities: list[str], per_minute: int) -> bool:
+        """Whether any of ``identities`` already failed authentication ``per_minute`` times in
+        the last minute (docs/security.md "Keys"); nothing is counted."""
+        item = RateLimitItemPerMinute(per_minute)
+        return self._guarded(
+            lambda: any(not self._limiter.test(item, f"authfail:{identity}") for identity in identities),
+            False,
+        )
+
+    def failed(self, identities: list[str], per_minute: int) -> None:
+        """Count one failed authentication against each of ``identities``."""
+        item = RateLimitItemPerMinute(per_minute)
+
+        def count() -> None:
+            for identity in identities:
+                self._limiter.hit(item, f"authfail:{identity}")
+
+        self._guarded(count, None)
+
+    def _guarded(self, call: Callable[[], _T], let_through: _T) -> _T:
+        """``call()`` against the storage; while it is unreachable, ``let_through`` (fail open):
+        the storage is asked again at most once a second, and an outage is logged once when it
+        starts and once when it ends — never a line per request."""
+        if self._outage_since is not None and time.monotonic() < self._next_try:
+            return let_through
+        try:
+            answer = call()
         except Exception as error:  # the storage is unreachable: let the request through
             with self._state_lock:
                 self._next_try = time.monotonic() + OUTAGE_RETRY_SECONDS
@@ -149,29 +183,7 @@ class RateLimiter:
                 self.backend,
                 time.monotonic() - since,
             )
-        reset = max(0, math.ceil(stats.reset_time - time.time()))
-        return Decision(policy, per_minute, max(0, stats.remaining), min(reset, WINDOW_SECONDS), allowed)
-
-    def failing(self, identities: list[str], per_minute: int) -> bool:
-        """Whether any of ``identities`` already failed authentication ``per_minute`` times in
-        the last minute (docs/security.md "Keys"); nothing is counted."""
-        item = RateLimitItemPerMinute(per_minute)
-        try:
-            return any(not self._limiter.test(item, f"authfail:{identity}") for identity in identities)
-        except Exception:
-            log.exception("rate limit storage (%s) failed; authentication not limited", self.backend)
-            return False
-
-    def failed(self, identities: list[str], per_minute: int) -> None:
-        """Count one failed authentication against each of ``identities``."""
-        item = RateLimitItemPerMinute(per_minute)
-        try:
-            for identity in identities:
-                self._limiter.hit(item, f"authfail:{identity}")
-        except Exception:
-            log.exception(
-                "rate limit storage (%s) failed; a failed authentication was not counted", self.backend
-            )
+        return answer
 
 
 def _authenticates(dependant: Dependant) -> bool:

@@ -411,9 +411,12 @@ class StatusOutcome:
 StatusSource = Callable[[Mapping[str, Any], str | None], StatusOutcome]
 
 
+NOT_CHECKED = "revocation not checked: "
+
+
 def not_checked(why: str) -> StatusOutcome:
     """Revocation could not be checked; ``why`` completes "revocation not checked: …"."""
-    return StatusOutcome(True, f"revocation not checked: {why}", checked=False)
+    return StatusOutcome(True, NOT_CHECKED + why, checked=False)
 
 
 def revocation_entry(credential: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -628,15 +631,18 @@ def _status(
 
 
 def first_answer(*sources: StatusSource) -> StatusSource:
-    """A :data:`StatusSource` asking each of ``sources`` in turn until one can answer."""
+    """A :data:`StatusSource` asking each of ``sources`` in turn until one can answer; when none
+    can, "not checked" with every source's reason, in order (the first says the most: whose
+    badge it is)."""
 
     def ask(credential: Mapping[str, Any], kid: str | None) -> StatusOutcome:
-        outcome = not_checked("no status source was given")
+        reasons: list[str] = []
         for source in sources:
             outcome = source(credential, kid)
             if outcome.checked:
                 return outcome
-        return outcome
+            reasons.append(outcome.reason.removeprefix(NOT_CHECKED))
+        return not_checked("; ".join(reasons) if reasons else "no status source was given")
 
     return ask
 
