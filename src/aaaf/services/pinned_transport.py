@@ -18,6 +18,7 @@ import socket
 
 import httpx
 
+from aaaf.errors import AAAFError
 from aaaf.services.outbound_url import IPAddress, check_addresses
 from aaaf.settings import Settings
 
@@ -40,9 +41,14 @@ async def resolve(host: str, port: int) -> list[IPAddress]:
 class PinnedTransport(httpx.AsyncHTTPTransport):
     """:class:`httpx.AsyncHTTPTransport` that resolves, checks and pins each request's host."""
 
-    def __init__(self, settings: Settings, **kwargs: object) -> None:
+    def __init__(
+        self, settings: Settings, *, refusal_as_connect_error: bool = False, **kwargs: object
+    ) -> None:
+        """``refusal_as_connect_error``: a refused address raises ``httpx.ConnectError`` (what a
+        client retries as an unreachable host) instead of the check's ``AAAFError``."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._settings = settings
+        self._refusal_as_connect_error = refusal_as_connect_error
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
@@ -51,7 +57,12 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
             addresses = await resolve(host, url.port or (443 if url.scheme == "https" else 80))
         except (OSError, UnicodeError) as error:
             raise httpx.ConnectError(f"{host} does not resolve ({error})", request=request) from None
-        check_addresses(str(url), host, addresses, self._settings)
+        try:
+            check_addresses(str(url), host, addresses, self._settings)
+        except AAAFError as error:
+            if not self._refusal_as_connect_error:
+                raise
+            raise httpx.ConnectError(error.message, request=request) from None
         pinned = addresses[0]
         if str(pinned) != host:
             request.url = url.copy_with(host=str(pinned))

@@ -212,18 +212,9 @@ def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
     the server's own network between the check at creation and the run's requests).  A
     refused address is a connection error to the chat adapter: retried, then the task is
     infrastructure-failed — nothing is sent."""
-    import httpx
-
     from aaaf.services.pinned_transport import PinnedTransport
 
-    class _AgentTransport(PinnedTransport):
-        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            try:
-                return await super().handle_async_request(request)
-            except AAAFError as error:
-                raise httpx.ConnectError(error.message, request=request) from None
-
-    return lambda: _AgentTransport(settings)
+    return lambda: PinnedTransport(settings, refusal_as_connect_error=True)
 
 
 def _fail(org: Any, run: Any, message: str) -> None:
