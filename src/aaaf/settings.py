@@ -85,6 +85,9 @@ class Settings(BaseSettings):
     webhook_allow_loopback: bool = False
     # one delivery attempt's timeout (connect + send + answer), seconds
     webhook_timeout_seconds: float = Field(default=10.0, gt=0)
+    # a claimed delivery is leased for twice the timeout plus this margin (a slot may be waited
+    # for); a sender that dies mid-attempt leaves its delivery due again when the lease runs out
+    webhook_lease_margin_seconds: float = Field(default=30.0, ge=0)
     # deliveries sent at once by one sender, and per round
     webhook_concurrency: int = Field(default=16, ge=1)
     # ... and at most this many of them to one endpoint (scheme, host, port): a slow endpoint

@@ -50,7 +50,8 @@ def test_an_attempt_cut_off_by_a_crash_is_logged(store_url: str, tmp_path: Path)
         env = {
             "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.2",
             "AAAF_WEBHOOK_ALLOW_LOOPBACK": "true",
-            "AAAF_WEBHOOK_TIMEOUT_SECONDS": "1",  # the lease: 2 × 1 s + 30 s
+            "AAAF_WEBHOOK_TIMEOUT_SECONDS": "1",
+            "AAAF_WEBHOOK_LEASE_MARGIN_SECONDS": "2",  # the lease: 2 × 1 s + 2 s
         }
         server = start_server(store_url, tmp_path, extra_env=env)
         try:

@@ -227,7 +227,7 @@ async def deliver_due_async(
     settings = settings or get_settings()
     started = time.perf_counter()
     summary = DeliverySummary()
-    lease = timedelta(seconds=settings.webhook_timeout_seconds * 2 + 30)
+    lease = timedelta(seconds=settings.webhook_timeout_seconds * 2 + settings.webhook_lease_margin_seconds)
     batch = limit or settings.webhook_batch_size
     claimed = await asyncio.to_thread(claim_due, store.engine, now=now, limit=batch, lease=lease)
     summary.claimed = len(claimed)
