@@ -249,12 +249,15 @@ class GroupStats:
         return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
 
 
-def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> GroupStats:
+def group_stats(
+    counts: FloatArray, columns: IntArray, arrays: TaskArrays, grouping: IntArray | None = None
+) -> GroupStats:
     """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
     order so that each group's copies, sums and squared deviations are one ``reduceat``
     segment; each variance is taken in two passes (the mean first, then the copies'
-    squared deviations from it); a group whose drawn copies are all equal has exactly 0."""
-    groups = arrays.group[columns]
+    squared deviations from it); a group whose drawn copies are all equal has exactly 0.
+    ``grouping``: each window task's group id (-1: none), by default ``arrays.group``."""
+    groups = (arrays.group if grouping is None else grouping)[columns]
     grouped_at = np.nonzero(groups >= 0)[0]
     rows = counts.shape[0]
     if grouped_at.size == 0:
@@ -299,6 +302,7 @@ def performance_scores(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats | None = None,
+    grouping: IntArray | None = None,
 ) -> dict[str, FloatArray]:
     """The five §2.2 dimension scores of every resample's multiset (NaN = null), by name.
 
@@ -306,8 +310,20 @@ def performance_scores(
     window's tasks); the rest of the window is not in the set.  ``whole``: the window's
     group statistics, when the set holds each of its groups whole (a domain, a complexity
     level, the window): a group's CVs depend only on its own copies, so they are reused.
+    ``grouping``: the ids ``whole``'s columns are (by default ``arrays.group``), when ``whole``
+    holds finer groups (a consistency group cut by autonomy level) that the set holds whole.
     """
     sums = counts @ arrays.terms[columns]
+    if whole is None:
+        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
+    else:
+        present = np.unique((arrays.group if grouping is None else grouping)[columns])
+        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
+    return _scores_of(sums, consistency, config)
+
+
+def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) -> dict[str, FloatArray]:
+    """The §2.2 scores from each resample's sums of the per-task ``terms`` and its consistency."""
     tcr = _divide(sums[:, 1], sums[:, 0])
     completed_weight = sums[:, 2]
     revised_share = _divide(sums[:, 3], completed_weight)
@@ -321,11 +337,6 @@ def performance_scores(
     accuracy = np.where(np.isnan(revised_share), np.nan, accuracy)
     speed = _divide(sums[:, 6], sums[:, 5])
     review = _divide(sums[:, 8], sums[:, 7])
-    if whole is None:
-        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
-    else:
-        present = np.unique(arrays.group[columns])
-        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
     return {
         "task_completion_rate": tcr,
         "accuracy": accuracy,
@@ -341,17 +352,57 @@ def subset_performance(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats | None = None,
+    grouping: IntArray | None = None,
 ) -> FloatArray:
     """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
-    scores = performance_scores(counts, columns, arrays, config, whole)
+    return _performance_composite(performance_scores(counts, columns, arrays, config, whole, grouping), config)
+
+
+def _performance_composite(scores: Mapping[str, FloatArray], config: AAAFConfig) -> FloatArray:
     names = list(config.performance_weights)
     return composite_rows(
         [scores[name] for name in names], [config.performance_weights[name] for name in names]
     )
 
 
-def _members(values: Sequence[Any], wanted: Any) -> IntArray:
-    return np.array([i for i, v in enumerate(values) if v == wanted], dtype=np.int64)
+def _partition_performance(
+    counts: FloatArray,
+    subset_of: Sequence[int],
+    n_subsets: int,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats,
+    grouping: IntArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """perf(S) of §2.3 and the completed copies of S, every resample (row) × every subset S
+    (column) of a partition of the window (``subset_of``: each task's subset, -1 none), at once.
+
+    Each subset holds its groups whole (ids in ``grouping``, by default the consistency
+    groups), so its consistency is the size-weighted mean of ``whole``'s CVs over its
+    groups — one product with the group → subset membership; its sums are one product of
+    its columns' counts with their ``terms``; every subset's composite is one call."""
+    rows = counts.shape[0]
+    labels = np.asarray(subset_of, dtype=np.int64).reshape(-1)
+    sums = np.zeros((n_subsets, rows, arrays.terms.shape[1]))
+    completed = np.zeros((rows, n_subsets))
+    for subset in range(n_subsets):
+        columns = np.nonzero(labels == subset)[0]
+        if columns.size:
+            sub = counts[:, columns]
+            sums[subset] = sub @ arrays.terms[columns]
+            completed[:, subset] = sub @ arrays.completed[columns]
+    groups = arrays.group if grouping is None else grouping
+    inside = (groups >= 0) & (labels >= 0)
+    membership = np.zeros((whole.ids.shape[0], n_subsets))
+    membership[np.searchsorted(whole.ids, groups[inside]), labels[inside]] = 1.0
+    size_kept = np.where(whole.size >= config.consistency_min_group, whole.size, 0.0)
+    grouped = size_kept @ membership
+    mean_acc = _divide((size_kept * whole.cv_accuracy) @ membership, grouped)
+    mean_comp = _divide((size_kept * whole.cv_credit) @ membership, grouped)
+    consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
+    scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
+    performance = _performance_composite(scores, config).reshape(n_subsets, rows).T
+    return performance, completed
 
 
 def _highest_level(
@@ -361,38 +412,76 @@ def _highest_level(
     level_of: Sequence[int | None],
     levels: Sequence[int],
     top: int,
-    whole: GroupStats | None,
+    whole: GroupStats,
+    grouping: IntArray | None = None,
 ) -> FloatArray:
     """complexity_ceiling / autonomy_level: the highest level with ≥ 3 completed copies and
-    perf ≥ 0.60 at it, / top; 0 when none qualifies."""
+    perf ≥ 0.60 at it, / top; 0 when none qualifies.  ``whole``: group statistics of groups
+    each level holds whole (ids: ``grouping``, by default the consistency groups)."""
+    index = {level: at for at, level in enumerate(levels)}
+    subset_of = [-1 if level is None else index.get(level, -1) for level in level_of]
+    performance, completed = _partition_performance(
+        counts, subset_of, len(levels), arrays, config, whole, grouping
+    )
+    ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
     highest = np.zeros(counts.shape[0])
-    for level in levels:
-        columns = _members(level_of, level)
-        if columns.size == 0:
-            continue
-        sub = counts[:, columns]
-        completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config, whole)
-        ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
-        highest = np.where(ok, level / float(top), highest)
+    for at, level in enumerate(levels):
+        highest = np.where(ok[:, at], level / float(top), highest)
     return highest
 
 
-def _block(from_end: FloatArray, after: FloatArray, start: int, stop: int) -> FloatArray:
-    """Each task's copies among positions [start, stop) counted from the most recent: its
-    copies occupy positions [after, from_end) from the end."""
-    upper = np.minimum(from_end, float(stop))
-    lower = np.maximum(after, float(start))
-    counts: FloatArray = np.clip(upper - lower, 0.0, None)
-    return counts
+def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
+    """perf(S) of §2.3 for every resample whose S is listed copy by copy: row b of ``tasks``
+    (B × k) holds the window indices of its k copies (a task drawn twice is listed twice).
+
+    A learning-rate block holds five copies, so its sums and consistency groups are taken
+    over k columns instead of the window's n: the sums are the listed copies' ``terms``, a
+    copy's group is the copies of its consistency group (a k × k comparison), and the
+    size-weighted mean of the groups' CVs is the mean over the copies of their group's CV."""
+    sums = arrays.terms[tasks].sum(axis=1)
+    k = tasks.shape[1]
+    groups = arrays.group[tasks].T  # k × B: one row per listed copy
+    columns = [(arrays.accuracy[tasks].T, arrays.credit[tasks].T)]
+    # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
+    # resamples: sums over an axis of length k are several times slower, measured)
+    same = [[(groups[i] == groups[j]) & (groups[i] >= 0) for j in range(k)] for i in range(k)]
+    weighted = [np.zeros(tasks.shape[0]), np.zeros(tasks.shape[0])]
+    kept_total = np.zeros(tasks.shape[0])
+    for i in range(k):
+        size = np.add.reduce([mask.astype(np.float64) for mask in same[i]])
+        kept = size >= config.consistency_min_group
+        kept_total += kept
+        safe = np.where(size > 0.0, size, 1.0)
+        for at, values in enumerate(columns[0]):
+            mine = [np.where(mask, values[j], 0.0) for j, mask in enumerate(same[i])]
+            mean = np.add.reduce(mine) / safe
+            variance = np.add.reduce(
+                [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(same[i])]
+            ) / safe
+            cv = np.zeros(mean.shape)
+            np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+            # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
+            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(same[i])])
+            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(same[i])])
+            weighted[at] += np.where(kept & (low != high), cv, 0.0)
+    means = [_divide(total, kept_total) for total in weighted]
+    consistency = 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
+    return _performance_composite(_scores_of(sums, consistency, config), config)
 
 
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
     """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
-    most recently completed copies (completion order, ties by task_id, copies adjacent)."""
+    most recently completed copies (completion order, ties by task_id, copies adjacent).
+    Every domain's blocks are listed copy by copy and scored in one call."""
     rows = counts.shape[0]
-    total = np.zeros(rows)
-    domains = np.zeros(rows)
+    positions = np.concatenate(
+        (
+            np.arange(_LEARNING_BLOCK, dtype=np.float64),  # the later block, from the most recent
+            np.arange(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS, dtype=np.float64),
+        )
+    )
+    resample_of: list[IntArray] = []
+    blocks: list[IntArray] = []
     for domain in dict.fromkeys(config.taxonomy):
         candidates = [i for i in range(arrays.n) if arrays.domain[i] == domain and arrays.completed[i] > 0.0]
         if len(candidates) == 0:
@@ -400,20 +489,27 @@ def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -
         # stable sort of the task_id-ordered members by completion time
         ordered = np.array(sorted(candidates, key=lambda i: arrays.completion_order[i]), dtype=np.int64)
         sub = counts[:, ordered]
-        qualifies = sub.sum(axis=1) >= _LEARNING_TASKS
-        if not qualifies.any():
+        qualifies = np.nonzero(sub.sum(axis=1) >= _LEARNING_TASKS)[0]
+        if qualifies.size == 0:
             continue
-        from_end = np.cumsum(sub[:, ::-1], axis=1)[:, ::-1]  # copies at this position or later
-        after = from_end - sub  # copies strictly after this task
-
-        later_counts = _block(from_end, after, 0, _LEARNING_BLOCK)
-        earlier_counts = _block(from_end, after, _LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS)
-        later = subset_performance(later_counts, ordered, arrays, config)
-        earlier = subset_performance(earlier_counts, ordered, arrays, config)
-        valid = qualifies & ~np.isnan(later) & ~np.isnan(earlier)
-        learning = np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0)
-        total += np.where(valid, learning, 0.0)
-        domains += valid
+        # copies at this position or later: the task at position p from the end is the
+        # last column with more than p copies from it on (copies of a task are adjacent)
+        from_end = np.cumsum(sub[qualifies, ::-1], axis=1)[:, ::-1]
+        column = (from_end[:, :, None] > positions[None, None, :]).sum(axis=1) - 1
+        resample_of.append(qualifies)
+        blocks.append(ordered[column])
+    total = np.zeros(rows)
+    domains = np.zeros(rows)
+    if not blocks:
+        return _divide(total, domains)
+    listed = np.concatenate(blocks)
+    later = _listed_performance(listed[:, :_LEARNING_BLOCK], arrays, config)
+    earlier = _listed_performance(listed[:, _LEARNING_BLOCK:], arrays, config)
+    valid = ~np.isnan(later) & ~np.isnan(earlier)
+    learning = np.where(valid, np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0), 0.0)
+    where = np.concatenate(resample_of)
+    np.add.at(total, where, learning)
+    np.add.at(domains, where, valid.astype(np.float64))
     return _divide(total, domains)
 
 
@@ -425,15 +521,10 @@ def _domain_breadth(
     any_completed = (counts @ arrays.completed) > 0.0
     if not taxonomy:
         return np.full(rows, np.nan)
-    qualified = np.zeros(rows)
-    for domain in taxonomy:
-        columns = _members(arrays.domain, domain)
-        if columns.size == 0:
-            continue
-        sub = counts[:, columns]
-        completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config, whole)
-        qualified += (completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)
+    index = {domain: at for at, domain in enumerate(taxonomy)}
+    subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
+    performance, completed = _partition_performance(counts, subset_of, len(taxonomy), arrays, config, whole)
+    qualified = ((completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)).sum(axis=1)
     return np.where(any_completed, qualified / len(taxonomy), np.nan)
 
 
@@ -477,7 +568,19 @@ def capability_scores(
         whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays)
     any_completed = (counts @ arrays.completed) > 0.0
     ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
-    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
+    # an autonomy level cuts consistency groups: the groups of (group, level), all at once
+    joint: dict[tuple[int, int], int] = {}
+    by_autonomy = np.array(
+        [
+            -1 if g < 0 or a is None else joint.setdefault((g, a), len(joint))
+            for g, a in zip(arrays.group.tolist(), arrays.autonomy, strict=True)
+        ],
+        dtype=np.int64,
+    ).reshape(-1)
+    whole_by_autonomy = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, by_autonomy)
+    autonomy = _highest_level(
+        counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, whole_by_autonomy, by_autonomy
+    )
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
     return {
         "domain_breadth": _domain_breadth(counts, arrays, config, whole),
