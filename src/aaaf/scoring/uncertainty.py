@@ -16,6 +16,13 @@ row of ``C @ per-task quantities``:
 * tool, delegation and orchestration counts are the unattached evidence (once, as
   observed) plus ``C @`` each task's own.
 
+The columns and the draw are :mod:`aaaf.scoring.resample_arrays`'.  Cost is kept near the
+plain assessment's by doing each thing once per partition: the subsets of a partition (the
+taxonomy's domains, the complexity levels, the autonomy levels) are scored together, their
+consistency from one table of group statistics (an autonomy level cuts groups, so its
+table is of (group, level)); a learning-rate block, five copies, is listed copy by copy
+and every domain's blocks are scored in one call.
+
 Nothing is re-folded and no task is re-scored: the per-task quantities are those of the
 assessment (:class:`aaaf.scoring.aaaf.ScoredTask`).  "Same construct": a dimension null
 in the assessment is null in every resample; a scored dimension null in a resample drops
@@ -28,17 +35,24 @@ composite is :func:`aaaf.scoring.composite_rows.composite_rows`, bit for bit the
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
+from aaaf.scoring.resample_arrays import (
+    FloatArray,
+    IntArray,
+    TaskArrays,
+    draw_counts,
+    draw_indices,
+    task_arrays,
+    window_rows,
+)
 from aaaf.scoring.uncertainty_report import (
     CAPABILITY_INTERVAL_NOTE,
     INSUFFICIENT,
@@ -48,10 +62,6 @@ from aaaf.scoring.uncertainty_report import (
     is_borderline,
     tier_indices,
 )
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 TIERS_OF_AXIS: Mapping[str, tuple[Tier, ...]] = {
     "performance": PERFORMANCE_TIERS,
@@ -68,160 +78,6 @@ _AUTONOMY_LEVELS = (0, 1, 2, 3)
 _MIN_TOOL_INVOCATIONS = 10
 _LEARNING_TASKS, _LEARNING_BLOCK, _LEARNING_FULL = 15, 5, 0.30
 _DELEGATION_WEIGHTS = (0.4, 0.3, 0.3)  # judgment, selection, management
-_OUTCOME_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
-
-
-def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
-    """The §2.5 index matrix: ``default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))``."""
-    return np.random.default_rng(seed).integers(0, n_tasks, size=(resamples, n_tasks))
-
-
-def draw_counts(indices: IntArray, n_tasks: int) -> FloatArray:
-    """How many times each resample (row) drew each task (column), as floats for the products."""
-    resamples = indices.shape[0]
-    flat = (indices + (np.arange(resamples, dtype=np.int64) * n_tasks)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(resamples, n_tasks)
-    return counts.astype(np.float64)
-
-
-# --------------------------------------------------------------------------- per-task arrays
-
-
-@dataclass(frozen=True)
-class TaskArrays:
-    """The assessment's per-task quantities as columns (one row per window task, task_id order)."""
-
-    terms: FloatArray  # (n, 13): ScoredTask.terms
-    completed: FloatArray  # (n,) 1.0 when completed
-    accuracy: FloatArray  # (n,) per-task accuracy
-    credit: FloatArray  # (n,) credit
-    group: IntArray  # (n,) consistency group id, -1 when none (not completed / no domain or level)
-    domain: tuple[str | None, ...]
-    complexity: tuple[int | None, ...]
-    autonomy: tuple[int | None, ...]
-    completed_with_autonomy: FloatArray  # (n,)
-    completion_order: tuple[float, ...]  # completed_at as a POSIX timestamp (0 when none)
-    tool_names: tuple[str, ...]
-    tool_base: FloatArray  # (n_tools * 5,) unattached tool counts
-    tool_per_task: FloatArray  # (n, n_tools * 5)
-    delegation_base: FloatArray  # (6,) judged, correct, selectable, selected, managed, management sum
-    delegation_per_task: FloatArray  # (n, 6)
-    orchestration_base: FloatArray  # (2,) results, sum of scenario scores
-    orchestration_per_task: FloatArray  # (n, 2)
-
-    @property
-    def n(self) -> int:
-        return int(self.terms.shape[0])
-
-
-def _tool_columns(usages: Sequence[Any], index: Mapping[str, int], out: FloatArray) -> None:
-    for usage in usages:
-        at = index[usage.tool] * 5
-        out[at : at + 5] += (
-            usage.invocations,
-            usage.successes,
-            usage.failures,
-            usage.recovered,
-            usage.unnecessary,
-        )
-
-
-def _delegation_columns(decisions: Sequence[Any], outcomes: Sequence[Any], out: FloatArray) -> None:
-    for d in decisions:
-        if d.ground_truth is not None:
-            out[0] += 1.0
-            out[1] += 1.0 if d.decision == d.ground_truth else 0.0
-        if d.decision == "delegate" and d.optimal_delegate is not None:
-            out[2] += 1.0
-            out[3] += 1.0 if d.delegate_to == d.optimal_delegate else 0.0
-    for o in outcomes:
-        if o.outcome in _OUTCOME_VALUES:
-            out[4] += 1.0
-            out[5] += _OUTCOME_VALUES[o.outcome] * (0.5 if o.revision_needed else 1.0)
-
-
-def _scenario_score(r: Any) -> float:
-    """One orchestration_result's score, as ``_orchestration_skills`` computes it (§2.3)."""
-    if r.failures_injected > 0:
-        handling = min(1.0, max(0.0, r.failures_recovered / r.failures_injected))
-    else:
-        handling = 1.0
-    present = [
-        v
-        for v in (r.workflow_design_score, r.communication_clarity_score, handling, r.synthesis_quality_score)
-        if v is not None
-    ]
-    return math.fsum(present) / len(present)
-
-
-def task_arrays(window: Any) -> TaskArrays:
-    """Columns of the window's per-task quantities (``window``: the engine's WindowEvidence)."""
-    scored = window.scored
-    n = len(scored)
-    terms = np.array([s.terms for s in scored], dtype=np.float64).reshape(n, -1)
-    completed = np.array([1.0 if s.completed else 0.0 for s in scored])
-    group_ids: dict[tuple[str, int], int] = {}
-    group = np.array(
-        [-1 if s.group is None else group_ids.setdefault(s.group, len(group_ids)) for s in scored],
-        dtype=np.int64,
-    )
-    task_tools = [s.task.tools for s in scored]
-    n_task_tools = sum(len(t) for t in task_tools)
-    loose_tools = window.tools[: len(window.tools) - n_task_tools]
-    names = sorted({u.tool for u in window.tools})
-    tool_index = {name: i for i, name in enumerate(names)}
-    tool_base = np.zeros(len(names) * 5)
-    _tool_columns(loose_tools, tool_index, tool_base)
-    tool_per_task = np.zeros((n, len(names) * 5))
-    for row, usages in enumerate(task_tools):
-        _tool_columns(usages, tool_index, tool_per_task[row])
-    n_task_decisions = sum(len(s.task.delegation_decisions) for s in scored)
-    n_task_outcomes = sum(len(s.task.delegation_outcomes) for s in scored)
-    delegation_base = np.zeros(6)
-    _delegation_columns(
-        window.delegation_decisions[: len(window.delegation_decisions) - n_task_decisions],
-        window.delegation_outcomes[: len(window.delegation_outcomes) - n_task_outcomes],
-        delegation_base,
-    )
-    delegation_per_task = np.zeros((n, 6))
-    for row, s in enumerate(scored):
-        _delegation_columns(s.task.delegation_decisions, s.task.delegation_outcomes, delegation_per_task[row])
-    n_task_orch = sum(len(s.task.orchestration_results) for s in scored)
-    loose_orch = window.orchestration_results[: len(window.orchestration_results) - n_task_orch]
-    orchestration_base = np.array([float(len(loose_orch)), sum(map(_scenario_score, loose_orch))])
-    orchestration_per_task = np.array(
-        [
-            (
-                float(len(s.task.orchestration_results)),
-                sum(map(_scenario_score, s.task.orchestration_results)),
-            )
-            for s in scored
-        ],
-        dtype=np.float64,
-    ).reshape(n, 2)
-    return TaskArrays(
-        terms=terms,
-        completed=completed,
-        accuracy=np.array([s.accuracy for s in scored], dtype=np.float64),
-        credit=np.array([s.credit for s in scored], dtype=np.float64),
-        group=group,
-        domain=tuple(s.task.domain for s in scored),
-        complexity=tuple(s.task.complexity_level for s in scored),
-        autonomy=tuple(s.task.autonomy_level for s in scored),
-        completed_with_autonomy=np.array(
-            [1.0 if s.completed and s.task.autonomy_level is not None else 0.0 for s in scored]
-        ),
-        completion_order=tuple(
-            s.task.completed_at.timestamp() if s.task.completed_at is not None else 0.0 for s in scored
-        ),
-        tool_names=tuple(names),
-        tool_base=tool_base,
-        tool_per_task=tool_per_task,
-        delegation_base=delegation_base,
-        delegation_per_task=delegation_per_task,
-        orchestration_base=orchestration_base,
-        orchestration_per_task=orchestration_per_task,
-    )
 
 
 # --------------------------------------------------------------------------- batched formulas
@@ -302,7 +158,6 @@ def performance_scores(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats | None = None,
-    grouping: IntArray | None = None,
 ) -> dict[str, FloatArray]:
     """The five §2.2 dimension scores of every resample's multiset (NaN = null), by name.
 
@@ -310,14 +165,12 @@ def performance_scores(
     window's tasks); the rest of the window is not in the set.  ``whole``: the window's
     group statistics, when the set holds each of its groups whole (a domain, a complexity
     level, the window): a group's CVs depend only on its own copies, so they are reused.
-    ``grouping``: the ids ``whole``'s columns are (by default ``arrays.group``), when ``whole``
-    holds finer groups (a consistency group cut by autonomy level) that the set holds whole.
     """
     sums = counts @ arrays.terms[columns]
     if whole is None:
         consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
     else:
-        present = np.unique((arrays.group if grouping is None else grouping)[columns])
+        present = np.unique(arrays.group[columns])
         consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
     return _scores_of(sums, consistency, config)
 
@@ -346,19 +199,8 @@ def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) ->
     }
 
 
-def subset_performance(
-    counts: FloatArray,
-    columns: IntArray,
-    arrays: TaskArrays,
-    config: AAAFConfig,
-    whole: GroupStats | None = None,
-    grouping: IntArray | None = None,
-) -> FloatArray:
-    """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
-    return _performance_composite(performance_scores(counts, columns, arrays, config, whole, grouping), config)
-
-
 def _performance_composite(scores: Mapping[str, FloatArray], config: AAAFConfig) -> FloatArray:
+    """perf(S) of §2.3: the §0 composite of the five §2.2 scores, every row."""
     names = list(config.performance_weights)
     return composite_rows(
         [scores[name] for name in names], [config.performance_weights[name] for name in names]
@@ -455,9 +297,12 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
         for at, values in enumerate(columns[0]):
             mine = [np.where(mask, values[j], 0.0) for j, mask in enumerate(same[i])]
             mean = np.add.reduce(mine) / safe
-            variance = np.add.reduce(
-                [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(same[i])]
-            ) / safe
+            variance = (
+                np.add.reduce(
+                    [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(same[i])]
+                )
+                / safe
+            )
             cv = np.zeros(mean.shape)
             np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
             # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
@@ -613,41 +458,6 @@ def resampled_composites(
     return {axis: composite for axis, (composite, _) in scored.items()}
 
 
-def window_rows(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
-    """The resamples that are the window itself: each drew every kind of task (tasks equal in
-    every per-task quantity, completion time included, are one kind) as many times as the
-    window holds it.  Such a resample is the window's multiset of tasks, so its scores are the
-    assessment's, bit for bit (the row of ones, and every resample of alike tasks) — whatever
-    order its matrix products sum in (SCORING.md §2.5)."""
-    n = arrays.n
-    if n == 0:
-        return np.zeros(counts.shape[0], dtype=np.bool_)
-    domains: dict[str | None, int] = {}
-    features = np.column_stack(
-        [
-            arrays.terms,
-            arrays.completed,
-            arrays.accuracy,
-            arrays.credit,
-            arrays.group.astype(np.float64),
-            [float(domains.setdefault(d, len(domains))) for d in arrays.domain],
-            [-1.0 if c is None else float(c) for c in arrays.complexity],
-            [-1.0 if a is None else float(a) for a in arrays.autonomy],
-            arrays.completed_with_autonomy,
-            np.array(arrays.completion_order, dtype=np.float64),
-            arrays.tool_per_task,
-            arrays.delegation_per_task,
-            arrays.orchestration_per_task,
-        ]
-    ).reshape(n, -1)
-    _, kind = np.unique(np.nan_to_num(features, nan=-1.0), axis=0, return_inverse=True)
-    kind = kind.reshape(-1)
-    one_hot = np.zeros((n, int(kind.max()) + 1))
-    one_hot[np.arange(n), kind] = 1.0
-    drawn = counts @ one_hot  # integer counts: exact
-    return np.asarray((drawn == one_hot.sum(axis=0)[None, :]).all(axis=1), dtype=np.bool_)
-
-
 def resampled_scores(
     window: Any,
     config: AAAFConfig,
@@ -704,6 +514,8 @@ def assessment_uncertainty(
 __all__ = [
     "CAPABILITY_INTERVAL_NOTE",
     "INSUFFICIENT",
+    "FloatArray",
+    "IntArray",
     "TaskArrays",
     "assessment_uncertainty",
     "awarded_probability",
@@ -716,7 +528,6 @@ __all__ = [
     "performance_scores",
     "resampled_composites",
     "resampled_scores",
-    "subset_performance",
     "task_arrays",
     "tier_indices",
     "window_rows",
