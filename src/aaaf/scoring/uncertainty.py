@@ -310,32 +310,28 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
     sums = arrays.terms[tasks].sum(axis=1)
     k = tasks.shape[1]
     groups = arrays.group[tasks].T  # k × B: one row per listed copy
-    columns = [(arrays.accuracy[tasks].T, arrays.credit[tasks].T)]
     # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
     # resamples: sums over an axis of length k are several times slower, measured)
     same = [[(groups[i] == groups[j]) & (groups[i] >= 0) for j in range(k)] for i in range(k)]
+    sizes = [np.add.reduce([mask.astype(np.float64) for mask in row]) for row in same]
+    kept = [size >= config.consistency_min_group for size in sizes]
+    kept_total = np.add.reduce([mask.astype(np.float64) for mask in kept])
     weighted = [np.zeros(tasks.shape[0]), np.zeros(tasks.shape[0])]
-    kept_total = np.zeros(tasks.shape[0])
-    for i in range(k):
-        size = np.add.reduce([mask.astype(np.float64) for mask in same[i]])
-        kept = size >= config.consistency_min_group
-        kept_total += kept
-        safe = np.where(size > 0.0, size, 1.0)
-        for at, values in enumerate(columns[0]):
-            mine = [np.where(mask, values[j], 0.0) for j, mask in enumerate(same[i])]
-            mean = np.add.reduce(mine) / safe
-            variance = (
-                np.add.reduce(
-                    [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(same[i])]
-                )
-                / safe
-            )
+    # CVs only where a group is big enough (five copies of one group are rare: measured)
+    rows = np.nonzero(kept_total > 0.0)[0]
+    for at, values in enumerate((arrays.accuracy[tasks].T[:, rows], arrays.credit[tasks].T[:, rows])):
+        for i in range(k):
+            masks = [mask[rows] for mask in same[i]]
+            safe = np.where(sizes[i][rows] > 0.0, sizes[i][rows], 1.0)
+            mean = np.add.reduce([np.where(mask, values[j], 0.0) for j, mask in enumerate(masks)]) / safe
+            squares = [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(masks)]
+            variance = np.add.reduce(squares) / safe
             cv = np.zeros(mean.shape)
             np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
             # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
-            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(same[i])])
-            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(same[i])])
-            weighted[at] += np.where(kept & (low != high), cv, 0.0)
+            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(masks)])
+            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(masks)])
+            weighted[at][rows] += np.where(kept[i][rows] & (low != high), cv, 0.0)
     means = [_divide(total, kept_total) for total in weighted]
     consistency = 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
     return _performance_composite(_scores_of(sums, consistency, config), config)
