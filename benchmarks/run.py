@@ -5,7 +5,8 @@ Figures (issue 3 §11): collect_events_per_s vs raw_insert_events_per_s (the bas
 parses, draws uuid4s and commits every 5 000 rows inside its clock) and vs floor_events_per_s
 (issue 13 §8, the honest floor: the same rows already prepared, one executemany, one transaction,
 the same table and indexes — benchmarks/collect_floor.py), assess_all_s vs raw_scan_s (a plain SELECT of the same
-rows with their JSON decoded), peak_rss_mib.  Nothing here asserts on time.
+rows with their JSON decoded), and the default run (with the §2.5 uncertainty) beside the same
+raw scan (assess_all_with_uncertainty_vs_raw_scan), peak_rss_mib.  Nothing here asserts on time.
 """
 
 from __future__ import annotations

@@ -307,8 +307,11 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
     over k columns instead of the window's n: the sums are the listed copies' ``terms``, a
     copy's group is the copies of its consistency group (a k × k comparison), and the
     size-weighted mean of the groups' CVs is the mean over the copies of their group's CV."""
-    sums = arrays.terms[tasks].sum(axis=1)
     k = tasks.shape[1]
+    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
+    sums = arrays.terms[tasks[:, 0]].copy()
+    for j in range(1, k):
+        sums += arrays.terms[tasks[:, j]]
     groups = arrays.group[tasks].T  # k × B: one row per listed copy
     # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
     # resamples: sums over an axis of length k are several times slower, measured)
