@@ -4,7 +4,8 @@ assessment costs beside the plain assessment, per 1 000-event agent, in the same
 Each synthetic agent (benchmarks/synthetic.py, the fleet ``make bench`` assesses) is scored
 by the pure engine twice — ``assess(..., uncertainty=False)`` (the plain assessment: fold,
 window, twelve dimensions) and ``assess(..., uncertainty=True)`` (the same plus B = 1 000
-resamples of both axes) — and the median times are reported with their ratio (target ≤ 10).
+resamples of both axes) — and the median times are reported with their ratio (target ≤ 3), as
+wall-clock and as this process's CPU time (on a shared machine the CPU figure is the steadier).
 Nothing here asserts on time.
 """
 
@@ -48,6 +49,8 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     rng = random.Random(0)
     plain: list[float] = []
     with_uncertainty: list[float] = []
+    plain_cpu: list[float] = []
+    with_cpu: list[float] = []
     tasks: list[int] = []
     from threadpoolctl import threadpool_limits
 
@@ -55,16 +58,20 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     for index in range(agents):
         events = _records(list(agent_events(f"bench-{index}", events_per_agent, NOW, rng)))
         for _ in range(repeats):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             aaaf_scheme.assess(events, config, NOW, enforce_minimums=False, uncertainty=False)
             plain.append(time.perf_counter() - start)
-            start = time.perf_counter()
+            plain_cpu.append(time.process_time() - cpu)
+            start, cpu = time.perf_counter(), time.process_time()
             result = aaaf_scheme.assess(events, config, NOW, enforce_minimums=False, uncertainty=True)
             with_uncertainty.append(time.perf_counter() - start)
+            with_cpu.append(time.process_time() - cpu)
         tasks.append(int(result.evidence_summary["window_tasks"]))
     limits.restore_original_limits()
     plain_ms = statistics.median(plain) * 1000
     full_ms = statistics.median(with_uncertainty) * 1000
+    plain_cpu_ms = statistics.median(plain_cpu) * 1000
+    full_cpu_ms = statistics.median(with_cpu) * 1000
     return {
         "agents": agents,
         "events_per_agent": events_per_agent,
@@ -74,7 +81,10 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
         "assess_with_uncertainty_ms": round(full_ms, 2),
         "uncertainty_ms": round(full_ms - plain_ms, 2),
         "with_vs_plain": round(full_ms / plain_ms, 2),
-        "target_with_vs_plain_le_10": full_ms / plain_ms <= 10,
+        "plain_assess_cpu_ms": round(plain_cpu_ms, 2),
+        "assess_with_uncertainty_cpu_ms": round(full_cpu_ms, 2),
+        "with_vs_plain_cpu": round(full_cpu_ms / plain_cpu_ms, 2),
+        "target_with_vs_plain_le_3": full_ms / plain_ms <= 3,
     }
 
 

@@ -75,6 +75,40 @@ def test_the_issue_weights_give_the_same_075_in_both() -> None:
     assert got.tolist() == [0.75, 0.75, 0.75]
 
 
+def test_sums_with_rounding_errors_of_exactly_half_an_ulp_are_correctly_rounded() -> None:
+    """Weights that are powers of two make the products exact: 0.5 + 2**-54 is a tie between
+    0.5 and its successor (to even: 0.5), a hair above it rounds up, two such errors add up to
+    a whole ulp, and below 0.5 the same error is representable (the ulp halves there)."""
+    weights = [0.5, 0.25, 0.25]
+    names = ["a", "b", "c"]
+    tiny = 2.0**-52  # × 0.25: 2**-54, half the ulp of 0.5
+    rows = [
+        [1.0, tiny, 0.0],
+        [1.0, tiny, tiny],
+        [1.0, tiny, 2.0**-59],
+        [1.0, -tiny, 0.0],
+        [1.0, tiny, -(2.0**-59)],
+    ]
+    got = composite_rows(np.array(rows), weights).tolist()
+    want = [math.fsum(w * v for w, v in zip(weights, row, strict=True)) for row in rows]
+    assert want == [0.5, 0.5 + 2.0**-53, 0.5 + 2.0**-53, 0.5 - 2.0**-54, 0.5]
+    assert got == want
+    table = dict(zip(names, weights, strict=True))
+    assert got == [composite(dict(zip(names, row, strict=True)), table).score for row in rows]
+
+
+def test_hundredths_rows_are_the_scalar_composite() -> None:
+    """Scores and weights in hundredths, as a resample's are (their products often leave
+    errors of exactly half an ulp): 2 000 rows, each bit for bit the engine's."""
+    weights = [0.15, 0.25, 0.15, 0.25, 0.2]
+    names = [f"d{j}" for j in range(5)]
+    table = dict(zip(names, weights, strict=True))
+    rows = np.random.default_rng(7).integers(0, 101, size=(2000, 5)) / 100.0
+    got = composite_rows(rows, weights).tolist()
+    for row, value in zip(rows.tolist(), got, strict=True):
+        assert value == composite(dict(zip(names, row, strict=True)), table).score
+
+
 # --------------------------------------------------------------------------- whole assessments
 
 _ISSUE_WEIGHTS = {

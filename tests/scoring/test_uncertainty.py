@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from aaaf.scoring import aaaf as engine
+from aaaf.scoring import resample_arrays
 from aaaf.scoring import uncertainty as unc
 from aaaf.scoring.core import composite
 from aaaf.scoring.defaults import AXES, AAAFConfig
@@ -486,5 +487,5 @@ def test_constants_are_the_engines() -> None:
         engine.LEARNING_FULL_IMPROVEMENT,
     )
     assert tuple(engine.DELEGATION_WEIGHTS.values()) == unc._DELEGATION_WEIGHTS
-    assert dict(engine.OUTCOME_VALUES) == unc._OUTCOME_VALUES
+    assert dict(engine.OUTCOME_VALUES) == resample_arrays._OUTCOME_VALUES
     assert engine.TOOL_WEIGHTS == (0.5, 0.3, 0.2)

@@ -9,11 +9,12 @@ two sides of a tier boundary by a rounding difference (docs/scoring.md §2.5):
 
 * the renormalised weights of each coverage pattern are ``renormalised_weights``' own;
 * each row's products are summed with an error-free transformation (TwoSum): the running
-  sum, the exact rounding errors, and a bound on the error of summing those errors.  When
-  the bound proves the rounded result is the float nearest to the exact sum, it is the
-  correctly rounded sum, which is what :func:`math.fsum` returns; a row the bound cannot
-  settle (the exact sum within a hair of half-way between two floats) is summed by
-  :func:`math.fsum` itself.
+  sum, the exact rounding errors, summed by TwoSum too, and their residuals.  With no
+  residual the exact sum is the running sum plus the summed errors, and their rounded sum
+  is the correctly rounded sum, which is what :func:`math.fsum` returns; otherwise a bound
+  that proves the rounded result the float nearest to the exact sum settles the row, and a
+  row it cannot settle (the exact sum within a hair of half-way between two floats) is
+  summed by :func:`math.fsum` itself.
 """
 
 from __future__ import annotations
@@ -70,23 +71,30 @@ def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
     rows, k = products.shape
     total = np.zeros(rows)
     errors = np.zeros(rows)
-    error_size = np.zeros(rows)
+    residual_size = np.zeros(rows)
     for j in range(k):
         x = products[:, j]
         running = total + x
         virtual = running - total
         error = (total - (running - virtual)) + (x - virtual)  # exact: total + x == running + error
         total = running
-        errors = errors + error
-        error_size = error_size + np.abs(error)
+        # the errors are summed by TwoSum as well: their exact sum is errors + Σ residual
+        summed = errors + error
+        virtual = summed - errors
+        residual = (errors - (summed - virtual)) + (error - virtual)
+        errors = summed
+        residual_size = residual_size + np.abs(residual)
+    # with every residual 0 the exact sum is total + errors, whose rounding is the correctly
+    # rounded sum (ties to even, as math.fsum); a product of short decimals often leaves
+    # an error of exactly half an ulp, so this settles most rows a bound cannot (measured)
     result = total + errors
     virtual = result - total
     left = (total - (result - virtual)) + (errors - virtual)  # exact: total + errors == result + left
-    # |exact sum − result| ≤ |left| + |Σ error − errors|, the latter ≤ k·eps·Σ|error| (doubled)
-    bound = np.abs(left) + 2.0 * k * _EPS * error_size
+    # |exact sum − result| = |left + Σ residual| ≤ |left| + Σ|residual| (doubled for its own rounding)
+    bound = np.abs(left) + 2.0 * residual_size
     gap = np.minimum(np.nextafter(result, np.inf) - result, result - np.nextafter(result, -np.inf))
     # nearest float: the exact sum is less than half the (smaller) gap from the result
-    certain = (error_size == 0.0) | (2.0 * bound < gap)
+    certain = (residual_size == 0.0) | (2.0 * bound < gap)
     for row in np.nonzero(~certain)[0].tolist():
         result[row] = math.fsum(products[row].tolist())
     return result

@@ -16,6 +16,13 @@ row of ``C @ per-task quantities``:
 * tool, delegation and orchestration counts are the unattached evidence (once, as
   observed) plus ``C @`` each task's own.
 
+The columns and the draw are :mod:`aaaf.scoring.resample_arrays`'.  Cost is kept near the
+plain assessment's by doing each thing once per partition: the subsets of a partition (the
+taxonomy's domains, the complexity levels, the autonomy levels) are scored together, their
+consistency from one table of group statistics (an autonomy level cuts groups, so its
+table is of (group, level)); a learning-rate block, five copies, is listed copy by copy
+and every domain's blocks are scored in one call.
+
 Nothing is re-folded and no task is re-scored: the per-task quantities are those of the
 assessment (:class:`aaaf.scoring.aaaf.ScoredTask`).  "Same construct": a dimension null
 in the assessment is null in every resample; a scored dimension null in a resample drops
@@ -28,17 +35,24 @@ composite is :func:`aaaf.scoring.composite_rows.composite_rows`, bit for bit the
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
+from aaaf.scoring.resample_arrays import (
+    FloatArray,
+    IntArray,
+    TaskArrays,
+    draw_counts,
+    draw_indices,
+    task_arrays,
+    window_rows,
+)
 from aaaf.scoring.uncertainty_report import (
     CAPABILITY_INTERVAL_NOTE,
     INSUFFICIENT,
@@ -48,10 +62,6 @@ from aaaf.scoring.uncertainty_report import (
     is_borderline,
     tier_indices,
 )
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 TIERS_OF_AXIS: Mapping[str, tuple[Tier, ...]] = {
     "performance": PERFORMANCE_TIERS,
@@ -68,160 +78,6 @@ _AUTONOMY_LEVELS = (0, 1, 2, 3)
 _MIN_TOOL_INVOCATIONS = 10
 _LEARNING_TASKS, _LEARNING_BLOCK, _LEARNING_FULL = 15, 5, 0.30
 _DELEGATION_WEIGHTS = (0.4, 0.3, 0.3)  # judgment, selection, management
-_OUTCOME_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
-
-
-def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
-    """The §2.5 index matrix: ``default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))``."""
-    return np.random.default_rng(seed).integers(0, n_tasks, size=(resamples, n_tasks))
-
-
-def draw_counts(indices: IntArray, n_tasks: int) -> FloatArray:
-    """How many times each resample (row) drew each task (column), as floats for the products."""
-    resamples = indices.shape[0]
-    flat = (indices + (np.arange(resamples, dtype=np.int64) * n_tasks)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(resamples, n_tasks)
-    return counts.astype(np.float64)
-
-
-# --------------------------------------------------------------------------- per-task arrays
-
-
-@dataclass(frozen=True)
-class TaskArrays:
-    """The assessment's per-task quantities as columns (one row per window task, task_id order)."""
-
-    terms: FloatArray  # (n, 13): ScoredTask.terms
-    completed: FloatArray  # (n,) 1.0 when completed
-    accuracy: FloatArray  # (n,) per-task accuracy
-    credit: FloatArray  # (n,) credit
-    group: IntArray  # (n,) consistency group id, -1 when none (not completed / no domain or level)
-    domain: tuple[str | None, ...]
-    complexity: tuple[int | None, ...]
-    autonomy: tuple[int | None, ...]
-    completed_with_autonomy: FloatArray  # (n,)
-    completion_order: tuple[float, ...]  # completed_at as a POSIX timestamp (0 when none)
-    tool_names: tuple[str, ...]
-    tool_base: FloatArray  # (n_tools * 5,) unattached tool counts
-    tool_per_task: FloatArray  # (n, n_tools * 5)
-    delegation_base: FloatArray  # (6,) judged, correct, selectable, selected, managed, management sum
-    delegation_per_task: FloatArray  # (n, 6)
-    orchestration_base: FloatArray  # (2,) results, sum of scenario scores
-    orchestration_per_task: FloatArray  # (n, 2)
-
-    @property
-    def n(self) -> int:
-        return int(self.terms.shape[0])
-
-
-def _tool_columns(usages: Sequence[Any], index: Mapping[str, int], out: FloatArray) -> None:
-    for usage in usages:
-        at = index[usage.tool] * 5
-        out[at : at + 5] += (
-            usage.invocations,
-            usage.successes,
-            usage.failures,
-            usage.recovered,
-            usage.unnecessary,
-        )
-
-
-def _delegation_columns(decisions: Sequence[Any], outcomes: Sequence[Any], out: FloatArray) -> None:
-    for d in decisions:
-        if d.ground_truth is not None:
-            out[0] += 1.0
-            out[1] += 1.0 if d.decision == d.ground_truth else 0.0
-        if d.decision == "delegate" and d.optimal_delegate is not None:
-            out[2] += 1.0
-            out[3] += 1.0 if d.delegate_to == d.optimal_delegate else 0.0
-    for o in outcomes:
-        if o.outcome in _OUTCOME_VALUES:
-            out[4] += 1.0
-            out[5] += _OUTCOME_VALUES[o.outcome] * (0.5 if o.revision_needed else 1.0)
-
-
-def _scenario_score(r: Any) -> float:
-    """One orchestration_result's score, as ``_orchestration_skills`` computes it (§2.3)."""
-    if r.failures_injected > 0:
-        handling = min(1.0, max(0.0, r.failures_recovered / r.failures_injected))
-    else:
-        handling = 1.0
-    present = [
-        v
-        for v in (r.workflow_design_score, r.communication_clarity_score, handling, r.synthesis_quality_score)
-        if v is not None
-    ]
-    return math.fsum(present) / len(present)
-
-
-def task_arrays(window: Any) -> TaskArrays:
-    """Columns of the window's per-task quantities (``window``: the engine's WindowEvidence)."""
-    scored = window.scored
-    n = len(scored)
-    terms = np.array([s.terms for s in scored], dtype=np.float64).reshape(n, -1)
-    completed = np.array([1.0 if s.completed else 0.0 for s in scored])
-    group_ids: dict[tuple[str, int], int] = {}
-    group = np.array(
-        [-1 if s.group is None else group_ids.setdefault(s.group, len(group_ids)) for s in scored],
-        dtype=np.int64,
-    )
-    task_tools = [s.task.tools for s in scored]
-    n_task_tools = sum(len(t) for t in task_tools)
-    loose_tools = window.tools[: len(window.tools) - n_task_tools]
-    names = sorted({u.tool for u in window.tools})
-    tool_index = {name: i for i, name in enumerate(names)}
-    tool_base = np.zeros(len(names) * 5)
-    _tool_columns(loose_tools, tool_index, tool_base)
-    tool_per_task = np.zeros((n, len(names) * 5))
-    for row, usages in enumerate(task_tools):
-        _tool_columns(usages, tool_index, tool_per_task[row])
-    n_task_decisions = sum(len(s.task.delegation_decisions) for s in scored)
-    n_task_outcomes = sum(len(s.task.delegation_outcomes) for s in scored)
-    delegation_base = np.zeros(6)
-    _delegation_columns(
-        window.delegation_decisions[: len(window.delegation_decisions) - n_task_decisions],
-        window.delegation_outcomes[: len(window.delegation_outcomes) - n_task_outcomes],
-        delegation_base,
-    )
-    delegation_per_task = np.zeros((n, 6))
-    for row, s in enumerate(scored):
-        _delegation_columns(s.task.delegation_decisions, s.task.delegation_outcomes, delegation_per_task[row])
-    n_task_orch = sum(len(s.task.orchestration_results) for s in scored)
-    loose_orch = window.orchestration_results[: len(window.orchestration_results) - n_task_orch]
-    orchestration_base = np.array([float(len(loose_orch)), sum(map(_scenario_score, loose_orch))])
-    orchestration_per_task = np.array(
-        [
-            (
-                float(len(s.task.orchestration_results)),
-                sum(map(_scenario_score, s.task.orchestration_results)),
-            )
-            for s in scored
-        ],
-        dtype=np.float64,
-    ).reshape(n, 2)
-    return TaskArrays(
-        terms=terms,
-        completed=completed,
-        accuracy=np.array([s.accuracy for s in scored], dtype=np.float64),
-        credit=np.array([s.credit for s in scored], dtype=np.float64),
-        group=group,
-        domain=tuple(s.task.domain for s in scored),
-        complexity=tuple(s.task.complexity_level for s in scored),
-        autonomy=tuple(s.task.autonomy_level for s in scored),
-        completed_with_autonomy=np.array(
-            [1.0 if s.completed and s.task.autonomy_level is not None else 0.0 for s in scored]
-        ),
-        completion_order=tuple(
-            s.task.completed_at.timestamp() if s.task.completed_at is not None else 0.0 for s in scored
-        ),
-        tool_names=tuple(names),
-        tool_base=tool_base,
-        tool_per_task=tool_per_task,
-        delegation_base=delegation_base,
-        delegation_per_task=delegation_per_task,
-        orchestration_base=orchestration_base,
-        orchestration_per_task=orchestration_per_task,
-    )
 
 
 # --------------------------------------------------------------------------- batched formulas
@@ -249,12 +105,15 @@ class GroupStats:
         return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
 
 
-def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> GroupStats:
+def group_stats(
+    counts: FloatArray, columns: IntArray, arrays: TaskArrays, grouping: IntArray | None = None
+) -> GroupStats:
     """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
     order so that each group's copies, sums and squared deviations are one ``reduceat``
     segment; each variance is taken in two passes (the mean first, then the copies'
-    squared deviations from it); a group whose drawn copies are all equal has exactly 0."""
-    groups = arrays.group[columns]
+    squared deviations from it); a group whose drawn copies are all equal has exactly 0.
+    ``grouping``: each window task's group id (-1: none), by default ``arrays.group``."""
+    groups = (arrays.group if grouping is None else grouping)[columns]
     grouped_at = np.nonzero(groups >= 0)[0]
     rows = counts.shape[0]
     if grouped_at.size == 0:
@@ -267,20 +126,47 @@ def group_stats(counts: FloatArray, columns: IntArray, arrays: TaskArrays) -> Gr
     sub = counts[:, order]
     taken = columns[order]
     size = np.add.reduceat(sub, starts, axis=1)
-    safe = np.where(size > 0.0, size, 1.0)
-    drawn = sub > 0.0
-    cvs = []
-    for values in (arrays.accuracy[taken], arrays.credit[taken]):
-        mean = np.add.reduceat(sub * values[None, :], starts, axis=1) / safe
-        deviation = values[None, :] - mean[:, local]
-        variance = np.add.reduceat(sub * deviation * deviation, starts, axis=1) / safe
-        cv = np.zeros(mean.shape)
-        np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
-        # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
-        low = np.minimum.reduceat(np.where(drawn, values[None, :], np.inf), starts, axis=1)
-        high = np.maximum.reduceat(np.where(drawn, values[None, :], -np.inf), starts, axis=1)
-        cvs.append(np.where(low == high, 0.0, cv))
+    cvs = [
+        _group_cv(sub, values, starts, local, size)
+        for values in (arrays.accuracy[taken], arrays.credit[taken])
+    ]
     return GroupStats(keys[starts].astype(np.int64), size, cvs[0], cvs[1])
+
+
+def _group_cv(
+    sub: FloatArray, values: FloatArray, starts: IntArray, local: IntArray, size: FloatArray
+) -> FloatArray:
+    """Each group's CV of ``values`` over its drawn copies (``sub``: counts, columns in group
+    order; ``starts``: where each group's columns start, ``local``: each column's group).
+
+    A group whose values are all equal in the window has CV exactly 0 in every resample:
+    decided once from the window, its columns are left out of every pass (a group of one
+    task among them; -20 % of group_stats on the bench's fleet, measured)."""
+    low = np.minimum.reduceat(values, starts)
+    high = np.maximum.reduceat(values, starts)
+    varying = low != high
+    cv_all = np.zeros(size.shape)
+    if not varying.any():
+        return cv_all
+    groups = np.nonzero(varying)[0]
+    at = np.nonzero(varying[local])[0]
+    part = sub[:, at]
+    part_values = values[at]
+    part_local = np.cumsum(np.concatenate(([0], (np.diff(local[at]) != 0).astype(np.int64))))
+    part_starts = np.concatenate(([0], np.nonzero(np.diff(local[at]))[0] + 1))
+    part_size = size[:, groups]
+    safe = np.where(part_size > 0.0, part_size, 1.0)
+    mean = np.add.reduceat(part * part_values[None, :], part_starts, axis=1) / safe
+    deviation = part_values[None, :] - mean[:, part_local]
+    variance = np.add.reduceat(part * deviation * deviation, part_starts, axis=1) / safe
+    cv = np.zeros(mean.shape)
+    np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+    # drawn copies of equal values: exactly 0, as the engine's coefficient_of_variation says
+    drawn = part > 0.0
+    drawn_low = np.minimum.reduceat(np.where(drawn, part_values[None, :], np.inf), part_starts, axis=1)
+    drawn_high = np.maximum.reduceat(np.where(drawn, part_values[None, :], -np.inf), part_starts, axis=1)
+    cv_all[:, groups] = np.where(drawn_low == drawn_high, 0.0, cv)
+    return cv_all
 
 
 def _consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
@@ -308,6 +194,16 @@ def performance_scores(
     level, the window): a group's CVs depend only on its own copies, so they are reused.
     """
     sums = counts @ arrays.terms[columns]
+    if whole is None:
+        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
+    else:
+        present = np.unique(arrays.group[columns])
+        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
+    return _scores_of(sums, consistency, config)
+
+
+def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) -> dict[str, FloatArray]:
+    """The §2.2 scores from each resample's sums of the per-task ``terms`` and its consistency."""
     tcr = _divide(sums[:, 1], sums[:, 0])
     completed_weight = sums[:, 2]
     revised_share = _divide(sums[:, 3], completed_weight)
@@ -321,11 +217,6 @@ def performance_scores(
     accuracy = np.where(np.isnan(revised_share), np.nan, accuracy)
     speed = _divide(sums[:, 6], sums[:, 5])
     review = _divide(sums[:, 8], sums[:, 7])
-    if whole is None:
-        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
-    else:
-        present = np.unique(arrays.group[columns])
-        consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
     return {
         "task_completion_rate": tcr,
         "accuracy": accuracy,
@@ -335,23 +226,52 @@ def performance_scores(
     }
 
 
-def subset_performance(
-    counts: FloatArray,
-    columns: IntArray,
-    arrays: TaskArrays,
-    config: AAAFConfig,
-    whole: GroupStats | None = None,
-) -> FloatArray:
-    """perf(S) of §2.3 for every resample (NaN where S is empty in that resample)."""
-    scores = performance_scores(counts, columns, arrays, config, whole)
+def _performance_composite(scores: Mapping[str, FloatArray], config: AAAFConfig) -> FloatArray:
+    """perf(S) of §2.3: the §0 composite of the five §2.2 scores, every row."""
     names = list(config.performance_weights)
     return composite_rows(
         [scores[name] for name in names], [config.performance_weights[name] for name in names]
     )
 
 
-def _members(values: Sequence[Any], wanted: Any) -> IntArray:
-    return np.array([i for i, v in enumerate(values) if v == wanted], dtype=np.int64)
+def _partition_performance(
+    counts: FloatArray,
+    subset_of: Sequence[int],
+    n_subsets: int,
+    arrays: TaskArrays,
+    config: AAAFConfig,
+    whole: GroupStats,
+    grouping: IntArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """perf(S) of §2.3 and the completed copies of S, every resample (row) × every subset S
+    (column) of a partition of the window (``subset_of``: each task's subset, -1 none), at once.
+
+    Each subset holds its groups whole (ids in ``grouping``, by default the consistency
+    groups), so its consistency is the size-weighted mean of ``whole``'s CVs over its
+    groups — one product with the group → subset membership; its sums are one product of
+    its columns' counts with their ``terms``; every subset's composite is one call."""
+    rows = counts.shape[0]
+    labels = np.asarray(subset_of, dtype=np.int64).reshape(-1)
+    sums = np.zeros((n_subsets, rows, arrays.terms.shape[1]))
+    completed = np.zeros((rows, n_subsets))
+    for subset in range(n_subsets):
+        columns = np.nonzero(labels == subset)[0]
+        if columns.size:
+            sub = counts[:, columns]
+            sums[subset] = sub @ arrays.terms[columns]
+            completed[:, subset] = sub @ arrays.completed[columns]
+    groups = arrays.group if grouping is None else grouping
+    inside = (groups >= 0) & (labels >= 0)
+    membership = np.zeros((whole.ids.shape[0], n_subsets))
+    membership[np.searchsorted(whole.ids, groups[inside]), labels[inside]] = 1.0
+    size_kept = np.where(whole.size >= config.consistency_min_group, whole.size, 0.0)
+    grouped = size_kept @ membership
+    mean_acc = _divide((size_kept * whole.cv_accuracy) @ membership, grouped)
+    mean_comp = _divide((size_kept * whole.cv_credit) @ membership, grouped)
+    consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
+    scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
+    performance = _performance_composite(scores, config).reshape(n_subsets, rows).T
+    return performance, completed
 
 
 def _highest_level(
@@ -361,38 +281,78 @@ def _highest_level(
     level_of: Sequence[int | None],
     levels: Sequence[int],
     top: int,
-    whole: GroupStats | None,
+    whole: GroupStats,
+    grouping: IntArray | None = None,
 ) -> FloatArray:
     """complexity_ceiling / autonomy_level: the highest level with ≥ 3 completed copies and
-    perf ≥ 0.60 at it, / top; 0 when none qualifies."""
+    perf ≥ 0.60 at it, / top; 0 when none qualifies.  ``whole``: group statistics of groups
+    each level holds whole (ids: ``grouping``, by default the consistency groups)."""
+    index = {level: at for at, level in enumerate(levels)}
+    subset_of = [-1 if level is None else index.get(level, -1) for level in level_of]
+    performance, completed = _partition_performance(
+        counts, subset_of, len(levels), arrays, config, whole, grouping
+    )
+    ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
     highest = np.zeros(counts.shape[0])
-    for level in levels:
-        columns = _members(level_of, level)
-        if columns.size == 0:
-            continue
-        sub = counts[:, columns]
-        completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config, whole)
-        ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
-        highest = np.where(ok, level / float(top), highest)
+    for at, level in enumerate(levels):
+        highest = np.where(ok[:, at], level / float(top), highest)
     return highest
 
 
-def _block(from_end: FloatArray, after: FloatArray, start: int, stop: int) -> FloatArray:
-    """Each task's copies among positions [start, stop) counted from the most recent: its
-    copies occupy positions [after, from_end) from the end."""
-    upper = np.minimum(from_end, float(stop))
-    lower = np.maximum(after, float(start))
-    counts: FloatArray = np.clip(upper - lower, 0.0, None)
-    return counts
+def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
+    """perf(S) of §2.3 for every resample whose S is listed copy by copy: row b of ``tasks``
+    (B × k) holds the window indices of its k copies (a task drawn twice is listed twice).
+
+    A learning-rate block holds five copies, so its sums and consistency groups are taken
+    over k columns instead of the window's n: the sums are the listed copies' ``terms``, a
+    copy's group is the copies of its consistency group (a k × k comparison), and the
+    size-weighted mean of the groups' CVs is the mean over the copies of their group's CV."""
+    k = tasks.shape[1]
+    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
+    sums = arrays.terms[tasks[:, 0]].copy()
+    for j in range(1, k):
+        sums += arrays.terms[tasks[:, j]]
+    groups = arrays.group[tasks].T  # k × B: one row per listed copy
+    # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
+    # resamples: sums over an axis of length k are several times slower, measured)
+    same = [[(groups[i] == groups[j]) & (groups[i] >= 0) for j in range(k)] for i in range(k)]
+    sizes = [np.add.reduce([mask.astype(np.float64) for mask in row]) for row in same]
+    kept = [size >= config.consistency_min_group for size in sizes]
+    kept_total = np.add.reduce([mask.astype(np.float64) for mask in kept])
+    weighted = [np.zeros(tasks.shape[0]), np.zeros(tasks.shape[0])]
+    # CVs only where a group is big enough (five copies of one group are rare: measured)
+    rows = np.nonzero(kept_total > 0.0)[0]
+    for at, values in enumerate((arrays.accuracy[tasks].T[:, rows], arrays.credit[tasks].T[:, rows])):
+        for i in range(k):
+            masks = [mask[rows] for mask in same[i]]
+            safe = np.where(sizes[i][rows] > 0.0, sizes[i][rows], 1.0)
+            mean = np.add.reduce([np.where(mask, values[j], 0.0) for j, mask in enumerate(masks)]) / safe
+            squares = [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(masks)]
+            variance = np.add.reduce(squares) / safe
+            cv = np.zeros(mean.shape)
+            np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+            # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
+            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(masks)])
+            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(masks)])
+            weighted[at][rows] += np.where(kept[i][rows] & (low != high), cv, 0.0)
+    means = [_divide(total, kept_total) for total in weighted]
+    consistency = 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
+    return _performance_composite(_scores_of(sums, consistency, config), config)
 
 
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
     """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
-    most recently completed copies (completion order, ties by task_id, copies adjacent)."""
+    most recently completed copies (completion order, ties by task_id, copies adjacent).
+    Every domain's blocks are listed copy by copy and scored in one call."""
     rows = counts.shape[0]
-    total = np.zeros(rows)
-    domains = np.zeros(rows)
+    positions = np.concatenate(
+        (
+            np.arange(_LEARNING_BLOCK, dtype=np.float64),  # the later block, from the most recent
+            np.arange(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS, dtype=np.float64),
+        )
+    )
+    resample_of: list[IntArray] = []
+    blocks: list[IntArray] = []
     for domain in dict.fromkeys(config.taxonomy):
         candidates = [i for i in range(arrays.n) if arrays.domain[i] == domain and arrays.completed[i] > 0.0]
         if len(candidates) == 0:
@@ -400,20 +360,27 @@ def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -
         # stable sort of the task_id-ordered members by completion time
         ordered = np.array(sorted(candidates, key=lambda i: arrays.completion_order[i]), dtype=np.int64)
         sub = counts[:, ordered]
-        qualifies = sub.sum(axis=1) >= _LEARNING_TASKS
-        if not qualifies.any():
+        qualifies = np.nonzero(sub.sum(axis=1) >= _LEARNING_TASKS)[0]
+        if qualifies.size == 0:
             continue
-        from_end = np.cumsum(sub[:, ::-1], axis=1)[:, ::-1]  # copies at this position or later
-        after = from_end - sub  # copies strictly after this task
-
-        later_counts = _block(from_end, after, 0, _LEARNING_BLOCK)
-        earlier_counts = _block(from_end, after, _LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS)
-        later = subset_performance(later_counts, ordered, arrays, config)
-        earlier = subset_performance(earlier_counts, ordered, arrays, config)
-        valid = qualifies & ~np.isnan(later) & ~np.isnan(earlier)
-        learning = np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0)
-        total += np.where(valid, learning, 0.0)
-        domains += valid
+        # copies at this position or later: the task at position p from the end is the
+        # last column with more than p copies from it on (copies of a task are adjacent)
+        from_end = np.cumsum(sub[qualifies, ::-1], axis=1)[:, ::-1]
+        column = (from_end[:, :, None] > positions[None, None, :]).sum(axis=1) - 1
+        resample_of.append(qualifies)
+        blocks.append(ordered[column])
+    total = np.zeros(rows)
+    domains = np.zeros(rows)
+    if not blocks:
+        return _divide(total, domains)
+    listed = np.concatenate(blocks)
+    later = _listed_performance(listed[:, :_LEARNING_BLOCK], arrays, config)
+    earlier = _listed_performance(listed[:, _LEARNING_BLOCK:], arrays, config)
+    valid = ~np.isnan(later) & ~np.isnan(earlier)
+    learning = np.where(valid, np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0), 0.0)
+    where = np.concatenate(resample_of)
+    np.add.at(total, where, learning)
+    np.add.at(domains, where, valid.astype(np.float64))
     return _divide(total, domains)
 
 
@@ -425,15 +392,10 @@ def _domain_breadth(
     any_completed = (counts @ arrays.completed) > 0.0
     if not taxonomy:
         return np.full(rows, np.nan)
-    qualified = np.zeros(rows)
-    for domain in taxonomy:
-        columns = _members(arrays.domain, domain)
-        if columns.size == 0:
-            continue
-        sub = counts[:, columns]
-        completed = sub @ arrays.completed[columns]
-        performance = subset_performance(sub, columns, arrays, config, whole)
-        qualified += (completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)
+    index = {domain: at for at, domain in enumerate(taxonomy)}
+    subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
+    performance, completed = _partition_performance(counts, subset_of, len(taxonomy), arrays, config, whole)
+    qualified = ((completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)).sum(axis=1)
     return np.where(any_completed, qualified / len(taxonomy), np.nan)
 
 
@@ -477,7 +439,19 @@ def capability_scores(
         whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays)
     any_completed = (counts @ arrays.completed) > 0.0
     ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
-    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None)
+    # an autonomy level cuts consistency groups: the groups of (group, level), all at once
+    joint: dict[tuple[int, int], int] = {}
+    by_autonomy = np.array(
+        [
+            -1 if g < 0 or a is None else joint.setdefault((g, a), len(joint))
+            for g, a in zip(arrays.group.tolist(), arrays.autonomy, strict=True)
+        ],
+        dtype=np.int64,
+    ).reshape(-1)
+    whole_by_autonomy = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, by_autonomy)
+    autonomy = _highest_level(
+        counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, whole_by_autonomy, by_autonomy
+    )
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
     return {
         "domain_breadth": _domain_breadth(counts, arrays, config, whole),
@@ -508,41 +482,6 @@ def resampled_composites(
     """
     scored = resampled_scores(window, config, assessed, counts, assessed_window=assessed_window)
     return {axis: composite for axis, (composite, _) in scored.items()}
-
-
-def window_rows(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
-    """The resamples that are the window itself: each drew every kind of task (tasks equal in
-    every per-task quantity, completion time included, are one kind) as many times as the
-    window holds it.  Such a resample is the window's multiset of tasks, so its scores are the
-    assessment's, bit for bit (the row of ones, and every resample of alike tasks) — whatever
-    order its matrix products sum in (SCORING.md §2.5)."""
-    n = arrays.n
-    if n == 0:
-        return np.zeros(counts.shape[0], dtype=np.bool_)
-    domains: dict[str | None, int] = {}
-    features = np.column_stack(
-        [
-            arrays.terms,
-            arrays.completed,
-            arrays.accuracy,
-            arrays.credit,
-            arrays.group.astype(np.float64),
-            [float(domains.setdefault(d, len(domains))) for d in arrays.domain],
-            [-1.0 if c is None else float(c) for c in arrays.complexity],
-            [-1.0 if a is None else float(a) for a in arrays.autonomy],
-            arrays.completed_with_autonomy,
-            np.array(arrays.completion_order, dtype=np.float64),
-            arrays.tool_per_task,
-            arrays.delegation_per_task,
-            arrays.orchestration_per_task,
-        ]
-    ).reshape(n, -1)
-    _, kind = np.unique(np.nan_to_num(features, nan=-1.0), axis=0, return_inverse=True)
-    kind = kind.reshape(-1)
-    one_hot = np.zeros((n, int(kind.max()) + 1))
-    one_hot[np.arange(n), kind] = 1.0
-    drawn = counts @ one_hot  # integer counts: exact
-    return np.asarray((drawn == one_hot.sum(axis=0)[None, :]).all(axis=1), dtype=np.bool_)
 
 
 def resampled_scores(
@@ -601,6 +540,8 @@ def assessment_uncertainty(
 __all__ = [
     "CAPABILITY_INTERVAL_NOTE",
     "INSUFFICIENT",
+    "FloatArray",
+    "IntArray",
     "TaskArrays",
     "assessment_uncertainty",
     "awarded_probability",
@@ -613,7 +554,6 @@ __all__ = [
     "performance_scores",
     "resampled_composites",
     "resampled_scores",
-    "subset_performance",
     "task_arrays",
     "tier_indices",
     "window_rows",

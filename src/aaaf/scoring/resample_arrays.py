@@ -1,0 +1,223 @@
+"""The per-task columns the §2.5 bootstrap resamples, and its draw (SCORING.md §2.5).
+
+A resample is fully described by how many times it drew each of the window's tasks
+(``task_id`` order): :func:`draw_indices` is the §2.5 index matrix and :func:`draw_counts`
+its count matrix.  :func:`task_arrays` lays the assessment's per-task quantities
+(:class:`aaaf.scoring.aaaf.ScoredTask`) out as columns, so that every sum of a resample is
+a row of ``counts @ column``; :func:`window_rows` finds the resamples that are the window
+itself.  :mod:`aaaf.scoring.uncertainty` holds the formulas over them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+# as in aaaf.scoring.aaaf (kept equal by tests/scoring/test_uncertainty.py)
+_OUTCOME_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
+
+
+def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
+    """The §2.5 index matrix: ``default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))``."""
+    return np.random.default_rng(seed).integers(0, n_tasks, size=(resamples, n_tasks))
+
+
+def draw_counts(indices: IntArray, n_tasks: int) -> FloatArray:
+    """How many times each resample (row) drew each task (column), as floats for the products."""
+    resamples = indices.shape[0]
+    flat = (indices + (np.arange(resamples, dtype=np.int64) * n_tasks)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(resamples, n_tasks)
+    return counts.astype(np.float64)
+
+
+@dataclass(frozen=True)
+class TaskArrays:
+    """The assessment's per-task quantities as columns (one row per window task, task_id order)."""
+
+    terms: FloatArray  # (n, 13): ScoredTask.terms
+    completed: FloatArray  # (n,) 1.0 when completed
+    accuracy: FloatArray  # (n,) per-task accuracy
+    credit: FloatArray  # (n,) credit
+    group: IntArray  # (n,) consistency group id, -1 when none (not completed / no domain or level)
+    domain: tuple[str | None, ...]
+    complexity: tuple[int | None, ...]
+    autonomy: tuple[int | None, ...]
+    completed_with_autonomy: FloatArray  # (n,)
+    completion_order: tuple[float, ...]  # completed_at as a POSIX timestamp (0 when none)
+    tool_names: tuple[str, ...]
+    tool_base: FloatArray  # (n_tools * 5,) unattached tool counts
+    tool_per_task: FloatArray  # (n, n_tools * 5)
+    delegation_base: FloatArray  # (6,) judged, correct, selectable, selected, managed, management sum
+    delegation_per_task: FloatArray  # (n, 6)
+    orchestration_base: FloatArray  # (2,) results, sum of scenario scores
+    orchestration_per_task: FloatArray  # (n, 2)
+
+    @property
+    def n(self) -> int:
+        return int(self.terms.shape[0])
+
+
+def _tool_columns(usages: Sequence[Any], index: Mapping[str, int], out: FloatArray) -> None:
+    for usage in usages:
+        at = index[usage.tool] * 5
+        out[at : at + 5] += (
+            usage.invocations,
+            usage.successes,
+            usage.failures,
+            usage.recovered,
+            usage.unnecessary,
+        )
+
+
+def _delegation_columns(decisions: Sequence[Any], outcomes: Sequence[Any], out: FloatArray) -> None:
+    for d in decisions:
+        if d.ground_truth is not None:
+            out[0] += 1.0
+            out[1] += 1.0 if d.decision == d.ground_truth else 0.0
+        if d.decision == "delegate" and d.optimal_delegate is not None:
+            out[2] += 1.0
+            out[3] += 1.0 if d.delegate_to == d.optimal_delegate else 0.0
+    for o in outcomes:
+        if o.outcome in _OUTCOME_VALUES:
+            out[4] += 1.0
+            out[5] += _OUTCOME_VALUES[o.outcome] * (0.5 if o.revision_needed else 1.0)
+
+
+def _scenario_score(r: Any) -> float:
+    """One orchestration_result's score, as ``_orchestration_skills`` computes it (§2.3)."""
+    if r.failures_injected > 0:
+        handling = min(1.0, max(0.0, r.failures_recovered / r.failures_injected))
+    else:
+        handling = 1.0
+    present = [
+        v
+        for v in (r.workflow_design_score, r.communication_clarity_score, handling, r.synthesis_quality_score)
+        if v is not None
+    ]
+    return math.fsum(present) / len(present)
+
+
+def task_arrays(window: Any) -> TaskArrays:
+    """Columns of the window's per-task quantities (``window``: the engine's WindowEvidence)."""
+    scored = window.scored
+    n = len(scored)
+    terms = np.array([s.terms for s in scored], dtype=np.float64).reshape(n, -1)
+    completed = np.array([1.0 if s.completed else 0.0 for s in scored])
+    group_ids: dict[tuple[str, int], int] = {}
+    group = np.array(
+        [-1 if s.group is None else group_ids.setdefault(s.group, len(group_ids)) for s in scored],
+        dtype=np.int64,
+    )
+    task_tools = [s.task.tools for s in scored]
+    n_task_tools = sum(len(t) for t in task_tools)
+    loose_tools = window.tools[: len(window.tools) - n_task_tools]
+    names = sorted({u.tool for u in window.tools})
+    tool_index = {name: i for i, name in enumerate(names)}
+    tool_base = np.zeros(len(names) * 5)
+    _tool_columns(loose_tools, tool_index, tool_base)
+    tool_per_task = np.zeros((n, len(names) * 5))
+    for row, usages in enumerate(task_tools):
+        _tool_columns(usages, tool_index, tool_per_task[row])
+    n_task_decisions = sum(len(s.task.delegation_decisions) for s in scored)
+    n_task_outcomes = sum(len(s.task.delegation_outcomes) for s in scored)
+    delegation_base = np.zeros(6)
+    _delegation_columns(
+        window.delegation_decisions[: len(window.delegation_decisions) - n_task_decisions],
+        window.delegation_outcomes[: len(window.delegation_outcomes) - n_task_outcomes],
+        delegation_base,
+    )
+    delegation_per_task = np.zeros((n, 6))
+    for row, s in enumerate(scored):
+        _delegation_columns(s.task.delegation_decisions, s.task.delegation_outcomes, delegation_per_task[row])
+    n_task_orch = sum(len(s.task.orchestration_results) for s in scored)
+    loose_orch = window.orchestration_results[: len(window.orchestration_results) - n_task_orch]
+    orchestration_base = np.array([float(len(loose_orch)), sum(map(_scenario_score, loose_orch))])
+    orchestration_per_task = np.array(
+        [
+            (
+                float(len(s.task.orchestration_results)),
+                sum(map(_scenario_score, s.task.orchestration_results)),
+            )
+            for s in scored
+        ],
+        dtype=np.float64,
+    ).reshape(n, 2)
+    return TaskArrays(
+        terms=terms,
+        completed=completed,
+        accuracy=np.array([s.accuracy for s in scored], dtype=np.float64),
+        credit=np.array([s.credit for s in scored], dtype=np.float64),
+        group=group,
+        domain=tuple(s.task.domain for s in scored),
+        complexity=tuple(s.task.complexity_level for s in scored),
+        autonomy=tuple(s.task.autonomy_level for s in scored),
+        completed_with_autonomy=np.array(
+            [1.0 if s.completed and s.task.autonomy_level is not None else 0.0 for s in scored]
+        ),
+        completion_order=tuple(
+            s.task.completed_at.timestamp() if s.task.completed_at is not None else 0.0 for s in scored
+        ),
+        tool_names=tuple(names),
+        tool_base=tool_base,
+        tool_per_task=tool_per_task,
+        delegation_base=delegation_base,
+        delegation_per_task=delegation_per_task,
+        orchestration_base=orchestration_base,
+        orchestration_per_task=orchestration_per_task,
+    )
+
+
+def window_rows(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
+    """The resamples that are the window itself: each drew every kind of task (tasks equal in
+    every per-task quantity, completion time included, are one kind) as many times as the
+    window holds it.  Such a resample is the window's multiset of tasks, so its scores are the
+    assessment's, bit for bit (the row of ones, and every resample of alike tasks) — whatever
+    order its matrix products sum in (SCORING.md §2.5)."""
+    n = arrays.n
+    if n == 0:
+        return np.zeros(counts.shape[0], dtype=np.bool_)
+    domains: dict[str | None, int] = {}
+    features = np.column_stack(
+        [
+            arrays.terms,
+            arrays.completed,
+            arrays.accuracy,
+            arrays.credit,
+            arrays.group.astype(np.float64),
+            [float(domains.setdefault(d, len(domains))) for d in arrays.domain],
+            [-1.0 if c is None else float(c) for c in arrays.complexity],
+            [-1.0 if a is None else float(a) for a in arrays.autonomy],
+            arrays.completed_with_autonomy,
+            np.array(arrays.completion_order, dtype=np.float64),
+            arrays.tool_per_task,
+            arrays.delegation_per_task,
+            arrays.orchestration_per_task,
+        ]
+    ).reshape(n, -1)
+    _, kind = np.unique(np.nan_to_num(features, nan=-1.0), axis=0, return_inverse=True)
+    kind = kind.reshape(-1)
+    one_hot = np.zeros((n, int(kind.max()) + 1))
+    one_hot[np.arange(n), kind] = 1.0
+    drawn = counts @ one_hot  # integer counts: exact
+    return np.asarray((drawn == one_hot.sum(axis=0)[None, :]).all(axis=1), dtype=np.bool_)
+
+
+__all__ = [
+    "BoolArray",
+    "FloatArray",
+    "IntArray",
+    "TaskArrays",
+    "draw_counts",
+    "draw_indices",
+    "task_arrays",
+    "window_rows",
+]
