@@ -30,9 +30,16 @@ def name_problem(value: str) -> str | None:
     return None
 
 
+def name_key(value: str) -> str:
+    """The spelling a name is stored and looked up by: ``value`` NFKC-normalised, so that
+    "ｃｌａｉｍｓ-bot" (fullwidth) and "claims-bot" find the same agent wherever a name is
+    given — the API, the CLI, an event's ``agent`` or an OpenTelemetry span."""
+    return unicodedata.normalize("NFKC", value)
+
+
 def normalised_name(value: str) -> str:
     """``value`` NFKC-normalised; ``ValueError`` saying why when it cannot be a name."""
-    text = unicodedata.normalize("NFKC", value)
+    text = name_key(value)
     problem = name_problem(text)
     if problem is not None:
         raise ValueError(problem)

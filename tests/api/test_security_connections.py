@@ -147,6 +147,34 @@ def test_failed_sign_ins_are_limited_like_failed_api_keys(proxied: Server) -> No
     )
 
 
+def test_wrong_oauth_client_secrets_are_limited_like_wrong_keys(proxied: Server) -> None:
+    """A client id and secret are a credential too: wrong secrets count against the address
+    and the client id, on the dashboard's sign-in form and on ``POST /oauth/token``."""
+    browser = httpx.Client(
+        base_url=proxied.base_url, timeout=30.0, headers={"X-Forwarded-For": "203.0.113.41"}
+    )
+    token = re.search(r'name="csrf_token" value="([^"]+)"', browser.get("/sign-in").text)
+    assert token
+
+    def sign_in(secret: str) -> int:
+        data = {"csrf_token": token.group(1), "client_id": "oc_guessed", "client_secret": secret, "next": "/"}
+        return browser.post("/sign-in", data=data, follow_redirects=False).status_code
+
+    answers = [sign_in(f"wrong-{index}") for index in range(AUTH_FAILURES + 2)]
+    assert answers[:AUTH_FAILURES] == [401] * AUTH_FAILURES and answers[AUTH_FAILURES:] == [429, 429]
+
+    def token_request(address: str, client_id: str) -> int:
+        form = {"grant_type": "client_credentials", "client_id": client_id, "client_secret": "wrong"}
+        return httpx.post(
+            f"{proxied.base_url}/oauth/token", data=form, headers={"X-Forwarded-For": address}
+        ).status_code
+
+    # many addresses guessing one client's secret
+    spread = [token_request(f"203.0.113.{50 + index}", "oc_target") for index in range(AUTH_FAILURES + 1)]
+    assert spread[:AUTH_FAILURES] == [401] * AUTH_FAILURES and spread[-1] == 429
+    assert token_request("203.0.113.90", "oc_another") == 401  # another client, another address
+
+
 def test_a_short_admin_key_stops_the_server_naming_the_setting(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="AAAF_ADMIN_KEY is 5 characters long; it must be at least 32"):
         start_server(f"sqlite:///{tmp_path / 'aaaf.db'}", tmp_path, admin_key="short")

@@ -133,7 +133,9 @@ def test_revoke_then_verify_against_the_status_list(db: Path, tmp_path: Path) ->
     assert body["revoked"] is True and body["revoke_reason"] == "fabricated evidence"
     assert body["reason"].startswith("status: revoked on ")
     listed = run("badge", "status-list", "--output", tmp_path / "list.jwt", "--db", db, "--json")
-    assert json.loads(listed.stdout) == {"status_list": str(tmp_path / "list.jwt"), "revoked": 1}
+    written = json.loads(listed.stdout)
+    assert written["status_list"] == str(tmp_path / "list.jwt") and written["revoked"] == 1
+    assert written["signed_now"] is True and written["valid_until"]
     human = run(
         "verify", tmp_path / "security-auditor.png", "--status-list", tmp_path / "list.jwt", "--db", db
     )

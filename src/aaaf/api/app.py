@@ -103,7 +103,7 @@ def create_app(
     from aaaf.api.web.routes import install_dashboard
 
     install_dashboard(app)  # issue 17: the server-rendered pages at / (not in openapi.json)
-    app.add_middleware(JsonBodyRules)  # inside the size limit: depth, NaN, NUL (docs/security.md "Input")
+    app.add_middleware(JsonBodyRules)  # inside the size limit: JSON and forms (docs/security.md "Input")
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     app.add_middleware(RefuseNulCharacters)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.rate_limiter, routes=app.router.routes)

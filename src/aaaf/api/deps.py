@@ -10,7 +10,7 @@ another organization's resources answer 404 as if they did not exist.
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -21,6 +21,8 @@ from aaaf.services.context import ServiceContext
 from aaaf.services.job_port import JobQueue, RunningQueue
 from aaaf.services.keys import KEY_PREFIX_SHOWN, Principal, authenticate
 from aaaf.store import OrgStore, Store
+
+T = TypeVar("T")
 
 bearer_scheme = HTTPBearer(auto_error=False, scheme_name="BearerKey", description="`Bearer ak_…`")
 api_key_scheme = APIKeyHeader(
@@ -110,19 +112,64 @@ def authenticate_limited(
     way (:func:`aaaf.api.web.session.sign_in`)."""
     if limiter is None or key is None:
         return authenticate(store, key, now=now)
+    return _limited(
+        request,
+        limiter,
+        f"prefix:{key[:KEY_PREFIX_SHOWN]}",
+        lambda: authenticate(store, key, now=now),
+        lambda error: isinstance(error, AAAFError) and error.code == "UNAUTHORIZED",
+    )
+
+
+def issue_token_limited(
+    request: Request, client_id: str | None, client_secret: str | None, scope: str | None
+) -> dict[str, Any]:
+    """:func:`aaaf.services.oauth.issue_token` (``POST /oauth/token``, the dashboard's sign-in
+    with a client id and secret), limited like a key: a wrong secret counts against the client
+    address and the client id, and past ``AAAF_AUTH_FAILURES_PER_MINUTE`` of them in a minute the
+    attempt is 429 ``RATE_LIMITED`` without a look at the secret (docs/security.md "Keys")."""
+    from aaaf.services.oauth import TokenError, issue_token
+
+    store: Store = request.app.state.store
+
+    def attempt() -> dict[str, Any]:
+        return issue_token(store, client_id, client_secret, scope, now=request.app.state.context.now())
+
+    limiter = getattr(request.app.state, "rate_limiter", None)
+    if limiter is None or not client_id:
+        return attempt()
+    return _limited(
+        request,
+        limiter,
+        f"client:{client_id}",
+        attempt,
+        lambda error: isinstance(error, TokenError) and error.error == "invalid_client",
+    )
+
+
+def _limited(
+    request: Request,
+    limiter: RateLimiter,
+    credential: str,
+    attempt: Callable[[], T],
+    failed: Callable[[Exception], bool],
+) -> T:
+    """``attempt()``, unless the client address or ``credential`` (what names the credential
+    tried) failed too often in the last minute; an exception ``failed`` recognises counts
+    against both."""
     per_minute = request.app.state.context.settings.auth_failures_per_minute
-    who = [f"ip:{request.client.host if request.client else 'unknown'}", f"prefix:{key[:KEY_PREFIX_SHOWN]}"]
+    who = [f"ip:{request.client.host if request.client else 'unknown'}", credential]
     if limiter.failing(who, per_minute):
         raise AAAFError(
             "RATE_LIMITED",
-            f"Too many failed authentications from this address or with this key prefix (more than "
+            f"Too many failed authentications from this address or with this key prefix or client id (more than "
             f"{per_minute} a minute); retry in a minute.",
             {"limit": per_minute, "window_seconds": 60, "retry_after": 60},
         )
     try:
-        return authenticate(store, key, now=now)
-    except AAAFError as error:
-        if error.code == "UNAUTHORIZED":
+        return attempt()
+    except Exception as error:
+        if failed(error):
             limiter.failed(who, per_minute)
         raise
 

@@ -8,7 +8,8 @@ naming every offending field (never FastAPI's 422 body: 422 means ``INSUFFICIENT
 method the route lacks 405, a database that cannot be reached 503 ``SERVICE_UNAVAILABLE`` with
 ``Retry-After`` (:mod:`aaaf.store.availability`; handled like the rest, so the connection stays
 open), and anything unexpected 500 ``INTERNAL_ERROR`` with a request id that the server log
-repeats beside the stack trace (the client never sees one).
+repeats beside the stack trace (the client never sees one) — with the security headers every
+answer carries (:mod:`aaaf.api.security_headers`).
 """
 
 from __future__ import annotations
@@ -162,6 +163,17 @@ async def _on_database_unavailable(request: Request, error: Exception) -> JSONRe
 
 
 async def _on_unexpected(request: Request, error: Exception) -> Response:
+    """The answer to anything unexpected (and to a lost database wrapped in something else).
+    Starlette sends it from outside every middleware, so the security headers are added here
+    (docs/security.md "Headers": every answer carries them)."""
+    from aaaf.api.security_headers import add_security_headers
+
+    response = _unexpected_response(request, error)
+    add_security_headers(request.scope, response.headers)
+    return response
+
+
+def _unexpected_response(request: Request, error: Exception) -> Response:
     if database_unavailable(error):  # wrapped in something else: still a 503
         return database_unavailable_response(request, error)
     request_id = str(uuid.uuid4())

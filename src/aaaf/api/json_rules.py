@@ -1,5 +1,5 @@
-"""One rule for every JSON body (docs/security.md "Input"): refused with 400
-``INVALID_REQUEST`` before any route parses it when it
+"""One rule for every JSON body and every form (docs/security.md "Input"): refused with 400
+``INVALID_REQUEST`` before any route parses it when a JSON body
 
 * nests arrays and objects deeper than :data:`MAX_JSON_DEPTH` (a 100 000-deep body would
   exhaust the parser's recursion);
@@ -9,20 +9,34 @@
 
 :func:`json_problem` is the check; :class:`JsonBodyRules` applies it to every request whose
 body is JSON, and the OTLP route (``/v1/traces``, gzip or not) to its body once inflated.
+
+The equivalent rule for forms (``application/x-www-form-urlencoded`` and ``multipart/form-data``:
+the dashboard's forms, ``POST /oauth/token``, an eval-run upload): no field name, text value or
+file name holds a NUL, and no text value is longer than :data:`MAX_FORM_FIELD_CHARS`
+(:func:`form_problem`, applied by the same middleware); an uploaded ``.json`` or ``.jsonl`` file
+is held to :func:`json_problem` like a body.  What an archive holds (an inspect_ai ``.eval``)
+is checked by the service reading it, once parsed (:mod:`aaaf.json_values`).  A browser's form is
+answered with the dashboard's error page, anything else with the §6.4 JSON.
 """
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from itertools import accumulate
+from urllib.parse import parse_qsl
 
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from aaaf.api.errors import error_body
+from aaaf.api.errors import error_response
 from aaaf.errors import AAAFError
+from aaaf.evidence.limits import printable
+from aaaf.json_values import MAX_JSON_DEPTH
 
-MAX_JSON_DEPTH = 64
+MAX_FORM_FIELD_CHARS = 65_536
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 _NOT_NUMBER = re.compile(rb"(?<![A-Za-z0-9_])-?(?:NaN|Infinity)(?![A-Za-z0-9_])")
@@ -55,30 +69,97 @@ def check_json(body: bytes) -> None:
         raise AAAFError("INVALID_REQUEST", problem[0], {"field": problem[1]})
 
 
-def _is_json(scope: Scope) -> bool:
-    """Whether the request's body is JSON as sent (a compressed body is checked by its route once
-    inflated: ``/v1/traces``, which also answers in OTLP's own error format)."""
+def form_problem(fields: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
+    """(message, field) saying why a form's ``(name, text)`` fields break the module's rule,
+    or None."""
+    for name, value in fields:
+        field = "form." + printable(name, 100)
+        if "\x00" in name or "\x00" in value:
+            return f"The form field {field} contains a NUL character; no text field takes one.", field
+        if len(value) > MAX_FORM_FIELD_CHARS:
+            return (
+                f"The form field {field} is {len(value)} characters long; the limit is "
+                f"{MAX_FORM_FIELD_CHARS}.",
+                field,
+            )
+    return None
+
+
+def _body_kind(scope: Scope) -> str | None:
+    """``json``, ``form`` or ``multipart`` for a body the module's rule covers, as sent (a
+    compressed body is checked by its route once inflated: ``/v1/traces``, which also answers in
+    OTLP's own error format), else None."""
     if scope.get("path") == "/v1/traces":
-        return False
-    json_type = False
+        return None
+    kind = None
     for name, value in scope.get("headers", ()):
         if name == b"content-encoding" and bytes(value).strip().lower() not in (b"", b"identity"):
-            return False
+            return None
         if name == b"content-type":
             base = bytes(value).split(b";", 1)[0].strip().lower()
-            json_type = base == b"application/json" or base.endswith(b"+json")
-    return json_type
+            if base == b"application/json" or base.endswith(b"+json"):
+                kind = "json"
+            elif base == b"application/x-www-form-urlencoded":
+                kind = "form"
+            elif base == b"multipart/form-data":
+                kind = "multipart"
+    return kind
+
+
+async def _problem(scope: Scope, kind: str, body: bytes) -> tuple[str, str] | None:
+    if kind == "json":
+        return json_problem(body)
+    if kind == "form":
+        text = body.decode("utf-8", "replace")
+        return form_problem(parse_qsl(text, keep_blank_values=True, errors="replace"))
+    request = Request(scope, _replay([body], None))
+    try:
+        form = await request.form()
+    except Exception:  # not a readable multipart body: the route that reads it says so
+        return None
+    try:
+        fields = [
+            (name, value) if isinstance(value, str) else (f"{name}.filename", value.filename or "")
+            for name, value in form.multi_items()
+        ]
+        problem = form_problem(fields)
+        for name, value in form.multi_items():
+            if problem is None and not isinstance(value, str) and _holds_json(value):
+                found = json_problem(await value.read())
+                if found is not None:  # the body rule, on the file: "The file … contains …"
+                    problem = found[0].replace("The request body", f"The file {name}"), f"body.{name}"
+        return problem
+    finally:
+        await form.close()
+
+
+def _holds_json(part: UploadFile) -> bool:
+    """Whether an uploaded file is JSON or JSON Lines by its name or declared type."""
+    name = (part.filename or "").lower()
+    kind = (part.content_type or "").split(";", 1)[0].strip().lower()
+    return name.endswith((".json", ".jsonl")) or kind == "application/json" or kind.endswith("+json")
+
+
+def _refusal(scope: Scope, message: str, field: str) -> Response:
+    from aaaf.api.web.error_pages import error_page, wants_html
+
+    request = Request(scope)
+    if wants_html(request):  # a person's browser sent a dashboard form
+        return error_page(request, 400, message)
+    return error_response(400, "INVALID_REQUEST", message, {"field": field})
 
 
 class JsonBodyRules:
-    """Pure ASGI middleware applying :func:`json_problem` to JSON request bodies (already
-    bounded by the body size limit) and handing the body on unchanged otherwise."""
+    """Pure ASGI middleware applying :func:`json_problem` to JSON request bodies and
+    :func:`form_problem` to forms (already bounded by the body size limit) and handing the
+    body on unchanged otherwise."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _is_json(scope):
+        kind = _body_kind(scope) if scope["type"] == "http" else None
+        if kind is None:
             await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -91,22 +172,11 @@ class JsonBodyRules:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        problem = json_problem(body)
+        problem = await _problem(scope, kind, body)
         if problem is None:
             await self.app(scope, _replay([body], None, receive), send)
             return
-        content = json.dumps(error_body("INVALID_REQUEST", problem[0], {"field": problem[1]})).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 400,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(content)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": content})
+        await _refusal(scope, *problem)(scope, _replay([], None), send)
 
 
 def _replay(bodies: list[bytes], last: Message | None, receive: Receive | None = None) -> Receive:

@@ -36,8 +36,26 @@ def _signed_in(scope: Scope) -> bool:
     return scope.get("path") == "/sign-in"
 
 
+def add_security_headers(scope: Scope, headers: MutableHeaders) -> None:
+    """Add the headers of the module docstring to the answer ``headers`` of the request
+    ``scope`` (a header the route set itself is kept)."""
+    html = headers.get("content-type", "").startswith("text/html")
+    docs = scope.get("path") == "/docs"
+    policy = (DOCS_POLICY if docs else PAGE_POLICY) if html else RESOURCE_POLICY
+    headers.setdefault("Content-Security-Policy", policy)
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    if _signed_in(scope) and "cache-control" not in headers:
+        headers["Cache-Control"] = "no-store"
+    if scope.get("scheme") == "https":
+        headers.setdefault("Strict-Transport-Security", HSTS)
+
+
 class SecurityHeaders:
-    """Pure ASGI middleware adding the headers of the module docstring."""
+    """Pure ASGI middleware adding the headers of the module docstring.  An unexpected
+    exception's 500 is answered outside every middleware (Starlette's ``ServerErrorMiddleware``),
+    so :mod:`aaaf.api.errors` adds them there with :func:`add_security_headers`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -46,23 +64,10 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        private = _signed_in(scope)
-        https = scope.get("scheme") == "https"
-        docs = scope.get("path") == "/docs"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                html = headers.get("content-type", "").startswith("text/html")
-                policy = (DOCS_POLICY if docs else PAGE_POLICY) if html else RESOURCE_POLICY
-                headers.setdefault("Content-Security-Policy", policy)
-                headers.setdefault("X-Frame-Options", "DENY")
-                headers.setdefault("X-Content-Type-Options", "nosniff")
-                headers.setdefault("Referrer-Policy", "same-origin")
-                if private and "cache-control" not in headers:
-                    headers["Cache-Control"] = "no-store"
-                if https:
-                    headers.setdefault("Strict-Transport-Security", HSTS)
+                add_security_headers(scope, MutableHeaders(scope=message))
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from aaaf.badges.credential import VC2_CONTEXT, sign_document
-from aaaf.badges.data import utc, xsd_datetime
+from aaaf.badges.data import parse_datetime, utc, xsd_datetime
 from aaaf.badges.keys import IssuerKey
 
 MIN_BITS = 131_072
@@ -126,3 +126,19 @@ def build_status_list_credential(
 
 def sign_status_list(document: Mapping[str, Any], key: IssuerKey) -> str:
     return sign_document(document, key)
+
+
+RENEW_IN_LAST = 0.25  # a list is re-signed once in the last quarter of its validity
+
+
+def renewal_due(document: Mapping[str, Any], now: datetime) -> bool:
+    """Whether a signed status list ``document`` should be signed anew at ``now``: it has
+    expired, is in the last quarter of its validity (:data:`RENEW_IN_LAST`), or carries no
+    readable ``validFrom``/``validUntil`` (docs/security.md "Badges").  A list 24 hours valid is
+    re-signed from its 18th hour, so whoever publishes it never serves an expired one."""
+    try:
+        valid_from = parse_datetime(str(document["validFrom"]))
+        valid_until = parse_datetime(str(document["validUntil"]))
+    except (KeyError, ValueError):
+        return True
+    return utc(now) >= valid_until - (valid_until - valid_from) * RENEW_IN_LAST

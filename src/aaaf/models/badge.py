@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+
 from aaaf.models._base import PublicModel
 from aaaf.models.error import ErrorDetail
 
@@ -50,6 +52,10 @@ class StatusListWritten(PublicModel):
 
     status_list: str
     revoked: int
+    signed_now: bool = Field(
+        True, description="Whether it was signed now (false: `--if-due` found it current and left it)."
+    )
+    valid_until: str | None = Field(None, description="Until when the list in the file is valid.")
 
 
 class BadgeRecord(PublicModel):

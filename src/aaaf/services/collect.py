@@ -46,6 +46,7 @@ from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
 from aaaf.models import EventWarning as EventWarningModel
 from aaaf.models import dump
+from aaaf.names import name_key
 from aaaf.scoring.evidence_sources import STRESS_SOURCE
 from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.services.provenance import is_harness_run
@@ -196,8 +197,9 @@ class AgentResolver:
 
 
 def _names(agent: Any, reference: str) -> bool:
-    """Whether ``reference`` (a name or an id) is ``agent``."""
-    if reference == agent.name:
+    """Whether ``reference`` (a name, in any spelling :func:`aaaf.names.name_key` makes one, or
+    an id) is ``agent``."""
+    if reference == agent.name or name_key(reference) == agent.name:
         return True
     try:
         return bool(uuid.UUID(reference) == agent.id)

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.evidence.limits import printable
+from aaaf.json_values import value_problem
 from aaaf.reports import verdict_text
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.treatments import compare_treatments
@@ -151,6 +153,11 @@ def read_upload(
                 f"({type(error).__name__}: {str(error).replace(str(path), name)[:200]}).",
                 {"field": "file", "format": source_format},
             ) from None
+    problem = value_problem(runs)
+    if problem is not None:  # the JSON rule of every body, on the JSON inside the file
+        raise AAAFError(
+            "INVALID_REQUEST", f"{name}: {printable(problem, 300)}.", {"field": "file", "problem": problem}
+        )
     return kind, runs
 
 

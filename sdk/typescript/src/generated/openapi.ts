@@ -980,6 +980,7 @@ export interface paths {
         /**
          * Oauth Token
          * @description Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+         *     Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys").
          */
         post: operations["oauth_token"];
         delete?: never;
@@ -4665,6 +4666,13 @@ export interface operations {
             };
             /** @description RFC 6749 §5.2 `invalid_client` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many failed authentications from this address or for this client */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,7 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from aaaf.api.deps import Admin, NowDep, StoreDep
+from aaaf.api.deps import Admin, NowDep, StoreDep, issue_token_limited
 from aaaf.api.models import Page
 from aaaf.api.models import Request as RequestBody
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
@@ -102,10 +102,12 @@ def _basic_credentials(request: Request) -> tuple[str, str] | None:
             "description": "RFC 6749 §5.2 error (`invalid_request`, `unsupported_grant_type`, `invalid_scope`)"
         },
         401: {"description": "RFC 6749 §5.2 `invalid_client`"},
+        429: {"description": "Too many failed authentications from this address or for this client"},
     },
 )
-async def oauth_token(request: Request, store: StoreDep, now: NowDep) -> Any:
-    """Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``."""
+async def oauth_token(request: Request) -> Any:
+    """Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+    Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys")."""
     basic = request.headers.get("authorization", "").lower().startswith("basic ")
     try:
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -139,7 +141,7 @@ async def oauth_token(request: Request, store: StoreDep, now: NowDep) -> Any:
                 "invalid_request", "Authenticate the client one way only (Basic or body)."
             )
         client_id, secret = credentials or (fields.get("client_id"), fields.get("client_secret"))
-        answer = oauth_service.issue_token(store, client_id, secret, fields.get("scope"), now=now)
+        answer = issue_token_limited(request, client_id, secret, fields.get("scope"))
     except oauth_service.TokenError as error:
         return _token_error(error, basic=basic)
     return JSONResponse(answer, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})

@@ -166,11 +166,11 @@ def sign_in_submit(
     try:
         credential = api_key.strip()
         if not credential and client_id.strip():
-            from aaaf.services.oauth import TokenError, issue_token
+            from aaaf.api.deps import issue_token_limited
+            from aaaf.services.oauth import TokenError
 
-            now = request.app.state.context.now()
-            try:
-                token = issue_token(request.app.state.store, client_id.strip(), client_secret, None, now=now)
+            try:  # a wrong secret counts like a wrong key (docs/security.md "Keys")
+                token = issue_token_limited(request, client_id.strip(), client_secret, None)
             except TokenError as error:  # RFC 6749 §5.2: shown as the sign-in's error
                 raise AAAFError("UNAUTHORIZED", error.description, {}) from None
             credential = token["access_token"]

@@ -52,6 +52,7 @@ from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
 from aaaf.services.badge_status import live_status_source, local_status_source
+from aaaf.services.status_list_file import refresh_status_list
 
 ALL_FORMATS = ",".join(badge_service.FORMATS)
 
@@ -140,9 +141,11 @@ def issue_command(
     if (assessment_id is None) == (not all_agents):
         bad_input("give an AGENT (or an ASSESSMENT_ID) or --all (not both)")
     chosen = badge_service.parse_formats(split_csv(formats))
-    now = datetime.now(UTC)
     warn_if_local_base_url()
     with open_session(db) as session:
+        now = session.context.now()
+        # the list the new badges name is published beside them: re-signed when due
+        refresh_status_list(session, now)
         if assessment_id is not None:
             from aaaf.services.agent_badges import assessment_for
 
@@ -185,7 +188,7 @@ def revoke_command(
     warn_if_local_base_url()
     with open_session(db) as session:
         badge, path = badge_service.revoke(
-            session, assessment_id, reason=reason, now=datetime.now(UTC), status_list_output=output
+            session, assessment_id, reason=reason, now=session.context.now(), status_list_output=output
         )
     if as_json:
         print_json(BadgeRevoked(badge=BadgeRecord(**_badge_summary(badge)), status_list=str(path)))
@@ -210,18 +213,41 @@ def status_list_command(
     output: Annotated[
         Path | None, typer.Option("--output", help="Where to write it (default: beside the issuer key).")
     ] = None,
+    if_due: Annotated[
+        bool,
+        typer.Option(
+            "--if-due",
+            help="Sign it anew only when it is missing, expired or in the last quarter of its validity "
+            "(run it from a scheduler, hourly).",
+        ),
+    ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Write the organization's signed revocation list (a Bitstring Status List VC-JWT)."""
+    """Write the organization's signed revocation list (a Bitstring Status List VC-JWT).
+
+    A list is valid for AAAF_STATUS_LIST_VALID_HOURS (24); verifiers refuse it afterwards
+    (docs/security.md "Badges"), so whoever publishes the file keeps it current: `aaaf badge`
+    re-signs it when due, and so does this command with `--if-due`."""
     warn_if_local_base_url()
     with open_session(db) as session:
-        path = badge_service.write_status_list(session, output, datetime.now(UTC))
+        now = session.context.now()
+        written = refresh_status_list(session, now, output, create=True, force=not if_due)
+        assert written is not None  # create=True: there is always a file
         revoked = sum(1 for b in session.org.badges() if b.revoked)
     if as_json:
-        print_json(StatusListWritten(status_list=str(path), revoked=revoked))
+        print_json(
+            StatusListWritten(
+                status_list=str(written.path),
+                revoked=revoked,
+                signed_now=written.refreshed,
+                valid_until=written.valid_until,
+            )
+        )
+    elif written.refreshed:
+        console.print(f"wrote {written.path} ({revoked} revoked badge(s), valid until {written.valid_until})")
     else:
-        console.print(f"wrote {path} ({revoked} revoked badge(s))")
+        console.print(f"{written.path} is valid until {written.valid_until}; left as it is")
 
 
 @issuer_app.command("key")

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
+from aaaf.names import name_key
 from aaaf.store import tables as t
 from aaaf.store.records import (
     Agent,
@@ -44,7 +45,7 @@ class AgentRepository(ConfigRepository):
             if row is not None:
                 return row
         return connection.execute(
-            select(t.agents).where(by_org, t.agents.c.name == str(name_or_id))
+            select(t.agents).where(by_org, t.agents.c.name == name_key(str(name_or_id)))
         ).one_or_none()
 
     def _require_agent(self, connection: Connection, name_or_id: AgentRef) -> Row[Any]:
@@ -62,8 +63,9 @@ class AgentRepository(ConfigRepository):
         description: str | None = None,
         metadata: Mapping[str, Any] | None = None,
     ) -> Agent:
-        """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
-        _check_agent_name(name)
+        """Enroll an agent (document 004 §5.1 step 1) under its normalised name
+        (:func:`aaaf.names.name_key`); ``CONFLICT`` if that name is taken."""
+        name = _check_agent_name(name)
         stamp = self._clock()
         agent_id = uuid.uuid4()
         try:
@@ -93,9 +95,10 @@ class AgentRepository(ConfigRepository):
 
         Race-free (``collect --enroll``, issue 21): the insert is ``ON CONFLICT DO
         NOTHING`` on the unique (organization, name), so two writers enrolling the same
-        new name both get the one agent and neither fails.
+        new name both get the one agent and neither fails.  ``name`` is looked up and
+        enrolled in its normalised form (:func:`aaaf.names.name_key`).
         """
-        _check_agent_name(name)
+        name = _check_agent_name(name)
         found = self.find_agent(name)
         if found is not None:
             return found, False
@@ -168,8 +171,7 @@ class AgentRepository(ConfigRepository):
         """Change the given fields (None leaves a field as it is); a taken name is ``CONFLICT``."""
         values: dict[str, Any] = {}
         if name is not None:
-            if not name.strip():
-                raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
+            name = _check_agent_name(name)
             values["name"] = name
         if claimed_domains is not None:
             values["claimed_domains"] = list(claimed_domains)

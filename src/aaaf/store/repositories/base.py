@@ -50,13 +50,15 @@ def not_found(kind: str, ref: object) -> AAAFError:
     return AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
 
 
-def _check_agent_name(name: object) -> None:
-    """A name is a non-empty string within the id limit, without NUL or lone surrogates
-    (issue 21: the same on SQLite and PostgreSQL; ``Settings.event_max_id_chars``)."""
+def _check_agent_name(name: object) -> str:
+    """``name`` as stored (NFKC-normalised, :func:`aaaf.names.name_key`) once it is a
+    non-empty string within the id limit, without NUL, lone surrogates or invisible and
+    direction-changing characters (issue 21: the same on SQLite and PostgreSQL;
+    ``Settings.event_max_id_chars``; docs/security.md "Names")."""
     if not isinstance(name, str) or not name.strip():
         raise AAAFError("INVALID_REQUEST", "An agent needs a non-empty name.", {"field": "name"})
     from aaaf.evidence.limits import printable, text_problem
-    from aaaf.names import name_problem
+    from aaaf.names import name_key, name_problem
     from aaaf.settings import get_settings
 
     problem = text_problem(name, max_chars=get_settings().event_max_id_chars) or name_problem(name)
@@ -64,6 +66,7 @@ def _check_agent_name(name: object) -> None:
         raise AAAFError(
             "INVALID_REQUEST", f"agent name {printable(name, 60)!r} {problem}.", {"field": "name"}
         )
+    return name_key(name)
 
 
 def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:

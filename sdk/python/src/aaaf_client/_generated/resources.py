@@ -457,7 +457,7 @@ class OauthResource:
         return cast('PageOAuthClient', checked(_oauth__list_oauth_clients.sync_detailed(org_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     def oauth_token(self, *, body: OauthTokenBody) -> TokenAnswer:
-        """Oauth Token Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``."""
+        """Oauth Token Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``. Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys")."""
         return cast('TokenAnswer', checked(_oauth__oauth_token.sync_detailed(client=self._client, body=body)).parsed)
 
     def revoke_oauth_client(self, org_id: str, oauth_client_id: str) -> OAuthClient:
@@ -882,7 +882,7 @@ class AsyncOauthResource:
         return cast('PageOAuthClient', checked(await _oauth__list_oauth_clients.asyncio_detailed(org_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
     async def oauth_token(self, *, body: OauthTokenBody) -> TokenAnswer:
-        """Oauth Token Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``."""
+        """Oauth Token Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``. Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys")."""
         return cast('TokenAnswer', checked(await _oauth__oauth_token.asyncio_detailed(client=self._client, body=body)).parsed)
 
     async def revoke_oauth_client(self, org_id: str, oauth_client_id: str) -> OAuthClient:

@@ -55,6 +55,10 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_401 = cast(Any, None)
         return response_401
 
+    if response.status_code == 429:
+        response_429 = cast(Any, None)
+        return response_429
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -79,6 +83,7 @@ def sync_detailed(
     """ Oauth Token
 
      Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+    Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys").
 
     Args:
         body (OauthTokenBody):
@@ -112,6 +117,7 @@ def sync(
     """ Oauth Token
 
      Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+    Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys").
 
     Args:
         body (OauthTokenBody):
@@ -140,6 +146,7 @@ async def asyncio_detailed(
     """ Oauth Token
 
      Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+    Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys").
 
     Args:
         body (OauthTokenBody):
@@ -173,6 +180,7 @@ async def asyncio(
     """ Oauth Token
 
      Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
+    Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys").
 
     Args:
         body (OauthTokenBody):
