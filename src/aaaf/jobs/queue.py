@@ -9,9 +9,11 @@ by our migration 0010 (``aaaf db upgrade``), not by ``procrastinate schema --app
 
 Tasks (queue ``aaaf``):
 
-* ``aaaf.assess`` — score a triggered assessment; ``lock`` per assessment (never two at
-  once), ``queueing_lock`` per assessment (never two waiting);
-* ``aaaf.issue_badge`` — sign and render a completed assessment's badge;
+* ``aaaf.assess`` — score a triggered assessment, with up to ``ASSESSMENTS_AT_ONCE - 1``
+  further due ones whose jobs it takes (:mod:`aaaf.jobs.assessment_batch`); ``lock`` per
+  assessment (never two at once), ``queueing_lock`` per assessment (never two waiting);
+* ``aaaf.issue_badge`` — sign and render a completed assessment's badge, after the
+  assessments waiting (``BADGE_PRIORITY``);
 * ``aaaf.stress_run`` (queue ``aaaf-stress``, :mod:`aaaf.services.stress_jobs`) — a stress run
   requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
   worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
@@ -40,6 +42,7 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
 from aaaf.jobs import periodic, tasks
+from aaaf.jobs.assessment_batch import ASSESSMENTS_AT_ONCE, TakenJobs
 from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,9 @@ SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+BADGE_PRIORITY = -1
+"""Below the assessments' (0): a worker scores the assessments waiting before it issues the
+badges of those it scored (a badge costs about what scoring costs: signing, SVG and PNG)."""
 POOL_TIMEOUT_SECONDS = 10.0
 """How long the queue's pool waits for a connection: a database gone for this long stops a
 worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
@@ -89,9 +95,9 @@ class ProcrastinateQueue:
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         try:
-            self.app.configure_task(BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}").defer(
-                organization_id=str(organization_id), assessment_id=str(assessment_id)
-            )
+            self.app.configure_task(
+                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+            ).defer(organization_id=str(organization_id), assessment_id=str(assessment_id))
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 
@@ -124,9 +130,19 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     # (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)
     retry = procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2)
 
-    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry)
-    def assess(organization_id: str, assessment_id: str) -> None:
-        tasks.assessment_job(store(), queue, uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
+    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry, pass_context=True)
+    def assess(context: procrastinate.JobContext, organization_id: str, assessment_id: str) -> None:
+        # with further due assessment jobs, scored in one pass (aaaf.jobs.assessment_batch)
+        assert context.job.id is not None
+        tasks.assessment_jobs_at_once(
+            store(),
+            queue,
+            uuid.UUID(organization_id),
+            uuid.UUID(assessment_id),
+            now=_now(),
+            taken=TakenJobs(store().engine, context.job.id, ASSESS_TASK),
+            at_once=ASSESSMENTS_AT_ONCE,
+        )
 
     @app.task(name=BADGE_TASK, queue=QUEUE, retry=retry)
     def issue_badge(organization_id: str, assessment_id: str) -> None:
