@@ -20,8 +20,8 @@ Tasks (queue ``aaaf``):
   beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
 * ``aaaf.sweep`` (queue ``aaaf-sweep``, served by a worker of its own in every ``aaaf worker``
   so that it never waits behind a backlog of assessments) — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
-  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
-  queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
+  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; assessments whose job gave up after its
+  retries end ``failed`` with that reason; pending assessments without a job are queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
 * ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
 * ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`;
 * ``aaaf.benchmarks`` — hourly at :23, :func:`aaaf.jobs.periodic.run_benchmarks` (issue 20 §2).
@@ -160,6 +160,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
     async def sweep(timestamp: int) -> None:
         await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
+        await asyncio.to_thread(tasks.fail_abandoned_assessments, store(), now=_now())
         await asyncio.to_thread(
             tasks.requeue_lost_assessments,
             store(),

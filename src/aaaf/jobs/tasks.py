@@ -102,6 +102,18 @@ def requeue_lost_assessments(
     return assessment_jobs.requeue_pending(store, queue, now=now, grace=timedelta(seconds=grace_seconds))
 
 
+def fail_abandoned_assessments(store: Any, *, now: datetime) -> list[uuid.UUID]:
+    """The sweep's half for jobs that gave up: their assessments end ``failed`` with the reason."""
+    return assessment_jobs.fail_abandoned(store, now=now)
+
+
+def give_up_assessment(
+    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
+) -> bool:
+    """An assessment whose job failed ``attempts`` times ends ``failed`` with the reason."""
+    return assessment_jobs.give_up(store, organization_id, assessment_id, attempts=attempts, now=now)
+
+
 def stress_run_job(
     store: Any,
     queue: JobQueue,

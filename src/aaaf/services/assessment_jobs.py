@@ -233,3 +233,36 @@ def requeue_pending(store: Any, queue: JobQueue, *, now: datetime, grace: timede
     if requeued:
         log.warning("queued %d pending assessment(s) again: %s", len(requeued), ", ".join(map(str, requeued)))
     return requeued
+
+
+def give_up(
+    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
+) -> bool:
+    """End ``failed``, with the reason, a ``pending`` or ``in_progress`` assessment whose job
+    gave up after ``attempts`` attempts (the database stayed unavailable through all of its
+    retries, say) — it would otherwise wait for ever; raises ``assessment.failed``.  False
+    when it was finished meanwhile."""
+    error = {
+        "code": "INTERNAL_ERROR",
+        "message": f"the assessment's job gave up after {attempts} attempts "
+        "(the worker's log has each error); trigger the assessment again",
+    }
+    try:
+        assess_service.fail_and_emit(store.scope(organization_id), assessment_id, error=error, now=now)
+    except AAAFError as refused:  # finished meanwhile
+        log.info("assessment %s not failed: %s", assessment_id, refused.code)
+        return False
+    log.warning("assessment %s failed: its job gave up after %d attempts", assessment_id, attempts)
+    return True
+
+
+def fail_abandoned(store: Any, *, now: datetime) -> list[uuid.UUID]:
+    """:func:`give_up` every assessment whose queued job gave up after its retries and that
+    has no job waiting (the sweep's, docs/jobs.md); their ids."""
+    from aaaf.store.job_state import abandoned_assessments
+
+    return [
+        assessment_id
+        for organization_id, assessment_id, attempts in abandoned_assessments(store.engine)
+        if give_up(store, organization_id, assessment_id, attempts=attempts, now=now)
+    ]
