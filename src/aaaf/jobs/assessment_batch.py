@@ -1,7 +1,7 @@
 """Several triggered assessments in one job run (PostgreSQL; docs/jobs.md "Workers").
 
 A worker that runs an ``aaaf.assess`` job takes further due ``aaaf.assess`` jobs of its queue
-with it — up to ``ASSESSMENTS_AT_ONCE`` in all — the way procrastinate takes one
+with it — up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE`` in all (default 32) — the way procrastinate takes one
 (``procrastinate_fetch_job_v2``'s rule: ``todo``, due, its lock not held by a running job,
 ``FOR UPDATE SKIP LOCKED``), marking them ``doing`` under the same worker.  Their
 assessments are scored in one pass and stored in one transaction, and that transaction
@@ -21,9 +21,6 @@ import uuid
 from sqlalchemy import Connection, Engine, text
 
 log = logging.getLogger(__name__)
-
-ASSESSMENTS_AT_ONCE = 32
-"""How many triggered assessments one job run scores at most (its own and those it takes)."""
 
 _TAKE = text(
     """

@@ -9,7 +9,7 @@ by our migration 0010 (``aaaf db upgrade``), not by ``procrastinate schema --app
 
 Tasks (queue ``aaaf``):
 
-* ``aaaf.assess`` — score a triggered assessment, with up to ``ASSESSMENTS_AT_ONCE - 1``
+* ``aaaf.assess`` — score a triggered assessment, with up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE - 1``
   further due ones whose jobs it takes (:mod:`aaaf.jobs.assessment_batch`); ``lock`` per
   assessment (never two at once), ``queueing_lock`` per assessment (never two waiting);
 * ``aaaf.issue_badge`` — sign and render a completed assessment's badge, after the
@@ -42,7 +42,7 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
 from aaaf.jobs import periodic, tasks
-from aaaf.jobs.assessment_batch import ASSESSMENTS_AT_ONCE, TakenJobs
+from aaaf.jobs.assessment_batch import TakenJobs
 from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
             uuid.UUID(assessment_id),
             now=_now(),
             taken=TakenJobs(store().engine, context.job.id, ASSESS_TASK),
-            at_once=ASSESSMENTS_AT_ONCE,
+            at_once=settings.jobs_assessments_at_once,
         )
 
     @app.task(name=BADGE_TASK, queue=QUEUE, retry=retry)
