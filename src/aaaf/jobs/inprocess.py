@@ -101,7 +101,11 @@ class InProcessQueue:
             timer.daemon = True
             timer.start()
 
-    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
+    def defer_badge(
+        self, organization_id: uuid.UUID, assessment_id: uuid.UUID, connection: Connection | None = None
+    ) -> None:
+        # ``connection`` needs nothing more: the one job thread runs the badge after the job
+        # whose transaction deferred it, so after that transaction ended
         self._jobs.put(lambda: tasks.badge_job(self.store, organization_id, assessment_id, now=_now()))
 
     def defer_stress_run(
