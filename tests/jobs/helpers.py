@@ -35,7 +35,7 @@ class RecordingQueue:
     def defer_assessment(self, connection: Any, organization_id: Any, assessment_id: Any) -> None:
         self.assessments.append(assessment_id)
 
-    def defer_badge(self, organization_id: Any, assessment_id: Any, connection: Any = None) -> None:
+    def defer_badge(self, organization_id: Any, assessment_id: Any) -> None:
         self.badges.append(assessment_id)
 
     def defer_stress_run(self, connection: Any, organization_id: Any, run_id: Any) -> None:

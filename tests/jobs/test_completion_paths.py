@@ -131,7 +131,7 @@ def test_a_job_scores_several_assessments_in_one_pass_with_their_events(store: A
         org.organization_id,
         [r.id for r in records],
         now=now,
-        also=lambda connection, ids, written: handled.append(ids),
+        also=lambda connection, ids: handled.append(ids),
     )
     assert [r.id for r in written] == [r.id for r in records]
     assert handled == [[r.id for r in records]]  # the queue's bookkeeping, in the same transaction

@@ -101,11 +101,7 @@ class InProcessQueue:
             timer.daemon = True
             timer.start()
 
-    def defer_badge(
-        self, organization_id: uuid.UUID, assessment_id: uuid.UUID, connection: Connection | None = None
-    ) -> None:
-        # ``connection`` needs nothing more: the one job thread runs the badge after the job
-        # whose transaction deferred it, so after that transaction ended
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         self._jobs.put(lambda: tasks.badge_job(self.store, organization_id, assessment_id, now=_now()))
 
     def defer_stress_run(

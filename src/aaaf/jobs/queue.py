@@ -93,20 +93,11 @@ class ProcrastinateQueue:
         except AlreadyEnqueued:
             log.debug("assessment %s already has a waiting job", assessment_id)
 
-    def defer_badge(
-        self, organization_id: uuid.UUID, assessment_id: uuid.UUID, connection: Connection | None = None
-    ) -> None:
-        options: dict[str, Any] = {
-            "queue": QUEUE,
-            "queueing_lock": f"badge:{assessment_id}",
-            "priority": BADGE_PRIORITY,
-        }
-        if connection is not None:  # the transaction that stores the assessment: both or neither
-            options["connection"] = connection.connection.driver_connection
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         try:
-            self.app.configure_task(BADGE_TASK, **options).defer(
-                organization_id=str(organization_id), assessment_id=str(assessment_id)
-            )
+            self.app.configure_task(
+                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+            ).defer(organization_id=str(organization_id), assessment_id=str(assessment_id))
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 

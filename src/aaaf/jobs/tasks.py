@@ -69,28 +69,24 @@ def assessment_jobs_at_once(
 ) -> list[Any]:
     """Score a triggered assessment and up to ``at_once - 1`` more whose jobs ``taken`` takes,
     in one pass and one transaction per organization whose commit finishes their jobs
-    (:mod:`aaaf.jobs.assessment_batch`) and queues the badges of those that completed.  Any
+    (:mod:`aaaf.jobs.assessment_batch`); queue the badges of those that completed.  Any
     error puts the jobs taken and not finished back in the queue, then is raised."""
     by_organization: dict[uuid.UUID, list[uuid.UUID]] = {organization_id: [assessment_id]}
     records: list[Any] = []
-
-    def beside(connection: Connection, handled: list[uuid.UUID], written: list[Any]) -> None:
-        taken.finish(connection, handled)
-        for record in written:  # each badge job commits with its assessment
-            if record.status == "completed" and record.review_state != "pending_review":
-                queue.defer_badge(record.organization_id, record.id, connection)
-
     try:
         for other_organization, other in taken.take(at_once - 1):
             by_organization.setdefault(other_organization, []).append(other)
         for organization, ids in by_organization.items():
             records += assessment_jobs.run_triggered_assessments(
-                store, organization, ids, now=now, after_claim=_test_delay, also=beside
+                store, organization, ids, now=now, after_claim=_test_delay, also=taken.finish
             )
             taken.finished(ids)
     except BaseException:
         taken.release()
         raise
+    for record in records:
+        if record.status == "completed" and record.review_state != "pending_review":
+            queue.defer_badge(record.organization_id, record.id)
     return records
 
 

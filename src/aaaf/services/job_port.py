@@ -25,11 +25,8 @@ class JobQueue(Protocol):
         transaction that records the assessment — so both are committed or neither is."""
         ...
 
-    def defer_badge(
-        self, organization_id: uuid.UUID, assessment_id: uuid.UUID, connection: Connection | None = None
-    ) -> None:
-        """Queue the issuing (signing and rendering) of a completed assessment's badge; on
-        ``connection`` — the transaction that stores the assessment — when given."""
+    def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
+        """Queue the issuing (signing and rendering) of a completed assessment's badge."""
         ...
 
     def defer_stress_run(
