@@ -106,6 +106,9 @@ class Settings(BaseSettings):
     jobs_stalled_after_seconds: float = Field(default=30.0, gt=0)
     jobs_heartbeat_seconds: float = Field(default=10.0, gt=0)
     jobs_requeue_after_seconds: float = Field(default=120.0, ge=0)
+    # how many triggered assessments one job run of ``aaaf worker`` scores at most: its own
+    # and the due ones it takes with it (aaaf.jobs.assessment_batch; docs/jobs.md)
+    jobs_assessments_at_once: int = Field(default=32, ge=1)
     # a worker that cannot reach its database keeps trying (docs/jobs.md "When the database
     # goes away") for this long, then exits with status 75 (EX_TEMPFAIL) for its supervisor
     jobs_database_outage_seconds: float = Field(default=300.0, gt=0)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from aaaf.services import assess as assess_service
+from aaaf.services import assessment_jobs
 from aaaf.services.assessment_jobs import run_triggered_assessment, trigger_assessment
 from tests.jobs.helpers import RecordingQueue, assessable_agent
 
@@ -32,7 +32,7 @@ def test_a_lost_database_is_raised_for_a_retry_and_fails_nothing(
             "SELECT 1", {}, Exception("terminating connection due to administrator command")
         )
 
-    monkeypatch.setattr(assess_service, "score_assessment", lost)
+    monkeypatch.setattr(assessment_jobs, "score_agent", lost)
     with pytest.raises(OperationalError):
         run_triggered_assessment(store, org.organization_id, record.id, now=datetime.now(UTC))
     assert org.get_assessment(record.id).status == "in_progress"  # left for the next attempt
@@ -49,7 +49,7 @@ def test_a_scoring_error_fails_the_assessment_with_its_reason(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(assess_service, "score_assessment", broken)
+    monkeypatch.setattr(assessment_jobs, "score_agent", broken)
     failed = run_triggered_assessment(store, org.organization_id, record.id, now=datetime.now(UTC))
     assert failed.status == "failed"
-    assert failed.error["code"] == "INTERNAL_ERROR"
+    assert failed.error == {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}

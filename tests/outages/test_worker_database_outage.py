@@ -140,8 +140,10 @@ def test_the_sweep_retries_a_dead_workers_job_ahead_of_the_backlog(
             _, backlog = _trigger(store, 16, prefix="backlog")
             os.kill(first.process.pid, signal.SIGKILL)
             first.process.wait(timeout=30)
-            second = start_worker(
-                own_database.url, tmp_path, env={**FAST_SWEEP, "AAAF_TEST_JOB_DELAY_S": "1"}
+            second = start_worker(  # one assessment a job: the backlog drains one a second
+                own_database.url,
+                tmp_path,
+                env={**FAST_SWEEP, "AAAF_TEST_JOB_DELAY_S": "1", "AAAF_JOBS_ASSESSMENTS_AT_ONCE": "1"},
             )
             wait_for(
                 lambda: org.get_assessment(stuck.id).status == "completed",

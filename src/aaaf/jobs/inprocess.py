@@ -4,7 +4,10 @@ No queue server: a job is an item of an in-memory queue, run by one thread (SQLi
 writer anyway).  What makes it safe is the database, not the queue: a triggered assessment is
 recorded ``pending`` first, and the timer's sweep (every ``AAAF_JOBS_SWEEP_SECONDS``, and once
 at start) queues again every pending assessment older than ``AAAF_JOBS_REQUEUE_AFTER_SECONDS``
-— after a restart, that is every one a stopped server left behind.  A job item queued inside
+— after a restart, that is every one a stopped server left behind.  An assessment job that
+raises (the database failed it; a scoring error is recorded, not raised) runs again with
+backoff, and after ``ASSESSMENT_ATTEMPTS`` attempts its assessment ends ``failed`` with the
+reason.  A job item queued inside
 the trigger's transaction waits for it: the job's first write (``BEGIN IMMEDIATE``) queues
 behind the trigger's, and an assessment whose transaction rolled back is simply not found.
 
@@ -45,6 +48,8 @@ log = logging.getLogger(__name__)
 DUTIES_EVERY_SECONDS = 60.0
 RETENTION_EVERY_SECONDS = 86_400.0
 BENCHMARKS_EVERY_SECONDS = 3_600.0  # issue 20 §2
+ASSESSMENT_ATTEMPTS = 5
+RETRY_FIRST_SECONDS = 1.0
 
 
 def _now() -> datetime:
@@ -69,9 +74,32 @@ class InProcessQueue:
     def defer_assessment(
         self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
     ) -> None:
-        self._jobs.put(
-            lambda: tasks.assessment_job(self.store, self, organization_id, assessment_id, now=_now())
-        )
+        self._jobs.put(partial(self._assessment_attempt, organization_id, assessment_id, 1))
+
+    def _assessment_attempt(self, organization_id: uuid.UUID, assessment_id: uuid.UUID, attempt: int) -> None:
+        """Run an assessment's job; when it raises (its scoring never does: the database
+        did), run it again after ``RETRY_FIRST_SECONDS`` × 2ⁿ, and after ``ASSESSMENT_ATTEMPTS``
+        attempts end the assessment ``failed`` with the reason (procrastinate's retry on
+        PostgreSQL, and its sweep of jobs that gave up)."""
+        try:
+            tasks.assessment_job(self.store, self, organization_id, assessment_id, now=_now())
+        except AAAFError:
+            raise
+        except Exception:
+            if attempt >= ASSESSMENT_ATTEMPTS:
+                log.exception("assessment %s: attempt %d failed, giving up", assessment_id, attempt)
+                tasks.give_up_assessment(
+                    self.store, organization_id, assessment_id, attempts=attempt, now=_now()
+                )
+                return
+            log.warning("assessment %s: attempt %d failed, runs again", assessment_id, attempt, exc_info=True)
+            timer = threading.Timer(
+                RETRY_FIRST_SECONDS * 2 ** (attempt - 1),
+                self._jobs.put,
+                (partial(self._assessment_attempt, organization_id, assessment_id, attempt + 1),),
+            )
+            timer.daemon = True
+            timer.start()
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         self._jobs.put(lambda: tasks.badge_job(self.store, organization_id, assessment_id, now=_now()))

@@ -9,17 +9,19 @@ by our migration 0010 (``aaaf db upgrade``), not by ``procrastinate schema --app
 
 Tasks (queue ``aaaf``):
 
-* ``aaaf.assess`` — score a triggered assessment; ``lock`` per assessment (never two at
-  once), ``queueing_lock`` per assessment (never two waiting);
-* ``aaaf.issue_badge`` — sign and render a completed assessment's badge;
+* ``aaaf.assess`` — score a triggered assessment, with up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE - 1``
+  further due ones whose jobs it takes (:mod:`aaaf.jobs.assessment_batch`); ``lock`` per
+  assessment (never two at once), ``queueing_lock`` per assessment (never two waiting);
+* ``aaaf.issue_badge`` — sign and render a completed assessment's badge, after the
+  assessments waiting (``BADGE_PRIORITY``);
 * ``aaaf.stress_run`` (queue ``aaaf-stress``, :mod:`aaaf.services.stress_jobs`) — a stress run
   requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
   worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
   beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
 * ``aaaf.sweep`` (queue ``aaaf-sweep``, served by a worker of its own in every ``aaaf worker``
   so that it never waits behind a backlog of assessments) — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
-  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; pending assessments without a job are
-  queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
+  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; assessments whose job gave up after its
+  retries end ``failed`` with that reason; pending assessments without a job are queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
 * ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
 * ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`;
 * ``aaaf.benchmarks`` — hourly at :23, :func:`aaaf.jobs.periodic.run_benchmarks` (issue 20 §2).
@@ -40,6 +42,7 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
 from aaaf.jobs import periodic, tasks
+from aaaf.jobs.assessment_batch import TakenJobs
 from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,9 @@ SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+BADGE_PRIORITY = -1
+"""Below the assessments' (0): a worker scores the assessments waiting before it issues the
+badges of those it scored (a badge costs about what scoring costs: signing, SVG and PNG)."""
 POOL_TIMEOUT_SECONDS = 10.0
 """How long the queue's pool waits for a connection: a database gone for this long stops a
 worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
@@ -89,9 +95,9 @@ class ProcrastinateQueue:
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         try:
-            self.app.configure_task(BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}").defer(
-                organization_id=str(organization_id), assessment_id=str(assessment_id)
-            )
+            self.app.configure_task(
+                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+            ).defer(organization_id=str(organization_id), assessment_id=str(assessment_id))
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 
@@ -124,9 +130,19 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     # (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)
     retry = procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2)
 
-    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry)
-    def assess(organization_id: str, assessment_id: str) -> None:
-        tasks.assessment_job(store(), queue, uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
+    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry, pass_context=True)
+    def assess(context: procrastinate.JobContext, organization_id: str, assessment_id: str) -> None:
+        # with further due assessment jobs, scored in one pass (aaaf.jobs.assessment_batch)
+        assert context.job.id is not None
+        tasks.assessment_jobs_at_once(
+            store(),
+            queue,
+            uuid.UUID(organization_id),
+            uuid.UUID(assessment_id),
+            now=_now(),
+            taken=TakenJobs(store().engine, context.job.id, ASSESS_TASK),
+            at_once=settings.jobs_assessments_at_once,
+        )
 
     @app.task(name=BADGE_TASK, queue=QUEUE, retry=retry)
     def issue_badge(organization_id: str, assessment_id: str) -> None:
@@ -144,6 +160,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
     async def sweep(timestamp: int) -> None:
         await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
+        await asyncio.to_thread(tasks.fail_abandoned_assessments, store(), now=_now())
         await asyncio.to_thread(
             tasks.requeue_lost_assessments,
             store(),

@@ -11,7 +11,9 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
 
 from aaaf.services import assessment_jobs, stress_jobs
 from aaaf.services.job_port import JobQueue
@@ -31,6 +33,18 @@ def _test_delay() -> None:
         time.sleep(float(delay))
 
 
+class TakesJobs(Protocol):
+    """Further assessment jobs a job run may take with it (:mod:`aaaf.jobs.assessment_batch`)."""
+
+    def take(self, limit: int) -> list[tuple[uuid.UUID, uuid.UUID]]: ...
+
+    def finish(self, connection: Connection, assessment_ids: list[uuid.UUID]) -> None: ...
+
+    def finished(self, assessment_ids: list[uuid.UUID]) -> None: ...
+
+    def release(self) -> None: ...
+
+
 def assessment_job(
     store: Any, queue: JobQueue, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
 ) -> Any:
@@ -43,6 +57,39 @@ def assessment_job(
     return record
 
 
+def assessment_jobs_at_once(
+    store: Any,
+    queue: JobQueue,
+    organization_id: uuid.UUID,
+    assessment_id: uuid.UUID,
+    *,
+    now: datetime,
+    taken: TakesJobs,
+    at_once: int,
+) -> list[Any]:
+    """Score a triggered assessment and up to ``at_once - 1`` more whose jobs ``taken`` takes,
+    in one pass and one transaction per organization whose commit finishes their jobs
+    (:mod:`aaaf.jobs.assessment_batch`); queue the badges of those that completed.  Any
+    error puts the jobs taken and not finished back in the queue, then is raised."""
+    by_organization: dict[uuid.UUID, list[uuid.UUID]] = {organization_id: [assessment_id]}
+    records: list[Any] = []
+    try:
+        for other_organization, other in taken.take(at_once - 1):
+            by_organization.setdefault(other_organization, []).append(other)
+        for organization, ids in by_organization.items():
+            records += assessment_jobs.run_triggered_assessments(
+                store, organization, ids, now=now, after_claim=_test_delay, also=taken.finish
+            )
+            taken.finished(ids)
+    except BaseException:
+        taken.release()
+        raise
+    for record in records:
+        if record.status == "completed" and record.review_state != "pending_review":
+            queue.defer_badge(record.organization_id, record.id)
+    return records
+
+
 def badge_job(store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime) -> Any:
     """Issue (sign and render) a completed assessment's badge; idempotent."""
     return assessment_jobs.issue_badge_of(store, organization_id, assessment_id, now=now)
@@ -53,6 +100,18 @@ def requeue_lost_assessments(
 ) -> list[uuid.UUID]:
     """The sweep's outbox half: pending assessments whose job was lost are queued again."""
     return assessment_jobs.requeue_pending(store, queue, now=now, grace=timedelta(seconds=grace_seconds))
+
+
+def fail_abandoned_assessments(store: Any, *, now: datetime) -> list[uuid.UUID]:
+    """The sweep's half for jobs that gave up: their assessments end ``failed`` with the reason."""
+    return assessment_jobs.fail_abandoned(store, now=now)
+
+
+def give_up_assessment(
+    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
+) -> bool:
+    """An assessment whose job failed ``attempts`` times ends ``failed`` with the reason."""
+    return assessment_jobs.give_up(store, organization_id, assessment_id, attempts=attempts, now=now)
 
 
 def stress_run_job(

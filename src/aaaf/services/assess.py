@@ -15,24 +15,45 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
-from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
 from aaaf.models import AssessOutcome as AssessOutcomeModel
-from aaaf.models.assessment import Uncertainty
+from aaaf.models import dump
 from aaaf.models.error import error_body
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring import aaaf as aaaf_scheme
-from aaaf.scoring.calibration import calibration_check, reassessment_due, valid_until
+from aaaf.scoring.calibration import reassessment_due
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
+from aaaf.scoring.evidence_sources import evidence_for, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.spec import aaaf_spec
-from aaaf.scoring.trace import of_result as trace_of
-from aaaf.services.assess_parallel import Scored, ScoredAgent, _gc_paused, _score_all, one_blas_thread
-from aaaf.services.assessment_rows import composites, dimension_rows
-from aaaf.services.context import ServiceContext, context_or_default
+from aaaf.services.assess_parallel import (
+    Scored,
+    ScoredAgent,
+    _gc_paused,
+    _score_all,
+    one_blas_thread,
+    score_agent,
+)
+from aaaf.services.assessment_completion import (
+    baseline_of,
+    finished_assessment,
+    store_finished,
+    write_assessment_events,
+)
+from aaaf.services.assessment_completion import (
+    held_for_review as held_for_review,
+)
+from aaaf.services.assessment_completion import (
+    self_report_unreliable as self_report_unreliable,
+)
+from aaaf.services.assessment_view import assessment_json as assessment_json
+from aaaf.services.assessment_view import assessment_model as assessment_model
+from aaaf.services.context import ServiceContext
 from aaaf.services.provenance import AgentRuns, agent_runs
 
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+    from aaaf.store.assessment_batch import FinishedAssessment
     from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
@@ -100,13 +121,6 @@ def _previous_composites(previous: Any) -> dict[str, float | None] | None:
     if previous is None:
         return None
     return {"performance": previous.performance_composite, "capability": previous.capability_composite}
-
-
-def self_report_unreliable(result: Mapping[str, Any]) -> bool:
-    """Whether an assessment result is flagged ``self_report_unreliable`` (SCORING.md §2.6):
-    held for review exactly like an anomalous one (§2.4)."""
-    audit = result.get("audit")
-    return isinstance(audit, Mapping) and audit.get("self_report_unreliable") is True
 
 
 def assess_with_events(
@@ -210,13 +224,6 @@ def fail_and_emit(
     return failed
 
 
-def held_for_review(config: Any, *, anomalous: bool, unreliable: bool) -> bool:
-    """Whether a completed assessment's badge waits for a reviewer: an anomaly (SCORING.md
-    §2.4), unreliable self-reports (§2.6), or the organization's review-before-issue policy
-    (document 004 §5.2 step 5, the ``review_before_issue`` key)."""
-    return anomalous or unreliable or bool(getattr(config, "review_before_issue", False))
-
-
 def score_assessment(
     org: OrgStore,
     agent: Any,
@@ -229,91 +236,64 @@ def score_assessment(
     runs: AgentRuns | None = None,
 ) -> Any:
     """Score an ``in_progress`` assessment record and store it completed (or failed, with the
-    error that stopped it); ``previous`` is the completed assessment the calibration check
-    (SCORING.md §2.4) compares against; ``runs`` the agent's stored stress runs (read when
-    not given), which decide what is stress-tested (:mod:`aaaf.scoring.evidence_sources`)."""
-    config = config or org.config()
-    spec = aaaf_spec(config)  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
-    assessment_type, dimension, end = record.type, record.dimension, record.window_end
-    runs = runs if runs is not None else agent_runs(org, agent.id)
-    # which evidence the type scores: stress-tested only when a harness run of ours vouches for it
-    events = evidence_for(events, assessment_type, harness_runs=runs.harness)
-    try:
-        with one_blas_thread():
-            result = aaaf_scheme.assess(
-                events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
-            )
-    except AAAFError as error:
-        fail_and_emit(org, record.id, error=error.to_dict()["error"], now=now, spec=spec)
-        raise
-    except Exception as error:
-        fail_and_emit(
-            org, record.id, error={"code": "INTERNAL_ERROR", "message": str(error)}, now=now, spec=spec
-        )
-        raise
-    values = composites(result)
-    current = {"performance": values["performance_composite"], "capability": values["capability_composite"]}
-    # The calibration check compares full assessments only: a single dimension has no composite.
-    calibration = calibration_check(
-        _previous_composites(previous) if assessment_type != "single_dimension" else None,
-        current,
-        config.calibration_threshold,
-    )
-    result_dict = result.to_dict()
-    result_dict["calibration"] = {
-        "anomalous": calibration.anomalous,
-        "deltas": calibration.deltas,
-        "previous_assessment_id": str(previous.id) if previous else None,
-    }
+    error that stopped it, which is raised); ``previous`` is the completed assessment the
+    calibration check (SCORING.md §2.4) compares against; ``runs`` the agent's stored stress
+    runs (read when not given), which decide what is stress-tested
+    (:mod:`aaaf.scoring.evidence_sources`).  Completing is
+    :func:`aaaf.services.assessment_completion.finished_assessment`, as on every path."""
     from aaaf.store.org_config import config_snapshot
 
-    result_dict["config"] = config_snapshot(config)  # the configuration in force (issue 21)
-    # where the scored evidence came from, per axis: stress-tested here or reported
-    result_dict["evidence_sources"] = recorded_sources(
-        events,
-        record.window_start,
-        end,
-        result=result,
-        harness_runs=runs.harness,
-        imported_runs=runs.imported,
-    )
-    unreliable = self_report_unreliable(result_dict)
-    # one unit of work: the assessment.completed event (document 004 §6.3) commits with the result
-    with org.unit_of_work() as uow:
-        uow.complete_assessment(
-            record.id,
-            result=result_dict,
-            dimension_rows=dimension_rows(result),
-            evidence_summary=dict(result.evidence_summary),
-            valid_until=valid_until(now, config),
-            completed_at=now,
-            anomalous=calibration.anomalous,
-            review_state="pending_review"
-            if held_for_review(config, anomalous=calibration.anomalous, unreliable=unreliable)
-            else "not_required",
-            spec=spec,
-            trace=trace_of(result),
-            **values,
+    config = config or org.config()
+    runs = runs if runs is not None else agent_runs(org, agent.id)
+
+    def finish(scored: ScoredAgent | None, error: dict[str, Any] | None) -> None:
+        store_finished(
+            org,
+            [
+                finished_assessment(
+                    assessment_id=record.id,
+                    agent_id=agent.id,
+                    agent_name=agent.name,
+                    assessment_type=record.type,
+                    dimension=record.dimension,
+                    window_start=record.window_start,
+                    window_end=record.window_end,
+                    scored=scored,
+                    error=error,
+                    config=config,
+                    snapshot=config_snapshot(config),
+                    spec=aaaf_spec(config),  # recorded with the assessment (SCORING.md §2.4 appeals, §6)
+                    previous=baseline_of(previous),
+                    now=now,
+                )
+            ],
+            now=now,
         )
-        _emit(uow, "assessment.completed", uow.get_assessment(record.id), now)
-    if unreliable:
-        log.warning(
-            "assessment %s of %s: self-reports unreliable (audit): badge held for review",
-            record.id,
-            agent.name,
-        )
-    if calibration.anomalous:
-        log.warning(
-            "assessment %s of %s is anomalous (%s): badge held for review",
-            record.id,
-            agent.name,
-            calibration.deltas,
-        )
-    _merge_runs(org, result_dict, record.id)
+
+    try:
+        with one_blas_thread():
+            scored = score_agent(
+                events,
+                config,
+                record.window_end,
+                record.type,
+                record.dimension,
+                runs,
+                agent.name,
+                window_start=record.window_start,
+            )
+    except AAAFError as error:
+        finish(None, error.to_dict()["error"])
+        raise
+    except Exception as error:
+        finish(None, {"code": "INTERNAL_ERROR", "message": str(error)})
+        raise
+    finish(scored, None)
+    merge_runs(org, scored.result, record.id)
     return org.get_assessment(record.id)
 
 
-def _merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> None:
+def merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> None:
     """Record the stress runs an assessment used as merged into it (issue 15 §4): the harness's
     and the imported logs' (whose evidence it used as reported)."""
     sources = result.get("evidence_sources") or {}
@@ -365,7 +345,6 @@ def _assess_many(
 ) -> list[AssessOutcome]:
     from aaaf.store.assessment_batch import (
         AssessmentWriter,
-        FinishedAssessment,
         latest_completed_composites,
         prepare_finished_assessments,
     )
@@ -389,65 +368,34 @@ def _assess_many(
         return True
 
     def finished(agent_id: Any, item: ScoredAgent | None, error: dict[str, Any] | None) -> FinishedAssessment:
-        common = {
-            "agent_id": agent_id,
-            "agent_name": names[agent_id],
-            "type": assessment_type,
-            "dimension": dimension,
-            "window_start": start,
-            "window_end": end,
-            "completed_at": now,
-            "spec": spec,
-        }
         if item is None:
             assert error is not None
             errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
-            return FinishedAssessment(status="failed", error=error, **common)
-        values = item.composites
-        before = previous.get(agent_id)
-        calibration = calibration_check(
-            None
-            if before is None or assessment_type == "single_dimension"
-            else {"performance": before.performance, "capability": before.capability},
-            {"performance": values["performance_composite"], "capability": values["capability_composite"]},
-            config.calibration_threshold,
+        return finished_assessment(
+            agent_id=agent_id,
+            agent_name=names[agent_id],
+            assessment_type=assessment_type,
+            dimension=dimension,
+            window_start=start,
+            window_end=end,
+            scored=item,
+            error=error,
+            config=config,
+            snapshot=snapshot,
+            spec=spec,
+            previous=previous.get(agent_id),
+            now=now,
         )
-        result_dict = dict(item.result)
-        result_dict["calibration"] = {
-            "anomalous": calibration.anomalous,
-            "deltas": calibration.deltas,
-            "previous_assessment_id": str(before.assessment_id) if before else None,
-        }
-        result_dict["config"] = snapshot  # the configuration in force (issue 21)
-        unreliable = self_report_unreliable(result_dict)  # SCORING.md §2.6: held like an anomaly
-        if unreliable:
-            log.warning(
-                "assessment of %s: self-reports unreliable (audit): badge held for review", names[agent_id]
-            )
-        if calibration.anomalous:
-            log.warning(
-                "assessment of %s is anomalous (%s): badge held for review",
-                names[agent_id],
-                calibration.deltas,
-            )
-        return FinishedAssessment(
-            status="completed",
-            result=result_dict,
-            dimension_rows=item.dimension_rows,
-            evidence_summary=item.evidence_summary,
-            valid_until=valid_until(now, config),
-            anomalous=calibration.anomalous,
-            review_state="pending_review"
-            if held_for_review(config, anomalous=calibration.anomalous, unreliable=unreliable)
-            else "not_required",
-            trace=item.trace,
-            **values,
-            **common,
-        )
+
+    def events(connection: Connection, records: list[Any]) -> None:
+        # each batch's webhook events commit with it, as on the single path (docs/webhooks.md)
+        write_assessment_events(connection, org.organization_id, records, now=now, started=True)
 
     # every assessment of the run is written in one transaction; it opens when this process
     # has nothing left to score, and the helpers' last chunks are written as they come
-    with AssessmentWriter(org.engine, org.organization_id, [agent.id for agent in agents]) as writer:
+    with AssessmentWriter(
+        org.engine, org.organization_id, [agent.id for agent in agents], also=events
+    ) as writer:
 
         def keep(scored: list[Scored]) -> None:
             # rows and records are prepared here, chunk by chunk, while helpers are still scoring;
@@ -463,7 +411,7 @@ def _assess_many(
     records = writer.records
     for record in records:  # the stress runs each assessment used, as assess NAME records them
         if record.status == "completed":
-            _merge_runs(org, record.result or {}, record.id)
+            merge_runs(org, record.result or {}, record.id)
     # the outcomes in the order of ``agents`` (chunks finish in any order)
     by_agent: dict[Any, deque[Any]] = {}
     for record in records:
@@ -574,94 +522,3 @@ def due_agents(
 def assess_due(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
     due = due_agents(org, now=now)
     return assess_many(org, [agent for agent, _ in due], now=now, **options)
-
-
-def assessment_model(
-    assessment: Any,
-    *,
-    extended: bool = False,
-    appeals: list[dict[str, Any]] | None = None,
-    context: ServiceContext | None = None,
-) -> Assessment:
-    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
-    shape :class:`aaaf.models.Assessment`.
-
-    Exactly its fields, plus ``covered``/``total`` per composite and the SCORING.md §0
-    traceability fields of each dimension; a dimension without evidence is an object whose
-    ``score`` is null.  ``extended`` adds the record's type, window, calibration hold and error
-    (for listings such as ``aaaf assessments``); ``appeals`` the appeals on record.  The
-    badge URLs start with the context's ``public_base_url``.
-    """
-    result = assessment.result or {}
-    axes: dict[str, AxisScore | None] = {}
-    for axis in ("performance", "capability"):
-        data = result.get(axis)
-        axes[axis] = (
-            None
-            if data is None
-            else AxisScore(
-                composite_score=data.get("composite_score"),
-                tier=data.get("tier"),
-                covered=data.get("covered"),
-                total=data.get("total"),
-                # SCORING.md §2.5: {ci, tier_probabilities, resamples, insufficient}; null when
-                # the assessment was made without it (--no-uncertainty, a single dimension)
-                uncertainty=Uncertainty.model_validate(data["uncertainty"])
-                if data.get("uncertainty") is not None
-                else None,
-                dimensions={
-                    name: DimensionScore.model_validate(value)
-                    for name, value in data.get("dimensions", {}).items()
-                },
-            )
-        )
-    fields: dict[str, Any] = {}
-    if result.get("audit") is not None:
-        fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
-    if result.get("evidence_sources") is not None:  # stress-tested here or reported, per axis
-        fields["evidence_sources"] = EvidenceSources.model_validate(result["evidence_sources"])
-    settings = context_or_default(context).settings
-    base = f"{settings.public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
-    if extended:
-        fields["type"] = assessment.type
-        if assessment.dimension:
-            fields["dimension"] = assessment.dimension
-        fields["window_start"] = _iso(assessment.window_start)
-        fields["window_end"] = _iso(assessment.window_end)
-        fields["anomalous"] = bool(assessment.anomalous)
-        fields["review_state"] = assessment.review_state
-        if assessment.error:
-            fields["error"] = assessment.error
-    if appeals is not None:
-        fields["appeals"] = appeals
-    if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)
-        from aaaf.services.queue_health import WAITING_FOR_A_WORKER
-
-        fields["status_detail"] = WAITING_FOR_A_WORKER
-    return Assessment(
-        id=str(assessment.id),
-        agent_id=str(assessment.agent_id),
-        status=assessment.status,
-        performance=axes["performance"],
-        capability=axes["capability"],
-        badge_urls=BadgeUrls.model_validate(
-            {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
-        ),
-        valid_until=_iso(assessment.valid_until),
-        created_at=_iso(assessment.created_at),
-        completed_at=_iso(assessment.completed_at),
-        **fields,
-    )
-
-
-def assessment_json(
-    assessment: Any, *, extended: bool = False, context: ServiceContext | None = None
-) -> dict[str, Any]:
-    """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
-    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
-
-
-def _iso(ts: datetime | None) -> str | None:
-    from aaaf.scoring.results import iso
-
-    return iso(ts) if ts is not None else None

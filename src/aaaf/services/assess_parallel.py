@@ -94,6 +94,38 @@ def _plain(result: AAAFResult) -> ScoredAgent:
     )
 
 
+def score_agent(
+    loaded: Sequence[EventRecord],
+    config: Any,
+    end: datetime,
+    assessment_type: str,
+    dimension: str | None,
+    stored: AgentRuns,
+    label: str,
+    window_start: datetime | None = None,
+) -> ScoredAgent:
+    """One agent's score from its loaded events (the pure engine, then where the scored
+    evidence came from, as every path records it); ``stored`` are its stored stress runs,
+    which decide what is stress-tested (:mod:`aaaf.scoring.evidence_sources`); ``window_start``
+    the recorded window's start (``window_days`` before ``end`` unless given).  Raises the
+    engine's :class:`~aaaf.errors.AAAFError` (too little evidence, …)."""
+    require_stress_evidence(loaded, assessment_type, label, harness_runs=stored.harness)
+    events = evidence_for(loaded, assessment_type, harness_runs=stored.harness)
+    result = aaaf_scheme.assess(
+        events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
+    )
+    plain = _plain(result)
+    plain.result["evidence_sources"] = recorded_sources(
+        events,
+        window_start or end - timedelta(days=config.window_days),
+        end,
+        result=result,
+        harness_runs=stored.harness,
+        imported_runs=stored.imported,
+    )
+    return plain
+
+
 def _score_loaded(
     events_by_agent: Mapping[Any, Sequence[EventRecord]],
     agent_ids: Sequence[Any],
@@ -103,29 +135,19 @@ def _score_loaded(
     dimension: str | None,
     runs: Mapping[Any, AgentRuns],
 ) -> list[Scored]:
-    """Score each agent; ``runs`` are the agents' stored stress runs (absent: none), which
-    decide what is stress-tested (:mod:`aaaf.scoring.evidence_sources`)."""
+    """Score each agent; ``runs`` are the agents' stored stress runs (absent: none)."""
     scored: list[Scored] = []
-    start = end - timedelta(days=config.window_days)
     with one_blas_thread():
         for agent_id in agent_ids:
-            stored = runs.get(agent_id) or AgentRuns()
             try:
-                loaded = events_by_agent.get(agent_id, [])
-                require_stress_evidence(loaded, assessment_type, str(agent_id), harness_runs=stored.harness)
-                events = evidence_for(loaded, assessment_type, harness_runs=stored.harness)
-                result = aaaf_scheme.assess(
-                    events, config, end, assessment_type=scheme_type(assessment_type), dimension=dimension
-                )
-                plain = _plain(result)
-                # where the scored evidence came from, as assess NAME records it
-                plain.result["evidence_sources"] = recorded_sources(
-                    events,
-                    start,
+                plain = score_agent(
+                    events_by_agent.get(agent_id, []),
+                    config,
                     end,
-                    result=result,
-                    harness_runs=stored.harness,
-                    imported_runs=stored.imported,
+                    assessment_type,
+                    dimension,
+                    runs.get(agent_id) or AgentRuns(),
+                    str(agent_id),
                 )
                 scored.append((agent_id, plain, None))
             except AAAFError as error:

@@ -4,11 +4,11 @@
   the assessment ``pending`` and queues its job in the same transaction (a server killed
   mid-trigger leaves both or neither); ``ASSESSMENT_IN_PROGRESS`` when the agent already has
   one pending or running (the partial unique index ``uq_assessments_one_running``).
-* :func:`run_triggered_assessment` — the job: idempotent.  It claims the assessment
-  (``pending`` → ``in_progress``); one already ``completed`` or ``failed`` (a job run again
-  after its worker died past the commit) is left as it is; the scores, dimension rows and
-  evidence are written in one transaction whose UPDATE re-checks the status, so the result is
-  stored once however many times the job runs.
+* :func:`run_triggered_assessments` — the job, for one or several assessments at once:
+  idempotent.  It claims them (``pending`` → ``in_progress``); one already ``completed`` or
+  ``failed`` (a job run again after its worker died past the commit) is left as it is; the
+  scores, dimension rows, evidence and webhook events are written in one transaction that
+  re-checks each status, so a result is stored once however many times its job runs.
 * :func:`issue_badge_of` — the badge job: issuing is idempotent (``services.badges.issue``
   re-renders a current credential); a held, rejected or superseded assessment gets none.
 * :func:`requeue_pending` — the sweep's half of the outbox: a ``pending`` assessment older
@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import Connection
+
 from aaaf.errors import AAAFError
 from aaaf.services import assess as assess_service
+from aaaf.services.assess_parallel import one_blas_thread, score_agent
+from aaaf.services.assessment_completion import finished_assessment, store_finished
 from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
 
@@ -80,47 +84,125 @@ def run_triggered_assessment(
     now: datetime,
     after_claim: Callable[[], None] | None = None,
 ) -> Any:
-    """Score a triggered assessment once (module docstring); returns the assessment as stored.
+    """Score one triggered assessment once (:func:`run_triggered_assessments`); returns the
+    assessment as stored."""
+    run_triggered_assessments(store, organization_id, [assessment_id], now=now, after_claim=after_claim)
+    return store.scope(organization_id).get_assessment(assessment_id)
 
-    A failure of the scoring is recorded on the assessment (``failed`` with its error) and
-    not raised: the job is done either way.  A database that cannot be reached is not a
-    failure of the scoring: that error is raised, and the queue runs the job again with backoff
-    (docs/jobs.md "When the database goes away"); the assessment stays as it was."""
+
+def run_triggered_assessments(
+    store: Any,
+    organization_id: uuid.UUID,
+    assessment_ids: Sequence[uuid.UUID],
+    *,
+    now: datetime,
+    after_claim: Callable[[], None] | None = None,
+    also: Callable[[Connection, list[uuid.UUID]], None] | None = None,
+) -> list[Any]:
+    """Score triggered assessments of one organization at once, each once (module docstring);
+    returns the records written now (an assessment finished already is left as it is).
+
+    One claim, one read of the evidence of all their agents, the pure engine on each, and
+    one transaction that stores every result with its webhook events
+    (:mod:`aaaf.services.assessment_completion`, as on every path) and ``also(connection,
+    assessment_ids)`` — every id handled, written now or found finished — for the queue to
+    mark their jobs done in that transaction.  A failure of an assessment's scoring is
+    recorded on it (``failed`` with its error) and not raised.  A database that cannot be
+    reached is not a failure of the scoring: that error is raised, nothing is stored, and
+    the queue runs the jobs again with backoff (docs/jobs.md "When the database goes away")."""
+    from aaaf.store.claimed_assessments import RUNNING, claim_assessments
+
     org = store.scope(organization_id)
-    record = org.claim_assessment(assessment_id)
-    if record.status not in ("pending", "in_progress"):
-        log.info("assessment %s is already %s: nothing to do", assessment_id, record.status)
-        return record
+    claimed = claim_assessments(org.engine, organization_id, assessment_ids)
+    running = [c for c in claimed if c.status in RUNNING]
+    handled = [c.id for c in claimed]
+
+    def beside(connection: Connection, records: list[Any]) -> None:
+        if also is not None:
+            also(connection, handled)
+
+    if not running:
+        for c in claimed:
+            log.info("assessment %s is already %s: nothing to do", c.id, c.status)
+        if handled and also is not None:
+            org.in_transaction(lambda connection: also(connection, handled))
+        return []
     if after_claim is not None:
         after_claim()
     try:
-        agent = org.get_agent(record.agent_id)
-        previous = org.latest_completed_assessment(agent.id)
-        return assess_service.score_assessment(
-            org, agent, record, org.events(agent.id), now=now, previous=previous
-        )
-    except AAAFError as error:
-        current = org.get_assessment(assessment_id)
-        if current.status == "completed":  # another run of this job stored it first
-            return current
-        log.info("assessment %s failed: %s", assessment_id, error.code)
-        return current
+        items = _finished_items(org, running, now)
+        records = store_finished(org, items, now=now, also=beside)
     except Exception as error:
         if database_unavailable(error):
             log.warning(
-                "assessment %s: database unavailable, the job will run again: %s", assessment_id, error
+                "assessment(s) %s: database unavailable, the job will run again: %s",
+                ", ".join(str(c.id) for c in running),
+                error,
             )
-            raise
-        log.exception("assessment %s failed unexpectedly", assessment_id)
-        current = org.get_assessment(assessment_id)
-        if current.status in ("pending", "in_progress"):
-            current = assess_service.fail_and_emit(  # assessment.failed (document 004 §6.3)
-                org,
-                assessment_id,
-                error={"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"},
-                now=now,
+        raise
+    for record in records:
+        if record.status == "completed":  # the stress runs it used, as assess NAME records them
+            assess_service.merge_runs(org, record.result or {}, record.id)
+        else:
+            log.info("assessment %s failed: %s", record.id, (record.error or {}).get("code"))
+    return records
+
+
+def _finished_items(org: Any, running: Sequence[Any], now: datetime) -> list[Any]:
+    """Each claimed assessment scored (or failed with its reason): evidence, stress runs and
+    calibration baselines read once for all of them."""
+    from aaaf.scoring.spec import aaaf_spec
+    from aaaf.services.provenance import AgentRuns, runs_by_agent
+    from aaaf.store.assessment_batch import latest_completed_composites
+    from aaaf.store.org_config import config_snapshot
+
+    config = org.config()
+    snapshot, spec = config_snapshot(config), aaaf_spec(config)
+    agent_ids = list(dict.fromkeys(c.agent_id for c in running))
+    events = org.events_for_agents(agent_ids)
+    runs = runs_by_agent(org)
+    previous = latest_completed_composites(org.engine, org.organization_id, agent_ids)
+    items = []
+    with one_blas_thread():
+        for claimed in running:
+            scored, error = None, None
+            try:
+                scored = score_agent(
+                    events.get(claimed.agent_id, []),
+                    config,
+                    claimed.window_end,
+                    claimed.type,
+                    claimed.dimension,
+                    runs.get(claimed.agent_id) or AgentRuns(),
+                    claimed.agent_name,
+                    window_start=claimed.window_start,
+                )
+            except AAAFError as refused:
+                error = refused.to_dict()["error"]
+            except Exception as failure:
+                if database_unavailable(failure):
+                    raise
+                log.exception("assessment %s failed unexpectedly", claimed.id)
+                error = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
+            items.append(
+                finished_assessment(
+                    assessment_id=claimed.id,
+                    agent_id=claimed.agent_id,
+                    agent_name=claimed.agent_name,
+                    assessment_type=claimed.type,
+                    dimension=claimed.dimension,
+                    window_start=claimed.window_start,
+                    window_end=claimed.window_end,
+                    scored=scored,
+                    error=error,
+                    config=config,
+                    snapshot=snapshot,
+                    spec=spec,
+                    previous=previous.get(claimed.agent_id),
+                    now=now,
+                )
             )
-        return current
+    return items
 
 
 def issue_badge_of(store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime) -> Any:
@@ -151,3 +233,36 @@ def requeue_pending(store: Any, queue: JobQueue, *, now: datetime, grace: timede
     if requeued:
         log.warning("queued %d pending assessment(s) again: %s", len(requeued), ", ".join(map(str, requeued)))
     return requeued
+
+
+def give_up(
+    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
+) -> bool:
+    """End ``failed``, with the reason, a ``pending`` or ``in_progress`` assessment whose job
+    gave up after ``attempts`` attempts (the database stayed unavailable through all of its
+    retries, say) — it would otherwise wait for ever; raises ``assessment.failed``.  False
+    when it was finished meanwhile."""
+    error = {
+        "code": "INTERNAL_ERROR",
+        "message": f"the assessment's job gave up after {attempts} attempts "
+        "(the worker's log has each error); trigger the assessment again",
+    }
+    try:
+        assess_service.fail_and_emit(store.scope(organization_id), assessment_id, error=error, now=now)
+    except AAAFError as refused:  # finished meanwhile
+        log.info("assessment %s not failed: %s", assessment_id, refused.code)
+        return False
+    log.warning("assessment %s failed: its job gave up after %d attempts", assessment_id, attempts)
+    return True
+
+
+def fail_abandoned(store: Any, *, now: datetime) -> list[uuid.UUID]:
+    """:func:`give_up` every assessment whose queued job gave up after its retries and that
+    has no job waiting (the sweep's, docs/jobs.md); their ids."""
+    from aaaf.store.job_state import abandoned_assessments
+
+    return [
+        assessment_id
+        for organization_id, assessment_id, attempts in abandoned_assessments(store.engine)
+        if give_up(store, organization_id, assessment_id, attempts=attempts, now=now)
+    ]

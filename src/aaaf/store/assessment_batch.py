@@ -262,13 +262,20 @@ class AssessmentWriter:
     helpers' last chunks instead of following them (issue 10 §7).  Every batch's agents are
     checked against the organization before its rows are written: ``agent_ids``, the run's
     agents, in one query per 500 when the transaction opens (a query per batch was 0.15 s of
-    a thousand-agent run), any other agent when its batch comes.
+    a thousand-agent run), any other agent when its batch comes.  ``also(connection,
+    records)`` writes beside each batch in the same transaction (its webhook events).
     """
 
     def __init__(
-        self, engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID] = ()
+        self,
+        engine: Engine,
+        organization_id: uuid.UUID,
+        agent_ids: Sequence[uuid.UUID] = (),
+        *,
+        also: Callable[[Connection, list[Assessment]], None] | None = None,
     ) -> None:
         self._engine = engine
+        self._also = also
         self._organization_id = organization_id
         self._agent_ids = list(dict.fromkeys(agent_ids))
         self._checked: set[uuid.UUID] = set()
@@ -326,6 +333,8 @@ class AssessmentWriter:
             if batch.sqlite_evidence:
                 raise ValueError("assessments prepared for SQLite cannot be written to another database")
             insert_rows_core(connection, batch.assessment_rows, batch.dimension_rows, batch.evidence_rows)
+        if self._also is not None:
+            self._also(connection, batch.records)
 
 
 def insert_rows_core(

@@ -2,7 +2,8 @@
 
 A triggered assessment is ``pending`` until a worker claims it; one still ``pending`` long
 after its trigger lost its job (a job that failed at the queue's level, say) and is queued
-again by the sweep (``aaaf.jobs``).  A stress run requested over HTTP is swept the same way
+again by the sweep (``aaaf.jobs``); one whose job gave up after its retries ends ``failed``
+with that reason.  A stress run requested over HTTP is swept the same way
 while it waits ``queued``, and when the lease of its ``running`` executor lapsed.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Engine, and_, func, or_, select
+from sqlalchemy import Engine, and_, func, or_, select, text
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection
@@ -28,6 +29,38 @@ def pending_assessments(engine: Engine, *, created_before: datetime) -> list[tup
     )
     with read_connection(engine) as connection:
         return [(row[0], row[1]) for row in connection.execute(query)]
+
+
+_ABANDONED = text(
+    """
+    SELECT agents.organization_id, assessments.id, max(jobs.attempts) AS attempts
+      FROM assessments
+      JOIN agents ON agents.id = assessments.agent_id
+      JOIN procrastinate_jobs AS jobs
+        ON jobs.task_name = 'aaaf.assess' AND jobs.args ->> 'assessment_id' = assessments.id::text
+     WHERE assessments.status IN ('pending', 'in_progress')
+       AND jobs.status = 'failed'
+       AND NOT EXISTS (
+           SELECT 1 FROM procrastinate_jobs AS waiting
+            WHERE waiting.task_name = 'aaaf.assess'
+              AND waiting.args ->> 'assessment_id' = assessments.id::text
+              AND waiting.status IN ('todo', 'doing')
+       )
+     GROUP BY agents.organization_id, assessments.id, assessments.created_at
+     ORDER BY assessments.created_at
+    """
+)
+
+
+def abandoned_assessments(engine: Engine) -> list[tuple[uuid.UUID, uuid.UUID, int]]:
+    """(organization id, assessment id, attempts) of every ``pending`` or ``in_progress``
+    assessment whose job gave up (procrastinate's ``failed``: its retries used up) and that
+    has no job waiting or running; oldest first.  None on SQLite (no queue tables: the
+    in-process runner fails such an assessment itself)."""
+    if engine.dialect.name != "postgresql":
+        return []
+    with read_connection(engine) as connection:
+        return [(row[0], row[1], int(row[2])) for row in connection.execute(_ABANDONED)]
 
 
 def stress_runs_to_sweep(

@@ -11,10 +11,11 @@ sending is :mod:`aaaf.services.webhook_delivery` over :mod:`aaaf.store.webhook_o
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, exists, insert, select, update
+from sqlalchemy import Connection, Row, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.store import tables as t
@@ -32,6 +33,66 @@ def deliveries_query() -> Any:
     """Deliveries with their event's type and payload."""
     d, e = t.webhook_deliveries, t.webhook_events
     return select(d, e.c.type, e.c.payload).join(e, e.c.id == d.c.event_id)
+
+
+def write_webhook_events(
+    connection: Connection,
+    organization_id: uuid.UUID,
+    events: Sequence[tuple[str, str]],
+    *,
+    at: datetime,
+    dedupe_key: str | None = None,
+) -> list[uuid.UUID]:
+    """Write ``events`` (type, exact JSON body) and a pending delivery of each, due at ``at``,
+    to every active webhook of the organization subscribed to its type, on ``connection``
+    (the caller's transaction: one read of the webhooks and one insert per table whatever
+    the number of events); the ids of the events written.  An event nobody subscribes to is
+    not written, unless it has a ``dedupe_key`` to remember (one event only)."""
+    if not events:
+        return []
+    hooks = connection.execute(
+        select(t.webhooks.c.id, t.webhooks.c.event_types).where(
+            t.webhooks.c.organization_id == organization_id,
+            t.webhooks.c.active.is_(True),
+        )
+    ).all()
+    event_rows: list[dict[str, Any]] = []
+    delivery_rows: list[dict[str, Any]] = []
+    for event_type, payload in events:
+        subscribed = [hook.id for hook in hooks if event_type in hook.event_types]
+        if not subscribed and dedupe_key is None:
+            continue
+        event_id = uuid.uuid4()
+        event_rows.append(
+            {
+                "id": event_id,
+                "organization_id": organization_id,
+                "type": event_type,
+                "dedupe_key": dedupe_key,
+                "payload": payload,
+                "created_at": at,
+            }
+        )
+        delivery_rows.extend(
+            {
+                "id": uuid.uuid4(),
+                "organization_id": organization_id,
+                "webhook_id": webhook_id,
+                "event_id": event_id,
+                "status": "pending",
+                "attempt_count": 0,
+                "next_attempt_at": at,
+                "attempts": [],
+                "created_at": at,
+                "updated_at": at,
+            }
+            for webhook_id in subscribed
+        )
+    if event_rows:
+        connection.execute(insert(t.webhook_events), event_rows)
+    if delivery_rows:
+        connection.execute(insert(t.webhook_deliveries), delivery_rows)
+    return [row["id"] for row in event_rows]
 
 
 class WebhookDeliveryRepository(OrgScoped):
@@ -60,50 +121,16 @@ class WebhookDeliveryRepository(OrgScoped):
         and there is no ``dedupe_key`` to remember."""
         if dedupe_key is not None and self.has_webhook_event(dedupe_key):
             return None
-        event_id = uuid.uuid4()
         try:
             with self._writing() as connection:
-                hooks = connection.execute(
-                    select(t.webhooks.c.id, t.webhooks.c.event_types).where(
-                        t.webhooks.c.organization_id == self.organization_id,
-                        t.webhooks.c.active.is_(True),
-                    )
-                ).all()
-                subscribed = [hook.id for hook in hooks if event_type in hook.event_types]
-                if not subscribed and dedupe_key is None:
-                    return None
-                connection.execute(
-                    insert(t.webhook_events).values(
-                        id=event_id,
-                        organization_id=self.organization_id,
-                        type=event_type,
-                        dedupe_key=dedupe_key,
-                        payload=payload,
-                        created_at=at,
-                    )
+                written = write_webhook_events(
+                    connection, self.organization_id, [(event_type, payload)], at=at, dedupe_key=dedupe_key
                 )
-                rows = [
-                    {
-                        "id": uuid.uuid4(),
-                        "organization_id": self.organization_id,
-                        "webhook_id": webhook_id,
-                        "event_id": event_id,
-                        "status": "pending",
-                        "attempt_count": 0,
-                        "next_attempt_at": at,
-                        "attempts": [],
-                        "created_at": at,
-                        "updated_at": at,
-                    }
-                    for webhook_id in subscribed
-                ]
-                if rows:
-                    connection.execute(insert(t.webhook_deliveries), rows)
+                return written[0] if written else None
         except IntegrityError:
             if dedupe_key is not None and self.has_webhook_event(dedupe_key):
                 return None  # a concurrent duty emitted it first
             raise
-        return event_id
 
     def webhook_deliveries(self, webhook_id: uuid.UUID | str) -> list[WebhookDelivery]:
         """A webhook's delivery log, newest first."""

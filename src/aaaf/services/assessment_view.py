@@ -1,0 +1,102 @@
+"""An assessment as its public shape (document 004 §6.2; docs/api.md "Assessments"): what
+``GET /api/v1/assessments/{id}`` answers and ``--json`` prints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
+from aaaf.models.assessment import Uncertainty
+from aaaf.services.context import ServiceContext, context_or_default
+
+
+def assessment_model(
+    assessment: Any,
+    *,
+    extended: bool = False,
+    appeals: list[dict[str, Any]] | None = None,
+    context: ServiceContext | None = None,
+) -> Assessment:
+    """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
+    shape :class:`aaaf.models.Assessment`.
+
+    Exactly its fields, plus ``covered``/``total`` per composite and the SCORING.md §0
+    traceability fields of each dimension; a dimension without evidence is an object whose
+    ``score`` is null.  ``extended`` adds the record's type, window, calibration hold and error
+    (for listings such as ``aaaf assessments``); ``appeals`` the appeals on record.  The
+    badge URLs start with the context's ``public_base_url``.
+    """
+    result = assessment.result or {}
+    axes: dict[str, AxisScore | None] = {}
+    for axis in ("performance", "capability"):
+        data = result.get(axis)
+        axes[axis] = (
+            None
+            if data is None
+            else AxisScore(
+                composite_score=data.get("composite_score"),
+                tier=data.get("tier"),
+                covered=data.get("covered"),
+                total=data.get("total"),
+                # SCORING.md §2.5: {ci, tier_probabilities, resamples, insufficient}; null when
+                # the assessment was made without it (--no-uncertainty, a single dimension)
+                uncertainty=Uncertainty.model_validate(data["uncertainty"])
+                if data.get("uncertainty") is not None
+                else None,
+                dimensions={
+                    name: DimensionScore.model_validate(value)
+                    for name, value in data.get("dimensions", {}).items()
+                },
+            )
+        )
+    fields: dict[str, Any] = {}
+    if result.get("audit") is not None:
+        fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
+    if result.get("evidence_sources") is not None:  # stress-tested here or reported, per axis
+        fields["evidence_sources"] = EvidenceSources.model_validate(result["evidence_sources"])
+    settings = context_or_default(context).settings
+    base = f"{settings.public_base_url.rstrip('/')}/api/v1/badges/{assessment.id}"
+    if extended:
+        fields["type"] = assessment.type
+        if assessment.dimension:
+            fields["dimension"] = assessment.dimension
+        fields["window_start"] = _iso(assessment.window_start)
+        fields["window_end"] = _iso(assessment.window_end)
+        fields["anomalous"] = bool(assessment.anomalous)
+        fields["review_state"] = assessment.review_state
+        if assessment.error:
+            fields["error"] = assessment.error
+    if appeals is not None:
+        fields["appeals"] = appeals
+    if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)
+        from aaaf.services.queue_health import WAITING_FOR_A_WORKER
+
+        fields["status_detail"] = WAITING_FOR_A_WORKER
+    return Assessment(
+        id=str(assessment.id),
+        agent_id=str(assessment.agent_id),
+        status=assessment.status,
+        performance=axes["performance"],
+        capability=axes["capability"],
+        badge_urls=BadgeUrls.model_validate(
+            {"svg": f"{base}.svg", "png": f"{base}.png", "json": f"{base}.json"}
+        ),
+        valid_until=_iso(assessment.valid_until),
+        created_at=_iso(assessment.created_at),
+        completed_at=_iso(assessment.completed_at),
+        **fields,
+    )
+
+
+def assessment_json(
+    assessment: Any, *, extended: bool = False, context: ServiceContext | None = None
+) -> dict[str, Any]:
+    """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
+    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
+
+
+def _iso(ts: datetime | None) -> str | None:
+    from aaaf.scoring.results import iso
+
+    return iso(ts) if ts is not None else None
