@@ -48,14 +48,8 @@ def _slow(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], 
 
 
 def _fast(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], dict[Any, Any]]:
-    agents = sorted(org.agents(), key=lambda agent: agent.name)
-    summaries = org.agent_summaries()
-    rows = fleet_view.fleet_rows(
-        agents,
-        {agent_id: summary.history() for agent_id, summary in summaries.items()},
-        [summary.badge for summary in summaries.values() if summary.badge is not None],
-        now=now,
-    )
+    """The same numbers as the overview reads them: the summaries."""
+    agents, summaries, rows = views.fleet_state(org, now=now)
     due, collecting = views.due_and_collecting(org, agents, summaries, now=now)
     trust = {
         agent_id: (summary.trust_score, summary.trust_tier)

@@ -33,6 +33,15 @@ _CHUNK = 500
 
 
 @dataclass(frozen=True)
+class FleetAgent:
+    """What the fleet table shows of an agent besides its summary."""
+
+    id: uuid.UUID
+    name: str
+    status: str
+
+
+@dataclass(frozen=True)
 class SummaryAssessment:
     """The parts of an assessment the fleet row reads (its ``result`` reduced by
     :func:`summary_result`)."""
@@ -252,6 +261,27 @@ class AgentSummaryRepository(OrgScoped):
                 select(t.agent_summaries).where(t.agent_summaries.c.organization_id == self.organization_id)
             ).all()
         return {row.agent_id: _summary_from_row(row) for row in rows}
+
+    def fleet(self) -> list[tuple[FleetAgent, AgentSummary | None]]:
+        """Every agent of the organization by name, with its summary (None when it has none),
+        in one query: the overview's whole read of the fleet."""
+        s, a = t.agent_summaries, t.agents
+        query = (
+            select(a.c.id.label("fleet_agent_id"), a.c.name, a.c.status, s)
+            .outerjoin(s, s.c.agent_id == a.c.id)
+            .where(a.c.organization_id == self.organization_id)
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).all()
+        fleet = [
+            (
+                FleetAgent(row.fleet_agent_id, row.name, row.status),
+                None if row.agent_id is None else _summary_from_row(row),
+            )
+            for row in rows
+        ]
+        fleet.sort(key=lambda pair: pair[0].name)  # by code point on both databases
+        return fleet
 
     def completed_tasks_since_assessed(self, *, fresh_since: datetime) -> dict[uuid.UUID, int]:
         """Per agent, the distinct tasks completed (accepted or partial) after its latest

@@ -59,14 +59,7 @@ def overview(
     distribution (held and revoked agents not counted), due agents, held assessments with
     their reasons, open appeals, recent webhook failures.  The fleet is read from the
     per-agent summaries (:mod:`aaaf.store.agent_summaries`), one query whatever its size."""
-    agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
-    summaries = org.agent_summaries()
-    rows = fleet_view.fleet_rows(
-        agents,
-        {agent_id: summary.history() for agent_id, summary in summaries.items()},
-        [summary.badge for summary in summaries.values() if summary.badge is not None],
-        now=now,
-    )
+    agents, summaries, rows = fleet_state(org, now=now)
     due, collecting = due_and_collecting(org, agents, summaries, now=now)
     flag = flag if flag in fleet_view.FLAGS else None
     chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
@@ -116,6 +109,22 @@ def overview(
         "failures": failures[:RECENT_FAILURES],
         "webhooks_visible": can_admin,
     }
+
+
+def fleet_state(
+    org: OrgStore, *, now: datetime
+) -> tuple[list[Any], dict[Any, Any], list[fleet_view.FleetRow]]:
+    """The agents by name, their summaries (by agent id) and their fleet rows, from one query."""
+    fleet_read = org.fleet()
+    agents = [agent for agent, _ in fleet_read]
+    summaries = {agent.id: summary for agent, summary in fleet_read if summary is not None}
+    rows = fleet_view.fleet_rows(
+        agents,
+        {agent_id: summary.history() for agent_id, summary in summaries.items()},
+        [summary.badge for summary in summaries.values() if summary.badge is not None],
+        now=now,
+    )
+    return agents, summaries, rows
 
 
 def due_and_collecting(
