@@ -13,7 +13,7 @@ from aaaf.services import assess as assess_service
 from aaaf.services import trust as trust_service
 from aaaf.services.collect import collect
 from aaaf.store.records import SignedCredential
-from tests.api.conftest import agent_evidence
+from tests.api.conftest import agent_evidence, task_events
 
 SMALL = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
 
@@ -149,6 +149,23 @@ def test_the_summary_matches_the_slow_computation(store: Any) -> None:
     rows, due, _, _ = _same(org, now=now + timedelta(days=200))
     assert {name for name, _ in due} == {"alpha", "beta"}
     assert all("expired" in r.flags for r in rows if r.agent.name in ("alpha", "beta"))
+
+    # tasks completed after alpha's latest assessment count towards its re-assessment
+    alpha_agent = org.get_agent("alpha")
+    later = [
+        e
+        for i in range(3)
+        for e in task_events(str(alpha_agent.id), f"late-{i}", now + timedelta(hours=1 + i))
+    ]
+    collect(org, list(enumerate(later, 1)), now=now + timedelta(hours=5))
+    counts = org.completed_tasks_since_assessed(fresh_since=now - timedelta(days=30))
+    assert counts[alpha_agent.id] == 3
+    latest = org.latest_completed_assessment(alpha_agent.id)
+    slow_count = assess_service.completed_tasks_since(
+        org.events(alpha_agent.id, types=["task_completed"]), latest.completed_at
+    )
+    assert slow_count == 3
+    _same(org, now=now + timedelta(hours=5))
 
     # rebuilt from scratch (the migration's backfill), the rows are the same
     before = org.agent_summaries()
