@@ -275,7 +275,7 @@ def main() -> None:
 
         results["stress"] = bench_stress.run()
     if not args.skip_dashboard:
-        import bench_dashboard  # issue 17 §5: agent page (100 assessments), overview (1 000 agents), /health
+        import bench_dashboard  # agent page (100 assessments), overview (1 000 and 10 000 agents), /health; SQLite and PostgreSQL
 
         results["dashboard"] = bench_dashboard.run()
     out = Path(__file__).resolve().parent / "results.json"

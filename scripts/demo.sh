@@ -43,6 +43,9 @@ $AAAF assess intern-bot --window-end "$NOW" || test $? -eq 2
 
 echo "== trust scores"
 $AAAF trust --all --at "$NOW"
+# scored again at the present, which records them (a score at a past --at is only shown): the
+# dashboard's trust column and each agent's trust history start from these
+$AAAF trust --all > /dev/null
 
 echo "== workflow runs of a separate pool of 12 workflow agents: per-run scores and capped weights"
 $AAAF collect --source task_logs "$OUT/workflow_runs.jsonl" --enroll --workflows "$OUT/workflows"

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine, insert, select
 
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
+from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values, sqlite_evidence_row
@@ -333,6 +334,7 @@ class AssessmentWriter:
             if batch.sqlite_evidence:
                 raise ValueError("assessments prepared for SQLite cannot be written to another database")
             insert_rows_core(connection, batch.assessment_rows, batch.dimension_rows, batch.evidence_rows)
+        refresh_agent_summaries(connection, self._organization_id, [r.agent_id for r in batch.records])
         if self._also is not None:
             self._also(connection, batch.records)
 

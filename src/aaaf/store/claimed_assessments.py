@@ -20,6 +20,7 @@ from datetime import datetime
 from sqlalchemy import Connection, Engine, bindparam, delete, select, update
 
 from aaaf.store import tables as t
+from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.assessment_batch import FinishedAssessment, insert_rows_core, prepare_finished_assessments
 from aaaf.store.engine import write_transaction
 from aaaf.store.records import Assessment
@@ -131,5 +132,6 @@ def finish_claimed_assessments(
             table = t.assessment_evidence
             connection.execute(delete(table).where(table.c.assessment_id.in_([item.id for item in writing])))
             insert_rows_core(connection, [], prepared.dimension_rows, prepared.evidence_rows)
+            refresh_agent_summaries(connection, organization_id, [record.agent_id for record in prepared.records])
         also(connection, prepared.records)
     return prepared.records

@@ -7,6 +7,7 @@ stress tests) over one organization-scoped base with one unit of work.
 
 from __future__ import annotations
 
+from aaaf.store.agent_summaries import AgentSummaryRepository
 from aaaf.store.repositories.assessments import DimensionRow
 from aaaf.store.repositories.badge_visibility import BadgeVisibilityRepository
 from aaaf.store.repositories.badges import badge_from_row
@@ -45,6 +46,7 @@ __all__ = [
 
 
 class OrgStore(
+    AgentSummaryRepository,  # the overview's per-agent summary (0022)
     StressTestRepository,
     EvalRunRepository,
     WebhookDeliveryRepository,

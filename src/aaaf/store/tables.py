@@ -619,3 +619,4 @@ from aaaf.store.tables_shared import LIBRARY_VISIBILITIES as LIBRARY_VISIBILITIE
 from aaaf.store.tables_shared import benchmark_cells as benchmark_cells  # noqa: E402
 from aaaf.store.tables_shared import stress_libraries as stress_libraries  # noqa: E402
 from aaaf.store.tables_shared import stress_library_installs as stress_library_installs  # noqa: E402
+from aaaf.store.tables_summary import agent_summaries as agent_summaries  # noqa: E402

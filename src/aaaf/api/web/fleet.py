@@ -75,11 +75,12 @@ class FleetRow:
     last_assessed: datetime | None
     hold_reason: str | None = None
     domains: tuple[str, ...] = field(default=())
+    withheld: str | None = field(init=False)
+    """``held`` or ``revoked`` when the tiers are not to be shown (read for every row and axis:
+    worked out once)."""
 
-    @property
-    def withheld(self) -> str | None:
-        """``held`` or ``revoked`` when the tiers are not to be shown."""
-        return next((flag for flag in WITHHELD if flag in self.flags), None)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "withheld", next((flag for flag in WITHHELD if flag in self.flags), None))
 
     def change(self) -> float | None:
         """The largest move of either composite since the previous assessment (sorting)."""

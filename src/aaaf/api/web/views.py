@@ -1,7 +1,8 @@
 """What each dashboard page shows, gathered from the services and stores the API uses (issue 17 §2).
 
-No number here is computed twice: the fleet is :func:`aaaf.services.reports.fleet_entries`
-(what ``aaaf report --summary`` prints), due agents :func:`aaaf.services.assess.due_agents`,
+No number here is computed twice: the fleet rows are :mod:`aaaf.api.web.fleet`'s over the
+per-agent summaries of :mod:`aaaf.store.agent_summaries`, due agents the engine's own
+:func:`aaaf.scoring.calibration.reassessment_due` over the same summaries,
 trust :mod:`aaaf.services.trust`, the assessment explanation
 :func:`aaaf.services.explain.explain_assessment` (``aaaf explain``, with "what would raise the
 tier" from :func:`aaaf.reports.markdown.tier_raise`), collection progress the engine's own
@@ -12,15 +13,16 @@ minimums of SCORING.md §2.1.  Each function returns plain data for a template.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
 from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
+from aaaf.reports.wording import reassessment_text
+from aaaf.scoring.calibration import reassessment_due
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
-from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.services import assess as assess_service
 from aaaf.services import benchmarks as benchmark_service
 from aaaf.services import reports as report_service
@@ -55,37 +57,28 @@ def overview(
     """The organization overview: the "needs attention" strip, the fleet (``FLEET_PAGE``
     agents a page; filtered by a flag or a tier, sorted by name, score, change or date), tier
     distribution (held and revoked agents not counted), due agents, held assessments with
-    their reasons, open appeals, recent webhook failures.  The organization's completed
-    assessments and current badges are read once and handed to each part."""
-    completed = org.assessments(status="completed")  # newest first, read once for every panel
-    agents = sorted(org.agents(), key=lambda agent: agent.name)  # as the fleet summary orders
-    rows = fleet_view.fleet_rows(
-        agents, fleet_view.composite_history(completed), org.badges(current_only=True), now=now
-    )
-    due, collecting = _assessable(
-        org,
-        assess_service.due_agents(org, now=now, completed=completed),
-        assessed={a.agent_id for a in completed},
-        now=now,
-    )
+    their reasons, open appeals, recent webhook failures.  The fleet is read from the
+    per-agent summaries (:mod:`aaaf.store.agent_summaries`), one query whatever its size."""
+    agents, summaries, rows = fleet_state(org, now=now)
+    due, collecting = due_and_collecting(org, agents, summaries, now=now)
     flag = flag if flag in fleet_view.FLAGS else None
     chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
     pages = max(1, -(-len(chosen) // FLEET_PAGE))
     page = min(max(1, page), pages)
     shown = chosen[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
-    trust = org.last_committed_scores([row.agent.id for row in shown], TRUST_SCHEME)
     fleet = []
     for row in shown:
-        committed = trust.get(row.agent.id)
+        summary = summaries.get(row.agent.id)
+        score = None if summary is None else summary.trust_score
         fleet.append(
             {
                 "row": row,
                 "agent": row.agent,
-                "trust": None if committed is None else trust_display(committed.score),
-                "trust_tier": None if committed is None else committed.tier,
+                "trust": None if score is None else trust_display(score),
+                "trust_tier": None if score is None or summary is None else summary.trust_tier,
             }
         )
-    held = [a for a in completed if a.review_state == "pending_review"]
+    held = org.assessments(status="completed", review_state="pending_review")
     failures: list[dict[str, Any]] = []
     if can_admin:
         for hook in org.webhooks():
@@ -93,7 +86,10 @@ def overview(
                 if delivery.status == "failed":
                     failures.append({"webhook": hook, "delivery": delivery})
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
-    agent_of = {a.id: (a.agent_id, a.agent_name) for a in completed}  # an appeal names its agent
+    appeals = []
+    for appeal in org.open_appeals():  # an appeal names its agent
+        appealed = org.get_assessment(appeal.assessment_id)
+        appeals.append({"appeal": appeal, "agent": (appealed.agent_id, appealed.agent_name)})
     return {
         "fleet": fleet,
         "fleet_total": len(agents),
@@ -109,34 +105,57 @@ def overview(
         "due": due,
         "collecting": collecting,
         "held": [{"assessment": a, "reason": fleet_view.hold_reason(a)} for a in held],
-        "appeals": [{"appeal": ap, "agent": agent_of.get(ap.assessment_id)} for ap in org.open_appeals()],
+        "appeals": appeals,
         "failures": failures[:RECENT_FAILURES],
         "webhooks_visible": can_admin,
     }
 
 
-def _assessable(
-    org: OrgStore, due: Sequence[tuple[Any, str]], *, assessed: set[Any], now: datetime
-) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
-    """Split the due agents: those that can be assessed, and those never assessed that have
-    fewer completed tasks in the window than the minimum (docs/scoring.md §2.1) — with how
-    many they have and need, so "due" lists only what an assessment would succeed on."""
-    from datetime import timedelta
+def fleet_state(
+    org: OrgStore, *, now: datetime
+) -> tuple[list[Any], dict[Any, Any], list[fleet_view.FleetRow]]:
+    """The agents by name, their summaries (by agent id) and their fleet rows, from one query."""
+    fleet_read = org.fleet()
+    agents = [agent for agent, _ in fleet_read]
+    summaries = {agent.id: summary for agent, summary in fleet_read if summary is not None}
+    rows = fleet_view.fleet_rows(
+        agents,
+        {agent_id: summary.history() for agent_id, summary in summaries.items()},
+        [summary.badge for summary in summaries.values() if summary.badge is not None],
+        now=now,
+    )
+    return agents, summaries, rows
 
+
+def due_and_collecting(
+    org: OrgStore, agents: Sequence[Any], summaries: Mapping[Any, Any], *, now: datetime
+) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
+    """The agents due for re-assessment (docs/scoring.md §2.4: no previous assessment, enough
+    completed tasks since the last one, or validity running out), with the reason — only those
+    an assessment would succeed on — and, apart, the never-assessed agents with fewer
+    completed tasks in the window than the minimum (docs/scoring.md §2.1), with how many they
+    have and need.  From the summaries and one grouped count of completed tasks."""
     config = org.config()
     required = max(config.min_tasks_performance, config.min_tasks_capability)
-    fresh = [agent.id for agent, _ in due if agent.id not in assessed]
-    events = org.events_for_agents(fresh, types=["task_completed"]) if fresh else {}
-    since = now - timedelta(days=config.window_days)
-    assessable, collecting = [], []
-    for agent, reason in due:
-        if agent.id not in assessed:
-            tasks = assess_service.completed_tasks_since(events.get(agent.id, []), since)
-            if tasks < required:
-                collecting.append({"agent": agent, "tasks": tasks, "required": required})
-                continue
-        assessable.append((agent, reason))
-    return assessable, collecting
+    tasks = org.completed_tasks_since_assessed(fresh_since=now - timedelta(days=config.window_days))
+    due, collecting = [], []
+    for agent in agents:
+        summary = summaries.get(agent.id)
+        last = None if summary is None or summary.due_completed_at is None else summary
+        assessed = last is not None
+        decided = reassessment_due(
+            now=now,
+            valid_until=None if last is None else last.due_valid_until,
+            completed_tasks_since_last=tasks.get(agent.id, 0) if assessed else 0,
+            config=config,
+        )
+        if not decided.due:
+            continue
+        if not assessed and tasks.get(agent.id, 0) < required:
+            collecting.append({"agent": agent, "tasks": tasks.get(agent.id, 0), "required": required})
+            continue
+        due.append((agent, reassessment_text(decided)))
+    return due, collecting
 
 
 def _composite_assessments(assessments: Sequence[Any]) -> list[Any]:

@@ -18,6 +18,7 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
+from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.evidence import evidence_values, read_evidence, write_evidence
 from aaaf.store.records import (
     Appeal,
@@ -288,6 +289,7 @@ class AssessmentRepository(EventRepository):
                 connection.execute(insert(t.dimension_scores), rows)
             if spec is not None:
                 write_evidence(connection, evidence_values(row.id, spec, trace))
+            refresh_agent_summaries(connection, self.organization_id, [row.agent_id])
             return self._load_assessment(connection, row.id)
 
     def fail_assessment(
@@ -337,7 +339,9 @@ class AssessmentRepository(EventRepository):
             row = self._assessment_row(connection, assessment_id)
             return read_evidence(connection, row.id)
 
-    def assessments(self, agent_id: uuid.UUID | None = None, status: str | None = None) -> list[Assessment]:
+    def assessments(
+        self, agent_id: uuid.UUID | None = None, status: str | None = None, review_state: str | None = None
+    ) -> list[Assessment]:
         """Assessments newest first (without dimensions/appeals; use get_assessment)."""
         query = self._assessment_query()
         with self._reading() as connection:
@@ -346,6 +350,8 @@ class AssessmentRepository(EventRepository):
                 query = query.where(t.assessments.c.agent_id == agent.id)
             if status is not None:
                 query = query.where(t.assessments.c.status == status)
+            if review_state is not None:
+                query = query.where(t.assessments.c.review_state == review_state)
             rows = connection.execute(
                 query.order_by(t.assessments.c.created_at.desc(), t.assessments.c.id.desc())
             ).all()
@@ -385,6 +391,7 @@ class AssessmentRepository(EventRepository):
         with self._writing() as connection:
             row = self._assessment_row(connection, assessment_id)
             connection.execute(update(t.assessments).where(t.assessments.c.id == row.id).values(**values))
+            refresh_agent_summaries(connection, self.organization_id, [row.agent_id])
             return self._load_assessment(connection, row.id)
 
     def replace_dimension_scores(
@@ -444,4 +451,5 @@ class AssessmentRepository(EventRepository):
             )
             if spec is not None:
                 write_evidence(connection, evidence_values(row.id, spec, trace))
+            refresh_agent_summaries(connection, self.organization_id, [row.agent_id])
             return self._load_assessment(connection, row.id)

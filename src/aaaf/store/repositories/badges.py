@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
+from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
     Badge,
     BadgeSlot,
@@ -106,6 +107,7 @@ class BadgeRepository(AppealRepository):
                 except IntegrityError:
                     if attempt == _STATUS_INDEX_ATTEMPTS - 1:
                         raise
+            refresh_agent_summaries(connection, self.organization_id, [assessment.agent_id])
             row = connection.execute(select(t.badges).where(t.badges.c.id == badge_id)).one()
             return badge_from_row(row)
 
@@ -176,6 +178,7 @@ class BadgeRepository(AppealRepository):
             if current is None:
                 return None
             self._supersede(connection, current, reason=reason, at=at)
+            refresh_agent_summaries(connection, self.organization_id, [assessment.agent_id])
             row = connection.execute(select(t.badges).where(t.badges.c.id == current.id)).one()
             return badge_from_row(row)
 
@@ -233,5 +236,6 @@ class BadgeRepository(AppealRepository):
                     .where(t.badges.c.id == row.id)
                     .values(revoked=True, revoked_at=at, revoke_reason=reason)
                 )
+                refresh_agent_summaries(connection, self.organization_id, [row.agent_id])
             row = connection.execute(select(t.badges).where(t.badges.c.id == row.id)).one()
             return badge_from_row(row)

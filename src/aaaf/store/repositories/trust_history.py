@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
+from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
     ScoreHistoryEntry,
     TrustOverride,
@@ -67,6 +68,7 @@ class TrustHistoryRepository(BadgeRepository):
                     at=at,
                 )
             )
+            refresh_agent_summaries(connection, self.organization_id, [agent.id])
             return self._history_entry(connection, entry_id)
 
     def _history_entry(self, connection: Connection, history_id: uuid.UUID | str) -> ScoreHistoryEntry:
@@ -159,6 +161,7 @@ class TrustHistoryRepository(BadgeRepository):
                     review_decision="approved" if approve else "rejected",
                 )
             )
+            refresh_agent_summaries(connection, self.organization_id, [entry.agent_id])
             return self._history_entry(connection, entry.id)
 
     def set_trust_override(

@@ -1,0 +1,329 @@
+"""The per-agent summary behind the dashboard's overview (docs/scaling.md).
+
+The overview of a fleet shows each agent's latest whole-axis composites with their intervals,
+the change since the previous assessment, its badge's state, its trust score and whether a
+re-assessment is due.  Computing that per request means reading every completed assessment;
+instead one row per agent (:data:`aaaf.store.tables.agent_summaries`) holds exactly those
+inputs, and :func:`refresh_agent_summaries` — the one write-side function — rebuilds the rows
+of the agents a write touched, in that write's transaction: when an assessment completes or is
+re-scored, when its review state changes, when a badge is issued, superseded or revoked, and
+when a trust score is recorded or reviewed.  A row is what the slow computation reads, so the
+overview built from it is the same (tests/store/test_agent_summaries.py checks).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, delete, func, insert, select
+
+from aaaf.scoring.defaults import AXES
+from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
+from aaaf.store import tables as t
+from aaaf.store.repositories.base import OrgScoped
+
+COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
+"""The assessment types that score whole axes (the fleet row's)."""
+
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class FleetAgent:
+    """What the fleet table shows of an agent besides its summary."""
+
+    id: uuid.UUID
+    name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class SummaryAssessment:
+    """The parts of an assessment the fleet row reads (its ``result`` reduced by
+    :func:`summary_result`)."""
+
+    id: uuid.UUID
+    agent_id: uuid.UUID
+    type: str
+    result: Mapping[str, Any]
+    review_state: str
+    anomalous: bool
+    completed_at: datetime | None
+    valid_until: datetime | None
+
+
+@dataclass(frozen=True)
+class SummaryBadge:
+    """The current credential of an agent's latest assessment."""
+
+    assessment_id: uuid.UUID
+    revoked: bool
+    valid_until: datetime
+
+    def expired(self, at: datetime) -> bool:
+        return at > self.valid_until
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    """One agent's summary row."""
+
+    agent_id: uuid.UUID
+    latest: SummaryAssessment | None
+    previous_result: Mapping[str, Any] | None
+    badge: SummaryBadge | None
+    due_completed_at: datetime | None
+    due_valid_until: datetime | None
+    trust_score: float | None
+    trust_tier: str | None
+
+    def history(self) -> list[Any]:
+        """The latest and previous whole-axis results, newest first (the fleet row's input)."""
+        if self.latest is None:
+            return []
+        previous = [] if self.previous_result is None else [_Previous(self.previous_result)]
+        return [self.latest, *previous]
+
+
+@dataclass(frozen=True)
+class _Previous:
+    result: Mapping[str, Any]
+
+
+def summary_result(result: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What the fleet row reads of an assessment's result: per axis the composite, tier and
+    interval with the tier probabilities; the borderline threshold in force; the audit's
+    verdict on self-reports."""
+    result = result or {}
+    out: dict[str, Any] = {}
+    for axis in AXES:
+        data = result.get(axis)
+        if isinstance(data, Mapping):
+            uncertainty = data.get("uncertainty")
+            kept: dict[str, Any] = {"composite_score": data.get("composite_score"), "tier": data.get("tier")}
+            if isinstance(uncertainty, Mapping):
+                kept["uncertainty"] = {
+                    "ci": uncertainty.get("ci"),
+                    "tier_probabilities": uncertainty.get("tier_probabilities") or {},
+                }
+            out[axis] = kept
+    config = result.get("config")
+    if isinstance(config, Mapping) and "borderline_probability" in config:
+        out["config"] = {"borderline_probability": config["borderline_probability"]}
+    audit = result.get("audit")
+    if isinstance(audit, Mapping):
+        out["audit"] = {key: audit.get(key) for key in ("self_report_unreliable", "honesty")}
+    return out
+
+
+def _ranked(query: Any, partition: Any, *order: Any) -> Any:
+    """``query`` with each row's rank within its ``partition`` by ``order`` (1 = first)."""
+    return query.add_columns(func.row_number().over(partition_by=partition, order_by=order).label("rank"))
+
+
+def refresh_agent_summaries(
+    connection: Connection, organization_id: uuid.UUID, agent_ids: Iterable[uuid.UUID]
+) -> None:
+    """Rebuild the summary rows of ``agent_ids`` (of ``organization_id``) from their
+    assessments, badges and trust history, in ``connection``'s transaction."""
+    wanted = list(dict.fromkeys(agent_ids))
+    for start in range(0, len(wanted), _CHUNK):
+        _refresh(connection, organization_id, wanted[start : start + _CHUNK])
+
+
+def _refresh(connection: Connection, organization_id: uuid.UUID, agent_ids: list[uuid.UUID]) -> None:
+    a = t.assessments
+    composite = _ranked(
+        select(a.c.id, a.c.agent_id, a.c.type, a.c.result, a.c.review_state, a.c.anomalous)
+        .add_columns(a.c.completed_at, a.c.valid_until)
+        .where(
+            a.c.agent_id.in_(agent_ids),
+            a.c.status == "completed",
+            a.c.type.in_(COMPOSITE_TYPES),
+            a.c.result.is_not(None),
+        ),
+        a.c.agent_id,
+        a.c.created_at.desc(),
+        a.c.id.desc(),
+    ).subquery()
+    runs: dict[uuid.UUID, list[Any]] = {}
+    for row in connection.execute(
+        select(composite).where(composite.c.rank <= 3).order_by(composite.c.agent_id, composite.c.rank)
+    ):
+        if row.result:  # as the fleet reads them: a completed whole-axis assessment with a result
+            runs.setdefault(row.agent_id, []).append(row)
+    last = _ranked(
+        select(a.c.agent_id, a.c.completed_at, a.c.valid_until).where(
+            a.c.agent_id.in_(agent_ids), a.c.status == "completed"
+        ),
+        a.c.agent_id,
+        a.c.completed_at.desc(),
+        a.c.created_at.desc(),
+        a.c.id.desc(),
+    ).subquery()
+    due = {row.agent_id: row for row in connection.execute(select(last).where(last.c.rank == 1))}
+    latest_ids = [rows[0].id for rows in runs.values()]
+    badges = {
+        row.assessment_id: row
+        for row in connection.execute(
+            select(t.badges.c.assessment_id, t.badges.c.revoked, t.badges.c.valid_until).where(
+                t.badges.c.assessment_id.in_(latest_ids), t.badges.c.superseded_at.is_(None)
+            )
+        )
+    }
+    h = t.score_history
+    scores = _ranked(
+        select(h.c.agent_id, h.c.score, h.c.tier).where(
+            h.c.agent_id.in_(agent_ids), h.c.scheme == TRUST_SCHEME, h.c.committed.is_(True)
+        ),
+        h.c.agent_id,
+        h.c.computed_at.desc(),
+        h.c.at.desc(),
+        h.c.id.desc(),
+    ).subquery()
+    trust = {row.agent_id: row for row in connection.execute(select(scores).where(scores.c.rank == 1))}
+    values = []
+    for agent_id in agent_ids:
+        rows = runs.get(agent_id) or []
+        if not rows and agent_id not in due and agent_id not in trust:
+            continue
+        latest = rows[0] if rows else None
+        badge = badges.get(latest.id) if latest is not None else None
+        values.append(
+            {
+                "agent_id": agent_id,
+                "organization_id": organization_id,
+                "latest_id": None if latest is None else latest.id,
+                "latest_type": None if latest is None else latest.type,
+                "latest_completed_at": None if latest is None else latest.completed_at,
+                "latest_valid_until": None if latest is None else latest.valid_until,
+                "latest_review_state": None if latest is None else latest.review_state,
+                "latest_anomalous": None if latest is None else latest.anomalous,
+                "latest_result": None if latest is None else summary_result(latest.result),
+                "previous_result": summary_result(rows[1].result) if len(rows) > 1 else None,
+                "badge_revoked": None if badge is None else badge.revoked,
+                "badge_valid_until": None if badge is None else badge.valid_until,
+                "due_completed_at": due[agent_id].completed_at if agent_id in due else None,
+                "due_valid_until": due[agent_id].valid_until if agent_id in due else None,
+                "trust_score": trust[agent_id].score if agent_id in trust else None,
+                "trust_tier": trust[agent_id].tier if agent_id in trust else None,
+            }
+        )
+    connection.execute(delete(t.agent_summaries).where(t.agent_summaries.c.agent_id.in_(agent_ids)))
+    if values:
+        connection.execute(insert(t.agent_summaries), values)
+
+
+def _summary_from_row(row: Any) -> AgentSummary:
+    latest = None
+    if row.latest_id is not None:
+        latest = SummaryAssessment(
+            id=row.latest_id,
+            agent_id=row.agent_id,
+            type=row.latest_type,
+            result=row.latest_result or {},
+            review_state=row.latest_review_state,
+            anomalous=bool(row.latest_anomalous),
+            completed_at=row.latest_completed_at,
+            valid_until=row.latest_valid_until,
+        )
+    badge = None
+    if latest is not None and row.badge_revoked is not None:
+        badge = SummaryBadge(latest.id, bool(row.badge_revoked), row.badge_valid_until)
+    return AgentSummary(
+        agent_id=row.agent_id,
+        latest=latest,
+        previous_result=row.previous_result,
+        badge=badge,
+        due_completed_at=row.due_completed_at,
+        due_valid_until=row.due_valid_until,
+        trust_score=row.trust_score,
+        trust_tier=row.trust_tier,
+    )
+
+
+COUNTED_COMPLETIONS = ("accepted", "partial")
+"""The completion statuses that count towards a re-assessment (SCORING.md §2.4)."""
+
+
+class AgentSummaryRepository(OrgScoped):
+    """Reading the organization's summaries (the overview's one query) and the completed
+    tasks each agent has gathered since (the re-assessment trigger)."""
+
+    def agent_summaries(self) -> dict[uuid.UUID, AgentSummary]:
+        """Agent id → its summary; agents without a completed assessment or trust score are absent."""
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(t.agent_summaries).where(t.agent_summaries.c.organization_id == self.organization_id)
+            ).all()
+        return {row.agent_id: _summary_from_row(row) for row in rows}
+
+    def fleet(self) -> list[tuple[FleetAgent, AgentSummary | None]]:
+        """Every agent of the organization by name, with its summary (None when it has none),
+        in one query: the overview's whole read of the fleet."""
+        s, a = t.agent_summaries, t.agents
+        query = (
+            select(a.c.id.label("fleet_agent_id"), a.c.name, a.c.status, s)
+            .outerjoin(s, s.c.agent_id == a.c.id)
+            .where(a.c.organization_id == self.organization_id)
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).all()
+        fleet = [
+            (
+                FleetAgent(row.fleet_agent_id, row.name, row.status),
+                None if row.agent_id is None else _summary_from_row(row),
+            )
+            for row in rows
+        ]
+        fleet.sort(key=lambda pair: pair[0].name)  # by code point on both databases
+        return fleet
+
+    def completed_tasks_since_assessed(self, *, fresh_since: datetime) -> dict[uuid.UUID, int]:
+        """Per agent, the distinct tasks completed (accepted or partial) after its latest
+        completed assessment — or, for an agent never assessed, after ``fresh_since`` — in one
+        grouped query each (agents with none are absent)."""
+        e, s = t.events, t.agent_summaries
+        counted = and_(
+            e.c.type == "task_completed",
+            e.c.data["completion_status"].as_string().in_(COUNTED_COMPLETIONS),
+        )
+        tasks = func.count(e.c.task_id.distinct())
+        assessed = (
+            select(e.c.agent_id, tasks)
+            .join(s, s.c.agent_id == e.c.agent_id)
+            .where(
+                s.c.organization_id == self.organization_id,
+                s.c.due_completed_at.is_not(None),
+                e.c.timestamp > s.c.due_completed_at,
+                counted,
+            )
+            .group_by(e.c.agent_id)
+        )
+        known = select(s.c.agent_id).where(
+            s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
+        )
+        fresh = (
+            select(e.c.agent_id, tasks)
+            .join(t.agents, t.agents.c.id == e.c.agent_id)
+            .where(
+                t.agents.c.organization_id == self.organization_id,
+                e.c.agent_id.not_in(known),
+                e.c.timestamp > fresh_since,
+                counted,
+            )
+            .group_by(e.c.agent_id)
+        )
+        with self._reading() as connection:
+            out = {row[0]: int(row[1]) for row in connection.execute(assessed)}
+            out.update({row[0]: int(row[1]) for row in connection.execute(fresh)})
+        return out
+
+    def refresh_summaries(self, agent_ids: Sequence[uuid.UUID]) -> None:
+        """Rebuild the given agents' summaries (the migration's backfill does all of them)."""
+        with self._writing() as connection:
+            refresh_agent_summaries(connection, self.organization_id, agent_ids)
