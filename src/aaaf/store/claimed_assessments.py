@@ -132,6 +132,8 @@ def finish_claimed_assessments(
             table = t.assessment_evidence
             connection.execute(delete(table).where(table.c.assessment_id.in_([item.id for item in writing])))
             insert_rows_core(connection, [], prepared.dimension_rows, prepared.evidence_rows)
-            refresh_agent_summaries(connection, organization_id, [record.agent_id for record in prepared.records])
+            refresh_agent_summaries(
+                connection, organization_id, [record.agent_id for record in prepared.records]
+            )
         also(connection, prepared.records)
     return prepared.records
