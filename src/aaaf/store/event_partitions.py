@@ -45,25 +45,31 @@ def partition_name(start: datetime) -> str:
     return f"events_y{start.year:04d}m{start.month:02d}"
 
 
+# the names of the partitions of ``events`` (a writer sends it with its own set-up, one round trip)
+PARTITIONS_QUERY = (
+    "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+    "WHERE i.inhparent = 'events'::regclass"
+)
+
+
 def partitions(connection: Connection) -> dict[str, datetime]:
     """The existing partitions of ``events``: name -> the month it holds (its first instant)."""
-    rows = connection.exec_driver_sql(
-        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-        "WHERE i.inhparent = 'events'::regclass"
-    ).scalars()
     out: dict[str, datetime] = {}
-    for name in rows:
+    for name in connection.exec_driver_sql(PARTITIONS_QUERY).scalars():
         match = PARTITION_PATTERN.match(name)
         if match is not None:
             out[name] = datetime(int(match[1]), int(match[2]), 1, tzinfo=UTC)
     return out
 
 
-def ensure_partitions(connection: Connection, instants: Iterable[datetime]) -> list[str]:
+def ensure_partitions(
+    connection: Connection, instants: Iterable[datetime], existing: Iterable[str]
+) -> list[str]:
     """Create, in the caller's transaction, the partitions missing for the months of
-    ``instants`` (each with the month after it); returns the names created."""
+    ``instants`` (each with the month after it) among the ``existing`` names (read by
+    :data:`PARTITIONS_QUERY`); returns the names created."""
     wanted = {month_start(instant) for instant in instants}
-    known = set(partitions(connection))
+    known = set(existing)
     if all(partition_name(start) in known for start in wanted):
         return []
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATE_LOCK})

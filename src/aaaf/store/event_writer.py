@@ -60,7 +60,7 @@ from sqlalchemy.exc import DBAPIError
 from aaaf.errors import AAAFError
 from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
-from aaaf.store.event_partitions import ensure_partitions
+from aaaf.store.event_partitions import PARTITIONS_QUERY, ensure_partitions
 from aaaf.store.types import json_default
 
 # big enough to amortise a statement, small enough to keep memory flat on huge batches
@@ -396,25 +396,27 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
     return existing
 
 
-# The chunk's staging table: one per session, emptied at each commit (and before each
-# chunk, for a transaction that writes several), so COPY writes into a table without
-# indexes, constraints or WAL and the one INSERT .. SELECT does the idempotent part.
+# The chunk's staging table: one per session, emptied at each commit and by the statement
+# that reads it, so COPY writes into a table without indexes, constraints or WAL and the one
+# INSERT .. SELECT does the idempotent part.  Its creation travels with the query of the
+# events' partitions: one round trip before the COPY.
 _STAGE = "aaaf_event_stage"
-_CREATE_STAGE = (
-    f"CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGE} (id uuid, agent_id uuid, type text, "
-    "task_id text, idempotency_key text, timestamp timestamptz, data json, content_digest text) "
-    "ON COMMIT DELETE ROWS"
+_SET_UP = (
+    f"{PARTITIONS_QUERY}; CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGE} (id uuid, agent_id uuid, "
+    "type text, task_id text, idempotency_key text, timestamp timestamptz, data json, "
+    "content_digest text) ON COMMIT DELETE ROWS"
 )
 _NAMES = ", ".join(WRITTEN_COLUMNS)
 _COPY_STAGE = f"COPY {_STAGE} ({_NAMES}) FROM STDIN"
 # The keys first (event_keys holds the uniqueness a partitioned table cannot: see
 # aaaf.store.event_partitions), then the events whose keys were new.
 _INSERT_NEW = (
-    "WITH new_keys AS (INSERT INTO event_keys (agent_id, idempotency_key, timestamp) "
-    f"SELECT agent_id, idempotency_key, timestamp FROM {_STAGE} "
+    f"WITH staged AS (DELETE FROM {_STAGE} RETURNING *), "
+    "new_keys AS (INSERT INTO event_keys (agent_id, idempotency_key, timestamp) "
+    "SELECT agent_id, idempotency_key, timestamp FROM staged "
     "ON CONFLICT DO NOTHING RETURNING agent_id, idempotency_key) "
     f"INSERT INTO events ({_NAMES}) SELECT {', '.join('s.' + name for name in WRITTEN_COLUMNS)} "
-    f"FROM {_STAGE} s JOIN new_keys USING (agent_id, idempotency_key) RETURNING id::text"
+    "FROM staged s JOIN new_keys USING (agent_id, idempotency_key) RETURNING id::text"
 )
 
 
@@ -426,9 +428,7 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
     ``ON CONFLICT DO NOTHING`` waits for a concurrent writer of the same key to commit,
     and the look-up that follows (a new statement under READ COMMITTED) sees its row.
     """
-    ensure_partitions(connection, columns.timestamps)
-    connection.exec_driver_sql(_CREATE_STAGE)
-    connection.exec_driver_sql(f"DELETE FROM {_STAGE}")  # empty but after an earlier chunk
+    ensure_partitions(connection, columns.timestamps, connection.exec_driver_sql(_SET_UP).scalars())
     _copy_rows(connection, columns)
     inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
     if len(inserted) == len(columns.ids):
