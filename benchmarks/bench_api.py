@@ -9,7 +9,8 @@ on loopback:
   ``health_requests_per_s`` (``GET /health`` at the same concurrency: what the server and
   clients cost with no work) and ``raw_events_per_s`` (the same rows, prepared as the event
   writer stores them, by one ``COPY`` on PostgreSQL / one ``executemany`` in one
-  transaction on SQLite, into the same ``events`` table and indexes);
+  transaction on SQLite, into the same ``events`` table and indexes — on PostgreSQL with a
+  second ``COPY`` of their keys into ``event_keys``, where the partitioned table keeps them);
 * ``single_p50_ms`` / ``single_p99_ms`` — latency of ``POST /api/v1/events`` (one event)
   sent open-loop at a fixed rate;
 * ``--soak S`` (``make soak``) — S seconds of sustained batch ingest at a target rate; the
@@ -361,7 +362,9 @@ def _writer_rows(agent_id: str, raw: list[dict[str, Any]]) -> list[tuple[Any, ..
 
 
 def raw_postgres(url: str, agent_id: str, raw: list[dict[str, Any]]) -> float:
-    """Events/s of one ``COPY`` of the prepared rows into the events table (one transaction)."""
+    """Events/s of one ``COPY`` of the prepared rows into the events table and one of their
+    keys into ``event_keys`` (what storing an event is on the partitioned table), one
+    transaction."""
     import psycopg
     from sqlalchemy.engine import make_url
 
@@ -370,14 +373,17 @@ def raw_postgres(url: str, agent_id: str, raw: list[dict[str, Any]]) -> float:
     conninfo = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo) as connection:
         start = time.perf_counter()
-        with (
-            connection.cursor() as cursor,
-            cursor.copy(
+        with connection.cursor() as cursor:
+            with cursor.copy(
                 "COPY events (id, agent_id, type, task_id, idempotency_key, timestamp, data, content_digest) FROM STDIN"
-            ) as copy,
-        ):
-            for event_id, agent, kind, task, key, when, data, digest in rows:
-                copy.write_row((event_id, agent, kind, task, key, when, orjson.dumps(data).decode(), digest))
+            ) as copy:
+                for event_id, agent, kind, task, key, when, data, digest in rows:
+                    copy.write_row(
+                        (event_id, agent, kind, task, key, when, orjson.dumps(data).decode(), digest)
+                    )
+            with cursor.copy("COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN") as copy:
+                for _, agent, _, _, key, when, _, _ in rows:
+                    copy.write_row((agent, key, when))
         connection.commit()
         return len(rows) / (time.perf_counter() - start)
 
@@ -465,7 +471,9 @@ def bench_dialect(
         "health_requests_per_s": round(health),
         "batch_requests_vs_health": round((len(latencies) / elapsed) / health, 4),
         "raw_events_per_s": round(raw_rate),
-        "raw_method": "COPY, one transaction" if dialect == "postgresql" else "executemany, one transaction",
+        "raw_method": "COPY (events and their keys), one transaction"
+        if dialect == "postgresql"
+        else "executemany, one transaction",
         "batch_vs_raw": round(batch_rate / raw_rate, 3),
         "stored_equals_acknowledged": stored == warm_acked + acked + single["single_requests"],
         **single,
@@ -558,7 +566,8 @@ def run(
                     )
     if soak_seconds <= 0 and isinstance(results.get("postgresql"), dict):
         results["target"] = {
-            "postgresql batch_events_per_s >= 20000": results["postgresql"]["batch_events_per_s"] >= 20_000
+            "postgresql batch_events_per_s >= 20000": results["postgresql"]["batch_events_per_s"] >= 20_000,
+            "postgresql batch_vs_raw >= 0.5": results["postgresql"]["batch_vs_raw"] >= 0.5,
         }
     return results
 

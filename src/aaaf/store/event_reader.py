@@ -103,15 +103,16 @@ def _read_sqlite(
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-def _read_typed(
-    connection: Connection,
-    out: dict[uuid.UUID, list[EventRecord]],
+def window_query(
+    agent_ids: Sequence[uuid.UUID],
     types: Sequence[str] | None,
     since: datetime | None,
     until: datetime | None,
-) -> None:
+) -> Any:
+    """The hot read on PostgreSQL: the agents' events (of ``types``) in ``[since, until]``,
+    in order.  On the partitioned table it reads only the months of the window, each
+    through its ``(agent_id, timestamp)`` index (a test checks the plan)."""
     events = t.events
-    lists = {str(agent_id): records for agent_id, records in out.items()}
     query: Any = select(
         sql_cast(events.c.agent_id, Text),
         sql_cast(events.c.id, Text),
@@ -120,14 +121,25 @@ def _read_typed(
         events.c.data,
         events.c.task_id,
         events.c.idempotency_key,
-    ).where(events.c.agent_id.in_(list(out)))
+    ).where(events.c.agent_id.in_(list(agent_ids)))
     if types is not None:
         query = query.where(events.c.type.in_(list(types)))
     if since is not None:
         query = query.where(events.c.timestamp >= since)
     if until is not None:
         query = query.where(events.c.timestamp <= until)
-    query = query.order_by(events.c.agent_id, events.c.timestamp, events.c.id)
+    return query.order_by(events.c.agent_id, events.c.timestamp, events.c.id)
+
+
+def _read_typed(
+    connection: Connection,
+    out: dict[uuid.UUID, list[EventRecord]],
+    types: Sequence[str] | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> None:
+    lists = {str(agent_id): records for agent_id, records in out.items()}
+    query = window_query(list(out), types, since, until)
     result = connection.execution_options(yield_per=STREAM_BATCH).execute(query)
     for rows in result.partitions():
         for agent_text, event_id, event_type, timestamp, data, task_id, key in rows:

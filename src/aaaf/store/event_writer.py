@@ -25,10 +25,12 @@ needed:
   the chunk's keys are looked up set-wise (exact under the write lock of ``BEGIN
   IMMEDIATE``) and the new rows go in with one DB-API executemany of the Core insert
   compiled once — the same call a hand-written sqlite3 loader would make;
-* PostgreSQL: the whole chunk is one ``INSERT .. SELECT FROM json_to_recordset(..) ON
-  CONFLICT (agent_id, idempotency_key) DO NOTHING RETURNING id`` whose one parameter
-  is an orjson document; the returned ids say which events were new (READ COMMITTED
-  writers do not serialise, so a pre-check would not be exact there).
+* PostgreSQL: the chunk goes by psycopg's ``COPY`` into a session's temporary staging
+  table (no index, no constraint, no WAL), then one statement inserts its keys into
+  ``event_keys`` ``ON CONFLICT DO NOTHING`` and the events whose keys were new into the
+  partitioned ``events`` (:mod:`aaaf.store.event_partitions`, the month's partition
+  created first when missing); the returned ids say which events were new (READ
+  COMMITTED writers do not serialise, so a pre-check would not be exact there).
 """
 
 from __future__ import annotations
@@ -46,21 +48,19 @@ import orjson
 from sqlalchemy import (
     Column,
     Connection,
-    DateTime,
     MetaData,
     Table,
     Text,
     bindparam,
-    cast,
-    column,
-    func,
     select,
 )
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.exc import DBAPIError
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
+from aaaf.store.event_partitions import PARTITIONS_QUERY, ensure_partitions
 from aaaf.store.types import json_default
 
 # big enough to amortise a statement, small enough to keep memory flat on huge batches
@@ -256,6 +256,7 @@ def _stored_digests(connection: Connection, pairs: Iterable[tuple[str, str]]) ->
     for agent_hex, key in pairs:
         wanted.setdefault(agent_hex, []).append(key)
     events = t.events
+    postgres = connection.dialect.name == "postgresql"
     out: dict[tuple[str, str], str] = {}
     for agent_hex, keys in wanted.items():
         agent_id = uuid.UUID(hex=agent_hex)
@@ -270,6 +271,13 @@ def _stored_digests(connection: Connection, pairs: Iterable[tuple[str, str]]) ->
                 events.c.agent_id == agent_id,
                 events.c.idempotency_key.in_(keys[start : start + _SQLITE_KEY_PROBE]),
             )
+            if postgres:  # the keys say which partitions hold the rows
+                query = query.join(
+                    t.event_keys,
+                    (t.event_keys.c.agent_id == events.c.agent_id)
+                    & (t.event_keys.c.idempotency_key == events.c.idempotency_key)
+                    & (t.event_keys.c.timestamp == events.c.timestamp),
+                ).where(t.event_keys.c.agent_id == agent_id)
             for key, digest, event_type, timestamp, data in connection.execute(query):
                 out[(agent_hex, key)] = digest or event_digest(agent_id, event_type, timestamp, data)
     return out
@@ -388,49 +396,42 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
     return existing
 
 
-_POSTGRES_TYPES: Mapping[str, Any] = {
-    "id": postgresql.UUID(),
-    "agent_id": postgresql.UUID(),
-    "timestamp": DateTime(timezone=True),
-    "data": postgresql.JSON(),
-}  # how json_to_recordset reads the other written columns: text
-
-
-def _postgres_insert_new() -> Any:
-    """``INSERT INTO events SELECT .. FROM json_to_recordset(:rows) ON CONFLICT DO
-    NOTHING RETURNING id::text``: the chunk travels as one JSON document (serialised by
-    orjson in one call, parsed by the server in C), so neither the driver nor the server
-    handles thousands of placeholders or escapes thousands of array elements.  Each
-    event's ``data`` comes out of ``json_to_recordset`` as its original text."""
-    events = t.events
-    chunk = (
-        func.json_to_recordset(cast(bindparam("rows", type_=Text()), postgresql.JSON()))
-        .table_valued(*(column(name, _POSTGRES_TYPES.get(name, Text())) for name in WRITTEN_COLUMNS))
-        .render_derived(name="chunk", with_types=True)
-    )
-    names = list(WRITTEN_COLUMNS)
-    return (
-        postgresql.insert(events)
-        .from_select(names, select(*(chunk.c[name] for name in names)))
-        .on_conflict_do_nothing(index_elements=[events.c.agent_id, events.c.idempotency_key])
-        .returning(cast(events.c.id, Text()))
-    )
-
-
-_postgres_statement = _postgres_insert_new()
+# The chunk's staging table: one per session, emptied at each commit and by the statement
+# that reads it, so COPY writes into a table without indexes, constraints or WAL and the one
+# INSERT .. SELECT does the idempotent part.  Its creation travels with the query of the
+# events' partitions: one round trip before the COPY.
+_STAGE = "aaaf_event_stage"
+_SET_UP = (
+    f"{PARTITIONS_QUERY}; CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGE} (id uuid, agent_id uuid, "
+    "type text, task_id text, idempotency_key text, timestamp timestamptz, data json, "
+    "content_digest text) ON COMMIT DELETE ROWS"
+)
+_NAMES = ", ".join(WRITTEN_COLUMNS)
+_COPY_STAGE = f"COPY {_STAGE} ({_NAMES}) FROM STDIN"
+# The keys first (event_keys holds the uniqueness a partitioned table cannot: see
+# aaaf.store.event_partitions), then the events whose keys were new.
+_INSERT_NEW = (
+    f"WITH staged AS (DELETE FROM {_STAGE} RETURNING *), "
+    "new_keys AS (INSERT INTO event_keys (agent_id, idempotency_key, timestamp) "
+    "SELECT agent_id, idempotency_key, timestamp FROM staged "
+    "ON CONFLICT DO NOTHING RETURNING agent_id, idempotency_key) "
+    f"INSERT INTO events ({_NAMES}) SELECT {', '.join('s.' + name for name in WRITTEN_COLUMNS)} "
+    "FROM staged s JOIN new_keys USING (agent_id, idempotency_key) RETURNING id::text"
+)
 
 
 def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
-    """Insert what is new; returns the stored digests of the keys that were already there.
+    """``COPY`` the chunk into the session's staging table, then one ``INSERT .. SELECT ..
+    ON CONFLICT DO NOTHING RETURNING id`` of what is new; returns the stored digests of
+    the keys that were already there.
 
     ``ON CONFLICT DO NOTHING`` waits for a concurrent writer of the same key to commit,
     and the look-up that follows (a new statement under READ COMMITTED) sees its row.
     """
-    rows = [dict(zip(WRITTEN_COLUMNS, row, strict=True)) for row in columns.rows()]
-    document = orjson.dumps(rows, default=json_default).decode()
-    result = connection.execute(_postgres_statement, {"rows": document})
-    inserted = {text.replace("-", "") for text in result.scalars()}
-    if len(inserted) == len(rows):
+    ensure_partitions(connection, columns.timestamps, connection.exec_driver_sql(_SET_UP).scalars())
+    _copy_rows(connection, columns)
+    inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
+    if len(inserted) == len(columns.ids):
         return {}
     return _stored_digests(
         connection,
@@ -440,3 +441,38 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
             if event_id not in inserted
         ],
     )
+
+
+def _copy_rows(connection: Connection, columns: _Columns) -> None:
+    """The chunk's rows into the staging table through psycopg's ``COPY``; a driver error
+    is raised as SQLAlchemy's (``DBAPIError``, the connection invalidated when it was
+    lost), like every other statement's."""
+    import psycopg
+
+    dumps = orjson.dumps
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    try:
+        with driver.cursor() as cursor, cursor.copy(_COPY_STAGE) as copy:
+            write_row = copy.write_row
+            for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows():
+                write_row(
+                    (
+                        event_id,
+                        agent_id,
+                        event_type,
+                        task_id,
+                        key,
+                        timestamp,
+                        dumps(data, default=json_default).decode(),
+                        digest,
+                    )
+                )
+    except psycopg.Error as error:  # what Connection.execute does with a driver's error
+        reported: Any = error  # a DB-API error of the dialect's driver
+        lost = connection.dialect.is_disconnect(reported, connection.connection, None)
+        if lost:
+            connection.invalidate(error)
+        raise DBAPIError.instance(
+            _COPY_STAGE, None, error, psycopg.Error, connection_invalidated=lost
+        ) from error

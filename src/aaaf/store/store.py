@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -23,6 +24,7 @@ from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import DEFAULT_TAXONOMY, AAAFConfig
 from aaaf.store import tables as t
 from aaaf.store.engine import build_engine, normalise_url, read_connection, write_transaction
+from aaaf.store.event_partitions import drop_partitions_before
 from aaaf.store.migrate import refuse_outdated_server_schema, upgrade_to_head
 from aaaf.store.org_store import (
     OrgStore,
@@ -182,6 +184,14 @@ class Store:
                 select(t.organizations).order_by(t.organizations.c.created_at, t.organizations.c.id)
             ).all()
         return [organization_from_row(row) for row in rows]
+
+    def drop_event_partitions_before(self, boundary: datetime) -> list[str]:
+        """Detach and drop the events partitions entirely before ``boundary`` (PostgreSQL,
+        retention: SCORING.md §6); their names.  SQLite's one table has none: []."""
+        if self.dialect != "postgresql":
+            return []
+        with write_transaction(self._engine) as connection:
+            return drop_partitions_before(connection, boundary)
 
     def organization_by_api_key_hash(self, api_key_hash: str) -> Organization | None:
         """The organization whose API key hashes to ``api_key_hash`` (API authentication)."""

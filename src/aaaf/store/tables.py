@@ -17,6 +17,10 @@ Bends from document 004 §7.2, and why:
   the ``(agent_id, idempotency_key)`` unique index all start with ``agent_id``, so a fourth
   index on it alone would only slow down inserts.  ``(agent_id, timestamp)`` is ascending:
   a B-tree is read in either direction;
+* on PostgreSQL (0021) ``events`` is partitioned by month of ``timestamp`` with the primary
+  key ``(id, timestamp)``, and the ``(agent_id, idempotency_key)`` uniqueness is kept by
+  :data:`event_keys` (:data:`postgresql_metadata`, a table SQLite does not have): see
+  :mod:`aaaf.store.event_partitions`;
 * assessments carry ``review_state``, ``anomalous``, ``error``, ``dimension``, ``result``;
   at most one assessment per agent is ``pending`` or ``in_progress`` (a partial unique index);
 * badges carry ``organization_id``, ``status_index`` (unique per organization) and
@@ -53,6 +57,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    MetaData,
     Table,
     Text,
     UniqueConstraint,
@@ -66,9 +71,9 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
 )
 from aaaf.scoring.records import EVENT_TYPES
+from aaaf.store.table_base import NAMING_CONVENTION, one_of
 from aaaf.store.table_base import created_at_column as _created_at
 from aaaf.store.table_base import metadata as metadata
-from aaaf.store.table_base import one_of
 from aaaf.store.types import JSONDocument, Score, TextArray, UTCDateTime
 
 # Every event type the evidence package accepts (aaaf.scoring.records.EVENT_TYPES, the one list):
@@ -174,6 +179,17 @@ events = Table(
     Index("idx_events_agent_type", "agent_id", "type"),
     Index("idx_events_agent_timestamp", "agent_id", "timestamp"),
     Index("idx_events_task_id", "task_id"),
+)
+
+# The tables only PostgreSQL has (events partitioned, migration 0021)
+postgresql_metadata = MetaData(naming_convention=NAMING_CONVENTION)
+event_keys = Table(
+    "event_keys",
+    postgresql_metadata,
+    Column("agent_id", Uuid(), primary_key=True),
+    Column("idempotency_key", Text(), primary_key=True),
+    # where the event's row is: its partition
+    Column("timestamp", UTCDateTime(), nullable=False),
 )
 
 assessments = Table(

@@ -47,11 +47,19 @@ class RetentionRepository(OrgScoped):
     """Deleting what retention lets go of (module docstring)."""
 
     def prune_evidence(
-        self, *, now: datetime, event_days: int, stress_result_days: int, dry_run: bool = False
+        self,
+        *,
+        now: datetime,
+        event_days: int,
+        stress_result_days: int,
+        dry_run: bool = False,
+        rows_from: datetime | None = None,
     ) -> PruneCounts:
         """Delete (or, ``dry_run``, count) events before ``now - event_days`` and stress-test
         results before ``now - stress_result_days``, marking the assessments that lose
-        evidence — all in one transaction."""
+        evidence — all in one transaction.  With ``rows_from`` the events before it are
+        counted and marked for but left to the caller, who drops their whole partitions
+        (:func:`aaaf.store.event_partitions.drop_partitions_before`)."""
         events_before = now - timedelta(days=event_days)
         results_before = now - timedelta(days=stress_result_days)
         agent_ids = select(t.agents.c.id).where(t.agents.c.organization_id == self.organization_id)
@@ -82,6 +90,9 @@ class RetentionRepository(OrgScoped):
             marked = count(t.assessments, losing)
             if not dry_run:
                 connection.execute(update(t.assessments).where(*losing).values(evidence_pruned_at=now))
-                connection.execute(delete(t.events).where(*old_events))
+                deleted = (
+                    old_events if rows_from is None else (*old_events, t.events.c.timestamp >= rows_from)
+                )
+                connection.execute(delete(t.events).where(*deleted))
                 connection.execute(delete(t.stress_test_results).where(*old_results))
         return PruneCounts(events_before, results_before, int(events), int(results), int(marked))

@@ -1,7 +1,7 @@
 """The per-agent summary the dashboard's overview reads, backfilled from existing rows.
 
 Revision ID: 0022_agent_summaries
-Revises: 0020_once_event_type_check
+Revises: 0021_events_partitioned
 Create Date: 2026-11-28
 
 ``agent_summaries``: one row per agent with a completed assessment or a trust score — its
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0022_agent_summaries"
-down_revision: str | Sequence[str] | None = "0020_once_event_type_check"
+down_revision: str | Sequence[str] | None = "0021_events_partitioned"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
