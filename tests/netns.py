@@ -47,7 +47,7 @@ def _free_subnets(count: int) -> list[ipaddress.IPv4Network]:
     ]
     found: list[ipaddress.IPv4Network] = []
     while len(found) < count:
-        candidate = ipaddress.ip_network(f"10.{random.randint(200, 207)}.{random.randint(0, 255)}.0/24")
+        candidate = ipaddress.IPv4Network(f"10.{random.randint(200, 207)}.{random.randint(0, 255)}.0/24")
         if candidate not in found and not any(candidate.overlaps(other) for other in used):
             found.append(candidate)
     return found

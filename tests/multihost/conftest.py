@@ -132,15 +132,22 @@ class Cluster:
         missing = [host.name for host in self.worker_hosts if host.name not in self.workers]
         assert not missing, f"workers that did not start: {missing}"
 
-    def start_worker(self, host: Host) -> Server:
+    def start_worker(self, host: Host, *, extra_env: dict[str, str] | None = None) -> Server:
         """``aaaf worker`` on ``host``; its log is where the host's jobs are recorded."""
         assert self.postgres is not None
         worker = start_worker(
-            self.postgres.url, self.log_dir, env=self._worker_env, command_prefix=tuple(host.command())
+            self.postgres.url,
+            self.log_dir,
+            env={**self._worker_env, **(extra_env or {})},
+            command_prefix=tuple(host.command()),
         )
         self.workers[host.name] = worker
         self.worker_logs.setdefault(host.name, []).append(worker.log_path)
         return worker
+
+    def stop_worker(self, host: Host) -> None:
+        """Stop ``host``'s worker the ordinary way (SIGTERM: it finishes its job first)."""
+        self.workers.pop(host.name).stop()
 
     def cut_off(self, host: Host) -> list[int]:
         """``host`` off the network (its link down) and every process on it SIGKILLed."""
