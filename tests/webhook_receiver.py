@@ -24,6 +24,7 @@ class Received:
     headers: dict[str, str]
     body: bytes
     at: float  # time.monotonic() on arrival
+    client: str = ""  # the sender's address
 
     def verify(self, secret: str) -> Any:
         """The payload, once its Standard Webhooks signature checks out (raises otherwise)."""
@@ -50,7 +51,7 @@ class _Server(ThreadingHTTPServer):
 class WebhookReceiver:
     """``with WebhookReceiver() as receiver: receiver.url("/a")``."""
 
-    def __init__(self, *, record: bool = True) -> None:
+    def __init__(self, *, record: bool = True, host: str = "127.0.0.1") -> None:
         self._lock = threading.Lock()
         self._behaviours: dict[str, _Behaviour] = {}
         self._received: list[Received] = []
@@ -64,7 +65,9 @@ class WebhookReceiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length)
-                status, delay = receiver._answer(self.path, dict(self.headers.items()), body)
+                status, delay = receiver._answer(
+                    self.path, dict(self.headers.items()), body, str(self.client_address[0])
+                )
                 if delay:
                     time.sleep(delay)
                 self.send_response(status)
@@ -74,16 +77,16 @@ class WebhookReceiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self._server = _Server(("127.0.0.1", 0), Handler)
+        self._server = _Server((host, 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def _answer(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, float]:
+    def _answer(self, path: str, headers: dict[str, str], body: bytes, client: str) -> tuple[int, float]:
         with self._lock:
             self.count += 1
             if self._record:
                 self._received.append(
-                    Received(path, {k.lower(): v for k, v in headers.items()}, body, time.monotonic())
+                    Received(path, {k.lower(): v for k, v in headers.items()}, body, time.monotonic(), client)
                 )
             behaviour = self._behaviours.setdefault(path, _Behaviour())
             status = behaviour.statuses[min(behaviour.served, len(behaviour.statuses) - 1)]

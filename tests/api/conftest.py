@@ -77,15 +77,18 @@ def start_server(
     extra_env: dict[str, str] | None = None,
     extra_args: tuple[str, ...] = (),
     without: tuple[str, ...] = (),
+    host: str = "127.0.0.1",
+    command_prefix: tuple[str, ...] = (),
 ) -> Server:
-    """``aaaf serve`` on a free port (``extra_env`` added to its environment, the variables
-    named in ``without`` removed from it, ``extra_args`` added to its command line); returns
-    once ``/health`` answers 200."""
+    """``aaaf serve`` on a free port of ``host`` (``extra_env`` added to its environment, the
+    variables named in ``without`` removed from it, ``extra_args`` added to its command line,
+    the whole run under ``command_prefix``, such as ``ip netns exec``); returns once
+    ``/health`` answers 200."""
     port = free_port()
     env = {
         **os.environ,
         "AAAF_DATABASE_URL": database_url,
-        "AAAF_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "AAAF_PUBLIC_BASE_URL": f"http://{host}:{port}",
         "AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": TEST_PUBLIC_RATE_LIMIT,
         # the installation's cap, raised so that organizations may raise theirs (docs/security.md "Limits")
         "AAAF_MAX_RATE_LIMIT_PER_MINUTE": str(TEST_RATE_LIMIT_PER_MINUTE),
@@ -106,10 +109,11 @@ def start_server(
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
+                *command_prefix,
                 aaaf_script(),
                 "serve",
                 "--host",
-                "127.0.0.1",
+                host,
                 "--port",
                 str(port),
                 "--log-level",
@@ -122,7 +126,7 @@ def start_server(
             stdin=subprocess.DEVNULL,
             cwd=log_dir,  # files the server writes beside itself (a status list) stay out of the tree
         )
-    server = Server(process, f"http://127.0.0.1:{port}", log_path)
+    server = Server(process, f"http://{host}:{port}", log_path)
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         if process.poll() is not None:
@@ -141,14 +145,28 @@ def start_server(
 
 
 def start_worker(
-    database_url: str, log_dir: Path, *, concurrency: int = 1, env: dict[str, str] | None = None
+    database_url: str,
+    log_dir: Path,
+    *,
+    concurrency: int = 1,
+    env: dict[str, str] | None = None,
+    command_prefix: tuple[str, ...] = (),
 ) -> Server:
-    """``aaaf worker`` on ``database_url`` (PostgreSQL; issue 14); returns once it logs that it
-    runs.  Its ``base_url`` is empty: a worker does not listen."""
+    """``aaaf worker`` on ``database_url`` (PostgreSQL; issue 14), under ``command_prefix``
+    when given; returns once it logs that it runs.  Its ``base_url`` is empty: a worker does
+    not listen."""
     log_path = log_dir / f"worker-{uuid.uuid4().hex[:8]}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [aaaf_script(), "worker", "--concurrency", str(concurrency), "--log-level", "info"],
+            [
+                *command_prefix,
+                aaaf_script(),
+                "worker",
+                "--concurrency",
+                str(concurrency),
+                "--log-level",
+                "info",
+            ],
             env={**os.environ, "AAAF_DATABASE_URL": database_url, **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -282,12 +282,16 @@ class RateLimitMiddleware:
             if message["type"] == "http.response.start":
                 decision = state.get(STATE_KEY)
                 if isinstance(decision, Decision):
+                    # the limit's headers replace the answer's of the same name, and only those:
+                    # a 503's Retry-After stays unless the limit sets its own
+                    limit_headers = decision.headers()
+                    replaced = {name for name, _ in limit_headers}
                     headers = [
                         (name, value)
                         for name, value in message.get("headers", [])
-                        if name.lower() != b"retry-after"
+                        if name.lower() not in replaced
                     ]
-                    message = {**message, "headers": headers + decision.headers()}
+                    message = {**message, "headers": headers + limit_headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -24,6 +24,18 @@ from aaaf.errors import AAAFError
 from aaaf.store.types import dumps_json, loads_json
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# libpq otherwise waits on the operating system: with the database host gone from the network
+# (no reset, no answer) a connection attempt hangs for minutes and a query already sent for up
+# to ~15, so the API could not answer 503 in time (docs/scaling.md "Across hosts").  Values in
+# the database URL's query take precedence.
+POSTGRES_CONNECT_ARGS: dict[str, Any] = {
+    "connect_timeout": 10,  # seconds
+    "tcp_user_timeout": 10_000,  # milliseconds a sent packet may stay unacknowledged
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
 WRITE_OPTION = "aaaf_write"
 
 
@@ -54,6 +66,7 @@ def build_engine(url: str) -> Engine:
         json_serializer=dumps_json,
         json_deserializer=loads_json,
         pool_pre_ping=True,
+        connect_args={k: v for k, v in POSTGRES_CONNECT_ARGS.items() if k not in parsed.query},
     )
 
 
