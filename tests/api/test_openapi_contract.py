@@ -15,9 +15,7 @@ COMMITTED = Path(__file__).resolve().parents[2] / "openapi.json"
 
 def test_committed_openapi_matches_the_app() -> None:
     committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
-    assert committed == openapi_document(), (
-        "openapi.json is stale: run `make regen`"
-    )
+    assert committed == openapi_document(), "openapi.json is stale: run `make regen`"
 
 
 def test_operation_ids_are_stable_names_and_every_route_has_one() -> None:

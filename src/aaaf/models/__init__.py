@@ -84,7 +84,7 @@ _EXPORTS: dict[str, str] = {
     "EvalRunPage": "aaaf.models.eval_run",
     "EvalRunSummary": "aaaf.models.eval_run",
     "ConfigWeights": "aaaf.models.org_config",
-    "DomainTaxonomy": "aaaf.models.org_config",
+    "Taxonomy": "aaaf.models.org_config",
     "OrgConfig": "aaaf.models.org_config",
     "StressRun": "aaaf.models.stress_run",
     "StressRunQueued": "aaaf.models.stress_run",
@@ -174,7 +174,6 @@ __all__ = [
     "CreatedOrganization",
     "DimensionScore",
     "DimensionStanding",
-    "DomainTaxonomy",
     "Enrollment",
     "ErrorBody",
     "ErrorDetail",
@@ -208,6 +207,7 @@ __all__ = [
     "StressRunQueued",
     "StressRunResult",
     "StressRunWithResults",
+    "Taxonomy",
     "TrustScore",
     "TrustWeightsStatus",
     "Uncertainty",
@@ -272,7 +272,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.error import ErrorBody, ErrorDetail
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
     from aaaf.models.explain import Explanation
-    from aaaf.models.org_config import ConfigWeights, DomainTaxonomy, OrgConfig
+    from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
     from aaaf.models.stress_run import StressRun, StressRunQueued, StressRunResult, StressRunWithResults
     from aaaf.models.tenancy import (
         Agent,

@@ -35,7 +35,7 @@ class ConfigWeights(PublicModel):
     capability_weights: dict[str, Number]
 
 
-class DomainTaxonomy(PublicModel):
+class Taxonomy(PublicModel):
     """The domains the organization's agents may claim (docs/scoring.md §3.5 domain_breadth)."""
 
     domain_taxonomy: list[str]

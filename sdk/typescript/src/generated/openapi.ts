@@ -2177,14 +2177,6 @@ export interface components {
             n_agents: number;
         };
         /**
-         * DomainTaxonomy
-         * @description The domains the organization's agents may claim (docs/scoring.md §3.5 domain_breadth).
-         */
-        DomainTaxonomy: {
-            /** Domain Taxonomy */
-            domain_taxonomy: string[];
-        };
-        /**
          * EvalRun
          * @description A stored run: its summary and the run object (samples and all).
          */
@@ -2932,6 +2924,14 @@ export interface components {
              */
             agent_api_key?: string | null;
         };
+        /**
+         * Taxonomy
+         * @description The domains the organization's agents may claim (docs/scoring.md §3.5 domain_breadth).
+         */
+        Taxonomy: {
+            /** Domain Taxonomy */
+            domain_taxonomy: string[];
+        };
         /** TaxonomyUpdate */
         TaxonomyUpdate: {
             /** Domain Taxonomy */
@@ -3645,7 +3645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainTaxonomy"];
+                    "application/json": components["schemas"]["Taxonomy"];
                 };
             };
             /** @description Validation Error */
@@ -3680,7 +3680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainTaxonomy"];
+                    "application/json": components["schemas"]["Taxonomy"];
                 };
             };
             /** @description Validation Error */

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Body
 from aaaf.api.deps import Admin, Reader
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
-from aaaf.models.org_config import ConfigWeights, DomainTaxonomy, OrgConfig
+from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
 from aaaf.settings import get_settings
 from aaaf.store import OrgStore
 
@@ -95,12 +95,12 @@ def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
     return _weights(_own(org, org_id).update_config(**changes).to_dict())
 
 
-@router.get("/taxonomy", response_model=DomainTaxonomy, operation_id="get_taxonomy")
+@router.get("/taxonomy", response_model=Taxonomy, operation_id="get_taxonomy")
 def get_taxonomy(org_id: str, org: Reader) -> dict[str, Any]:
     return {"domain_taxonomy": _own(org, org_id).config_dict()["domain_taxonomy"]}
 
 
-@router.put("/taxonomy", response_model=DomainTaxonomy, operation_id="set_taxonomy")
+@router.put("/taxonomy", response_model=Taxonomy, operation_id="set_taxonomy")
 def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin) -> dict[str, Any]:
     """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
     config = _own(org, org_id).set_taxonomy(body.domain_taxonomy)

@@ -40,7 +40,6 @@ from .models.create_event_event import CreateEventEvent
 from .models.created_api_key import CreatedApiKey
 from .models.created_o_auth_client import CreatedOAuthClient
 from .models.delivery_out import DeliveryOut
-from .models.domain_taxonomy import DomainTaxonomy
 from .models.eval_run import EvalRun
 from .models.eval_run_page import EvalRunPage
 from .models.event_stored import EventStored
@@ -79,6 +78,7 @@ from .models.stress_library import StressLibrary
 from .models.stress_run_queued import StressRunQueued
 from .models.stress_run_with_results import StressRunWithResults
 from .models.stress_test_request import StressTestRequest
+from .models.taxonomy import Taxonomy
 from .models.taxonomy_update import TaxonomyUpdate
 from .models.token_answer import TokenAnswer
 from .models.trust_score import TrustScore
@@ -345,17 +345,17 @@ class ConfigurationResource:
         """Get Config The organization's configuration: stored values over the defaults."""
         return cast('OrgConfig', checked(_configuration__get_config.sync_detailed(org_id, client=self._client)).parsed)
 
-    def get_taxonomy(self, org_id: str) -> DomainTaxonomy:
+    def get_taxonomy(self, org_id: str) -> Taxonomy:
         """Get Taxonomy"""
-        return cast('DomainTaxonomy', checked(_configuration__get_taxonomy.sync_detailed(org_id, client=self._client)).parsed)
+        return cast('Taxonomy', checked(_configuration__get_taxonomy.sync_detailed(org_id, client=self._client)).parsed)
 
     def get_weights(self, org_id: str) -> ConfigWeights:
         """Get Weights"""
         return cast('ConfigWeights', checked(_configuration__get_weights.sync_detailed(org_id, client=self._client)).parsed)
 
-    def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> DomainTaxonomy:
+    def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> Taxonomy:
         """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-        return cast('DomainTaxonomy', checked(_configuration__set_taxonomy.sync_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('Taxonomy', checked(_configuration__set_taxonomy.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
     def set_weights(self, org_id: str, *, body: WeightsUpdate) -> ConfigWeights:
         """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
@@ -770,17 +770,17 @@ class AsyncConfigurationResource:
         """Get Config The organization's configuration: stored values over the defaults."""
         return cast('OrgConfig', checked(await _configuration__get_config.asyncio_detailed(org_id, client=self._client)).parsed)
 
-    async def get_taxonomy(self, org_id: str) -> DomainTaxonomy:
+    async def get_taxonomy(self, org_id: str) -> Taxonomy:
         """Get Taxonomy"""
-        return cast('DomainTaxonomy', checked(await _configuration__get_taxonomy.asyncio_detailed(org_id, client=self._client)).parsed)
+        return cast('Taxonomy', checked(await _configuration__get_taxonomy.asyncio_detailed(org_id, client=self._client)).parsed)
 
     async def get_weights(self, org_id: str) -> ConfigWeights:
         """Get Weights"""
         return cast('ConfigWeights', checked(await _configuration__get_weights.asyncio_detailed(org_id, client=self._client)).parsed)
 
-    async def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> DomainTaxonomy:
+    async def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> Taxonomy:
         """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-        return cast('DomainTaxonomy', checked(await _configuration__set_taxonomy.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('Taxonomy', checked(await _configuration__set_taxonomy.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
     async def set_weights(self, org_id: str, *, body: WeightsUpdate) -> ConfigWeights:
         """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""

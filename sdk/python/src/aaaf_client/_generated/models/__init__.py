@@ -79,7 +79,6 @@ from .delivery_out import DeliveryOut
 from .dimension_change import DimensionChange
 from .dimension_score import DimensionScore
 from .dimension_standing import DimensionStanding
-from .domain_taxonomy import DomainTaxonomy
 from .eval_run import EvalRun
 from .eval_run_page import EvalRunPage
 from .eval_run_run import EvalRunRun
@@ -150,6 +149,7 @@ from .stress_run_with_results import StressRunWithResults
 from .stress_run_with_results_request_type_0 import StressRunWithResultsRequestType0
 from .stress_run_with_results_summary import StressRunWithResultsSummary
 from .stress_test_request import StressTestRequest
+from .taxonomy import Taxonomy
 from .taxonomy_update import TaxonomyUpdate
 from .token_answer import TokenAnswer
 from .treatment_comparison import TreatmentComparison
@@ -274,7 +274,6 @@ __all__ = (
     "DimensionChange",
     "DimensionScore",
     "DimensionStanding",
-    "DomainTaxonomy",
     "EvalRun",
     "EvalRunPage",
     "EvalRunRun",
@@ -345,6 +344,7 @@ __all__ = (
     "StressRunWithResultsRequestType0",
     "StressRunWithResultsSummary",
     "StressTestRequest",
+    "Taxonomy",
     "TaxonomyUpdate",
     "TokenAnswer",
     "TreatmentComparison",

@@ -15,12 +15,12 @@ from typing import cast
 
 
 
-T = TypeVar("T", bound="DomainTaxonomy")
+T = TypeVar("T", bound="Taxonomy")
 
 
 
 @_attrs_define
-class DomainTaxonomy:
+class Taxonomy:
     """ The domains the organization's agents may claim (docs/scoring.md §3.5 domain_breadth).
 
         Attributes:
@@ -55,9 +55,9 @@ class DomainTaxonomy:
         domain_taxonomy = cast(list[str], d.pop("domain_taxonomy"))
 
 
-        domain_taxonomy = cls(
+        taxonomy = cls(
             domain_taxonomy=domain_taxonomy,
         )
 
-        return domain_taxonomy
+        return taxonomy
 
