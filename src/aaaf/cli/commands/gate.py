@@ -46,12 +46,12 @@ from aaaf.cli.context import (
 from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.services.gate import (
     DEFAULT_FAIL_ON,
-    DIMENSION_TOLERANCE,
     GATE_RESAMPLES,
     GateResult,
     parse_fail_on,
     write_outputs,
 )
+from aaaf.services.gate_checks import DIMENSION_TOLERANCE
 
 
 def register(app: typer.Typer) -> None:
