@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, insert, select
 
+from aaaf.models.stored_result import stored_result_dict
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
@@ -170,6 +171,7 @@ def prepare_finished_assessments(
     for item in items:
         if item.status not in ("completed", "failed"):
             raise ValueError(f"a finished assessment is completed or failed, not {item.status!r}")
+        stored = None if item.result is None else stored_result_dict(item.result)
         assessment_rows.append(
             {
                 "id": item.id,
@@ -184,7 +186,7 @@ def prepare_finished_assessments(
                 "capability_composite": item.capability_composite,
                 "capability_tier": item.capability_tier,
                 "evidence_summary": None if item.evidence_summary is None else dict(item.evidence_summary),
-                "result": None if item.result is None else dict(item.result),
+                "result": stored,
                 "error": None if item.error is None else dict(item.error),
                 "anomalous": item.anomalous,
                 "review_state": item.review_state,
@@ -219,7 +221,7 @@ def prepare_finished_assessments(
                 capability_composite=item.capability_composite,
                 capability_tier=item.capability_tier,
                 evidence_summary=item.evidence_summary,
-                result=item.result,
+                result=stored,
                 error=item.error,
                 anomalous=item.anomalous,
                 review_state=item.review_state,

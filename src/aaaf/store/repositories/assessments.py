@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
+from aaaf.models.stored_result import stored_result_dict, upgraded
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
@@ -85,7 +86,7 @@ def _assessment_from_row(
         capability_composite=row.capability_composite,
         capability_tier=row.capability_tier,
         evidence_summary=row.evidence_summary,
-        result=row.result,
+        result=None if row.result is None else upgraded(row.result),  # any stored version, as the current
         error=row.error,
         anomalous=bool(row.anomalous),
         review_state=row.review_state,
@@ -266,7 +267,7 @@ class AssessmentRepository(EventRepository):
                 .where(t.assessments.c.id == row.id, t.assessments.c.status.in_(RUNNING_STATUSES))
                 .values(
                     status="completed",
-                    result=dict(result),
+                    result=stored_result_dict(result),
                     performance_composite=performance_composite,
                     performance_tier=performance_tier,
                     capability_composite=capability_composite,
@@ -439,7 +440,7 @@ class AssessmentRepository(EventRepository):
                     performance_tier=performance_tier,
                     capability_composite=capability_composite,
                     capability_tier=capability_tier,
-                    result=dict(result),
+                    result=stored_result_dict(result),
                 )
             )
             if spec is not None:
