@@ -25,7 +25,7 @@ from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values, sqlite_evidence_row
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
-from aaaf.store.repositories.assessments import _dimension_values
+from aaaf.store.repositories.assessments import dimension_row_values
 from aaaf.store.trace_codec import PackedTrace
 from aaaf.store.types import dumps_json
 
@@ -197,7 +197,7 @@ def prepare_finished_assessments(
         )
         dims = []
         for raw in item.dimension_rows:
-            row = {"id": uuid.uuid4(), **_dimension_values(item.id, raw), "created_at": item.completed_at}
+            row = {"id": uuid.uuid4(), **dimension_row_values(item.id, raw), "created_at": item.completed_at}
             dimension_rows.append(row)
             dims.append(DimensionScore(**row))
         if item.spec is not None and sqlite:

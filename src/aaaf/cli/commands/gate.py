@@ -30,8 +30,8 @@ from aaaf.cli.commands.eval_common import (
     JudgeUrlOption,
     RubricOption,
     SeedOption,
-    _judge_options,
     build_config,
+    judge_options,
 )
 from aaaf.cli.context import (
     DbOption,
@@ -222,7 +222,7 @@ def gate(
             baseline,
             candidate,
             config=config,
-            options=_judge_options(judge, judge_url, rubric, False, None),
+            options=judge_options(judge, judge_url, rubric, False, None),
             source_format=source_format,
             allow_incomplete=allow_incomplete,
         )

@@ -20,16 +20,16 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.base import (
     AgentRef,
-    _check_agent_name,
-    _check_one_of,
     as_uuid,
+    check_agent_name,
+    check_one_of,
     not_found,
 )
 from aaaf.store.repositories.config import ConfigRepository
 from aaaf.store.row_mapping import record_from_row
 
 
-def _agent_from_row(row: Row[Any]) -> Agent:
+def agent_from_row(row: Row[Any]) -> Agent:
     return record_from_row(Agent, row)
 
 
@@ -63,7 +63,7 @@ class AgentRepository(ConfigRepository):
         metadata: Mapping[str, Any] | None = None,
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1); ``CONFLICT`` if the name is taken."""
-        _check_agent_name(name)
+        check_agent_name(name)
         stamp = self._clock()
         agent_id = uuid.uuid4()
         try:
@@ -95,7 +95,7 @@ class AgentRepository(ConfigRepository):
         NOTHING`` on the unique (organization, name), so two writers enrolling the same
         new name both get the one agent and neither fails.
         """
-        _check_agent_name(name)
+        check_agent_name(name)
         found = self.find_agent(name)
         if found is not None:
             return found, False
@@ -127,7 +127,7 @@ class AgentRepository(ConfigRepository):
                     t.agents.c.organization_id == self.organization_id, t.agents.c.name == name
                 )
             ).one()
-        return _agent_from_row(row), inserted is not None
+        return agent_from_row(row), inserted is not None
 
     @staticmethod
     def _name_taken(name: str) -> AAAFError:
@@ -144,7 +144,7 @@ class AgentRepository(ConfigRepository):
         """The agent by id or name, or None."""
         with self._reading() as connection:
             row = self._agent_row(connection, name_or_id)
-        return None if row is None else _agent_from_row(row)
+        return None if row is None else agent_from_row(row)
 
     def agents(self, *, status: str | None = None) -> list[Agent]:
         """The organization's agents ordered by name."""
@@ -153,7 +153,7 @@ class AgentRepository(ConfigRepository):
             query = query.where(t.agents.c.status == status)
         with self._reading() as connection:
             rows = connection.execute(query.order_by(t.agents.c.name)).all()
-        return [_agent_from_row(row) for row in rows]
+        return [agent_from_row(row) for row in rows]
 
     def update_agent(
         self,
@@ -193,7 +193,7 @@ class AgentRepository(ConfigRepository):
 
     def set_agent_status(self, name_or_id: AgentRef, status: str) -> Agent:
         """enrolled | active | suspended | archived (document 004 §7.2)."""
-        _check_one_of("status", status, t.AGENT_STATUSES)
+        check_one_of("status", status, t.AGENT_STATUSES)
         with self._writing() as connection:
             row = self._require_agent(connection, name_or_id)
             connection.execute(

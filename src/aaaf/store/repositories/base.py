@@ -50,7 +50,7 @@ def not_found(kind: str, ref: object) -> AAAFError:
     return AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
 
 
-def _check_agent_name(name: object) -> None:
+def check_agent_name(name: object) -> None:
     """A name is a non-empty string within the id limit, without NUL or lone surrogates
     (issue 21: the same on SQLite and PostgreSQL; ``Settings.event_max_id_chars``)."""
     if not isinstance(name, str) or not name.strip():
@@ -66,7 +66,7 @@ def _check_agent_name(name: object) -> None:
         )
 
 
-def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
+def check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
     if value not in allowed:
         raise AAAFError(
             "INVALID_REQUEST",
