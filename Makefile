@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck contracts unit slow bench bench-api soak validity clean
+.PHONY: install demo test lint typecheck contracts unit slow bench bench-api soak validity regen clean
 
 # The optional `similarity` extra (all-MiniLM-L6-v2 for `similar` assertions) needs PyTorch: it is
 # installed only from a local CPU wheel (this machine kind ships one in /opt/wheels), never as the
@@ -80,6 +80,16 @@ soak: $(STAMP)
 validity: $(STAMP)
 	$(PY) benchmarks/validity.py
 	$(PY) benchmarks/gate_validity.py
+
+# Every artefact generated from the code, after a route, a public model or a command changes:
+# openapi.json, both SDKs' generated layers (the TypeScript one built), docs/schemas and the
+# CLI's command index.  The drift tests name this target when one of them is stale.
+regen: $(STAMP)
+	$(VENV)/bin/aaaf serve --print-openapi > openapi.json.tmp && mv openapi.json.tmp openapi.json
+	$(PY) scripts/gen_sdk_python.py
+	cd sdk/typescript && npm run --silent generate && npm run --silent build
+	$(PY) scripts/gen_schemas.py
+	$(PY) scripts/gen_cli_index.py
 
 clean:
 	rm -rf out aaaf.db aaaf-issuer.key aaaf-secret.key .pytest_cache .mypy_cache .ruff_cache

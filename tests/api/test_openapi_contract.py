@@ -1,6 +1,6 @@
 """The committed ``openapi.json`` is the app's (issue 13 §6: the SDKs are generated from it).
 
-Regenerate after changing a route: ``aaaf serve --print-openapi > openapi.json``.
+Regenerate after changing a route: ``make regen`` (openapi.json, both SDKs, docs/schemas, the CLI index).
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ COMMITTED = Path(__file__).resolve().parents[2] / "openapi.json"
 
 def test_committed_openapi_matches_the_app() -> None:
     committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
-    assert committed == openapi_document(), (
-        "openapi.json is stale: regenerate it with `aaaf serve --print-openapi > openapi.json`"
-    )
+    assert committed == openapi_document(), "openapi.json is stale: run `make regen`"
 
 
 def test_operation_ids_are_stable_names_and_every_route_has_one() -> None:

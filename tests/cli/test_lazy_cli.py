@@ -54,7 +54,7 @@ def test_the_index_is_what_the_generator_writes() -> None:
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     committed = (ROOT / "src" / "aaaf" / "cli" / "command_index.py").read_text(encoding="utf-8")
-    assert gen_cli_index.render() == committed, "run: .venv/bin/python scripts/gen_cli_index.py"
+    assert gen_cli_index.render() == committed, "run `make regen`"
 
 
 def test_the_index_names_every_command_the_modules_register() -> None:

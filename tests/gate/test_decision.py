@@ -15,13 +15,12 @@ from aaaf.scoring.layered import GradedAssertion, JudgeScore, LayeredConfig, Lay
 from aaaf.scoring.verdict import Verdict, compare_runs
 from aaaf.services.gate import (
     DEFAULT_FAIL_ON,
-    Z95,
     GateVerdict,
     decide_agent,
     decide_eval,
-    difference_interval,
     parse_fail_on,
 )
+from aaaf.services.gate_checks import Z95, difference_interval
 from aaaf.services.gate_report import agent_html, check_status, junit_xml, markdown_summary
 
 DEFAULT = parse_fail_on(DEFAULT_FAIL_ON)

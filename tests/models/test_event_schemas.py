@@ -23,13 +23,13 @@ PAGE = ROOT / "docs" / "evidence-format.md"
 @pytest.mark.parametrize("event_type", sorted(PAYLOAD_SHAPES))
 def test_each_committed_event_schema_is_the_generated_one(event_type: str) -> None:
     path = COMMITTED / f"{event_type}.json"
-    assert path.read_text(encoding="utf-8") == schema_text(event_type), "run scripts/gen_schemas.py"
+    assert path.read_text(encoding="utf-8") == schema_text(event_type), "run `make regen`"
 
 
 def test_no_schema_without_an_event_type_and_the_page_is_current() -> None:
     assert {path.stem for path in COMMITTED.glob("*.json")} == set(PAYLOAD_SHAPES)
     page = PAGE.read_text(encoding="utf-8")
-    assert page == page_with_table(page), "run scripts/gen_schemas.py"
+    assert page == page_with_table(page), "run `make regen`"
     for event_type in PAYLOAD_SHAPES:
         assert f"(schemas/events/{event_type}.json)" in page
 

@@ -1,7 +1,7 @@
 """The JSON Schemas in docs/schemas/ are the public shapes' (issue 10 §3) and the CLI's real
 ``--json`` outputs conform to them.
 
-Regenerate after changing a model: ``.venv/bin/python scripts/gen_schemas.py``.
+Regenerate after changing a model: ``make regen``.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ OUTPUTS = {
 @pytest.mark.parametrize("name", sorted(PUBLIC_SHAPES))
 def test_committed_schema_matches_the_model(name: str) -> None:
     path = COMMITTED / f"{name}.json"
-    assert path.exists(), f"docs/schemas/{name}.json is missing: run scripts/gen_schemas.py"
+    assert path.exists(), f"docs/schemas/{name}.json is missing: run `make regen`"
     assert path.read_text(encoding="utf-8") == schema_text(name), (
-        f"docs/schemas/{name}.json is stale: regenerate it with `python scripts/gen_schemas.py`"
+        f"docs/schemas/{name}.json is stale: run `make regen`"
     )
 
 

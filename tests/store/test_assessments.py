@@ -19,6 +19,8 @@ RESULT = {
     "performance": {"composite_score": 0.6180339887498949, "big": 1e16},
     "capability": None,
 }
+# as stored: the version of the shape first, the evidence summary it always has last
+STORED = {"version": 2, **RESULT, "evidence_summary": {}}
 
 
 @pytest.fixture()
@@ -64,14 +66,14 @@ def test_lifecycle_in_progress_then_completed(org: OrgStore, agent: Agent) -> No
     done = complete(org, running, anomalous=True, review_state="pending_review")
     assert done.status == "completed" and done.completed_at == T0 + minutes(5)
     assert (done.anomalous, done.review_state) == (True, "pending_review")
-    assert done.result == RESULT and done.evidence_summary == {"tasks": 47, "event_ids": ["e1", "e2"]}
+    assert done.result == STORED and done.evidence_summary == {"tasks": 47, "event_ids": ["e1", "e2"]}
     assert done.performance_tier == "Proficient" and done.capability_composite is None
     assert org.get_assessment(done.id) == done
     assert org.get_assessment(str(done.id)) == done
-    # the stored result is the document as written: same keys in the same order, same types
+    # the stored result is the document as written, versioned: same keys in the same order, same types
     import orjson
 
-    assert orjson.dumps(done.result) == orjson.dumps(RESULT)
+    assert orjson.dumps(done.result) == orjson.dumps(STORED)
 
 
 def test_scores_are_bit_exact_and_null_stays_null(org: OrgStore, agent: Agent) -> None:

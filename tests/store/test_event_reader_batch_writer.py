@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from aaaf.models.stored_result import stored_result_dict
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.spec import aaaf_spec
 from aaaf.scoring.trace import DimensionEvidence
@@ -113,7 +114,7 @@ def _write(url: str, *, fast: bool) -> None:
             records = prepared.records
         assert [r.status for r in records] == ["completed", "failed"]
         again = org.get_assessment(records[0].id)
-        assert again.result == items[0].result
+        assert again.result == stored_result_dict(items[0].result)  # as written: versioned
         assert again.performance_composite == 0.7234567890123456
         assert [d.score for d in again.dimensions if d.dimension == "accuracy"] == [2 / 3]
     finally:

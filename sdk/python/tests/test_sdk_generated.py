@@ -30,9 +30,9 @@ def test_regenerating_from_openapi_json_gives_the_committed_code(tmp_path: Path)
     )
     assert done.returncode == 0, done.stdout + done.stderr
     fresh, committed = _files(out), _files(COMMITTED)
-    assert sorted(fresh) == sorted(committed), "files added or removed: rerun scripts/gen_sdk_python.py"
+    assert sorted(fresh) == sorted(committed), "files added or removed: run `make regen`"
     changed = [name for name in fresh if fresh[name] != committed[name]]
-    assert changed == [], f"{changed[:10]} differ from openapi.json: rerun scripts/gen_sdk_python.py"
+    assert changed == [], f"{changed[:10]} differ from openapi.json: run `make regen`"
 
 
 def test_every_operation_of_openapi_json_is_a_resource_method() -> None:

@@ -21,7 +21,7 @@ test("src/generated/openapi.ts is generated from openapi.json", async () => {
     });
     const committed = await readFile(join(root, "src/generated/openapi.ts"), "utf8");
     assert.ok(committed.includes('"/api/v1/events/batch"'));
-    assert.equal(committed, await readFile(fresh, "utf8"), "run `npm run generate` in sdk/typescript and commit the result");
+    assert.equal(committed, await readFile(fresh, "utf8"), "stale: run `make regen` and commit the result");
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -63,7 +63,9 @@ def create_app(
         log.info("serving %s", app.state.store.url)
         flusher = asyncio.create_task(meter.run(app.state.store))
         try:
-            async with background_loop(app.state.store, settings):  # issue 14: webhooks, duties
+            async with background_loop(
+                app.state.store, settings, context.clock
+            ):  # issue 14: webhooks, duties
                 yield
         finally:
             flusher.cancel()

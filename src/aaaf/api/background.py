@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 
 from aaaf.settings import Settings
 from aaaf.store import Store
@@ -24,23 +24,26 @@ log = logging.getLogger("aaaf.background")
 MAX_ROUNDS_PER_TICK = 10
 
 
-def _one_round(store: Store, settings: Settings) -> None:
+Clock = Callable[[], datetime]
+
+
+def _one_round(store: Store, settings: Settings, clock: Clock) -> None:
     from aaaf.services.webhook_delivery import deliver_due
 
     for _ in range(MAX_ROUNDS_PER_TICK):  # a full batch: more may be due, go on (bounded)
-        sent = deliver_due(store, now=datetime.now(UTC), settings=settings)
+        sent = deliver_due(store, now=clock(), settings=settings)
         if sent.claimed:
             log.info("webhook deliveries: %s", sent.to_dict())
         if sent.claimed < settings.webhook_batch_size:
             break
 
 
-async def _loop(store: Store, settings: Settings) -> None:
+async def _loop(store: Store, settings: Settings, clock: Clock) -> None:
     from aaaf.store.availability import database_unavailable
 
     while True:
         try:
-            await asyncio.to_thread(_one_round, store, settings)
+            await asyncio.to_thread(_one_round, store, settings, clock)
         except Exception as error:
             if database_unavailable(error):  # an outage: one line, no trace (docs/jobs.md)
                 log.warning("background round skipped, the database is unavailable: %s", type(error).__name__)
@@ -50,12 +53,15 @@ async def _loop(store: Store, settings: Settings) -> None:
 
 
 @contextlib.asynccontextmanager
-async def background_loop(store: Store, settings: Settings) -> AsyncIterator[asyncio.Task[None] | None]:
-    """Run the loop while the block runs (nothing when the interval is 0)."""
+async def background_loop(
+    store: Store, settings: Settings, clock: Clock
+) -> AsyncIterator[asyncio.Task[None] | None]:
+    """Run the loop while the block runs (nothing when the interval is 0); each round's
+    deliveries are due by ``clock`` (the app's service context's)."""
     if settings.background_interval_seconds <= 0:
         yield None
         return
-    task = asyncio.create_task(_loop(store, settings), name="aaaf-background")
+    task = asyncio.create_task(_loop(store, settings, clock), name="aaaf-background")
     try:
         yield task
     finally:

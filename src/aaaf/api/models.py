@@ -31,8 +31,6 @@ __all__ = [
     "AuditSampleRequest",
     "AuditSampleTask",
     "BatchResult",
-    "EventBatch",
-    "EventIn",
     "EventItemError",
     "EventOut",
     "EventStored",
@@ -117,23 +115,6 @@ class AgentPatch(Request):
 
 
 # events ----------------------------------------------------------------------------------
-class EventIn(BaseModel):
-    """One event (docs/scoring.md §2); validated by the evidence rules, not here, so that a batch
-    answers per event instead of refusing the whole request."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str | None = None
-    agent_id: str | None = None
-    type: str | None = None
-    timestamp: str | None = None
-    data: dict[str, Any] | None = None
-
-
-class EventBatch(Request):
-    events: list[dict[str, Any]]
-
-
 class EventItemError(BaseModel):
     """Why the event at ``index`` was rejected; ``id`` is the event's own ``id`` if it had one."""
 

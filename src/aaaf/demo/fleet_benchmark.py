@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from aaaf.demo.fleet_month import _dump, iso_seconds
+from aaaf.demo.fleet_month import event_line, iso_seconds
 from aaaf.demo.fleet_profiles import BASELINE_SECONDS, CHECKLIST, DAY, DEFAULT_SEED, DOMAINS, WINDOW_DAYS
 
 # ---------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def write_benchmark(
     with output.open("wb") as handle:
         for index in range(agents):
             chunk = b"".join(
-                _dump(event) for event in iter_benchmark_events(index, events_per_agent, now, seed)
+                event_line(event) for event in iter_benchmark_events(index, events_per_agent, now, seed)
             )
             handle.write(chunk)
             total += events_per_agent

@@ -20,13 +20,13 @@ import numpy as np
 import orjson
 
 from aaaf.demo.fleet_profiles import (
-    _EPOCH,
     BASELINE_SECONDS,
     CHECKLIST,
     DAY,
     DEFAULT_AGENTS,
     DEFAULT_NOW,
     DEFAULT_SEED,
+    EPOCH,
     SEVERITIES,
     WINDOW_DAYS,
     AgentProfile,
@@ -40,7 +40,7 @@ from aaaf.demo.fleet_profiles import (
 
 @functools.lru_cache(maxsize=4096)
 def _date_of_day(epoch_day: int) -> str:
-    return (_EPOCH + timedelta(days=epoch_day)).strftime("%Y-%m-%d")
+    return (EPOCH + timedelta(days=epoch_day)).strftime("%Y-%m-%d")
 
 
 def iso_seconds(epoch_seconds: int) -> str:
@@ -394,7 +394,7 @@ def generate_fleet(now: datetime, *, agents: int = DEFAULT_AGENTS, seed: int = D
     return Fleet(events=events, enrollment=[profile.enrollment() for profile in profiles], profiles=profiles)
 
 
-def _dump(event: dict[str, Any]) -> bytes:
+def event_line(event: dict[str, Any]) -> bytes:
     return orjson.dumps(event) + b"\n"
 
 
@@ -424,7 +424,7 @@ def write_fleet(
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("wb") as handle:
         for event in events:
-            handle.write(_dump(event))
+            handle.write(event_line(event))
     enrollment_path = enrollment_path or output.parent / "agents.json"
     enrollment_path.parent.mkdir(parents=True, exist_ok=True)
     enrollment_path.write_text(json.dumps(enrollment, indent=2) + "\n", encoding="utf-8")

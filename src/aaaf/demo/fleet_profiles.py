@@ -21,7 +21,7 @@ DEFAULT_SEED = 7
 DEFAULT_AGENTS = 32
 WINDOW_DAYS = 30
 DAY = 86_400
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # document 004 §3.2 — the 12 default domains
 DOMAINS: tuple[str, ...] = DEFAULT_TAXONOMY

@@ -73,6 +73,23 @@ _EXPORTS: dict[str, str] = {
     "TrustScore": "aaaf.models.trust",
     "WorkflowScore": "aaaf.models.workflow",
     "WorkflowWeights": "aaaf.models.workflow",
+    "Appeal": "aaaf.models.appeal",
+    "AppealPage": "aaaf.models.appeal",
+    "BadgeCredential": "aaaf.models.badge",
+    "BadgeOnRecord": "aaaf.models.badge",
+    "Jwk": "aaaf.models.badge",
+    "Jwks": "aaaf.models.badge",
+    "PublicVerification": "aaaf.models.badge",
+    "EvalRun": "aaaf.models.eval_run",
+    "EvalRunPage": "aaaf.models.eval_run",
+    "EvalRunSummary": "aaaf.models.eval_run",
+    "ConfigWeights": "aaaf.models.org_config",
+    "Taxonomy": "aaaf.models.org_config",
+    "OrgConfig": "aaaf.models.org_config",
+    "StressRun": "aaaf.models.stress_run",
+    "StressRunQueued": "aaaf.models.stress_run",
+    "StressRunResult": "aaaf.models.stress_run",
+    "StressRunWithResults": "aaaf.models.stress_run",
 }
 
 #: name → the public result whose JSON Schema is published in docs/schemas/ (its model's name)
@@ -127,13 +144,17 @@ __all__ = [
     "AgentListing",
     "AgentStanding",
     "ApiKey",
+    "Appeal",
+    "AppealPage",
     "AssessOutcome",
     "Assessment",
     "AuditStatus",
     "AuditSummary",
     "AxisEvidence",
     "AxisScore",
+    "BadgeCredential",
     "BadgeIssueOutcome",
+    "BadgeOnRecord",
     "BadgeRecord",
     "BadgeRevocation",
     "BadgeRevoked",
@@ -147,6 +168,7 @@ __all__ = [
     "ConfigChange",
     "ConfigSetResult",
     "ConfigShow",
+    "ConfigWeights",
     "CreatedApiKey",
     "CreatedOAuthClient",
     "CreatedOrganization",
@@ -155,25 +177,37 @@ __all__ = [
     "Enrollment",
     "ErrorBody",
     "ErrorDetail",
+    "EvalRun",
+    "EvalRunPage",
+    "EvalRunSummary",
     "EventError",
     "EventWarning",
     "EvidenceSources",
     "Explanation",
     "IssuedBadge",
+    "Jwk",
+    "Jwks",
     "ModelGraded",
     "Number",
     "OAuthClient",
     "OAuthClientPage",
     "OpenModel",
+    "OrgConfig",
     "Organization",
     "PendingReview",
     "PendingTrustReview",
     "PublicModel",
+    "PublicVerification",
     "ReviewDecision",
     "ScoreHistoryEntry",
     "SeveralComparison",
     "StatusListWritten",
     "StressLibrary",
+    "StressRun",
+    "StressRunQueued",
+    "StressRunResult",
+    "StressRunWithResults",
+    "Taxonomy",
     "TrustScore",
     "TrustWeightsStatus",
     "Uncertainty",
@@ -197,6 +231,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ReviewDecision,
         TrustWeightsStatus,
     )
+    from aaaf.models.appeal import Appeal, AppealPage
     from aaaf.models.assessment import (
         Assessment,
         AssessOutcome,
@@ -212,11 +247,15 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.audit import AuditStatus
     from aaaf.models.badge import (
         BadgeIssueOutcome,
+        BadgeOnRecord,
         BadgeRecord,
         BadgeRevocation,
         BadgeRevoked,
         BadgeVerification,
         IssuedBadge,
+        Jwk,
+        Jwks,
+        PublicVerification,
         StatusListWritten,
         VerificationCheck,
     )
@@ -231,7 +270,10 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.collect import CollectReport, EventError, EventWarning
     from aaaf.models.comparison import Comparison, SeveralComparison
     from aaaf.models.error import ErrorBody, ErrorDetail
+    from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
     from aaaf.models.explain import Explanation
+    from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
+    from aaaf.models.stress_run import StressRun, StressRunQueued, StressRunResult, StressRunWithResults
     from aaaf.models.tenancy import (
         Agent,
         AgentListing,

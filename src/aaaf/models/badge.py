@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from aaaf.models._base import PublicModel
+from aaaf.models._base import OpenModel, PublicModel
 from aaaf.models.error import ErrorDetail
 
 
@@ -100,3 +100,91 @@ class BadgeIssueOutcome(PublicModel):
     assessment_id: str | None
     files: list[str]
     error: ErrorDetail | None = None
+
+
+class PublicVerification(PublicModel):
+    """``GET /api/v1/badges/{id}/verify`` (public; docs/api.md "Verification page"): whether the
+    badge on record is valid and what it says.  A private badge answers only ``valid``,
+    ``assessment_id`` and ``visibility``."""
+
+    valid: bool
+    assessment_id: str
+    visibility: str | None = None
+    agent_name: str | None = None
+    organization: str | None = None
+    performance_tier: str | None = None
+    capability_tier: str | None = None
+    evidence_sources: dict[str, Any] | None = None
+    issued: str | None = None
+    valid_until: str | None = None
+    expired: bool | None = None
+    revoked: bool | None = None
+    reason: str | None = None
+
+
+class BadgeOnRecord(PublicModel):
+    """A badge record of the organization (``GET``/``PATCH /api/v1/badges/{id}``): its latest
+    credential, status-list bit, dates, revocation and visibility.  A badge not issued yet
+    answers only ``assessment_id`` and ``visibility``."""
+
+    id: str | None = None
+    assessment_id: str
+    agent_id: str | None = None
+    organization_id: str | None = None
+    status_index: int | None = None
+    svg_url: str | None = None
+    png_url: str | None = None
+    json_data: dict[str, Any] | None = None
+    credential_jwt: str | None = None
+    issued_at: str | None = None
+    valid_until: str | None = None
+    revoked: bool | None = None
+    revoked_at: str | None = None
+    revoke_reason: str | None = None
+    superseded_at: str | None = None
+    current: bool | None = None
+    visibility: str
+
+
+class Jwk(PublicModel):
+    """One Ed25519 public key of the issuer (RFC 8037)."""
+
+    kty: str
+    crv: str
+    x: str
+    kid: str
+    alg: str
+    use: str
+
+
+class Jwks(PublicModel):
+    """The issuer's public keys (a JWK Set, RFC 7517), to verify badges offline."""
+
+    keys: list[Jwk]
+
+
+class CredentialProof(PublicModel):
+    """The compact JWT the credential was signed as (VC-JWT)."""
+
+    type: str
+    jwt: str
+
+
+class BadgeCredential(OpenModel):
+    """The ``.json`` badge: the signed Open Badges 3.0 credential, readable, with its proof
+    (docs/api.md "Badge visibility"); open: status, image digests and further terms follow."""
+
+    context: list[Any] = Field(alias="@context")
+    id: str
+    type: list[str]
+    name: str
+    description: str
+    image: dict[str, Any]
+    issuer: dict[str, Any]
+    validFrom: str
+    validUntil: str
+    awardedDate: str
+    credentialSubject: dict[str, Any]
+    evidence: list[dict[str, Any]]
+    credentialSchema: list[dict[str, Any]]
+    proof: CredentialProof

@@ -262,7 +262,7 @@ def need_text(need: DimensionNeed) -> str:
     return f"≥ {ceil_display(need.required)}"
 
 
-def _tier_raise_section(raise_: TierRaise, dimensions: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def tier_raise_section(raise_: TierRaise, dimensions: Mapping[str, Mapping[str, Any]]) -> list[str]:
     title = AXIS_TITLES[raise_.axis]
     lines = [f"### {title}", ""]
     if raise_.next_tier is None or raise_.next_bound is None or raise_.gap is None:
@@ -585,7 +585,7 @@ def render_agent_report(
             )
             lines.append("")
             continue
-        lines.extend(_tier_raise_section(raise_, data.get("dimensions", {})))
+        lines.extend(tier_raise_section(raise_, data.get("dimensions", {})))
 
     lines.extend(_trust_section(trust, trust_note))
     return "\n".join(lines).rstrip() + "\n"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aaaf.reports.markdown import AXIS_TITLES, TierRaise, _tier_raise_section, table, title_of
+from aaaf.reports.markdown import AXIS_TITLES, TierRaise, table, tier_raise_section, title_of
 from aaaf.reports.uncertainty import uncertainty_section
 from aaaf.scoring.core import display
 
@@ -138,5 +138,5 @@ def explanation_markdown(
             lines.append("A single-dimension assessment has no composite and no tier.")
             lines.append("")
             continue
-        lines.extend(_tier_raise_section(raise_, (result.get(axis) or {}).get("dimensions", {})))
+        lines.extend(tier_raise_section(raise_, (result.get(axis) or {}).get("dimensions", {})))
     return "\n".join(lines).rstrip() + "\n"

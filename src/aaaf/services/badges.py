@@ -75,7 +75,7 @@ from aaaf.badges.verify import VerificationResult, verify
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.services.issuer import sqlite_file_url
-from aaaf.store.records import BadgeSlot, SignedCredential
+from aaaf.store.records import Assessment, Badge, BadgeSlot, SignedCredential
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -141,7 +141,7 @@ def parse_formats(formats: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
-def check_issuable(assessment: Any, *, now: datetime | None = None, latest: Any = None) -> None:
+def check_issuable(assessment: Assessment, *, now: datetime | None = None, latest: Any = None) -> None:
     """Refuse a badge for an assessment that has not earned one, saying why (module docstring).
 
     ``now`` checks expiry; ``latest`` is the agent's latest completed assessment (a
@@ -225,11 +225,11 @@ def appeal_reason(appeal_id: str | uuid.UUID) -> str:
     return f"{SUPERSEDED_PREFIX}appeal {appeal_id} accepted"
 
 
-def _revoked_by_hand(badge: Any) -> bool:
+def _revoked_by_hand(badge: Badge) -> bool:
     return bool(badge.revoked) and not (badge.revoke_reason or "").startswith(SUPERSEDED_PREFIX)
 
 
-def _still_says(badge: Any, data: BadgeData) -> bool:
+def _still_says(badge: Badge, data: BadgeData) -> bool:
     """Whether a stored credential says what the assessment now says (scores, tiers, dates)."""
     if not badge.credential_jwt:
         return False
@@ -355,7 +355,7 @@ def issue_badge(
     return paths
 
 
-def stored_badge(badge: Any) -> IssuedBadge:
+def stored_badge(badge: Badge) -> IssuedBadge:
     """A recorded badge, ready to render in any format without signing anything again.
 
     What ``GET /api/v1/badges/{assessment_id}.svg|.png|.json`` serves: the pictures are
@@ -594,7 +594,7 @@ def verify_issued(store: Any, assessment_id: str | uuid.UUID, now: datetime) -> 
     return verify(badge.credential_jwt, [key.public], now=now, status_list=status)
 
 
-def _held_because(assessment: Any) -> str:
+def _held_because(assessment: Assessment) -> str:
     """Why a held assessment is held: calibration (SCORING.md §2.4) and/or audit (§2.6)."""
     audit = (assessment.result or {}).get("audit") or {}
     reasons = ["anomalous"] if assessment.anomalous else []

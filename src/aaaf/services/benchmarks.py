@@ -136,13 +136,12 @@ def benchmark_table(
     )
 
 
-def agent_standing(org: OrgStore, agent: str, *, now: datetime | None = None) -> AgentStanding:
+def agent_standing(org: OrgStore, agent: str, *, now: datetime) -> AgentStanding:
     """Where the organization's agent ``agent`` (its id or name; ``NOT_FOUND`` for an agent of
     another organization) stands: per published cell of ``all`` and of each domain it claims,
     its latest valid score's percentile.  Empty when it has no valid assessment."""
     found = org.get_agent(agent)
-    when = now or datetime.now(UTC)
-    assessment_id, scores = agent_latest_scores(org.engine, org.organization_id, found.id, when)
+    assessment_id, scores = agent_latest_scores(org.engine, org.organization_id, found.id, now)
     domains = [
         BENCHMARK_ALL_DOMAINS,
         *sorted({d for d in found.claimed_domains if d != BENCHMARK_ALL_DOMAINS}),

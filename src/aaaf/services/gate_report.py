@@ -32,7 +32,8 @@ from aaaf.scoring.core import display
 
 if TYPE_CHECKING:
     from aaaf.scoring.task_flips import FlipReport, TaskFlip
-    from aaaf.services.gate import GateCheck, GateResult
+    from aaaf.services.gate import GateResult
+    from aaaf.services.gate_checks import GateCheck
 
 
 def _level(value: float | None) -> str:

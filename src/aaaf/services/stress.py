@@ -13,17 +13,22 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.services.context import system_clock
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings, get_settings
 from aaaf.stress import model_grading
 from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 
 log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+"""The time a run's dates are read from: the caller's (its service context's clock); the
+system clock when none is given."""
 
 OUTCOMES = {"accepted": "pass", "partial": "partial", "rejected": "fail"}
 """Grade → document 004 §7.2 ``stress_test_results.outcome``."""
@@ -111,7 +116,12 @@ def with_installed(org: Any, library_dirs: Sequence[str] = ()) -> list[str]:
 
 
 def start_stress_run(
-    org: Any, agent_name: str, agent_spec: Any, *, library_dirs: Sequence[str] = ()
+    org: Any,
+    agent_name: str,
+    agent_spec: Any,
+    *,
+    library_dirs: Sequence[str] = (),
+    clock: Clock = system_clock,
 ) -> tuple[Any, Any]:
     """Validate the libraries (``library_dirs`` and the installed ones) and record the run
     ``running``; (the run, the library)."""
@@ -125,7 +135,7 @@ def start_stress_run(
         agent_reference=agent_spec.reference,
         library=", ".join(s["name"] for s in library.sources),
         library_version=library.version,
-        started_at=datetime.now(UTC),
+        started_at=clock(),
     )
     return run, library
 
@@ -136,12 +146,15 @@ def run_stress_test(
     agent_spec: Any,
     *,
     library_dirs: Sequence[str] = (),
+    clock: Clock = system_clock,
     **options: Any,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
     agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
-    run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs)
-    return execute_stress_run(org, run, library, agent_spec, library_dirs=library_dirs, **options)
+    run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs, clock=clock)
+    return execute_stress_run(
+        org, run, library, agent_spec, library_dirs=library_dirs, clock=clock, **options
+    )
 
 
 def execute_stress_run(
@@ -161,6 +174,7 @@ def execute_stress_run(
     settings: Settings | None = None,
     sandbox: SandboxChoice | None = None,
     pin_agent_url: bool = False,
+    clock: Clock = system_clock,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Run a recorded run's tasks, collect its evidence, store its results and close it.
 
@@ -199,10 +213,17 @@ def execute_stress_run(
                 sandbox=sandbox,
             )
     except Exception as error:
-        _fail(org, run, f"{type(error).__name__}: {error}")
+        _fail(org, run, f"{type(error).__name__}: {error}", now=clock())
         raise
     return record_stress_evidence(
-        org, run, library, suite.records, log_path=suite.log_path, eval_id=suite.eval_id, settings=settings
+        org,
+        run,
+        library,
+        suite.records,
+        log_path=suite.log_path,
+        eval_id=suite.eval_id,
+        settings=settings,
+        clock=clock,
     )
 
 
@@ -217,11 +238,11 @@ def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
     return lambda: PinnedTransport(settings, refusal_as_connect_error=True)
 
 
-def _fail(org: Any, run: Any, message: str) -> None:
+def _fail(org: Any, run: Any, message: str, *, now: datetime) -> None:
     org.finish_stress_run(
         run.id,
         status="failed",
-        finished_at=datetime.now(UTC),
+        finished_at=now,
         log_path=None,
         summary={"error": message},
         results=[],
@@ -238,6 +259,7 @@ def record_stress_evidence(
     eval_id: str | None = None,
     settings: Settings | None = None,
     notes: Sequence[str] = (),
+    clock: Clock = system_clock,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """The one path from an inspect log's stress records to evidence (issue 15 §4), for the
     harness's own runs and for a user's imported log: model-graded sub-scores, the standard
@@ -269,7 +291,7 @@ def record_stress_evidence(
     report = collect(
         org,
         [(None, event) for event in events],
-        now=datetime.now(UTC),
+        now=clock(),
         default_agent=str(agent.id),
         stress_run=run.id if harness else None,
     )
@@ -304,8 +326,8 @@ def record_stress_evidence(
                     "tool_calls": len((record.get("tools") or {}).get("calls", [])),
                     "model_graded": record.get("model_graded"),
                 },
-                executed_at=datetime.fromisoformat(
-                    record.get("finished_at") or datetime.now(UTC).isoformat()
+                executed_at=(
+                    datetime.fromisoformat(record["finished_at"]) if record.get("finished_at") else clock()
                 ),
             )
         )
@@ -319,7 +341,7 @@ def record_stress_evidence(
     finished = org.finish_stress_run(
         run.id,
         status="finished",
-        finished_at=datetime.now(UTC),
+        finished_at=clock(),
         log_path=log_path,
         summary=summary,
         results=rows,
@@ -335,6 +357,7 @@ def import_inspect_log(
     library_dirs: Sequence[str] = (),
     enroll: bool = False,
     settings: Settings | None = None,
+    clock: Clock = system_clock,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as
     evidence of the agent, by the same path as the harness's runs (issue 15 "Build on
@@ -379,8 +402,16 @@ def import_inspect_log(
         agent_reference=str(file),
         library=", ".join(source["name"] for source in library.sources),
         library_version=library.version,
-        started_at=datetime.now(UTC),
+        started_at=clock(),
     )
     return record_stress_evidence(
-        org, run, library, records, log_path=str(file), eval_id=eval_id, settings=settings, notes=notes
+        org,
+        run,
+        library,
+        records,
+        log_path=str(file),
+        eval_id=eval_id,
+        settings=settings,
+        notes=notes,
+        clock=clock,
     )

@@ -27,7 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -36,6 +36,7 @@ from standardwebhooks import Webhook as StandardWebhook
 from aaaf.errors import AAAFError
 from aaaf.scoring.results import iso
 from aaaf.secret_box import SecretBox
+from aaaf.services.context import system_clock
 from aaaf.services.issuer import Database, secret_box
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.services.pinned_transport import PinnedTransport
@@ -70,10 +71,6 @@ class DeliverySummary:
             "lost_leases": self.lost_leases,
             "seconds": round(self.seconds, 6),
         }
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def backoff_delay(base_seconds: float, attempt_number: int, rng: random.Random | None = None) -> float:
@@ -220,7 +217,7 @@ async def deliver_due_async(
     now: datetime,
     limit: int | None = None,
     settings: Settings | None = None,
-    clock: Callable[[], datetime] = _utc_now,
+    clock: Callable[[], datetime] = system_clock,
     client: httpx.AsyncClient | None = None,
 ) -> DeliverySummary:
     """:func:`deliver_due` for a caller already inside an event loop."""
@@ -275,7 +272,7 @@ def deliver_due(
     now: datetime,
     limit: int | None = None,
     settings: Settings | None = None,
-    clock: Callable[[], datetime] = _utc_now,
+    clock: Callable[[], datetime] = system_clock,
 ) -> DeliverySummary:
     """Send every delivery due at ``now`` (at most ``limit``, default ``webhook_batch_size``),
     concurrently, recording each attempt and rescheduling failures; the round's summary.

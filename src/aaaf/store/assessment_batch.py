@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, insert, select
 
+from aaaf.models.stored_result import stored_result_dict
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.agent_summaries import refresh_agent_summaries
@@ -25,7 +26,7 @@ from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values, sqlite_evidence_row
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
-from aaaf.store.repositories.assessments import _dimension_values
+from aaaf.store.repositories.assessments import dimension_row_values
 from aaaf.store.trace_codec import PackedTrace
 from aaaf.store.types import dumps_json
 
@@ -171,6 +172,7 @@ def prepare_finished_assessments(
     for item in items:
         if item.status not in ("completed", "failed"):
             raise ValueError(f"a finished assessment is completed or failed, not {item.status!r}")
+        stored = None if item.result is None else stored_result_dict(item.result)
         assessment_rows.append(
             {
                 "id": item.id,
@@ -185,7 +187,7 @@ def prepare_finished_assessments(
                 "capability_composite": item.capability_composite,
                 "capability_tier": item.capability_tier,
                 "evidence_summary": None if item.evidence_summary is None else dict(item.evidence_summary),
-                "result": None if item.result is None else dict(item.result),
+                "result": stored,
                 "error": None if item.error is None else dict(item.error),
                 "anomalous": item.anomalous,
                 "review_state": item.review_state,
@@ -196,7 +198,7 @@ def prepare_finished_assessments(
         )
         dims = []
         for raw in item.dimension_rows:
-            row = {"id": uuid.uuid4(), **_dimension_values(item.id, raw), "created_at": item.completed_at}
+            row = {"id": uuid.uuid4(), **dimension_row_values(item.id, raw), "created_at": item.completed_at}
             dimension_rows.append(row)
             dims.append(DimensionScore(**row))
         if item.spec is not None and sqlite:
@@ -220,7 +222,7 @@ def prepare_finished_assessments(
                 capability_composite=item.capability_composite,
                 capability_tier=item.capability_tier,
                 evidence_summary=item.evidence_summary,
-                result=item.result,
+                result=stored,
                 error=item.error,
                 anomalous=item.anomalous,
                 review_state=item.review_state,

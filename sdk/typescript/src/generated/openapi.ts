@@ -1271,6 +1271,36 @@ export interface components {
             last_used_at: string | null;
         };
         /**
+         * Appeal
+         * @description An appeal against an assessment: what is challenged, why, and how it was resolved.
+         */
+        Appeal: {
+            /** Id */
+            id: string;
+            /** Assessment Id */
+            assessment_id: string;
+            /** Dimensions Challenged */
+            dimensions_challenged: string[];
+            /** Justification */
+            justification: string;
+            /** Counter Evidence */
+            counter_evidence: {
+                [key: string]: unknown;
+            }[];
+            /** Status */
+            status: string;
+            /** Reviewer Notes */
+            reviewer_notes: string | null;
+            /** Resolution */
+            resolution: {
+                [key: string]: unknown;
+            } | null;
+            /** Filed At */
+            filed_at: string;
+            /** Resolved At */
+            resolved_at: string | null;
+        };
+        /**
          * AppealCreate
          * @description docs/api.md appeal request.
          */
@@ -1281,6 +1311,16 @@ export interface components {
             justification: string;
             /** Counter Evidence */
             counter_evidence: components["schemas"]["CounterEvidence"][];
+        };
+        /**
+         * AppealPage
+         * @description One page of an assessment's appeals, oldest first (docs/api.md "Pages").
+         */
+        AppealPage: {
+            /** Items */
+            items: components["schemas"]["Appeal"][];
+            /** Next Cursor */
+            next_cursor: string | null;
         };
         /** AppealResolution */
         AppealResolution: {
@@ -1602,6 +1642,105 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** Badge */
+        Badge: {
+            /** Label */
+            label: string;
+            /** Value */
+            value: boolean | null;
+            /** Detail */
+            detail: string;
+        };
+        /**
+         * BadgeCredential
+         * @description The ``.json`` badge: the signed Open Badges 3.0 credential, readable, with its proof
+         *     (docs/api.md "Badge visibility"); open: status, image digests and further terms follow.
+         */
+        BadgeCredential: {
+            /** @Context */
+            "@context": unknown[];
+            /** Id */
+            id: string;
+            /** Type */
+            type: string[];
+            /** Name */
+            name: string;
+            /** Description */
+            description: string;
+            /** Image */
+            image: {
+                [key: string]: unknown;
+            };
+            /** Issuer */
+            issuer: {
+                [key: string]: unknown;
+            };
+            /** Validfrom */
+            validFrom: string;
+            /** Validuntil */
+            validUntil: string;
+            /** Awardeddate */
+            awardedDate: string;
+            /** Credentialsubject */
+            credentialSubject: {
+                [key: string]: unknown;
+            };
+            /** Evidence */
+            evidence: {
+                [key: string]: unknown;
+            }[];
+            /** Credentialschema */
+            credentialSchema: {
+                [key: string]: unknown;
+            }[];
+            proof: components["schemas"]["CredentialProof"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * BadgeOnRecord
+         * @description A badge record of the organization (``GET``/``PATCH /api/v1/badges/{id}``): its latest
+         *     credential, status-list bit, dates, revocation and visibility.  A badge not issued yet
+         *     answers only ``assessment_id`` and ``visibility``.
+         */
+        BadgeOnRecord: {
+            /** Id */
+            id?: string | null;
+            /** Assessment Id */
+            assessment_id: string;
+            /** Agent Id */
+            agent_id?: string | null;
+            /** Organization Id */
+            organization_id?: string | null;
+            /** Status Index */
+            status_index?: number | null;
+            /** Svg Url */
+            svg_url?: string | null;
+            /** Png Url */
+            png_url?: string | null;
+            /** Json Data */
+            json_data?: {
+                [key: string]: unknown;
+            } | null;
+            /** Credential Jwt */
+            credential_jwt?: string | null;
+            /** Issued At */
+            issued_at?: string | null;
+            /** Valid Until */
+            valid_until?: string | null;
+            /** Revoked */
+            revoked?: boolean | null;
+            /** Revoked At */
+            revoked_at?: string | null;
+            /** Revoke Reason */
+            revoke_reason?: string | null;
+            /** Superseded At */
+            superseded_at?: string | null;
+            /** Current */
+            current?: boolean | null;
+            /** Visibility */
+            visibility: string;
+        };
         /**
          * BadgeRevocation
          * @description ``POST /api/v1/badges/{id}/revoke``'s answer: revoked, when and why.
@@ -1746,6 +1885,95 @@ export interface components {
              */
             allow_incomplete: boolean;
         };
+        /**
+         * Comparison
+         * @description One treatment against the control: verdict, action and every figure behind it
+         *     (``grading``/``calibration``: how the runs' assertions and judges were graded here).
+         */
+        Comparison: {
+            /** Verdict */
+            verdict: string;
+            /** Action */
+            action: string;
+            /** Rule */
+            rule: string;
+            /** Reason */
+            reason: string;
+            /** Headline */
+            headline: string;
+            control: components["schemas"]["RunRef"];
+            treatment: components["schemas"]["RunRef"];
+            /** N Paired */
+            n_paired: number;
+            unpaired: components["schemas"]["Unpaired"];
+            /** Incomplete */
+            incomplete: unknown[];
+            composite: components["schemas"]["CompositeDiff"];
+            /** Layers */
+            layers: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Judges */
+            judges: {
+                [key: string]: unknown;
+            };
+            /** Badges */
+            badges: {
+                [key: string]: components["schemas"]["Badge"];
+            };
+            /** Hotelling */
+            hotelling: {
+                [key: string]: unknown;
+            } | null;
+            /** Standardisation */
+            standardisation: {
+                [key: string]: unknown;
+            } | null;
+            /** Method */
+            method: {
+                [key: string]: unknown;
+            };
+            /** Grading */
+            grading?: {
+                [key: string]: unknown;
+            } | null;
+            /** Calibration */
+            calibration?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * CompositeDiff
+         * @description The composite's means, difference and confidence interval (docs/scoring.md §6).
+         */
+        CompositeDiff: {
+            /** Control */
+            control: number | null;
+            /** Treatment */
+            treatment: number | null;
+            /** Diff */
+            diff: number | null;
+            /** Ci */
+            ci: number[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ConfigWeights
+         * @description Both axes' dimension weights (each sums to 1.0 ± 0.001; docs/scoring.md §1).
+         */
+        ConfigWeights: {
+            /** Performance Weights */
+            performance_weights: {
+                [key: string]: number;
+            };
+            /** Capability Weights */
+            capability_weights: {
+                [key: string]: number;
+            };
+        };
         /** ConfigurationChange */
         ConfigurationChange: {
             /** Changed At */
@@ -1809,6 +2037,16 @@ export interface components {
             revoked_at: string | null;
             /** Client Secret */
             client_secret: string;
+        };
+        /**
+         * CredentialProof
+         * @description The compact JWT the credential was signed as (VC-JWT).
+         */
+        CredentialProof: {
+            /** Type */
+            type: string;
+            /** Jwt */
+            jwt: string;
         };
         /** DeliveryAttempt */
         DeliveryAttempt: {
@@ -1940,6 +2178,60 @@ export interface components {
             n_agents: number;
         };
         /**
+         * EvalRun
+         * @description A stored run: its summary and the run object (samples and all).
+         */
+        EvalRun: {
+            /** Id */
+            id: string;
+            /** Run Id */
+            run_id: string;
+            /** Variant */
+            variant: string;
+            /** Source Format */
+            source_format: string;
+            /** Samples */
+            samples: number;
+            /** Status */
+            status: string | null;
+            /** Uploaded At */
+            uploaded_at: string;
+            /** Run */
+            run: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * EvalRunPage
+         * @description One page of stored runs, newest first (docs/api.md "Pages").
+         */
+        EvalRunPage: {
+            /** Items */
+            items: components["schemas"]["EvalRunSummary"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
+        /**
+         * EvalRunSummary
+         * @description A stored run without its samples (what a list shows).
+         */
+        EvalRunSummary: {
+            /** Id */
+            id: string;
+            /** Run Id */
+            run_id: string;
+            /** Variant */
+            variant: string;
+            /** Source Format */
+            source_format: string;
+            /** Samples */
+            samples: number;
+            /** Status */
+            status: string | null;
+            /** Uploaded At */
+            uploaded_at: string;
+        };
+        /**
          * EventItemError
          * @description Why the event at ``index`` was rejected; ``id`` is the event's own ``id`` if it had one.
          */
@@ -2033,6 +2325,32 @@ export interface components {
             reason?: string | null;
             queue?: components["schemas"]["QueueStatus"] | null;
         };
+        /**
+         * Jwk
+         * @description One Ed25519 public key of the issuer (RFC 8037).
+         */
+        Jwk: {
+            /** Kty */
+            kty: string;
+            /** Crv */
+            crv: string;
+            /** X */
+            x: string;
+            /** Kid */
+            kid: string;
+            /** Alg */
+            alg: string;
+            /** Use */
+            use: string;
+        };
+        /**
+         * Jwks
+         * @description The issuer's public keys (a JWK Set, RFC 7517), to verify badges offline.
+         */
+        Jwks: {
+            /** Keys */
+            keys: components["schemas"]["Jwk"][];
+        };
         /** KeyCreate */
         KeyCreate: {
             /** Scopes */
@@ -2108,6 +2426,48 @@ export interface components {
             scopes: string[];
             /** Name */
             name?: string | null;
+        };
+        /**
+         * OrgConfig
+         * @description Every setting: the stored values over the defaults.
+         */
+        OrgConfig: {
+            /** Assessment Window Days */
+            assessment_window_days: number;
+            /** Recency Weights */
+            recency_weights: number[][];
+            /** Minimum Tasks Performance */
+            minimum_tasks_performance: number;
+            /** Minimum Tasks Capability */
+            minimum_tasks_capability: number;
+            /** Performance Weights */
+            performance_weights: {
+                [key: string]: number;
+            };
+            /** Capability Weights */
+            capability_weights: {
+                [key: string]: number;
+            };
+            /** Domain Taxonomy */
+            domain_taxonomy: string[];
+            /** Review Checklist */
+            review_checklist: unknown[];
+            /** Speed Baselines */
+            speed_baselines: {
+                [key: string]: unknown;
+            };
+            /** Baseline Errors Per Task */
+            baseline_errors_per_task: number;
+            /** Calibration Threshold */
+            calibration_threshold: number;
+            /** Validity Period Days */
+            validity_period_days: number;
+            /** Reassessment Task Threshold */
+            reassessment_task_threshold: number;
+            /** Rate Limit Per Minute */
+            rate_limit_per_minute: number;
+            /** Benchmark Opt In */
+            benchmark_opt_in: boolean;
         };
         /**
          * Organization
@@ -2214,6 +2574,13 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
+        /** Page[ScoreHistoryEntry] */
+        Page_ScoreHistoryEntry_: {
+            /** Items */
+            items: components["schemas"]["ScoreHistoryEntry"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
         /** Page[StressLibrary] */
         Page_StressLibrary_: {
             /** Items */
@@ -2235,14 +2602,41 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
-        /** Page[dict[str, Any]] */
-        Page_dict_str__Any__: {
-            /** Items */
-            items: {
+        /**
+         * PublicVerification
+         * @description ``GET /api/v1/badges/{id}/verify`` (public; docs/api.md "Verification page"): whether the
+         *     badge on record is valid and what it says.  A private badge answers only ``valid``,
+         *     ``assessment_id`` and ``visibility``.
+         */
+        PublicVerification: {
+            /** Valid */
+            valid: boolean;
+            /** Assessment Id */
+            assessment_id: string;
+            /** Visibility */
+            visibility?: string | null;
+            /** Agent Name */
+            agent_name?: string | null;
+            /** Organization */
+            organization?: string | null;
+            /** Performance Tier */
+            performance_tier?: string | null;
+            /** Capability Tier */
+            capability_tier?: string | null;
+            /** Evidence Sources */
+            evidence_sources?: {
                 [key: string]: unknown;
-            }[];
-            /** Next Cursor */
-            next_cursor: string | null;
+            } | null;
+            /** Issued */
+            issued?: string | null;
+            /** Valid Until */
+            valid_until?: string | null;
+            /** Expired */
+            expired?: boolean | null;
+            /** Revoked */
+            revoked?: boolean | null;
+            /** Reason */
+            reason?: string | null;
         };
         /**
          * QueueStatus
@@ -2283,6 +2677,91 @@ export interface components {
             /** Reason */
             reason: string;
         };
+        /** RunRef */
+        RunRef: {
+            /** Run Id */
+            run_id: string;
+            /** Variant */
+            variant: string | null;
+            /** N Samples */
+            n_samples: number;
+        };
+        /**
+         * ScoreHistoryEntry
+         * @description One recorded score of a scheme (docs/scoring.md §4): ``aaaf trust history --json``
+         *     lists them, ``aaaf trust review --json`` answers one.  An anomalous score is not
+         *     ``committed`` until a reviewer approves it.
+         */
+        ScoreHistoryEntry: {
+            /** Id */
+            id: string;
+            /** Organization Id */
+            organization_id: string;
+            /** Agent Id */
+            agent_id: string;
+            /** Scheme */
+            scheme: string;
+            /** Score */
+            score: number | null;
+            /** Tier */
+            tier: string | null;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Was Anomalous */
+            was_anomalous: boolean;
+            /** Committed */
+            committed: boolean;
+            /** Reviewed By */
+            reviewed_by: string | null;
+            /** Reviewed At */
+            reviewed_at: string | null;
+            /** Review Decision */
+            review_decision: string | null;
+            /** Computed At */
+            computed_at: string;
+            /** At */
+            at: string;
+        };
+        /** SecurityGate */
+        SecurityGate: {
+            /** Threshold */
+            threshold: number;
+            /** Cap */
+            cap: number;
+            /** Max Tier */
+            max_tier: string;
+            /** Security */
+            security: number | null;
+        };
+        /**
+         * SeveralComparison
+         * @description Several treatments against one control; ``verdict`` is the worst of theirs.
+         */
+        SeveralComparison: {
+            control: components["schemas"]["RunRef"];
+            /** Comparisons */
+            comparisons: components["schemas"]["TreatmentComparison"][];
+            /** Verdict */
+            verdict: string;
+            /** Action */
+            action: string;
+            /** Headline */
+            headline: string;
+            /** Treatments */
+            treatments: number;
+            /** Family Confidence */
+            family_confidence: number;
+            /** Grading */
+            grading?: {
+                [key: string]: unknown;
+            } | null;
+            /** Calibration */
+            calibration?: {
+                [key: string]: unknown;
+            } | null;
+        };
         /**
          * StressLibrary
          * @description A published stress-task library.  ``owned`` tells whether the caller's
@@ -2316,6 +2795,112 @@ export interface components {
             created_at: string;
         };
         /**
+         * StressRun
+         * @description One run: what was requested, the library and version, its dates, attempts and summary
+         *     (``summary.error`` says why a ``failed`` run failed), and the assessment that merged it.
+         */
+        StressRun: {
+            /** Id */
+            id: string;
+            /** Agent Id */
+            agent_id: string;
+            /** Adapter */
+            adapter: string;
+            /** Agent Reference */
+            agent_reference: string;
+            /** Library */
+            library: string;
+            /** Library Version */
+            library_version: string;
+            /** Status */
+            status: string;
+            /** Created At */
+            created_at: string;
+            /** Started At */
+            started_at: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Attempts */
+            attempts: number;
+            /** Request */
+            request: {
+                [key: string]: unknown;
+            } | null;
+            /** Summary */
+            summary: {
+                [key: string]: unknown;
+            };
+            /** Assessment Id */
+            assessment_id: string | null;
+        };
+        /**
+         * StressRunQueued
+         * @description The answer to starting a stress test: the queued run and the assessment it is for.
+         */
+        StressRunQueued: {
+            stress_run: components["schemas"]["StressRun"];
+            /** Assessment Id */
+            assessment_id: string;
+        };
+        /**
+         * StressRunResult
+         * @description One executed task of a run, in execution order.
+         */
+        StressRunResult: {
+            /** Task Key */
+            task_key: string | null;
+            /** Outcome */
+            outcome: string;
+            /** Score */
+            score: number | null;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Assessment Id */
+            assessment_id: string | null;
+        };
+        /**
+         * StressRunWithResults
+         * @description A run and its per-task results.
+         */
+        StressRunWithResults: {
+            /** Id */
+            id: string;
+            /** Agent Id */
+            agent_id: string;
+            /** Adapter */
+            adapter: string;
+            /** Agent Reference */
+            agent_reference: string;
+            /** Library */
+            library: string;
+            /** Library Version */
+            library_version: string;
+            /** Status */
+            status: string;
+            /** Created At */
+            created_at: string;
+            /** Started At */
+            started_at: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Attempts */
+            attempts: number;
+            /** Request */
+            request: {
+                [key: string]: unknown;
+            } | null;
+            /** Summary */
+            summary: {
+                [key: string]: unknown;
+            };
+            /** Assessment Id */
+            assessment_id: string | null;
+            /** Results */
+            results: components["schemas"]["StressRunResult"][];
+        };
+        /**
          * StressTestRequest
          * @description An agent reached over HTTP (never a command on the server): an OpenAI-compatible
          *     chat-completions endpoint with tool calling, and the run's own key for it.
@@ -2340,6 +2925,14 @@ export interface components {
              */
             agent_api_key?: string | null;
         };
+        /**
+         * Taxonomy
+         * @description The domains the organization's agents may claim (docs/scoring.md §3.5 domain_breadth).
+         */
+        Taxonomy: {
+            /** Domain Taxonomy */
+            domain_taxonomy: string[];
+        };
         /** TaxonomyUpdate */
         TaxonomyUpdate: {
             /** Domain Taxonomy */
@@ -2355,6 +2948,134 @@ export interface components {
             expires_in: number;
             /** Scope */
             scope: string;
+        };
+        /**
+         * TreatmentComparison
+         * @description One of several treatments against the control: ``treatment`` names it
+         *     (``run_id/variant``), ``treatment_run`` describes it.
+         */
+        TreatmentComparison: {
+            /** Treatment */
+            treatment: string;
+            /** Verdict */
+            verdict: string;
+            /** Action */
+            action: string;
+            /** Rule */
+            rule: string;
+            /** Reason */
+            reason: string;
+            /** Headline */
+            headline: string;
+            control: components["schemas"]["RunRef"];
+            /** N Paired */
+            n_paired: number;
+            unpaired: components["schemas"]["Unpaired"];
+            /** Incomplete */
+            incomplete: unknown[];
+            composite: components["schemas"]["CompositeDiff"];
+            /** Layers */
+            layers: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Judges */
+            judges: {
+                [key: string]: unknown;
+            };
+            /** Badges */
+            badges: {
+                [key: string]: components["schemas"]["Badge"];
+            };
+            /** Hotelling */
+            hotelling: {
+                [key: string]: unknown;
+            } | null;
+            /** Standardisation */
+            standardisation: {
+                [key: string]: unknown;
+            } | null;
+            /** Method */
+            method: {
+                [key: string]: unknown;
+            };
+            treatment_run: components["schemas"]["RunRef"];
+        };
+        /**
+         * TrustDimension
+         * @description One of the 16 dimensions: its 0-100 score (null when uncovered) and its terms.
+         */
+        TrustDimension: {
+            /** Score */
+            score: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * TrustHistory
+         * @description Whether this score was recorded in the agent's trust history, and the committed one.
+         */
+        TrustHistory: {
+            /** Recorded */
+            recorded: boolean;
+            /** Not Recorded Reason */
+            not_recorded_reason: string | null;
+            /** Entry Id */
+            entry_id: string | null;
+            /** Was Anomalous */
+            was_anomalous: boolean;
+            /** Committed */
+            committed: boolean;
+            /** Canonical Score */
+            canonical_score: number | null;
+            /** Canonical Tier */
+            canonical_tier: string | null;
+        };
+        /**
+         * TrustScore
+         * @description One agent's trust score at ``at``; open: later fields of the scheme follow.
+         */
+        TrustScore: {
+            /** Scheme */
+            scheme: string;
+            /** Agent */
+            agent: string;
+            /** At */
+            at: string;
+            /** Composite */
+            composite: number | null;
+            /** Uncapped Composite */
+            uncapped_composite: number | null;
+            /** Tier */
+            tier: string | null;
+            /** Tier Reason */
+            tier_reason: string | null;
+            /** Covered */
+            covered: number;
+            /** Total */
+            total: number;
+            /** Mandatory Missing */
+            mandatory_missing: string[];
+            /** Gated */
+            gated: boolean;
+            security_gate: components["schemas"]["SecurityGate"];
+            /** Weights In Force */
+            weights_in_force: {
+                [key: string]: number;
+            };
+            /** Weights Used */
+            weights_used: {
+                [key: string]: number;
+            };
+            override: components["schemas"]["WeightOverride"];
+            /** Dimensions */
+            dimensions: {
+                [key: string]: components["schemas"]["TrustDimension"];
+            };
+            history?: components["schemas"]["TrustHistory"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * Uncertainty
@@ -2373,6 +3094,17 @@ export interface components {
             resamples: number;
             /** Insufficient */
             insufficient: number;
+        };
+        /** Unpaired */
+        Unpaired: {
+            /** Control Only */
+            control_only: string[];
+            /** Treatment Only */
+            treatment_only: string[];
+            /** Unscored */
+            unscored: unknown[];
+            /** Errored */
+            errored: unknown[];
         };
         /** UsageDay */
         UsageDay: {
@@ -2499,6 +3231,17 @@ export interface components {
             /** Retry Backoff Seconds */
             retry_backoff_seconds?: number | null;
         };
+        /** WeightOverride */
+        WeightOverride: {
+            /** Supplied */
+            supplied: {
+                [key: string]: unknown;
+            } | null;
+            /** Applied */
+            applied: boolean;
+            /** Rejected Reason */
+            rejected_reason: string | null;
+        };
         /** WeightsUpdate */
         WeightsUpdate: {
             /** Performance Weights */
@@ -2509,6 +3252,67 @@ export interface components {
             capability_weights?: {
                 [key: string]: number;
             } | null;
+        };
+        /**
+         * WorkflowAgentMean
+         * @description An agent's window mean of S over its most recent ``runs`` of ``runs_total``.
+         */
+        WorkflowAgentMean: {
+            /** Agent */
+            agent: string;
+            /** Window Mean */
+            window_mean: number | null;
+            /** Runs */
+            runs: number;
+            /** Runs Total */
+            runs_total: number;
+        };
+        /** WorkflowAgentWeight */
+        WorkflowAgentWeight: {
+            /** Agent */
+            agent: string;
+            /** Window Mean */
+            window_mean: number | null;
+            /** Runs */
+            runs: number;
+            /** Runs Total */
+            runs_total: number;
+            /** Weight */
+            weight: number;
+            /** Capped */
+            capped: boolean;
+        };
+        /**
+         * WorkflowRun
+         * @description One run's S and its four parts (success, cost, latency, reliability).
+         */
+        WorkflowRun: {
+            /** Agent */
+            agent: string;
+            /** Task Id */
+            task_id: string;
+            /** Timestamp */
+            timestamp: string | null;
+            /** S */
+            s: number;
+            /** S Success */
+            s_success: number;
+            /** S Cost */
+            s_cost: number;
+            /** S Latency */
+            s_latency: number;
+            /** S Reliability */
+            s_reliability: number;
+            /** Gated */
+            gated: boolean;
+            /** Unplanned Retries */
+            unplanned_retries: number;
+            /** Inputs */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /** In Window */
+            in_window: boolean;
         };
         /**
          * WorkflowRunsIn
@@ -2525,6 +3329,43 @@ export interface components {
              * @description Workflow definitions ({name, steps: [{id, depends_on, retry_count, timeout_seconds}]}) the runs may name (docs/scoring.md §6).
              */
             workflows?: unknown[];
+        };
+        /** WorkflowScore */
+        WorkflowScore: {
+            /** Scheme */
+            scheme: string;
+            /** Window */
+            window: number;
+            /** Runs */
+            runs: components["schemas"]["WorkflowRun"][];
+            /** Agents */
+            agents: components["schemas"]["WorkflowAgentMean"][];
+            /** Digest */
+            digest: string;
+        };
+        /**
+         * WorkflowWeights
+         * @description Each agent's window mean as a weight, normalised to 1 and capped.
+         */
+        WorkflowWeights: {
+            /** Scheme */
+            scheme: string;
+            /** Window */
+            window: number;
+            /** Cap */
+            cap: number;
+            /** Method */
+            method: string;
+            /** Rounds */
+            rounds: number;
+            /** Positive Agents */
+            positive_agents: number;
+            /** Positive Needed */
+            positive_needed: number;
+            /** Agents */
+            agents: components["schemas"]["WorkflowAgentWeight"][];
+            /** Digest */
+            digest: string;
         };
     };
     responses: never;
@@ -2671,9 +3512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OrgConfig"];
                 };
             };
             /** @description Validation Error */
@@ -2710,9 +3549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OrgConfig"];
                 };
             };
             /** @description Validation Error */
@@ -2743,9 +3580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConfigWeights"];
                 };
             };
             /** @description Validation Error */
@@ -2780,9 +3615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConfigWeights"];
                 };
             };
             /** @description Validation Error */
@@ -2813,9 +3646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Taxonomy"];
                 };
             };
             /** @description Validation Error */
@@ -2850,9 +3681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Taxonomy"];
                 };
             };
             /** @description Validation Error */
@@ -3339,9 +4168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["StressRunQueued"];
                 };
             };
             /** @description Validation Error */
@@ -3439,9 +4266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AppealPage"];
                 };
             };
             /** @description Validation Error */
@@ -3476,9 +4301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Appeal"];
                 };
             };
             /** @description Validation Error */
@@ -3510,9 +4333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Appeal"];
                 };
             };
             /** @description Validation Error */
@@ -3548,9 +4369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Appeal"];
                 };
             };
             /** @description Validation Error */
@@ -3679,9 +4498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PublicVerification"];
                 };
             };
             /** @description Validation Error */
@@ -3710,9 +4527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Jwks"];
                 };
             };
         };
@@ -3734,7 +4549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/jwt": string;
                 };
             };
             /** @description Validation Error */
@@ -3897,7 +4712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BadgeCredential"];
                 };
             };
             /** @description Validation Error */
@@ -3959,9 +4774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BadgeOnRecord"];
                 };
             };
             /** @description Validation Error */
@@ -3996,9 +4809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BadgeOnRecord"];
                 };
             };
             /** @description Validation Error */
@@ -4032,9 +4843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["TrustScore"];
                 };
             };
             /** @description Validation Error */
@@ -4065,9 +4874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["TrustScore"];
                 };
             };
             /** @description Validation Error */
@@ -4103,7 +4910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_dict_str__Any__"];
+                    "application/json": components["schemas"]["Page_ScoreHistoryEntry_"];
                 };
             };
             /** @description Validation Error */
@@ -4170,9 +4977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WorkflowScore"];
                 };
             };
             /** @description Validation Error */
@@ -4206,9 +5011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WorkflowWeights"];
                 };
             };
             /** @description Validation Error */
@@ -4242,7 +5045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_dict_str__Any__"];
+                    "application/json": components["schemas"]["EvalRunPage"];
                 };
             };
             /** @description Validation Error */
@@ -4283,7 +5086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_dict_str__Any__"];
+                    "application/json": components["schemas"]["EvalRunPage"];
                 };
             };
             /** @description Validation Error */
@@ -4316,9 +5119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Comparison"] | components["schemas"]["SeveralComparison"];
                 };
             };
             /** @description Validation Error */
@@ -4349,9 +5150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["EvalRun"];
                 };
             };
             /** @description Validation Error */
@@ -4612,9 +5411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["StressRunWithResults"];
                 };
             };
             /** @description Validation Error */

@@ -20,6 +20,8 @@ from aaaf.api.models import Request
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.errors import AAAFError
+from aaaf.models.appeal import Appeal as AppealOut
+from aaaf.models.appeal import AppealPage
 from aaaf.services import appeals as appeal_service
 from aaaf.store import Appeal, OrgStore
 
@@ -55,7 +57,7 @@ def _appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
     return appeal
 
 
-@router.post("", status_code=201, operation_id="file_appeal")
+@router.post("", status_code=201, response_model=AppealOut, operation_id="file_appeal")
 def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
     """File an appeal against an assessment (status ``filed``)."""
     appeal: Appeal = appeal_service.file_appeal(
@@ -69,7 +71,7 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
     return appeal.to_dict()
 
 
-@router.get("", operation_id="list_appeals")
+@router.get("", response_model=AppealPage, operation_id="list_appeals")
 def list_appeals(
     assessment_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:
@@ -81,12 +83,12 @@ def list_appeals(
     )
 
 
-@router.get("/{appeal_id}", operation_id="get_appeal")
+@router.get("/{appeal_id}", response_model=AppealOut, operation_id="get_appeal")
 def get_appeal(assessment_id: str, appeal_id: str, org: Reader) -> dict[str, Any]:
     return _appeal_of(org, assessment_id, appeal_id).to_dict()
 
 
-@router.post("/{appeal_id}/resolve", operation_id="resolve_appeal")
+@router.post("/{appeal_id}/resolve", response_model=AppealOut, operation_id="resolve_appeal")
 def resolve_appeal(
     assessment_id: str, appeal_id: str, body: AppealResolution, org: Auditor, store: StoreDep, now: NowDep
 ) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.models.changes import AssessmentChanges
+from aaaf.models.stress_run import StressRunQueued
 from aaaf.scoring.results import iso
 from aaaf.services import assess as assess_service
 from aaaf.services import assessment_jobs
@@ -113,7 +114,12 @@ class StressTestRequest(BaseModel):
     )
 
 
-@router.post("/{assessment_id}/stress-test", operation_id="run_stress_test", status_code=202)
+@router.post(
+    "/{assessment_id}/stress-test",
+    response_model=StressRunQueued,
+    operation_id="run_stress_test",
+    status_code=202,
+)
 def run_stress_test(
     assessment_id: str,
     body: StressTestRequest,

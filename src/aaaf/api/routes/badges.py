@@ -26,7 +26,7 @@ from aaaf.api.deps import Admin, Auditor, NowDep, PresentedKey, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
-from aaaf.models.badge import BadgeRevocation
+from aaaf.models.badge import BadgeCredential, BadgeOnRecord, BadgeRevocation, Jwks, PublicVerification
 from aaaf.store import Organization, OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
@@ -92,7 +92,12 @@ def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: 
     return Response(badge_service.stored_badge(badge).render(fmt), media_type=MEDIA_TYPES[fmt])
 
 
-@router.get("/api/v1/badges/{assessment_id}/verify", operation_id="verify_badge")
+@router.get(
+    "/api/v1/badges/{assessment_id}/verify",
+    response_model=PublicVerification,
+    response_model_exclude_unset=True,
+    operation_id="verify_badge",
+)
 def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
     """Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
@@ -122,7 +127,7 @@ def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, 
     }
 
 
-@router.get("/.well-known/jwks.json", operation_id="get_jwks")
+@router.get("/.well-known/jwks.json", response_model=Jwks, operation_id="get_jwks")
 def get_jwks(store: StoreDep) -> dict[str, Any]:
     """The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
     from aaaf.badges.keys import jwks
@@ -131,7 +136,23 @@ def get_jwks(store: StoreDep) -> dict[str, Any]:
     return jwks(issuer_public_keys(store))
 
 
-@router.get("/api/v1/organizations/{org_id}/status-list", operation_id="get_status_list")
+@router.get(
+    "/api/v1/organizations/{org_id}/status-list",
+    operation_id="get_status_list",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {
+                "application/jwt": {
+                    "schema": {
+                        "type": "string",
+                        "description": "A signed Bitstring Status List credential (VC-JWT).",
+                    }
+                }
+            }
+        }
+    },
+)
 def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
     """The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
     which badge verifiers fetch from the URL each credential names (public)."""
@@ -207,7 +228,7 @@ def _format_route(fmt: str) -> None:
         methods=["GET"],
         operation_id=f"get_badge_{fmt}",
         response_class=Response,
-        responses={200: {"content": {MEDIA_TYPES[fmt]: {}}}},
+        responses={200: {"model": BadgeCredential} if fmt == "json" else {"content": {MEDIA_TYPES[fmt]: {}}}},
     )
 
 
@@ -216,7 +237,12 @@ for _fmt in MEDIA_TYPES:
 
 
 # after the .svg/.png/.json/.jwt routes: `{assessment_id}` alone would also match "<id>.svg"
-@router.get("/api/v1/badges/{assessment_id}", operation_id="get_badge")
+@router.get(
+    "/api/v1/badges/{assessment_id}",
+    response_model=BadgeOnRecord,
+    response_model_exclude_unset=True,
+    operation_id="get_badge",
+)
 def get_badge(assessment_id: str, org: Reader) -> dict[str, Any]:
     """The badge record of one of the organization's assessments (``read``): its latest
     credential, status-list bit, dates, revocation and visibility."""
@@ -227,7 +253,12 @@ class VisibilityChange(Request):
     visibility: Literal["public", "private"]
 
 
-@router.patch("/api/v1/badges/{assessment_id}", operation_id="update_badge")
+@router.patch(
+    "/api/v1/badges/{assessment_id}",
+    response_model=BadgeOnRecord,
+    response_model_exclude_unset=True,
+    operation_id="update_badge",
+)
 def update_badge(assessment_id: str, body: VisibilityChange, org: Admin, now: NowDep) -> dict[str, Any]:
     """Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404

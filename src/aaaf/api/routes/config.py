@@ -19,6 +19,7 @@ from fastapi import APIRouter, Body
 from aaaf.api.deps import Admin, Reader
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
+from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
 from aaaf.settings import get_settings
 from aaaf.store import OrgStore
 
@@ -48,13 +49,13 @@ def _weights(config: dict[str, Any]) -> dict[str, Any]:
     return {key: config[key] for key in WEIGHT_KEYS}
 
 
-@router.get("", operation_id="get_config")
+@router.get("", response_model=OrgConfig, operation_id="get_config")
 def get_config(org_id: str, org: Reader) -> dict[str, Any]:
     """The organization's configuration: stored values over the defaults."""
     return _own(org, org_id).config_dict()
 
 
-@router.patch("", operation_id="update_config")
+@router.patch("", response_model=OrgConfig, operation_id="update_config")
 def update_config(
     org_id: str,
     org: Admin,
@@ -76,12 +77,12 @@ def update_config(
     return _own(org, org_id).update_config(**changes).to_dict()
 
 
-@router.get("/weights", operation_id="get_weights")
+@router.get("/weights", response_model=ConfigWeights, operation_id="get_weights")
 def get_weights(org_id: str, org: Reader) -> dict[str, Any]:
     return _weights(_own(org, org_id).config_dict())
 
 
-@router.put("/weights", operation_id="set_weights")
+@router.put("/weights", response_model=ConfigWeights, operation_id="set_weights")
 def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
     """Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
     changes = {key: getattr(body, key) for key in WEIGHT_KEYS if getattr(body, key) is not None}
@@ -94,12 +95,12 @@ def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
     return _weights(_own(org, org_id).update_config(**changes).to_dict())
 
 
-@router.get("/taxonomy", operation_id="get_taxonomy")
+@router.get("/taxonomy", response_model=Taxonomy, operation_id="get_taxonomy")
 def get_taxonomy(org_id: str, org: Reader) -> dict[str, Any]:
     return {"domain_taxonomy": _own(org, org_id).config_dict()["domain_taxonomy"]}
 
 
-@router.put("/taxonomy", operation_id="set_taxonomy")
+@router.put("/taxonomy", response_model=Taxonomy, operation_id="set_taxonomy")
 def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin) -> dict[str, Any]:
     """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
     config = _own(org, org_id).set_taxonomy(body.domain_taxonomy)

@@ -27,10 +27,11 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from aaaf.api.deps import AssessmentWriter, NowDep, Reader
-from aaaf.api.models import Page
 from aaaf.api.models import Request as RequestBody
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
 from aaaf.errors import AAAFError
+from aaaf.models.comparison import Comparison, SeveralComparison
+from aaaf.models.eval_run import EvalRun, EvalRunPage
 from aaaf.scoring.layered import CI_METHODS, LayeredConfig
 from aaaf.services import eval_runs as eval_run_service
 
@@ -98,7 +99,7 @@ async def _upload_content(request: Request) -> tuple[bytes, str | None]:
 @router.post(
     "",
     status_code=201,
-    response_model=Page[dict[str, Any]],
+    response_model=EvalRunPage,
     operation_id="upload_eval_run",
     openapi_extra=_UPLOAD_BODY,
 )
@@ -123,7 +124,7 @@ async def upload_eval_run(
     return {"items": [_render(run) for run in stored], "next_cursor": None}
 
 
-@router.get("", response_model=Page[dict[str, Any]], operation_id="list_eval_runs")
+@router.get("", response_model=EvalRunPage, operation_id="list_eval_runs")
 def list_eval_runs(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100) -> dict[str, Any]:
     """The organization's stored eval runs, newest first."""
     return paginate(
@@ -151,7 +152,12 @@ class CompareIn(RequestBody):
     allow_incomplete: bool = False
 
 
-@router.post("/compare", response_model=dict[str, Any], operation_id="compare_eval_runs")
+@router.post(
+    "/compare",
+    response_model=Comparison | SeveralComparison,
+    response_model_exclude_unset=True,
+    operation_id="compare_eval_runs",
+)
 def compare_eval_runs(body: CompareIn, org: Reader) -> dict[str, Any]:
     """Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``)."""
@@ -180,7 +186,7 @@ def compare_eval_runs(body: CompareIn, org: Reader) -> dict[str, Any]:
     )
 
 
-@router.get("/{run_id}", response_model=dict[str, Any], operation_id="get_eval_run")
+@router.get("/{run_id}", response_model=EvalRun, operation_id="get_eval_run")
 def get_eval_run(run_id: str, org: Reader) -> dict[str, Any]:
     """One stored run: its summary and the run object (samples and all)."""
     return _render(org.get_eval_run(run_id), with_run=True)

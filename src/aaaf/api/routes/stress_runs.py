@@ -7,12 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from aaaf.api.deps import Reader
+from aaaf.models.stress_run import StressRunWithResults
 from aaaf.services.stress import stress_run_json
 
 router = APIRouter(prefix="/api/v1/stress-runs", tags=["stress tests"])
 
 
-@router.get("/{run_id}", operation_id="get_stress_run")
+@router.get("/{run_id}", response_model=StressRunWithResults, operation_id="get_stress_run")
 def get_stress_run(run_id: str, org: Reader) -> dict[str, Any]:
     """The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
     ``summary.error`` —, what was requested, library and version, created, started, finished,

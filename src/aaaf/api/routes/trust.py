@@ -23,12 +23,13 @@ from pydantic import AwareDatetime
 from aaaf.api.deps import AssessmentWriter, NowDep, Reader
 from aaaf.api.models import Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate, time_key
+from aaaf.models.trust import ScoreHistoryEntry, TrustScore
 from aaaf.services import trust as trust_service
 
 router = APIRouter(prefix="/api/v1/agents/{agent_id}/trust", tags=["trust"])
 
 
-@router.get("", response_model=dict[str, Any], operation_id="get_trust_score")
+@router.get("", response_model=TrustScore, response_model_exclude_unset=True, operation_id="get_trust_score")
 def get_trust_score(
     agent_id: str,
     org: Reader,
@@ -43,7 +44,9 @@ def get_trust_score(
     return report.to_dict()
 
 
-@router.post("", response_model=dict[str, Any], operation_id="recompute_trust_score")
+@router.post(
+    "", response_model=TrustScore, response_model_exclude_unset=True, operation_id="recompute_trust_score"
+)
 def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
     """Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
     agent = org.get_agent(agent_id)
@@ -51,7 +54,7 @@ def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> 
     return report.to_dict()
 
 
-@router.get("/history", response_model=Page[dict[str, Any]], operation_id="list_trust_history")
+@router.get("/history", response_model=Page[ScoreHistoryEntry], operation_id="list_trust_history")
 def list_trust_history(
     agent_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
 ) -> dict[str, Any]:

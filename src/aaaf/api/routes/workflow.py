@@ -28,6 +28,7 @@ from aaaf.api.routes.events import batch_answer
 from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventError
 from aaaf.evidence.workflow_definition import WorkflowDefinition, parse_definition
+from aaaf.models.workflow import WorkflowScore, WorkflowWeights
 from aaaf.scoring.workflow import WORKFLOW_CAP, WORKFLOW_WINDOW
 from aaaf.services import workflow as workflow_service
 from aaaf.services.collect import collect as collect_events
@@ -126,7 +127,7 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
 
 @router.get(
     "/api/v1/agents/{agent_id}/workflow-score",
-    response_model=dict[str, Any],
+    response_model=WorkflowScore,
     operation_id="get_workflow_score",
 )
 def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLOW_WINDOW) -> dict[str, Any]:
@@ -135,7 +136,7 @@ def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLO
     return _answer(workflow_service.score_stored(org, str(agent.id), window=window))
 
 
-@router.get("/api/v1/workflow-weights", response_model=dict[str, Any], operation_id="get_workflow_weights")
+@router.get("/api/v1/workflow-weights", response_model=WorkflowWeights, operation_id="get_workflow_weights")
 def get_workflow_weights(
     org: Reader,
     window: WindowQuery = WORKFLOW_WINDOW,

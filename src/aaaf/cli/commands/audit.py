@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from aaaf.cli.commands.collect import _print_report, parse_when
+from aaaf.cli.commands.collect import parse_when, print_collect_report
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
 from aaaf.errors import AAAFError
 from aaaf.models import AuditStatus
@@ -112,7 +112,7 @@ def record(
     items = audit_service.read_findings(path, auditor=auditor, now=now)
     with open_session(db) as session:
         report = collect_events(session.org, items, now=now, context=session.context)
-    _print_report(report, as_json)
+    print_collect_report(report, as_json)
     if report.rejected:
         raise typer.Exit(2)
 

@@ -185,12 +185,12 @@ def collect(
                 workflow_definitions=definitions,
                 context=session.context,
             )
-    _print_report(report, as_json)
+    print_collect_report(report, as_json)
     if report.rejected:
         raise typer.Exit(2)
 
 
-def _print_report(report: CollectReport, as_json: bool) -> None:
+def print_collect_report(report: CollectReport, as_json: bool) -> None:
     if as_json:
         print_json(report.to_model(max_errors=MAX_ERRORS_SHOWN))
         return

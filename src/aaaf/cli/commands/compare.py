@@ -49,13 +49,13 @@ from aaaf.cli.commands.eval_common import (
     SeedOption,
     StandardizeOption,
     WeightsOption,
-    _ci_text,
-    _gate_text,
-    _judge_options,
-    _level,
     badge_line,
     build_config,
+    ci_text,
+    gate_text,
     grade_runs,
+    judge_options,
+    level_text,
     parse_fail_on,
     print_grading,
 )
@@ -98,10 +98,10 @@ def print_comparison(comparison: Comparison) -> None:
     table.add_column("gate C/T", no_wrap=True)
     table.add_row(
         "composite",
-        _level(composite.control, composite.scale),
-        _level(composite.treatment, composite.scale),
+        level_text(composite.control, composite.scale),
+        level_text(composite.treatment, composite.scale),
         fmt(composite.diff, signed=True),
-        _ci_text(composite.ci),
+        ci_text(composite.ci),
         "",
         "",
     )
@@ -112,9 +112,9 @@ def print_comparison(comparison: Comparison) -> None:
             display(layer.control),
             display(layer.treatment),
             fmt(layer.diff, signed=True),
-            _ci_text(layer.ci),
-            _ci_text(layer.ci_bonferroni),
-            f"{_gate_text(layer.gate_control)}/{_gate_text(layer.gate_treatment)}",
+            ci_text(layer.ci),
+            ci_text(layer.ci_bonferroni),
+            f"{gate_text(layer.gate_control)}/{gate_text(layer.gate_treatment)}",
         )
     console.print(table)
     unpaired = len(comparison.control_only) + len(comparison.treatment_only) + len(comparison.unscored)
@@ -244,7 +244,7 @@ def compare(
         seed=seed,
         ci_method=ci_method,
     )
-    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    options = judge_options(judge, judge_url, rubric, require_calibration, human_labels)
     files = list(treatments or [])
     if len(files) > 1:
         compare_several(

@@ -19,7 +19,7 @@ from rich.table import Table
 from aaaf.cli.commands.eval_common import (
     VERDICT_STYLES,
     JudgeOptions,
-    _ci_text,
+    ci_text,
     grade_runs,
     print_grading,
 )
@@ -62,7 +62,7 @@ def print_several(result: MultiComparison) -> None:
             f"[{verdict_style}]{comparison.verdict.value}[/]",
             str(comparison.n_paired),
             fmt(comparison.composite.diff, signed=True),
-            _ci_text(comparison.composite.ci),
+            ci_text(comparison.composite.ci),
             f"{passing}/{len(present)}",
             "agree" if comparison.judges_agree else "disagree",
             f"rule {comparison.rule}: {verdict_text.reason_text(comparison.reason)}",

@@ -28,12 +28,12 @@ from aaaf.cli.commands.eval_common import (
     SeedOption,
     StandardizeOption,
     WeightsOption,
-    _ci_text,
-    _judge_options,
-    _level,
     badge_line,
     build_config,
+    ci_text,
     grade_runs,
+    judge_options,
+    level_text,
     print_grading,
 )
 from aaaf.cli.context import JsonOption, console, err_console, handle_errors, print_json
@@ -91,7 +91,7 @@ def eval_score(
         confidence=confidence,
         seed=seed,
     )
-    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    options = judge_options(judge, judge_url, rubric, require_calibration, human_labels)
     chosen = pick_column(read_runs(run, source_format), column, source=str(run), option="--column")
     graded = grade_runs([chosen], options)
     report = score_solo(to_layered_run(graded.runs[0]), config)
@@ -112,15 +112,15 @@ def eval_score(
     table.add_column("samples", justify="right")
     table.add_row(
         "composite" + (" (z)" if config.standardize else ""),
-        _level(report.composite, "z" if config.standardize else "points"),
-        _ci_text(report.composite_ci),
+        level_text(report.composite, "z" if config.standardize else "points"),
+        ci_text(report.composite_ci),
         str(report.scores.composite_samples),
     )
     for name in LAYERS:
         table.add_row(
             name,
             display(report.scores.layer_means.get(name)),
-            _ci_text(report.layer_cis.get(name)),
+            ci_text(report.layer_cis.get(name)),
             str(report.scores.layer_samples.get(name, 0)),
         )
     console.print(table)
@@ -162,7 +162,7 @@ def eval_grade(
     human_labels: HumanLabelsOption = None,
 ) -> None:
     """Grade a run once — code graders, model judges, calibration — and write it, for a later compare."""
-    options = _judge_options(judge, judge_url, rubric, require_calibration, human_labels)
+    options = judge_options(judge, judge_url, rubric, require_calibration, human_labels)
     chosen = pick_column(read_runs(run, source_format), column, source=str(run), option="--column")
     graded = grade_runs([chosen], options)
     result = graded.runs[0]

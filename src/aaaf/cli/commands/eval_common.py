@@ -141,16 +141,16 @@ def build_config(
     )
 
 
-def _ci_text(interval: object) -> str:
+def ci_text(interval: object) -> str:
     return interval.text() if interval is not None else "—"  # type: ignore[attr-defined]
 
 
-def _level(value: float | None, scale: str) -> str:
+def level_text(value: float | None, scale: str) -> str:
     """Points are truncated (docs/scoring.md §1: never shown above their gate); z-scores are rounded."""
     return display(value) if scale == "points" else fmt(value)
 
 
-def _gate_text(value: bool | None) -> str:
+def gate_text(value: bool | None) -> str:
     if value is None:
         return "—"
     return "[green]✓[/]" if value else "[red]✗[/]"
@@ -315,7 +315,7 @@ def print_grading(graded: GradedRuns, labels: list[str]) -> None:
         console.print(f"{label}: {calibration.reason}", markup=False)
 
 
-def _judge_options(
+def judge_options(
     judge: list[str] | None,
     judge_url: str | None,
     rubric: str,

@@ -30,8 +30,8 @@ from aaaf.cli.commands.eval_common import (
     JudgeUrlOption,
     RubricOption,
     SeedOption,
-    _judge_options,
     build_config,
+    judge_options,
 )
 from aaaf.cli.context import (
     DbOption,
@@ -46,12 +46,12 @@ from aaaf.cli.context import (
 from aaaf.graders.judge import DEFAULT_RUBRIC
 from aaaf.services.gate import (
     DEFAULT_FAIL_ON,
-    DIMENSION_TOLERANCE,
     GATE_RESAMPLES,
     GateResult,
     parse_fail_on,
     write_outputs,
 )
+from aaaf.services.gate_checks import DIMENSION_TOLERANCE
 
 
 def register(app: typer.Typer) -> None:
@@ -222,7 +222,7 @@ def gate(
             baseline,
             candidate,
             config=config,
-            options=_judge_options(judge, judge_url, rubric, False, None),
+            options=judge_options(judge, judge_url, rubric, False, None),
             source_format=source_format,
             allow_incomplete=allow_incomplete,
         )

@@ -58,6 +58,7 @@ def import_inspect(
                 library_dirs=library or [],
                 enroll=enroll,
                 settings=session.context.settings,
+                clock=session.context.clock,
             )
             imported.append(run)
             if not as_json:

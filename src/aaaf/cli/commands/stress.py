@@ -230,6 +230,7 @@ def _run(run_stress_test: Any, session: Any, name: str, spec: Any, library: Any,
         on_task=on_task,
         settings=session.context.settings,  # the judge of the model-graded sub-scores, if any
         sandbox=sandbox,
+        clock=session.context.clock,
     )
 
 

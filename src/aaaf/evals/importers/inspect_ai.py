@@ -92,7 +92,7 @@ def _judge_score(value: Any) -> float | None:
     return None
 
 
-def _read_log(path: Path) -> dict[str, Any]:
+def read_log(path: Path) -> dict[str, Any]:
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -314,4 +314,4 @@ def load(path: str | Path, *, scorer_types: Mapping[str, str] | None = None) -> 
     file = Path(path)
     if not file.is_file():
         raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.")
-    return run_from_log(_read_log(file), scorer_types=scorer_types)
+    return run_from_log(read_log(file), scorer_types=scorer_types)

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from aaaf.errors import AAAFError
-from aaaf.evals.importers.inspect_ai import _read_log
+from aaaf.evals.importers.inspect_ai import read_log
 from aaaf.scoring.evidence_sources import STRESS_SOURCE
 
 SCORER_NAME = "stress_grade"
@@ -83,7 +83,7 @@ def read_stress_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, An
     file = Path(path)
     if not file.is_file():
         raise AAAFError("INVALID_REQUEST", f"{file}: no such log file.", {"field": "log"})
-    log = _read_log(file)
+    log = read_log(file)
     if not isinstance(log.get("eval"), Mapping):
         raise AAAFError("INVALID_REQUEST", f"{file}: not an inspect_ai log", {"field": "log"})
     if not _is_stress_log(log):

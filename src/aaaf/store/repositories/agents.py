@@ -21,16 +21,16 @@ from aaaf.store.records import (
 )
 from aaaf.store.repositories.base import (
     AgentRef,
-    _check_agent_name,
-    _check_one_of,
     as_uuid,
+    check_agent_name,
+    check_one_of,
     not_found,
 )
 from aaaf.store.repositories.config import ConfigRepository
 from aaaf.store.row_mapping import record_from_row
 
 
-def _agent_from_row(row: Row[Any]) -> Agent:
+def agent_from_row(row: Row[Any]) -> Agent:
     return record_from_row(Agent, row)
 
 
@@ -65,7 +65,7 @@ class AgentRepository(ConfigRepository):
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1) under its normalised name
         (:func:`aaaf.names.name_key`); ``CONFLICT`` if that name is taken."""
-        name = _check_agent_name(name)
+        name = check_agent_name(name)
         stamp = self._clock()
         agent_id = uuid.uuid4()
         try:
@@ -98,7 +98,7 @@ class AgentRepository(ConfigRepository):
         new name both get the one agent and neither fails.  ``name`` is looked up and
         enrolled in its normalised form (:func:`aaaf.names.name_key`).
         """
-        name = _check_agent_name(name)
+        name = check_agent_name(name)
         found = self.find_agent(name)
         if found is not None:
             return found, False
@@ -130,7 +130,7 @@ class AgentRepository(ConfigRepository):
                     t.agents.c.organization_id == self.organization_id, t.agents.c.name == name
                 )
             ).one()
-        return _agent_from_row(row), inserted is not None
+        return agent_from_row(row), inserted is not None
 
     @staticmethod
     def _name_taken(name: str) -> AAAFError:
@@ -147,7 +147,7 @@ class AgentRepository(ConfigRepository):
         """The agent by id or name, or None."""
         with self._reading() as connection:
             row = self._agent_row(connection, name_or_id)
-        return None if row is None else _agent_from_row(row)
+        return None if row is None else agent_from_row(row)
 
     def agents(self, *, status: str | None = None) -> list[Agent]:
         """The organization's agents ordered by name."""
@@ -156,7 +156,7 @@ class AgentRepository(ConfigRepository):
             query = query.where(t.agents.c.status == status)
         with self._reading() as connection:
             rows = connection.execute(query.order_by(t.agents.c.name)).all()
-        return [_agent_from_row(row) for row in rows]
+        return [agent_from_row(row) for row in rows]
 
     def update_agent(
         self,
@@ -171,7 +171,7 @@ class AgentRepository(ConfigRepository):
         """Change the given fields (None leaves a field as it is); a taken name is ``CONFLICT``."""
         values: dict[str, Any] = {}
         if name is not None:
-            name = _check_agent_name(name)
+            name = check_agent_name(name)
             values["name"] = name
         if claimed_domains is not None:
             values["claimed_domains"] = list(claimed_domains)
@@ -195,7 +195,7 @@ class AgentRepository(ConfigRepository):
 
     def set_agent_status(self, name_or_id: AgentRef, status: str) -> Agent:
         """enrolled | active | suspended | archived (document 004 §7.2)."""
-        _check_one_of("status", status, t.AGENT_STATUSES)
+        check_one_of("status", status, t.AGENT_STATUSES)
         with self._writing() as connection:
             row = self._require_agent(connection, name_or_id)
             connection.execute(

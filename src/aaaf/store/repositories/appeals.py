@@ -18,8 +18,8 @@ from aaaf.store import tables as t
 from aaaf.store.records import (
     Appeal,
 )
-from aaaf.store.repositories.assessments import OPEN_APPEAL_STATUSES, AssessmentRepository, _appeal_from_row
-from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found
+from aaaf.store.repositories.assessments import OPEN_APPEAL_STATUSES, AssessmentRepository, appeal_from_row
+from aaaf.store.repositories.base import as_uuid, check_one_of, not_found
 
 
 class AppealRepository(AssessmentRepository):
@@ -92,14 +92,14 @@ class AppealRepository(AssessmentRepository):
 
     def get_appeal(self, appeal_id: uuid.UUID | str) -> Appeal:
         with self._reading() as connection:
-            return _appeal_from_row(self._appeal_row(connection, appeal_id))
+            return appeal_from_row(self._appeal_row(connection, appeal_id))
 
     def appeals(self, assessment_id: uuid.UUID) -> list[Appeal]:
         """Appeals of one assessment, oldest first."""
         with self._reading() as connection:
             row = self._assessment_row(connection, assessment_id)
             return [
-                _appeal_from_row(appeal)
+                appeal_from_row(appeal)
                 for appeal in connection.execute(
                     select(t.appeals)
                     .where(t.appeals.c.assessment_id == row.id)
@@ -112,7 +112,7 @@ class AppealRepository(AssessmentRepository):
         (the dashboard's overview, issue 17 §2)."""
         with self._reading() as connection:
             return [
-                _appeal_from_row(appeal)
+                appeal_from_row(appeal)
                 for appeal in connection.execute(
                     select(t.appeals)
                     .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
@@ -135,7 +135,7 @@ class AppealRepository(AssessmentRepository):
         resolved_at: datetime | None,
     ) -> Appeal:
         """Move an appeal to under_review, accepted or rejected; a decided appeal is ``CONFLICT``."""
-        _check_one_of("status", status, ("under_review", "accepted", "rejected"))
+        check_one_of("status", status, ("under_review", "accepted", "rejected"))
         with self._writing() as connection:
             row = self._appeal_row(connection, appeal_id)
             if row.status in ("accepted", "rejected"):
@@ -154,4 +154,4 @@ class AppealRepository(AssessmentRepository):
                     resolved_at=resolved_at,
                 )
             )
-            return _appeal_from_row(self._appeal_row(connection, row.id))
+            return appeal_from_row(self._appeal_row(connection, row.id))

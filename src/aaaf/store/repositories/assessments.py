@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
+from aaaf.models.stored_result import stored_result_dict, upgraded
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
@@ -26,7 +27,7 @@ from aaaf.store.records import (
     AssessmentEvidence,
     DimensionScore,
 )
-from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found
+from aaaf.store.repositories.base import as_uuid, check_one_of, not_found
 from aaaf.store.repositories.events import EventRepository
 from aaaf.store.row_mapping import record_from_row
 
@@ -64,11 +65,11 @@ def _dimension_from_row(row: Row[Any]) -> DimensionScore:
     return record_from_row(DimensionScore, row)
 
 
-def _appeal_from_row(row: Row[Any]) -> Appeal:
+def appeal_from_row(row: Row[Any]) -> Appeal:
     return record_from_row(Appeal, row, counter_evidence=tuple(dict(item) for item in row.counter_evidence))
 
 
-def _assessment_from_row(
+def assessment_from_row(
     row: Row[Any], dimensions: Sequence[DimensionScore] = (), appeals: Sequence[Appeal] = ()
 ) -> Assessment:
     return Assessment(
@@ -86,7 +87,7 @@ def _assessment_from_row(
         capability_composite=row.capability_composite,
         capability_tier=row.capability_tier,
         evidence_summary=row.evidence_summary,
-        result=row.result,
+        result=None if row.result is None else upgraded(row.result),  # any stored version, as the current
         error=row.error,
         anomalous=bool(row.anomalous),
         review_state=row.review_state,
@@ -101,9 +102,9 @@ def _assessment_from_row(
     )
 
 
-def _dimension_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, ...]) -> dict[str, Any]:
+def dimension_row_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, ...]) -> dict[str, Any]:
     dim = row if isinstance(row, DimensionRow) else DimensionRow(*row)
-    _check_one_of("axis", dim.axis, t.AXES)
+    check_one_of("axis", dim.axis, t.AXES)
     return {
         "assessment_id": assessment_id,
         "axis": dim.axis,
@@ -150,14 +151,14 @@ class AssessmentRepository(EventRepository):
             )
         ]
         appeals = [
-            _appeal_from_row(appeal)
+            appeal_from_row(appeal)
             for appeal in connection.execute(
                 select(t.appeals)
                 .where(t.appeals.c.assessment_id == row.id)
                 .order_by(t.appeals.c.filed_at, t.appeals.c.id)
             )
         ]
-        return _assessment_from_row(row, dimensions, appeals)
+        return assessment_from_row(row, dimensions, appeals)
 
     def create_assessment(
         self,
@@ -178,8 +179,8 @@ class AssessmentRepository(EventRepository):
         two concurrent starts cannot both succeed.  A ``single_dimension`` assessment names
         its dimension.
         """
-        _check_one_of("type", type, t.ASSESSMENT_TYPES)
-        _check_one_of("status", status, RUNNING_STATUSES)
+        check_one_of("type", type, t.ASSESSMENT_TYPES)
+        check_one_of("status", status, RUNNING_STATUSES)
         if type == "single_dimension" and not dimension:
             raise AAAFError(
                 "INVALID_REQUEST",
@@ -256,7 +257,7 @@ class AssessmentRepository(EventRepository):
         ``spec`` and ``trace`` (the scheme spec and the event ids each dimension used) are
         stored in ``assessment_evidence`` in the same transaction.
         """
-        _check_one_of("review_state", review_state, t.REVIEW_STATES)
+        check_one_of("review_state", review_state, t.REVIEW_STATES)
         with self._writing() as connection:
             row = self._assessment_row(connection, assessment_id)
             self._require_status(row, RUNNING_STATUSES, "complete")
@@ -267,7 +268,7 @@ class AssessmentRepository(EventRepository):
                 .where(t.assessments.c.id == row.id, t.assessments.c.status.in_(RUNNING_STATUSES))
                 .values(
                     status="completed",
-                    result=dict(result),
+                    result=stored_result_dict(result),
                     performance_composite=performance_composite,
                     performance_tier=performance_tier,
                     capability_composite=capability_composite,
@@ -282,7 +283,7 @@ class AssessmentRepository(EventRepository):
             if finished.rowcount != 1:
                 self._require_status(self._assessment_row(connection, row.id), (), "complete")
             rows = [
-                {"id": uuid.uuid4(), **_dimension_values(row.id, dim), "created_at": completed_at}
+                {"id": uuid.uuid4(), **dimension_row_values(row.id, dim), "created_at": completed_at}
                 for dim in dimension_rows
             ]
             if rows:
@@ -355,7 +356,7 @@ class AssessmentRepository(EventRepository):
             rows = connection.execute(
                 query.order_by(t.assessments.c.created_at.desc(), t.assessments.c.id.desc())
             ).all()
-        return [_assessment_from_row(row) for row in rows]
+        return [assessment_from_row(row) for row in rows]
 
     def latest_completed_assessment(self, agent_id: uuid.UUID) -> Assessment | None:
         """The agent's most recently completed assessment, with its dimensions (calibration, §2.4)."""
@@ -382,7 +383,7 @@ class AssessmentRepository(EventRepository):
         ``reviewer`` and ``at`` record who decided a held assessment and when
         (``reviewed_by``, ``reviewed_at``); they are left as they were when not given.
         """
-        _check_one_of("review_state", state, t.REVIEW_STATES)
+        check_one_of("review_state", state, t.REVIEW_STATES)
         values: dict[str, Any] = {"review_state": state}
         if reviewer is not None:
             values["reviewed_by"] = reviewer
@@ -418,7 +419,7 @@ class AssessmentRepository(EventRepository):
             self._require_status(row, ("completed",), "re-score")
             scores = t.dimension_scores
             for dim in rows:
-                values = _dimension_values(row.id, dim)
+                values = dimension_row_values(row.id, dim)
                 changed = connection.execute(
                     update(scores)
                     .where(
@@ -446,7 +447,7 @@ class AssessmentRepository(EventRepository):
                     performance_tier=performance_tier,
                     capability_composite=capability_composite,
                     capability_tier=capability_tier,
-                    result=dict(result),
+                    result=stored_result_dict(result),
                 )
             )
             if spec is not None:

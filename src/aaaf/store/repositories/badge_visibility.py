@@ -15,7 +15,7 @@ from sqlalchemy import Engine, select
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection
-from aaaf.store.repositories.base import OrgScoped, _check_one_of, as_uuid, not_found
+from aaaf.store.repositories.base import OrgScoped, as_uuid, check_one_of, not_found
 
 VISIBILITIES = ("public", "private")
 
@@ -46,7 +46,7 @@ class BadgeVisibilityRepository(OrgScoped):
 
     def set_badge_visibility(self, assessment_id: uuid.UUID | str, visibility: str, *, at: datetime) -> str:
         """Make the assessment's badge public or private (``INVALID_REQUEST`` for anything else)."""
-        _check_one_of("visibility", visibility, VISIBILITIES)
+        check_one_of("visibility", visibility, VISIBILITIES)
         own = self._own_assessment(assessment_id)
         c = t.badge_visibility.c
         with self._writing() as connection:

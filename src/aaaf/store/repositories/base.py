@@ -50,7 +50,7 @@ def not_found(kind: str, ref: object) -> AAAFError:
     return AAAFError("NOT_FOUND", f"{kind} {ref} not found.", {"resource": kind.lower(), "id": str(ref)})
 
 
-def _check_agent_name(name: object) -> str:
+def check_agent_name(name: object) -> str:
     """``name`` as stored (NFKC-normalised, :func:`aaaf.names.name_key`) once it is a
     non-empty string within the id limit, without NUL, lone surrogates or invisible and
     direction-changing characters (issue 21: the same on SQLite and PostgreSQL;
@@ -69,7 +69,7 @@ def _check_agent_name(name: object) -> str:
     return name_key(name)
 
 
-def _check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
+def check_one_of(field: str, value: str, allowed: Sequence[str]) -> None:
     if value not in allowed:
         raise AAAFError(
             "INVALID_REQUEST",

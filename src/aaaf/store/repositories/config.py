@@ -28,7 +28,7 @@ from aaaf.store.org_config import (
     recency_weights_to_json,
     record_config_change,
 )
-from aaaf.store.repositories.base import OrgScoped, _check_one_of, now_utc
+from aaaf.store.repositories.base import OrgScoped, check_one_of, now_utc
 
 
 def write_org_config(
@@ -157,7 +157,7 @@ class ConfigRepository(OrgScoped):
 
     def set_weights(self, axis: str, weights: Mapping[str, float]) -> AAAFConfig:
         """Replace one axis's weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
-        _check_one_of("axis", axis, t.AXES)
+        check_one_of("axis", axis, t.AXES)
         return self.update_config(**{f"{axis}_weights": dict(weights)})
 
     def set_taxonomy(self, domains: Sequence[str]) -> AAAFConfig:

@@ -20,8 +20,8 @@ from sqlalchemy import ColumnElement, and_, or_, select
 from aaaf.scoring.records import EventRecord
 from aaaf.store import tables as t
 from aaaf.store.records import Agent, Appeal, Assessment
-from aaaf.store.repositories.agents import _agent_from_row
-from aaaf.store.repositories.assessments import _appeal_from_row, _assessment_from_row
+from aaaf.store.repositories.agents import agent_from_row
+from aaaf.store.repositories.assessments import appeal_from_row, assessment_from_row
 from aaaf.store.repositories.base import OrgScoped, not_found
 
 
@@ -56,7 +56,7 @@ class PageRepository(OrgScoped):
             query = query.where(c.name > after_name)
         with self._reading() as connection:
             rows = connection.execute(query.order_by(c.name).limit(limit)).all()
-        return [_agent_from_row(row) for row in rows]
+        return [agent_from_row(row) for row in rows]
 
     def events_page(
         self,
@@ -131,7 +131,7 @@ class PageRepository(OrgScoped):
             query = query.where(_after(c.created_at, c.id, before, descending=True))
         with self._reading() as connection:
             rows = connection.execute(query.order_by(c.created_at.desc(), c.id.desc()).limit(limit)).all()
-        return [_assessment_from_row(row) for row in rows]
+        return [assessment_from_row(row) for row in rows]
 
     def appeals_page(
         self, assessment_id: uuid.UUID, *, after: tuple[datetime, uuid.UUID] | None, limit: int
@@ -153,4 +153,4 @@ class PageRepository(OrgScoped):
             if owner is None:
                 raise not_found("Assessment", assessment_id)
             rows = connection.execute(query.order_by(c.filed_at, c.id).limit(limit)).all()
-        return [_appeal_from_row(row) for row in rows]
+        return [appeal_from_row(row) for row in rows]

@@ -20,7 +20,7 @@ from aaaf.store.records import (
     StressTest,
     StressTestResult,
 )
-from aaaf.store.repositories.base import _check_one_of, as_uuid, not_found, now_utc
+from aaaf.store.repositories.base import as_uuid, check_one_of, not_found, now_utc
 from aaaf.store.repositories.webhooks import WebhookRepository
 from aaaf.store.row_mapping import record_from_row
 
@@ -158,7 +158,7 @@ class StressTestRepository(WebhookRepository):
         executed_at: datetime,
     ) -> StressTestResult:
         """One executed stress test of an assessment; the agent is the assessment's."""
-        _check_one_of("outcome", outcome, t.STRESS_TEST_OUTCOMES)
+        check_one_of("outcome", outcome, t.STRESS_TEST_OUTCOMES)
         result_id = uuid.uuid4()
         with self._writing() as connection:
             assessment = self._assessment_row(connection, assessment_id)

@@ -15,7 +15,9 @@ from .models.agent_create import AgentCreate
 from .models.agent_patch import AgentPatch
 from .models.agent_standing import AgentStanding
 from .models.api_key import ApiKey
+from .models.appeal import Appeal
 from .models.appeal_create import AppealCreate
+from .models.appeal_page import AppealPage
 from .models.appeal_resolution import AppealResolution
 from .models.assessment import Assessment
 from .models.assessment_changes import AssessmentChanges
@@ -25,41 +27,35 @@ from .models.audit_findings import AuditFindings
 from .models.audit_sample import AuditSample
 from .models.audit_sample_request import AuditSampleRequest
 from .models.audit_status import AuditStatus
+from .models.badge_credential import BadgeCredential
+from .models.badge_on_record import BadgeOnRecord
 from .models.badge_revocation import BadgeRevocation
 from .models.batch_result import BatchResult
 from .models.benchmark_table import BenchmarkTable
 from .models.body_create_events_batch import BodyCreateEventsBatch
-from .models.compare_eval_runs_response_compare_eval_runs import CompareEvalRunsResponseCompareEvalRuns
 from .models.compare_in import CompareIn
+from .models.comparison import Comparison
+from .models.config_weights import ConfigWeights
 from .models.create_event_event import CreateEventEvent
 from .models.created_api_key import CreatedApiKey
 from .models.created_o_auth_client import CreatedOAuthClient
 from .models.delivery_out import DeliveryOut
+from .models.eval_run import EvalRun
+from .models.eval_run_page import EvalRunPage
 from .models.event_stored import EventStored
-from .models.file_appeal_response_file_appeal import FileAppealResponseFileAppeal
-from .models.get_appeal_response_get_appeal import GetAppealResponseGetAppeal
-from .models.get_badge_response_get_badge import GetBadgeResponseGetBadge
-from .models.get_config_response_get_config import GetConfigResponseGetConfig
-from .models.get_eval_run_response_get_eval_run import GetEvalRunResponseGetEvalRun
-from .models.get_jwks_response_get_jwks import GetJwksResponseGetJwks
-from .models.get_stress_run_response_get_stress_run import GetStressRunResponseGetStressRun
-from .models.get_taxonomy_response_get_taxonomy import GetTaxonomyResponseGetTaxonomy
-from .models.get_trust_score_response_get_trust_score import GetTrustScoreResponseGetTrustScore
-from .models.get_weights_response_get_weights import GetWeightsResponseGetWeights
-from .models.get_workflow_score_response_get_workflow_score import GetWorkflowScoreResponseGetWorkflowScore
-from .models.get_workflow_weights_response_get_workflow_weights import GetWorkflowWeightsResponseGetWorkflowWeights
 from .models.health import Health
 from .models.http_validation_error import HTTPValidationError
+from .models.jwks import Jwks
 from .models.key_create import KeyCreate
 from .models.library_upload import LibraryUpload
 from .models.list_agents_status_type_0 import ListAgentsStatusType0
 from .models.list_agents_status_type_0 import check_list_agents_status_type_0
-from .models.list_appeals_response_list_appeals import ListAppealsResponseListAppeals
 from .models.list_assessments_status_type_0 import ListAssessmentsStatusType0
 from .models.list_assessments_status_type_0 import check_list_assessments_status_type_0
 from .models.o_auth_client import OAuthClient
 from .models.o_auth_client_create import OAuthClientCreate
 from .models.oauth_token_body import OauthTokenBody
+from .models.org_config import OrgConfig
 from .models.organization import Organization
 from .models.organization_create import OrganizationCreate
 from .models.organization_created import OrganizationCreated
@@ -70,27 +66,25 @@ from .models.page_assessment import PageAssessment
 from .models.page_delivery_out import PageDeliveryOut
 from .models.page_event_out import PageEventOut
 from .models.page_o_auth_client import PageOAuthClient
+from .models.page_score_history_entry import PageScoreHistoryEntry
 from .models.page_stress_library import PageStressLibrary
 from .models.page_usage_day import PageUsageDay
 from .models.page_webhook_out import PageWebhookOut
-from .models.pagedictstr_any import PagedictstrAny
-from .models.recompute_trust_score_response_recompute_trust_score import RecomputeTrustScoreResponseRecomputeTrustScore
-from .models.resolve_appeal_response_resolve_appeal import ResolveAppealResponseResolveAppeal
+from .models.public_verification import PublicVerification
 from .models.review import Review
 from .models.revocation import Revocation
-from .models.run_stress_test_response_run_stress_test import RunStressTestResponseRunStressTest
-from .models.set_taxonomy_response_set_taxonomy import SetTaxonomyResponseSetTaxonomy
-from .models.set_weights_response_set_weights import SetWeightsResponseSetWeights
+from .models.several_comparison import SeveralComparison
 from .models.stress_library import StressLibrary
+from .models.stress_run_queued import StressRunQueued
+from .models.stress_run_with_results import StressRunWithResults
 from .models.stress_test_request import StressTestRequest
+from .models.taxonomy import Taxonomy
 from .models.taxonomy_update import TaxonomyUpdate
 from .models.token_answer import TokenAnswer
-from .models.update_badge_response_update_badge import UpdateBadgeResponseUpdateBadge
+from .models.trust_score import TrustScore
 from .models.update_config_changes import UpdateConfigChanges
-from .models.update_config_response_update_config import UpdateConfigResponseUpdateConfig
 from .models.upload_eval_run_files_body import UploadEvalRunFilesBody
 from .models.upload_eval_run_json_body import UploadEvalRunJsonBody
-from .models.verify_badge_response_verify_badge import VerifyBadgeResponseVerifyBadge
 from .models.visibility_change import VisibilityChange
 from .models.webhook_create import WebhookCreate
 from .models.webhook_created import WebhookCreated
@@ -98,6 +92,8 @@ from .models.webhook_out import WebhookOut
 from .models.webhook_update import WebhookUpdate
 from .models.weights_update import WeightsUpdate
 from .models.workflow_runs_in import WorkflowRunsIn
+from .models.workflow_score import WorkflowScore
+from .models.workflow_weights import WorkflowWeights
 from .api.agents import archive_agent as _agents__archive_agent
 from .api.agents import create_agent as _agents__create_agent
 from .api.agents import get_agent as _agents__get_agent
@@ -210,21 +206,21 @@ class AppealsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def file_appeal(self, assessment_id: str, *, body: AppealCreate) -> FileAppealResponseFileAppeal:
+    def file_appeal(self, assessment_id: str, *, body: AppealCreate) -> Appeal:
         """File Appeal File an appeal against an assessment (status ``filed``)."""
-        return cast('FileAppealResponseFileAppeal', checked(_appeals__file_appeal.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('Appeal', checked(_appeals__file_appeal.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    def get_appeal(self, assessment_id: str, appeal_id: str) -> GetAppealResponseGetAppeal:
+    def get_appeal(self, assessment_id: str, appeal_id: str) -> Appeal:
         """Get Appeal"""
-        return cast('GetAppealResponseGetAppeal', checked(_appeals__get_appeal.sync_detailed(assessment_id, appeal_id, client=self._client)).parsed)
+        return cast('Appeal', checked(_appeals__get_appeal.sync_detailed(assessment_id, appeal_id, client=self._client)).parsed)
 
-    def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> ListAppealsResponseListAppeals:
+    def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> AppealPage:
         """List Appeals The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
-        return cast('ListAppealsResponseListAppeals', checked(_appeals__list_appeals.sync_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('AppealPage', checked(_appeals__list_appeals.sync_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> ResolveAppealResponseResolveAppeal:
+    def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> Appeal:
         """Resolve Appeal Accept (re-score the challenged dimensions, supersede the old badge and issue one with the corrected scores) or reject an appeal."""
-        return cast('ResolveAppealResponseResolveAppeal', checked(_appeals__resolve_appeal.sync_detailed(assessment_id, appeal_id, client=self._client, body=body)).parsed)
+        return cast('Appeal', checked(_appeals__resolve_appeal.sync_detailed(assessment_id, appeal_id, client=self._client, body=body)).parsed)
 
 
 class AssessmentsResource:
@@ -249,9 +245,9 @@ class AssessmentsResource:
         """List Assessments Assessments, newest first."""
         return cast('PageAssessment', checked(_assessments__list_assessments.sync_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
-    def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
+    def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> StressRunQueued:
         """Run Stress Test docs/api.md stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
-        return cast('RunStressTestResponseRunStressTest', checked(_assessments__run_stress_test.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('StressRunQueued', checked(_assessments__run_stress_test.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
 class AuditsResource:
@@ -279,13 +275,13 @@ class BadgesResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def get_badge(self, assessment_id: str) -> GetBadgeResponseGetBadge:
+    def get_badge(self, assessment_id: str) -> BadgeOnRecord:
         """Get Badge The badge record of one of the organization's assessments (``read``): its latest credential, status-list bit, dates, revocation and visibility."""
-        return cast('GetBadgeResponseGetBadge', checked(_badges__get_badge.sync_detailed(assessment_id, client=self._client)).parsed)
+        return cast('BadgeOnRecord', checked(_badges__get_badge.sync_detailed(assessment_id, client=self._client)).parsed)
 
-    def get_badge_json(self, assessment_id: str) -> bytes:
+    def get_badge_json(self, assessment_id: str) -> BadgeCredential:
         """Get Badge File The badge on record as JSON (public; a private badge only to a key of its organization)."""
-        return checked(_badges__get_badge_json.sync_detailed(assessment_id, client=self._client)).content
+        return cast('BadgeCredential', checked(_badges__get_badge_json.sync_detailed(assessment_id, client=self._client)).parsed)
 
     def get_badge_jwt(self, assessment_id: str) -> bytes:
         """Get Badge File The badge on record as JWT (public; a private badge only to a key of its organization)."""
@@ -299,9 +295,9 @@ class BadgesResource:
         """Get Badge File The badge on record as SVG (public; a private badge only to a key of its organization)."""
         return checked(_badges__get_badge_svg.sync_detailed(assessment_id, client=self._client)).content
 
-    def get_jwks(self) -> GetJwksResponseGetJwks:
+    def get_jwks(self) -> Jwks:
         """Get Jwks The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
-        return cast('GetJwksResponseGetJwks', checked(_badges__get_jwks.sync_detailed(client=self._client)).parsed)
+        return cast('Jwks', checked(_badges__get_jwks.sync_detailed(client=self._client)).parsed)
 
     def get_status_list(self, org_id: str) -> bytes:
         """Get Status List The organization's revocation list (a signed Bitstring Status List credential, VC-JWT), which badge verifiers fetch from the URL each credential names (public)."""
@@ -315,13 +311,13 @@ class BadgesResource:
         """Revoke Badge Revoke the assessment's badge (``admin``): its bit is set in the organization's status list with when and why, so every copy handed out verifies as revoked from now on."""
         return cast('BadgeRevocation', checked(_badges__revoke_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> UpdateBadgeResponseUpdateBadge:
+    def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> BadgeOnRecord:
         """Update Badge Make a badge public or private (``admin``). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
-        return cast('UpdateBadgeResponseUpdateBadge', checked(_badges__update_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('BadgeOnRecord', checked(_badges__update_badge.sync_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
+    def verify_badge(self, assessment_id: str) -> PublicVerification:
         """Verify Badge Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
-        return cast('VerifyBadgeResponseVerifyBadge', checked(_badges__verify_badge.sync_detailed(assessment_id, client=self._client)).parsed)
+        return cast('PublicVerification', checked(_badges__verify_badge.sync_detailed(assessment_id, client=self._client)).parsed)
 
 
 class BenchmarksResource:
@@ -345,29 +341,29 @@ class ConfigurationResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def get_config(self, org_id: str) -> GetConfigResponseGetConfig:
+    def get_config(self, org_id: str) -> OrgConfig:
         """Get Config The organization's configuration: stored values over the defaults."""
-        return cast('GetConfigResponseGetConfig', checked(_configuration__get_config.sync_detailed(org_id, client=self._client)).parsed)
+        return cast('OrgConfig', checked(_configuration__get_config.sync_detailed(org_id, client=self._client)).parsed)
 
-    def get_taxonomy(self, org_id: str) -> GetTaxonomyResponseGetTaxonomy:
+    def get_taxonomy(self, org_id: str) -> Taxonomy:
         """Get Taxonomy"""
-        return cast('GetTaxonomyResponseGetTaxonomy', checked(_configuration__get_taxonomy.sync_detailed(org_id, client=self._client)).parsed)
+        return cast('Taxonomy', checked(_configuration__get_taxonomy.sync_detailed(org_id, client=self._client)).parsed)
 
-    def get_weights(self, org_id: str) -> GetWeightsResponseGetWeights:
+    def get_weights(self, org_id: str) -> ConfigWeights:
         """Get Weights"""
-        return cast('GetWeightsResponseGetWeights', checked(_configuration__get_weights.sync_detailed(org_id, client=self._client)).parsed)
+        return cast('ConfigWeights', checked(_configuration__get_weights.sync_detailed(org_id, client=self._client)).parsed)
 
-    def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> SetTaxonomyResponseSetTaxonomy:
+    def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> Taxonomy:
         """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-        return cast('SetTaxonomyResponseSetTaxonomy', checked(_configuration__set_taxonomy.sync_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('Taxonomy', checked(_configuration__set_taxonomy.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
-    def set_weights(self, org_id: str, *, body: WeightsUpdate) -> SetWeightsResponseSetWeights:
+    def set_weights(self, org_id: str, *, body: WeightsUpdate) -> ConfigWeights:
         """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
-        return cast('SetWeightsResponseSetWeights', checked(_configuration__set_weights.sync_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('ConfigWeights', checked(_configuration__set_weights.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
-    def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> UpdateConfigResponseUpdateConfig:
+    def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> OrgConfig:
         """Update Config Change configuration values; the answer is the whole configuration."""
-        return cast('UpdateConfigResponseUpdateConfig', checked(_configuration__update_config.sync_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('OrgConfig', checked(_configuration__update_config.sync_detailed(org_id, client=self._client, body=body)).parsed)
 
 
 class EvalsResource:
@@ -376,21 +372,21 @@ class EvalsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def compare_eval_runs(self, *, body: CompareIn) -> CompareEvalRunsResponseCompareEvalRuns:
+    def compare_eval_runs(self, *, body: CompareIn) -> Comparison | SeveralComparison:
         """Compare Eval Runs Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``)."""
-        return cast('CompareEvalRunsResponseCompareEvalRuns', checked(_evals__compare_eval_runs.sync_detailed(client=self._client, body=body)).parsed)
+        return cast('Comparison | SeveralComparison', checked(_evals__compare_eval_runs.sync_detailed(client=self._client, body=body)).parsed)
 
-    def get_eval_run(self, run_id: str) -> GetEvalRunResponseGetEvalRun:
+    def get_eval_run(self, run_id: str) -> EvalRun:
         """Get Eval Run One stored run: its summary and the run object (samples and all)."""
-        return cast('GetEvalRunResponseGetEvalRun', checked(_evals__get_eval_run.sync_detailed(run_id, client=self._client)).parsed)
+        return cast('EvalRun', checked(_evals__get_eval_run.sync_detailed(run_id, client=self._client)).parsed)
 
-    def list_eval_runs(self, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PagedictstrAny:
+    def list_eval_runs(self, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> EvalRunPage:
         """List Eval Runs The organization's stored eval runs, newest first."""
-        return cast('PagedictstrAny', checked(_evals__list_eval_runs.sync_detailed(client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('EvalRunPage', checked(_evals__list_eval_runs.sync_detailed(client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    def upload_eval_run(self, *, body: UploadEvalRunJsonBody | UploadEvalRunFilesBody | Unset = UNSET, from_: str | Unset = 'auto') -> PagedictstrAny:
+    def upload_eval_run(self, *, body: UploadEvalRunJsonBody | UploadEvalRunFilesBody | Unset = UNSET, from_: str | Unset = 'auto') -> EvalRunPage:
         """Upload Eval Run Store every run of an uploaded run file (one per promptfoo column)."""
-        return cast('PagedictstrAny', checked(_evals__upload_eval_run.sync_detailed(client=self._client, body=body, from_=from_)).parsed)
+        return cast('EvalRunPage', checked(_evals__upload_eval_run.sync_detailed(client=self._client, body=body, from_=from_)).parsed)
 
 
 class EventsResource:
@@ -513,9 +509,9 @@ class StressTestsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def get_stress_run(self, run_id: str) -> GetStressRunResponseGetStressRun:
+    def get_stress_run(self, run_id: str) -> StressRunWithResults:
         """Get Stress Run The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in ``summary.error`` —, what was requested, library and version, created, started, finished, attempts, summary, the assessment that merged it) and its per-task results."""
-        return cast('GetStressRunResponseGetStressRun', checked(_stress_tests__get_stress_run.sync_detailed(run_id, client=self._client)).parsed)
+        return cast('StressRunWithResults', checked(_stress_tests__get_stress_run.sync_detailed(run_id, client=self._client)).parsed)
 
 
 class TrustResource:
@@ -524,17 +520,17 @@ class TrustResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    def get_trust_score(self, agent_id: str, *, at: datetime.datetime | None | Unset = UNSET) -> GetTrustScoreResponseGetTrustScore:
+    def get_trust_score(self, agent_id: str, *, at: datetime.datetime | None | Unset = UNSET) -> TrustScore:
         """Get Trust Score The agent's trust score: each dimension, the composite, the tier and why (read-only)."""
-        return cast('GetTrustScoreResponseGetTrustScore', checked(_trust__get_trust_score.sync_detailed(agent_id, client=self._client, at=at)).parsed)
+        return cast('TrustScore', checked(_trust__get_trust_score.sync_detailed(agent_id, client=self._client, at=at)).parsed)
 
-    def list_trust_history(self, agent_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PagedictstrAny:
+    def list_trust_history(self, agent_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageScoreHistoryEntry:
         """List Trust History Every trust score recorded for the agent, oldest first, with anomaly and review state."""
-        return cast('PagedictstrAny', checked(_trust__list_trust_history.sync_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('PageScoreHistoryEntry', checked(_trust__list_trust_history.sync_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    def recompute_trust_score(self, agent_id: str) -> RecomputeTrustScoreResponseRecomputeTrustScore:
+    def recompute_trust_score(self, agent_id: str) -> TrustScore:
         """Recompute Trust Score Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
-        return cast('RecomputeTrustScoreResponseRecomputeTrustScore', checked(_trust__recompute_trust_score.sync_detailed(agent_id, client=self._client)).parsed)
+        return cast('TrustScore', checked(_trust__recompute_trust_score.sync_detailed(agent_id, client=self._client)).parsed)
 
 
 class UsageResource:
@@ -593,13 +589,13 @@ class WorkflowResource:
         """Create Workflow Runs Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index, code and field); runs naming a definition of ``workflows`` are completed from it."""
         return cast('BatchResult', checked(_workflow__create_workflow_runs.sync_detailed(client=self._client, body=body)).parsed)
 
-    def get_workflow_score(self, agent_id: str, *, window: int | Unset = 100) -> GetWorkflowScoreResponseGetWorkflowScore:
+    def get_workflow_score(self, agent_id: str, *, window: int | Unset = 100) -> WorkflowScore:
         """Get Workflow Score Every stored run of the agent with S and its four parts, and the agent's window mean."""
-        return cast('GetWorkflowScoreResponseGetWorkflowScore', checked(_workflow__get_workflow_score.sync_detailed(agent_id, client=self._client, window=window)).parsed)
+        return cast('WorkflowScore', checked(_workflow__get_workflow_score.sync_detailed(agent_id, client=self._client, window=window)).parsed)
 
-    def get_workflow_weights(self, *, window: int | Unset = 100, cap: float | Unset = 0.15) -> GetWorkflowWeightsResponseGetWorkflowWeights:
+    def get_workflow_weights(self, *, window: int | Unset = 100, cap: float | Unset = 0.15) -> WorkflowWeights:
         """Get Workflow Weights Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %)."""
-        return cast('GetWorkflowWeightsResponseGetWorkflowWeights', checked(_workflow__get_workflow_weights.sync_detailed(client=self._client, window=window, cap=cap)).parsed)
+        return cast('WorkflowWeights', checked(_workflow__get_workflow_weights.sync_detailed(client=self._client, window=window, cap=cap)).parsed)
 
 
 class AsyncAgentsResource:
@@ -635,21 +631,21 @@ class AsyncAppealsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def file_appeal(self, assessment_id: str, *, body: AppealCreate) -> FileAppealResponseFileAppeal:
+    async def file_appeal(self, assessment_id: str, *, body: AppealCreate) -> Appeal:
         """File Appeal File an appeal against an assessment (status ``filed``)."""
-        return cast('FileAppealResponseFileAppeal', checked(await _appeals__file_appeal.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('Appeal', checked(await _appeals__file_appeal.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    async def get_appeal(self, assessment_id: str, appeal_id: str) -> GetAppealResponseGetAppeal:
+    async def get_appeal(self, assessment_id: str, appeal_id: str) -> Appeal:
         """Get Appeal"""
-        return cast('GetAppealResponseGetAppeal', checked(await _appeals__get_appeal.asyncio_detailed(assessment_id, appeal_id, client=self._client)).parsed)
+        return cast('Appeal', checked(await _appeals__get_appeal.asyncio_detailed(assessment_id, appeal_id, client=self._client)).parsed)
 
-    async def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> ListAppealsResponseListAppeals:
+    async def list_appeals(self, assessment_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> AppealPage:
         """List Appeals The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
-        return cast('ListAppealsResponseListAppeals', checked(await _appeals__list_appeals.asyncio_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('AppealPage', checked(await _appeals__list_appeals.asyncio_detailed(assessment_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    async def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> ResolveAppealResponseResolveAppeal:
+    async def resolve_appeal(self, assessment_id: str, appeal_id: str, *, body: AppealResolution) -> Appeal:
         """Resolve Appeal Accept (re-score the challenged dimensions, supersede the old badge and issue one with the corrected scores) or reject an appeal."""
-        return cast('ResolveAppealResponseResolveAppeal', checked(await _appeals__resolve_appeal.asyncio_detailed(assessment_id, appeal_id, client=self._client, body=body)).parsed)
+        return cast('Appeal', checked(await _appeals__resolve_appeal.asyncio_detailed(assessment_id, appeal_id, client=self._client, body=body)).parsed)
 
 
 class AsyncAssessmentsResource:
@@ -674,9 +670,9 @@ class AsyncAssessmentsResource:
         """List Assessments Assessments, newest first."""
         return cast('PageAssessment', checked(await _assessments__list_assessments.asyncio_detailed(client=self._client, agent_id=agent_id, status=status, cursor=cursor, limit=limit)).parsed)
 
-    async def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> RunStressTestResponseRunStressTest:
+    async def run_stress_test(self, assessment_id: str, *, body: StressTestRequest) -> StressRunQueued:
         """Run Stress Test docs/api.md stress test of an assessment: the library against the assessment's agent at ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose evidence the agent's next ``full`` or ``stress_test_only`` assessment merges. Refused at once: another organization's assessment (404), a URL, a selection without tasks (400), tasks that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
-        return cast('RunStressTestResponseRunStressTest', checked(await _assessments__run_stress_test.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('StressRunQueued', checked(await _assessments__run_stress_test.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
 
 class AsyncAuditsResource:
@@ -704,13 +700,13 @@ class AsyncBadgesResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def get_badge(self, assessment_id: str) -> GetBadgeResponseGetBadge:
+    async def get_badge(self, assessment_id: str) -> BadgeOnRecord:
         """Get Badge The badge record of one of the organization's assessments (``read``): its latest credential, status-list bit, dates, revocation and visibility."""
-        return cast('GetBadgeResponseGetBadge', checked(await _badges__get_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
+        return cast('BadgeOnRecord', checked(await _badges__get_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
-    async def get_badge_json(self, assessment_id: str) -> bytes:
+    async def get_badge_json(self, assessment_id: str) -> BadgeCredential:
         """Get Badge File The badge on record as JSON (public; a private badge only to a key of its organization)."""
-        return checked(await _badges__get_badge_json.asyncio_detailed(assessment_id, client=self._client)).content
+        return cast('BadgeCredential', checked(await _badges__get_badge_json.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
     async def get_badge_jwt(self, assessment_id: str) -> bytes:
         """Get Badge File The badge on record as JWT (public; a private badge only to a key of its organization)."""
@@ -724,9 +720,9 @@ class AsyncBadgesResource:
         """Get Badge File The badge on record as SVG (public; a private badge only to a key of its organization)."""
         return checked(await _badges__get_badge_svg.asyncio_detailed(assessment_id, client=self._client)).content
 
-    async def get_jwks(self) -> GetJwksResponseGetJwks:
+    async def get_jwks(self) -> Jwks:
         """Get Jwks The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
-        return cast('GetJwksResponseGetJwks', checked(await _badges__get_jwks.asyncio_detailed(client=self._client)).parsed)
+        return cast('Jwks', checked(await _badges__get_jwks.asyncio_detailed(client=self._client)).parsed)
 
     async def get_status_list(self, org_id: str) -> bytes:
         """Get Status List The organization's revocation list (a signed Bitstring Status List credential, VC-JWT), which badge verifiers fetch from the URL each credential names (public)."""
@@ -740,13 +736,13 @@ class AsyncBadgesResource:
         """Revoke Badge Revoke the assessment's badge (``admin``): its bit is set in the organization's status list with when and why, so every copy handed out verifies as revoked from now on."""
         return cast('BadgeRevocation', checked(await _badges__revoke_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    async def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> UpdateBadgeResponseUpdateBadge:
+    async def update_badge(self, assessment_id: str, *, body: VisibilityChange) -> BadgeOnRecord:
         """Update Badge Make a badge public or private (``admin``). A private badge's public ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404 without a key of the organization. The visibility holds for the assessment's badge whether or not it is issued yet (and for a re-issue after an appeal)."""
-        return cast('UpdateBadgeResponseUpdateBadge', checked(await _badges__update_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
+        return cast('BadgeOnRecord', checked(await _badges__update_badge.asyncio_detailed(assessment_id, client=self._client, body=body)).parsed)
 
-    async def verify_badge(self, assessment_id: str) -> VerifyBadgeResponseVerifyBadge:
+    async def verify_badge(self, assessment_id: str) -> PublicVerification:
         """Verify Badge Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
-        return cast('VerifyBadgeResponseVerifyBadge', checked(await _badges__verify_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
+        return cast('PublicVerification', checked(await _badges__verify_badge.asyncio_detailed(assessment_id, client=self._client)).parsed)
 
 
 class AsyncBenchmarksResource:
@@ -770,29 +766,29 @@ class AsyncConfigurationResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def get_config(self, org_id: str) -> GetConfigResponseGetConfig:
+    async def get_config(self, org_id: str) -> OrgConfig:
         """Get Config The organization's configuration: stored values over the defaults."""
-        return cast('GetConfigResponseGetConfig', checked(await _configuration__get_config.asyncio_detailed(org_id, client=self._client)).parsed)
+        return cast('OrgConfig', checked(await _configuration__get_config.asyncio_detailed(org_id, client=self._client)).parsed)
 
-    async def get_taxonomy(self, org_id: str) -> GetTaxonomyResponseGetTaxonomy:
+    async def get_taxonomy(self, org_id: str) -> Taxonomy:
         """Get Taxonomy"""
-        return cast('GetTaxonomyResponseGetTaxonomy', checked(await _configuration__get_taxonomy.asyncio_detailed(org_id, client=self._client)).parsed)
+        return cast('Taxonomy', checked(await _configuration__get_taxonomy.asyncio_detailed(org_id, client=self._client)).parsed)
 
-    async def get_weights(self, org_id: str) -> GetWeightsResponseGetWeights:
+    async def get_weights(self, org_id: str) -> ConfigWeights:
         """Get Weights"""
-        return cast('GetWeightsResponseGetWeights', checked(await _configuration__get_weights.asyncio_detailed(org_id, client=self._client)).parsed)
+        return cast('ConfigWeights', checked(await _configuration__get_weights.asyncio_detailed(org_id, client=self._client)).parsed)
 
-    async def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> SetTaxonomyResponseSetTaxonomy:
+    async def set_taxonomy(self, org_id: str, *, body: TaxonomyUpdate) -> Taxonomy:
         """Set Taxonomy Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-        return cast('SetTaxonomyResponseSetTaxonomy', checked(await _configuration__set_taxonomy.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('Taxonomy', checked(await _configuration__set_taxonomy.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
-    async def set_weights(self, org_id: str, *, body: WeightsUpdate) -> SetWeightsResponseSetWeights:
+    async def set_weights(self, org_id: str, *, body: WeightsUpdate) -> ConfigWeights:
         """Set Weights Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
-        return cast('SetWeightsResponseSetWeights', checked(await _configuration__set_weights.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('ConfigWeights', checked(await _configuration__set_weights.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
-    async def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> UpdateConfigResponseUpdateConfig:
+    async def update_config(self, org_id: str, *, body: UpdateConfigChanges) -> OrgConfig:
         """Update Config Change configuration values; the answer is the whole configuration."""
-        return cast('UpdateConfigResponseUpdateConfig', checked(await _configuration__update_config.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
+        return cast('OrgConfig', checked(await _configuration__update_config.asyncio_detailed(org_id, client=self._client, body=body)).parsed)
 
 
 class AsyncEvalsResource:
@@ -801,21 +797,21 @@ class AsyncEvalsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def compare_eval_runs(self, *, body: CompareIn) -> CompareEvalRunsResponseCompareEvalRuns:
+    async def compare_eval_runs(self, *, body: CompareIn) -> Comparison | SeveralComparison:
         """Compare Eval Runs Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``)."""
-        return cast('CompareEvalRunsResponseCompareEvalRuns', checked(await _evals__compare_eval_runs.asyncio_detailed(client=self._client, body=body)).parsed)
+        return cast('Comparison | SeveralComparison', checked(await _evals__compare_eval_runs.asyncio_detailed(client=self._client, body=body)).parsed)
 
-    async def get_eval_run(self, run_id: str) -> GetEvalRunResponseGetEvalRun:
+    async def get_eval_run(self, run_id: str) -> EvalRun:
         """Get Eval Run One stored run: its summary and the run object (samples and all)."""
-        return cast('GetEvalRunResponseGetEvalRun', checked(await _evals__get_eval_run.asyncio_detailed(run_id, client=self._client)).parsed)
+        return cast('EvalRun', checked(await _evals__get_eval_run.asyncio_detailed(run_id, client=self._client)).parsed)
 
-    async def list_eval_runs(self, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PagedictstrAny:
+    async def list_eval_runs(self, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> EvalRunPage:
         """List Eval Runs The organization's stored eval runs, newest first."""
-        return cast('PagedictstrAny', checked(await _evals__list_eval_runs.asyncio_detailed(client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('EvalRunPage', checked(await _evals__list_eval_runs.asyncio_detailed(client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    async def upload_eval_run(self, *, body: UploadEvalRunJsonBody | UploadEvalRunFilesBody | Unset = UNSET, from_: str | Unset = 'auto') -> PagedictstrAny:
+    async def upload_eval_run(self, *, body: UploadEvalRunJsonBody | UploadEvalRunFilesBody | Unset = UNSET, from_: str | Unset = 'auto') -> EvalRunPage:
         """Upload Eval Run Store every run of an uploaded run file (one per promptfoo column)."""
-        return cast('PagedictstrAny', checked(await _evals__upload_eval_run.asyncio_detailed(client=self._client, body=body, from_=from_)).parsed)
+        return cast('EvalRunPage', checked(await _evals__upload_eval_run.asyncio_detailed(client=self._client, body=body, from_=from_)).parsed)
 
 
 class AsyncEventsResource:
@@ -938,9 +934,9 @@ class AsyncStressTestsResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def get_stress_run(self, run_id: str) -> GetStressRunResponseGetStressRun:
+    async def get_stress_run(self, run_id: str) -> StressRunWithResults:
         """Get Stress Run The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in ``summary.error`` —, what was requested, library and version, created, started, finished, attempts, summary, the assessment that merged it) and its per-task results."""
-        return cast('GetStressRunResponseGetStressRun', checked(await _stress_tests__get_stress_run.asyncio_detailed(run_id, client=self._client)).parsed)
+        return cast('StressRunWithResults', checked(await _stress_tests__get_stress_run.asyncio_detailed(run_id, client=self._client)).parsed)
 
 
 class AsyncTrustResource:
@@ -949,17 +945,17 @@ class AsyncTrustResource:
     def __init__(self, client: AuthenticatedClient) -> None:
         self._client = client
 
-    async def get_trust_score(self, agent_id: str, *, at: datetime.datetime | None | Unset = UNSET) -> GetTrustScoreResponseGetTrustScore:
+    async def get_trust_score(self, agent_id: str, *, at: datetime.datetime | None | Unset = UNSET) -> TrustScore:
         """Get Trust Score The agent's trust score: each dimension, the composite, the tier and why (read-only)."""
-        return cast('GetTrustScoreResponseGetTrustScore', checked(await _trust__get_trust_score.asyncio_detailed(agent_id, client=self._client, at=at)).parsed)
+        return cast('TrustScore', checked(await _trust__get_trust_score.asyncio_detailed(agent_id, client=self._client, at=at)).parsed)
 
-    async def list_trust_history(self, agent_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PagedictstrAny:
+    async def list_trust_history(self, agent_id: str, *, cursor: None | str | Unset = UNSET, limit: int | Unset = 100) -> PageScoreHistoryEntry:
         """List Trust History Every trust score recorded for the agent, oldest first, with anomaly and review state."""
-        return cast('PagedictstrAny', checked(await _trust__list_trust_history.asyncio_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
+        return cast('PageScoreHistoryEntry', checked(await _trust__list_trust_history.asyncio_detailed(agent_id, client=self._client, cursor=cursor, limit=limit)).parsed)
 
-    async def recompute_trust_score(self, agent_id: str) -> RecomputeTrustScoreResponseRecomputeTrustScore:
+    async def recompute_trust_score(self, agent_id: str) -> TrustScore:
         """Recompute Trust Score Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
-        return cast('RecomputeTrustScoreResponseRecomputeTrustScore', checked(await _trust__recompute_trust_score.asyncio_detailed(agent_id, client=self._client)).parsed)
+        return cast('TrustScore', checked(await _trust__recompute_trust_score.asyncio_detailed(agent_id, client=self._client)).parsed)
 
 
 class AsyncUsageResource:
@@ -1018,13 +1014,13 @@ class AsyncWorkflowResource:
         """Create Workflow Runs Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index, code and field); runs naming a definition of ``workflows`` are completed from it."""
         return cast('BatchResult', checked(await _workflow__create_workflow_runs.asyncio_detailed(client=self._client, body=body)).parsed)
 
-    async def get_workflow_score(self, agent_id: str, *, window: int | Unset = 100) -> GetWorkflowScoreResponseGetWorkflowScore:
+    async def get_workflow_score(self, agent_id: str, *, window: int | Unset = 100) -> WorkflowScore:
         """Get Workflow Score Every stored run of the agent with S and its four parts, and the agent's window mean."""
-        return cast('GetWorkflowScoreResponseGetWorkflowScore', checked(await _workflow__get_workflow_score.asyncio_detailed(agent_id, client=self._client, window=window)).parsed)
+        return cast('WorkflowScore', checked(await _workflow__get_workflow_score.asyncio_detailed(agent_id, client=self._client, window=window)).parsed)
 
-    async def get_workflow_weights(self, *, window: int | Unset = 100, cap: float | Unset = 0.15) -> GetWorkflowWeightsResponseGetWorkflowWeights:
+    async def get_workflow_weights(self, *, window: int | Unset = 100, cap: float | Unset = 0.15) -> WorkflowWeights:
         """Get Workflow Weights Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %)."""
-        return cast('GetWorkflowWeightsResponseGetWorkflowWeights', checked(await _workflow__get_workflow_weights.asyncio_detailed(client=self._client, window=window, cap=cap)).parsed)
+        return cast('WorkflowWeights', checked(await _workflow__get_workflow_weights.asyncio_detailed(client=self._client, window=window, cap=cap)).parsed)
 
 
 class SyncResources:

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.appeal import Appeal
 from ...models.appeal_create import AppealCreate
-from ...models.file_appeal_response_file_appeal import FileAppealResponseFileAppeal
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> FileAppealResponseFileAppeal | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Appeal | HTTPValidationError | None:
     if response.status_code == 201:
-        response_201 = FileAppealResponseFileAppeal.from_dict(response.json())
+        response_201 = Appeal.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[FileAppealResponseFileAppeal | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Appeal | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: AppealCreate,
 
-) -> Response[FileAppealResponseFileAppeal | HTTPValidationError]:
+) -> Response[Appeal | HTTPValidationError]:
     """ File Appeal
 
      File an appeal against an assessment (status ``filed``).
@@ -92,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[FileAppealResponseFileAppeal | HTTPValidationError]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -114,7 +114,7 @@ def sync(
     client: AuthenticatedClient,
     body: AppealCreate,
 
-) -> FileAppealResponseFileAppeal | HTTPValidationError | None:
+) -> Appeal | HTTPValidationError | None:
     """ File Appeal
 
      File an appeal against an assessment (status ``filed``).
@@ -128,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        FileAppealResponseFileAppeal | HTTPValidationError
+        Appeal | HTTPValidationError
      """
 
 
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: AppealCreate,
 
-) -> Response[FileAppealResponseFileAppeal | HTTPValidationError]:
+) -> Response[Appeal | HTTPValidationError]:
     """ File Appeal
 
      File an appeal against an assessment (status ``filed``).
@@ -159,7 +159,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[FileAppealResponseFileAppeal | HTTPValidationError]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -181,7 +181,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: AppealCreate,
 
-) -> FileAppealResponseFileAppeal | HTTPValidationError | None:
+) -> Appeal | HTTPValidationError | None:
     """ File Appeal
 
      File an appeal against an assessment (status ``filed``).
@@ -195,7 +195,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        FileAppealResponseFileAppeal | HTTPValidationError
+        Appeal | HTTPValidationError
      """
 
 

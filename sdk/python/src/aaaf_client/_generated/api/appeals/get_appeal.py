@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_appeal_response_get_appeal import GetAppealResponseGetAppeal
+from ...models.appeal import Appeal
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetAppealResponseGetAppeal | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Appeal | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = GetAppealResponseGetAppeal.from_dict(response.json())
+        response_200 = Appeal.from_dict(response.json())
 
 
 
@@ -56,7 +56,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetAppealResponseGetAppeal | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Appeal | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -71,7 +71,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetAppealResponseGetAppeal | HTTPValidationError]:
+) -> Response[Appeal | HTTPValidationError]:
     """ Get Appeal
 
     Args:
@@ -83,7 +83,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetAppealResponseGetAppeal | HTTPValidationError]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -105,7 +105,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetAppealResponseGetAppeal | HTTPValidationError | None:
+) -> Appeal | HTTPValidationError | None:
     """ Get Appeal
 
     Args:
@@ -117,7 +117,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetAppealResponseGetAppeal | HTTPValidationError
+        Appeal | HTTPValidationError
      """
 
 
@@ -134,7 +134,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetAppealResponseGetAppeal | HTTPValidationError]:
+) -> Response[Appeal | HTTPValidationError]:
     """ Get Appeal
 
     Args:
@@ -146,7 +146,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetAppealResponseGetAppeal | HTTPValidationError]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -168,7 +168,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetAppealResponseGetAppeal | HTTPValidationError | None:
+) -> Appeal | HTTPValidationError | None:
     """ Get Appeal
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetAppealResponseGetAppeal | HTTPValidationError
+        Appeal | HTTPValidationError
      """
 
 

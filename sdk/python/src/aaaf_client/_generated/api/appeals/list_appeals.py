@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.appeal_page import AppealPage
 from ...models.http_validation_error import HTTPValidationError
-from ...models.list_appeals_response_list_appeals import ListAppealsResponseListAppeals
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -52,9 +52,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | ListAppealsResponseListAppeals | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AppealPage | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = ListAppealsResponseListAppeals.from_dict(response.json())
+        response_200 = AppealPage.from_dict(response.json())
 
 
 
@@ -73,7 +73,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | ListAppealsResponseListAppeals]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AppealPage | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +89,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | ListAppealsResponseListAppeals]:
+) -> Response[AppealPage | HTTPValidationError]:
     """ List Appeals
 
      The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
@@ -104,7 +104,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | ListAppealsResponseListAppeals]
+        Response[AppealPage | HTTPValidationError]
      """
 
 
@@ -128,7 +128,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | ListAppealsResponseListAppeals | None:
+) -> AppealPage | HTTPValidationError | None:
     """ List Appeals
 
      The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
@@ -143,7 +143,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | ListAppealsResponseListAppeals
+        AppealPage | HTTPValidationError
      """
 
 
@@ -162,7 +162,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | ListAppealsResponseListAppeals]:
+) -> Response[AppealPage | HTTPValidationError]:
     """ List Appeals
 
      The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
@@ -177,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | ListAppealsResponseListAppeals]
+        Response[AppealPage | HTTPValidationError]
      """
 
 
@@ -201,7 +201,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | ListAppealsResponseListAppeals | None:
+) -> AppealPage | HTTPValidationError | None:
     """ List Appeals
 
      The assessment's appeals, oldest first (docs/api.md list; paged in SQL).
@@ -216,7 +216,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | ListAppealsResponseListAppeals
+        AppealPage | HTTPValidationError
      """
 
 

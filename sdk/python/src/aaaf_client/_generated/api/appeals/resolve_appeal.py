@@ -8,9 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.appeal import Appeal
 from ...models.appeal_resolution import AppealResolution
 from ...models.http_validation_error import HTTPValidationError
-from ...models.resolve_appeal_response_resolve_appeal import ResolveAppealResponseResolveAppeal
 from typing import cast
 
 
@@ -43,9 +43,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | ResolveAppealResponseResolveAppeal | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Appeal | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = ResolveAppealResponseResolveAppeal.from_dict(response.json())
+        response_200 = Appeal.from_dict(response.json())
 
 
 
@@ -64,7 +64,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | ResolveAppealResponseResolveAppeal]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Appeal | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,7 +80,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: AppealResolution,
 
-) -> Response[HTTPValidationError | ResolveAppealResponseResolveAppeal]:
+) -> Response[Appeal | HTTPValidationError]:
     """ Resolve Appeal
 
      Accept (re-score the challenged dimensions, supersede the old badge and issue one with
@@ -96,7 +96,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | ResolveAppealResponseResolveAppeal]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -120,7 +120,7 @@ def sync(
     client: AuthenticatedClient,
     body: AppealResolution,
 
-) -> HTTPValidationError | ResolveAppealResponseResolveAppeal | None:
+) -> Appeal | HTTPValidationError | None:
     """ Resolve Appeal
 
      Accept (re-score the challenged dimensions, supersede the old badge and issue one with
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | ResolveAppealResponseResolveAppeal
+        Appeal | HTTPValidationError
      """
 
 
@@ -155,7 +155,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: AppealResolution,
 
-) -> Response[HTTPValidationError | ResolveAppealResponseResolveAppeal]:
+) -> Response[Appeal | HTTPValidationError]:
     """ Resolve Appeal
 
      Accept (re-score the challenged dimensions, supersede the old badge and issue one with
@@ -171,7 +171,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | ResolveAppealResponseResolveAppeal]
+        Response[Appeal | HTTPValidationError]
      """
 
 
@@ -195,7 +195,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: AppealResolution,
 
-) -> HTTPValidationError | ResolveAppealResponseResolveAppeal | None:
+) -> Appeal | HTTPValidationError | None:
     """ Resolve Appeal
 
      Accept (re-score the challenged dimensions, supersede the old badge and issue one with
@@ -211,7 +211,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | ResolveAppealResponseResolveAppeal
+        Appeal | HTTPValidationError
      """
 
 

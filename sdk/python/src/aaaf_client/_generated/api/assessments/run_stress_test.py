@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
-from ...models.run_stress_test_response_run_stress_test import RunStressTestResponseRunStressTest
+from ...models.stress_run_queued import StressRunQueued
 from ...models.stress_test_request import StressTestRequest
 from typing import cast
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | StressRunQueued | None:
     if response.status_code == 202:
-        response_202 = RunStressTestResponseRunStressTest.from_dict(response.json())
+        response_202 = StressRunQueued.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | StressRunQueued]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: StressTestRequest,
 
-) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+) -> Response[HTTPValidationError | StressRunQueued]:
     """ Run Stress Test
 
      docs/api.md stress test of an assessment: the library against the assessment's agent at
@@ -99,7 +99,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | RunStressTestResponseRunStressTest]
+        Response[HTTPValidationError | StressRunQueued]
      """
 
 
@@ -121,7 +121,7 @@ def sync(
     client: AuthenticatedClient,
     body: StressTestRequest,
 
-) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+) -> HTTPValidationError | StressRunQueued | None:
     """ Run Stress Test
 
      docs/api.md stress test of an assessment: the library against the assessment's agent at
@@ -142,7 +142,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | RunStressTestResponseRunStressTest
+        HTTPValidationError | StressRunQueued
      """
 
 
@@ -159,7 +159,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: StressTestRequest,
 
-) -> Response[HTTPValidationError | RunStressTestResponseRunStressTest]:
+) -> Response[HTTPValidationError | StressRunQueued]:
     """ Run Stress Test
 
      docs/api.md stress test of an assessment: the library against the assessment's agent at
@@ -180,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | RunStressTestResponseRunStressTest]
+        Response[HTTPValidationError | StressRunQueued]
      """
 
 
@@ -202,7 +202,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: StressTestRequest,
 
-) -> HTTPValidationError | RunStressTestResponseRunStressTest | None:
+) -> HTTPValidationError | StressRunQueued | None:
     """ Run Stress Test
 
      docs/api.md stress test of an assessment: the library against the assessment's agent at
@@ -223,7 +223,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | RunStressTestResponseRunStressTest
+        HTTPValidationError | StressRunQueued
      """
 
 

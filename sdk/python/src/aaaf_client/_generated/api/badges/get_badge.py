@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_badge_response_get_badge import GetBadgeResponseGetBadge
+from ...models.badge_on_record import BadgeOnRecord
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetBadgeResponseGetBadge | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BadgeOnRecord | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = GetBadgeResponseGetBadge.from_dict(response.json())
+        response_200 = BadgeOnRecord.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetBadgeResponseGetBadge | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BadgeOnRecord | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetBadgeResponseGetBadge | HTTPValidationError]:
+) -> Response[BadgeOnRecord | HTTPValidationError]:
     """ Get Badge
 
      The badge record of one of the organization's assessments (``read``): its latest
@@ -83,7 +83,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetBadgeResponseGetBadge | HTTPValidationError]
+        Response[BadgeOnRecord | HTTPValidationError]
      """
 
 
@@ -103,7 +103,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetBadgeResponseGetBadge | HTTPValidationError | None:
+) -> BadgeOnRecord | HTTPValidationError | None:
     """ Get Badge
 
      The badge record of one of the organization's assessments (``read``): its latest
@@ -117,7 +117,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetBadgeResponseGetBadge | HTTPValidationError
+        BadgeOnRecord | HTTPValidationError
      """
 
 
@@ -132,7 +132,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetBadgeResponseGetBadge | HTTPValidationError]:
+) -> Response[BadgeOnRecord | HTTPValidationError]:
     """ Get Badge
 
      The badge record of one of the organization's assessments (``read``): its latest
@@ -146,7 +146,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetBadgeResponseGetBadge | HTTPValidationError]
+        Response[BadgeOnRecord | HTTPValidationError]
      """
 
 
@@ -166,7 +166,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetBadgeResponseGetBadge | HTTPValidationError | None:
+) -> BadgeOnRecord | HTTPValidationError | None:
     """ Get Badge
 
      The badge record of one of the organization's assessments (``read``): its latest
@@ -180,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetBadgeResponseGetBadge | HTTPValidationError
+        BadgeOnRecord | HTTPValidationError
      """
 
 

@@ -8,6 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.badge_credential import BadgeCredential
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -33,9 +34,12 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BadgeCredential | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
+        response_200 = BadgeCredential.from_dict(response.json())
+
+
+
         return response_200
 
     if response.status_code == 422:
@@ -51,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BadgeCredential | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -65,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | HTTPValidationError]:
+) -> Response[BadgeCredential | HTTPValidationError]:
     """ Get Badge File
 
      The badge on record as JSON (public; a private badge only to a key of its organization).
@@ -78,7 +82,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError]
+        Response[BadgeCredential | HTTPValidationError]
      """
 
 
@@ -98,7 +102,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Any | HTTPValidationError | None:
+) -> BadgeCredential | HTTPValidationError | None:
     """ Get Badge File
 
      The badge on record as JSON (public; a private badge only to a key of its organization).
@@ -111,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError
+        BadgeCredential | HTTPValidationError
      """
 
 
@@ -126,7 +130,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | HTTPValidationError]:
+) -> Response[BadgeCredential | HTTPValidationError]:
     """ Get Badge File
 
      The badge on record as JSON (public; a private badge only to a key of its organization).
@@ -139,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError]
+        Response[BadgeCredential | HTTPValidationError]
      """
 
 
@@ -159,7 +163,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Any | HTTPValidationError | None:
+) -> BadgeCredential | HTTPValidationError | None:
     """ Get Badge File
 
      The badge on record as JSON (public; a private badge only to a key of its organization).
@@ -172,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError
+        BadgeCredential | HTTPValidationError
      """
 
 

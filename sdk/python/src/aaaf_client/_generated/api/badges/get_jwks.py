@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_jwks_response_get_jwks import GetJwksResponseGetJwks
+from ...models.jwks import Jwks
 from typing import cast
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetJwksResponseGetJwks | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Jwks | None:
     if response.status_code == 200:
-        response_200 = GetJwksResponseGetJwks.from_dict(response.json())
+        response_200 = Jwks.from_dict(response.json())
 
 
 
@@ -46,7 +46,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetJwksResponseGetJwks]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Jwks]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,7 +59,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetJwksResponseGetJwks]:
+) -> Response[Jwks]:
     """ Get Jwks
 
      The issuer's public keys (JWK Set, RFC 7517), to verify badges offline.
@@ -69,7 +69,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetJwksResponseGetJwks]
+        Response[Jwks]
      """
 
 
@@ -87,7 +87,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetJwksResponseGetJwks | None:
+) -> Jwks | None:
     """ Get Jwks
 
      The issuer's public keys (JWK Set, RFC 7517), to verify badges offline.
@@ -97,7 +97,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetJwksResponseGetJwks
+        Jwks
      """
 
 
@@ -110,7 +110,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetJwksResponseGetJwks]:
+) -> Response[Jwks]:
     """ Get Jwks
 
      The issuer's public keys (JWK Set, RFC 7517), to verify badges offline.
@@ -120,7 +120,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetJwksResponseGetJwks]
+        Response[Jwks]
      """
 
 
@@ -138,7 +138,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetJwksResponseGetJwks | None:
+) -> Jwks | None:
     """ Get Jwks
 
      The issuer's public keys (JWK Set, RFC 7517), to verify badges offline.
@@ -148,7 +148,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetJwksResponseGetJwks
+        Jwks
      """
 
 

@@ -33,11 +33,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | HTTPValidationError | None:
-    if response.status_code == 200:
-        response_200 = response.json()
-        return response_200
-
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | None:
     if response.status_code == 422:
         response_422 = HTTPValidationError.from_dict(response.json())
 
@@ -51,7 +47,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -65,7 +61,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Any | HTTPValidationError]:
+) -> Response[HTTPValidationError]:
     """ Get Status List
 
      The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
@@ -79,7 +75,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError]
+        Response[HTTPValidationError]
      """
 
 
@@ -99,7 +95,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Any | HTTPValidationError | None:
+) -> HTTPValidationError | None:
     """ Get Status List
 
      The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
@@ -113,7 +109,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError
+        HTTPValidationError
      """
 
 
@@ -128,7 +124,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Any | HTTPValidationError]:
+) -> Response[HTTPValidationError]:
     """ Get Status List
 
      The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
@@ -142,7 +138,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError]
+        Response[HTTPValidationError]
      """
 
 
@@ -162,7 +158,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Any | HTTPValidationError | None:
+) -> HTTPValidationError | None:
     """ Get Status List
 
      The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
@@ -176,7 +172,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError
+        HTTPValidationError
      """
 
 

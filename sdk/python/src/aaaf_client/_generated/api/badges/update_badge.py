@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.badge_on_record import BadgeOnRecord
 from ...models.http_validation_error import HTTPValidationError
-from ...models.update_badge_response_update_badge import UpdateBadgeResponseUpdateBadge
 from ...models.visibility_change import VisibilityChange
 from typing import cast
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BadgeOnRecord | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = UpdateBadgeResponseUpdateBadge.from_dict(response.json())
+        response_200 = BadgeOnRecord.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BadgeOnRecord | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: VisibilityChange,
 
-) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+) -> Response[BadgeOnRecord | HTTPValidationError]:
     """ Update Badge
 
      Make a badge public or private (``admin``).  A private badge's public
@@ -95,7 +95,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]
+        Response[BadgeOnRecord | HTTPValidationError]
      """
 
 
@@ -117,7 +117,7 @@ def sync(
     client: AuthenticatedClient,
     body: VisibilityChange,
 
-) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+) -> BadgeOnRecord | HTTPValidationError | None:
     """ Update Badge
 
      Make a badge public or private (``admin``).  A private badge's public
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | UpdateBadgeResponseUpdateBadge
+        BadgeOnRecord | HTTPValidationError
      """
 
 
@@ -151,7 +151,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: VisibilityChange,
 
-) -> Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]:
+) -> Response[BadgeOnRecord | HTTPValidationError]:
     """ Update Badge
 
      Make a badge public or private (``admin``).  A private badge's public
@@ -168,7 +168,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | UpdateBadgeResponseUpdateBadge]
+        Response[BadgeOnRecord | HTTPValidationError]
      """
 
 
@@ -190,7 +190,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: VisibilityChange,
 
-) -> HTTPValidationError | UpdateBadgeResponseUpdateBadge | None:
+) -> BadgeOnRecord | HTTPValidationError | None:
     """ Update Badge
 
      Make a badge public or private (``admin``).  A private badge's public
@@ -207,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | UpdateBadgeResponseUpdateBadge
+        BadgeOnRecord | HTTPValidationError
      """
 
 

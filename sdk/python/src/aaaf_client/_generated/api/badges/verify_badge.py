@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
-from ...models.verify_badge_response_verify_badge import VerifyBadgeResponseVerifyBadge
+from ...models.public_verification import PublicVerification
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | PublicVerification | None:
     if response.status_code == 200:
-        response_200 = VerifyBadgeResponseVerifyBadge.from_dict(response.json())
+        response_200 = PublicVerification.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | PublicVerification]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
+) -> Response[HTTPValidationError | PublicVerification]:
     """ Verify Badge
 
      Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
@@ -83,7 +83,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]
+        Response[HTTPValidationError | PublicVerification]
      """
 
 
@@ -103,7 +103,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
+) -> HTTPValidationError | PublicVerification | None:
     """ Verify Badge
 
      Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
@@ -117,7 +117,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | VerifyBadgeResponseVerifyBadge
+        HTTPValidationError | PublicVerification
      """
 
 
@@ -132,7 +132,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]:
+) -> Response[HTTPValidationError | PublicVerification]:
     """ Verify Badge
 
      Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
@@ -146,7 +146,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | VerifyBadgeResponseVerifyBadge]
+        Response[HTTPValidationError | PublicVerification]
      """
 
 
@@ -166,7 +166,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> HTTPValidationError | VerifyBadgeResponseVerifyBadge | None:
+) -> HTTPValidationError | PublicVerification | None:
     """ Verify Badge
 
      Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
@@ -180,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | VerifyBadgeResponseVerifyBadge
+        HTTPValidationError | PublicVerification
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_config_response_get_config import GetConfigResponseGetConfig
 from ...models.http_validation_error import HTTPValidationError
+from ...models.org_config import OrgConfig
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetConfigResponseGetConfig | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | OrgConfig | None:
     if response.status_code == 200:
-        response_200 = GetConfigResponseGetConfig.from_dict(response.json())
+        response_200 = OrgConfig.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetConfigResponseGetConfig | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | OrgConfig]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetConfigResponseGetConfig | HTTPValidationError]:
+) -> Response[HTTPValidationError | OrgConfig]:
     """ Get Config
 
      The organization's configuration: stored values over the defaults.
@@ -82,7 +82,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetConfigResponseGetConfig | HTTPValidationError]
+        Response[HTTPValidationError | OrgConfig]
      """
 
 
@@ -102,7 +102,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetConfigResponseGetConfig | HTTPValidationError | None:
+) -> HTTPValidationError | OrgConfig | None:
     """ Get Config
 
      The organization's configuration: stored values over the defaults.
@@ -115,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetConfigResponseGetConfig | HTTPValidationError
+        HTTPValidationError | OrgConfig
      """
 
 
@@ -130,7 +130,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetConfigResponseGetConfig | HTTPValidationError]:
+) -> Response[HTTPValidationError | OrgConfig]:
     """ Get Config
 
      The organization's configuration: stored values over the defaults.
@@ -143,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetConfigResponseGetConfig | HTTPValidationError]
+        Response[HTTPValidationError | OrgConfig]
      """
 
 
@@ -163,7 +163,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetConfigResponseGetConfig | HTTPValidationError | None:
+) -> HTTPValidationError | OrgConfig | None:
     """ Get Config
 
      The organization's configuration: stored values over the defaults.
@@ -176,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetConfigResponseGetConfig | HTTPValidationError
+        HTTPValidationError | OrgConfig
      """
 
 

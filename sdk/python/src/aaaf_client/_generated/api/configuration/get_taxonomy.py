@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_taxonomy_response_get_taxonomy import GetTaxonomyResponseGetTaxonomy
 from ...models.http_validation_error import HTTPValidationError
+from ...models.taxonomy import Taxonomy
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetTaxonomyResponseGetTaxonomy | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | Taxonomy | None:
     if response.status_code == 200:
-        response_200 = GetTaxonomyResponseGetTaxonomy.from_dict(response.json())
+        response_200 = Taxonomy.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetTaxonomyResponseGetTaxonomy | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | Taxonomy]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetTaxonomyResponseGetTaxonomy | HTTPValidationError]:
+) -> Response[HTTPValidationError | Taxonomy]:
     """ Get Taxonomy
 
     Args:
@@ -80,7 +80,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetTaxonomyResponseGetTaxonomy | HTTPValidationError]
+        Response[HTTPValidationError | Taxonomy]
      """
 
 
@@ -100,7 +100,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetTaxonomyResponseGetTaxonomy | HTTPValidationError | None:
+) -> HTTPValidationError | Taxonomy | None:
     """ Get Taxonomy
 
     Args:
@@ -111,7 +111,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetTaxonomyResponseGetTaxonomy | HTTPValidationError
+        HTTPValidationError | Taxonomy
      """
 
 
@@ -126,7 +126,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetTaxonomyResponseGetTaxonomy | HTTPValidationError]:
+) -> Response[HTTPValidationError | Taxonomy]:
     """ Get Taxonomy
 
     Args:
@@ -137,7 +137,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetTaxonomyResponseGetTaxonomy | HTTPValidationError]
+        Response[HTTPValidationError | Taxonomy]
      """
 
 
@@ -157,7 +157,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetTaxonomyResponseGetTaxonomy | HTTPValidationError | None:
+) -> HTTPValidationError | Taxonomy | None:
     """ Get Taxonomy
 
     Args:
@@ -168,7 +168,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetTaxonomyResponseGetTaxonomy | HTTPValidationError
+        HTTPValidationError | Taxonomy
      """
 
 

@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_weights_response_get_weights import GetWeightsResponseGetWeights
+from ...models.config_weights import ConfigWeights
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetWeightsResponseGetWeights | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConfigWeights | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = GetWeightsResponseGetWeights.from_dict(response.json())
+        response_200 = ConfigWeights.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetWeightsResponseGetWeights | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConfigWeights | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetWeightsResponseGetWeights | HTTPValidationError]:
+) -> Response[ConfigWeights | HTTPValidationError]:
     """ Get Weights
 
     Args:
@@ -80,7 +80,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWeightsResponseGetWeights | HTTPValidationError]
+        Response[ConfigWeights | HTTPValidationError]
      """
 
 
@@ -100,7 +100,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetWeightsResponseGetWeights | HTTPValidationError | None:
+) -> ConfigWeights | HTTPValidationError | None:
     """ Get Weights
 
     Args:
@@ -111,7 +111,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWeightsResponseGetWeights | HTTPValidationError
+        ConfigWeights | HTTPValidationError
      """
 
 
@@ -126,7 +126,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetWeightsResponseGetWeights | HTTPValidationError]:
+) -> Response[ConfigWeights | HTTPValidationError]:
     """ Get Weights
 
     Args:
@@ -137,7 +137,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWeightsResponseGetWeights | HTTPValidationError]
+        Response[ConfigWeights | HTTPValidationError]
      """
 
 
@@ -157,7 +157,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetWeightsResponseGetWeights | HTTPValidationError | None:
+) -> ConfigWeights | HTTPValidationError | None:
     """ Get Weights
 
     Args:
@@ -168,7 +168,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWeightsResponseGetWeights | HTTPValidationError
+        ConfigWeights | HTTPValidationError
      """
 
 

@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
-from ...models.set_taxonomy_response_set_taxonomy import SetTaxonomyResponseSetTaxonomy
+from ...models.taxonomy import Taxonomy
 from ...models.taxonomy_update import TaxonomyUpdate
 from typing import cast
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | SetTaxonomyResponseSetTaxonomy | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | Taxonomy | None:
     if response.status_code == 200:
-        response_200 = SetTaxonomyResponseSetTaxonomy.from_dict(response.json())
+        response_200 = Taxonomy.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | Taxonomy]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TaxonomyUpdate,
 
-) -> Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]:
+) -> Response[HTTPValidationError | Taxonomy]:
     """ Set Taxonomy
 
      Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
@@ -92,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]
+        Response[HTTPValidationError | Taxonomy]
      """
 
 
@@ -114,7 +114,7 @@ def sync(
     client: AuthenticatedClient,
     body: TaxonomyUpdate,
 
-) -> HTTPValidationError | SetTaxonomyResponseSetTaxonomy | None:
+) -> HTTPValidationError | Taxonomy | None:
     """ Set Taxonomy
 
      Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
@@ -128,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | SetTaxonomyResponseSetTaxonomy
+        HTTPValidationError | Taxonomy
      """
 
 
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TaxonomyUpdate,
 
-) -> Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]:
+) -> Response[HTTPValidationError | Taxonomy]:
     """ Set Taxonomy
 
      Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
@@ -159,7 +159,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | SetTaxonomyResponseSetTaxonomy]
+        Response[HTTPValidationError | Taxonomy]
      """
 
 
@@ -181,7 +181,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TaxonomyUpdate,
 
-) -> HTTPValidationError | SetTaxonomyResponseSetTaxonomy | None:
+) -> HTTPValidationError | Taxonomy | None:
     """ Set Taxonomy
 
      Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth).
@@ -195,7 +195,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | SetTaxonomyResponseSetTaxonomy
+        HTTPValidationError | Taxonomy
      """
 
 

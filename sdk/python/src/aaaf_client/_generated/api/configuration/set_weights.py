@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.config_weights import ConfigWeights
 from ...models.http_validation_error import HTTPValidationError
-from ...models.set_weights_response_set_weights import SetWeightsResponseSetWeights
 from ...models.weights_update import WeightsUpdate
 from typing import cast
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | SetWeightsResponseSetWeights | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConfigWeights | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = SetWeightsResponseSetWeights.from_dict(response.json())
+        response_200 = ConfigWeights.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | SetWeightsResponseSetWeights]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConfigWeights | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WeightsUpdate,
 
-) -> Response[HTTPValidationError | SetWeightsResponseSetWeights]:
+) -> Response[ConfigWeights | HTTPValidationError]:
     """ Set Weights
 
      Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
@@ -92,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | SetWeightsResponseSetWeights]
+        Response[ConfigWeights | HTTPValidationError]
      """
 
 
@@ -114,7 +114,7 @@ def sync(
     client: AuthenticatedClient,
     body: WeightsUpdate,
 
-) -> HTTPValidationError | SetWeightsResponseSetWeights | None:
+) -> ConfigWeights | HTTPValidationError | None:
     """ Set Weights
 
      Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
@@ -128,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | SetWeightsResponseSetWeights
+        ConfigWeights | HTTPValidationError
      """
 
 
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WeightsUpdate,
 
-) -> Response[HTTPValidationError | SetWeightsResponseSetWeights]:
+) -> Response[ConfigWeights | HTTPValidationError]:
     """ Set Weights
 
      Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
@@ -159,7 +159,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | SetWeightsResponseSetWeights]
+        Response[ConfigWeights | HTTPValidationError]
      """
 
 
@@ -181,7 +181,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WeightsUpdate,
 
-) -> HTTPValidationError | SetWeightsResponseSetWeights | None:
+) -> ConfigWeights | HTTPValidationError | None:
     """ Set Weights
 
      Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1).
@@ -195,7 +195,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | SetWeightsResponseSetWeights
+        ConfigWeights | HTTPValidationError
      """
 
 

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
+from ...models.org_config import OrgConfig
 from ...models.update_config_changes import UpdateConfigChanges
-from ...models.update_config_response_update_config import UpdateConfigResponseUpdateConfig
 from typing import cast
 
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | UpdateConfigResponseUpdateConfig | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | OrgConfig | None:
     if response.status_code == 200:
-        response_200 = UpdateConfigResponseUpdateConfig.from_dict(response.json())
+        response_200 = OrgConfig.from_dict(response.json())
 
 
 
@@ -63,7 +63,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | UpdateConfigResponseUpdateConfig]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | OrgConfig]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: UpdateConfigChanges,
 
-) -> Response[HTTPValidationError | UpdateConfigResponseUpdateConfig]:
+) -> Response[HTTPValidationError | OrgConfig]:
     """ Update Config
 
      Change configuration values; the answer is the whole configuration.
@@ -92,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | UpdateConfigResponseUpdateConfig]
+        Response[HTTPValidationError | OrgConfig]
      """
 
 
@@ -114,7 +114,7 @@ def sync(
     client: AuthenticatedClient,
     body: UpdateConfigChanges,
 
-) -> HTTPValidationError | UpdateConfigResponseUpdateConfig | None:
+) -> HTTPValidationError | OrgConfig | None:
     """ Update Config
 
      Change configuration values; the answer is the whole configuration.
@@ -128,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | UpdateConfigResponseUpdateConfig
+        HTTPValidationError | OrgConfig
      """
 
 
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: UpdateConfigChanges,
 
-) -> Response[HTTPValidationError | UpdateConfigResponseUpdateConfig]:
+) -> Response[HTTPValidationError | OrgConfig]:
     """ Update Config
 
      Change configuration values; the answer is the whole configuration.
@@ -159,7 +159,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | UpdateConfigResponseUpdateConfig]
+        Response[HTTPValidationError | OrgConfig]
      """
 
 
@@ -181,7 +181,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: UpdateConfigChanges,
 
-) -> HTTPValidationError | UpdateConfigResponseUpdateConfig | None:
+) -> HTTPValidationError | OrgConfig | None:
     """ Update Config
 
      Change configuration values; the answer is the whole configuration.
@@ -195,7 +195,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | UpdateConfigResponseUpdateConfig
+        HTTPValidationError | OrgConfig
      """
 
 

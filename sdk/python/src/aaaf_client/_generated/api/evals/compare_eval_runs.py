@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.compare_eval_runs_response_compare_eval_runs import CompareEvalRunsResponseCompareEvalRuns
 from ...models.compare_in import CompareIn
+from ...models.comparison import Comparison
 from ...models.http_validation_error import HTTPValidationError
+from ...models.several_comparison import SeveralComparison
 from typing import cast
 
 
@@ -41,11 +42,28 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Comparison | SeveralComparison | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = CompareEvalRunsResponseCompareEvalRuns.from_dict(response.json())
+        def _parse_response_200(data: object) -> Comparison | SeveralComparison:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = Comparison.from_dict(data)
 
 
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_1 = SeveralComparison.from_dict(data)
+
+
+
+            return response_200_type_1
+
+        response_200 = _parse_response_200(response.json())
 
         return response_200
 
@@ -62,7 +80,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Comparison | SeveralComparison | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -76,7 +94,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CompareIn,
 
-) -> Response[CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError]:
+) -> Response[Comparison | SeveralComparison | HTTPValidationError]:
     """ Compare Eval Runs
 
      Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
@@ -91,7 +109,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError]
+        Response[Comparison | SeveralComparison | HTTPValidationError]
      """
 
 
@@ -111,7 +129,7 @@ def sync(
     client: AuthenticatedClient,
     body: CompareIn,
 
-) -> CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError | None:
+) -> Comparison | SeveralComparison | HTTPValidationError | None:
     """ Compare Eval Runs
 
      Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
@@ -126,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError
+        Comparison | SeveralComparison | HTTPValidationError
      """
 
 
@@ -141,7 +159,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CompareIn,
 
-) -> Response[CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError]:
+) -> Response[Comparison | SeveralComparison | HTTPValidationError]:
     """ Compare Eval Runs
 
      Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
@@ -156,7 +174,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError]
+        Response[Comparison | SeveralComparison | HTTPValidationError]
      """
 
 
@@ -176,7 +194,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CompareIn,
 
-) -> CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError | None:
+) -> Comparison | SeveralComparison | HTTPValidationError | None:
     """ Compare Eval Runs
 
      Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
@@ -191,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CompareEvalRunsResponseCompareEvalRuns | HTTPValidationError
+        Comparison | SeveralComparison | HTTPValidationError
      """
 
 

@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_eval_run_response_get_eval_run import GetEvalRunResponseGetEvalRun
+from ...models.eval_run import EvalRun
 from ...models.http_validation_error import HTTPValidationError
 from typing import cast
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EvalRun | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = GetEvalRunResponseGetEvalRun.from_dict(response.json())
+        response_200 = EvalRun.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EvalRun | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+) -> Response[EvalRun | HTTPValidationError]:
     """ Get Eval Run
 
      One stored run: its summary and the run object (samples and all).
@@ -82,7 +82,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]
+        Response[EvalRun | HTTPValidationError]
      """
 
 
@@ -102,7 +102,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+) -> EvalRun | HTTPValidationError | None:
     """ Get Eval Run
 
      One stored run: its summary and the run object (samples and all).
@@ -115,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetEvalRunResponseGetEvalRun | HTTPValidationError
+        EvalRun | HTTPValidationError
      """
 
 
@@ -130,7 +130,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]:
+) -> Response[EvalRun | HTTPValidationError]:
     """ Get Eval Run
 
      One stored run: its summary and the run object (samples and all).
@@ -143,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetEvalRunResponseGetEvalRun | HTTPValidationError]
+        Response[EvalRun | HTTPValidationError]
      """
 
 
@@ -163,7 +163,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetEvalRunResponseGetEvalRun | HTTPValidationError | None:
+) -> EvalRun | HTTPValidationError | None:
     """ Get Eval Run
 
      One stored run: its summary and the run object (samples and all).
@@ -176,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetEvalRunResponseGetEvalRun | HTTPValidationError
+        EvalRun | HTTPValidationError
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.eval_run_page import EvalRunPage
 from ...models.http_validation_error import HTTPValidationError
-from ...models.pagedictstr_any import PagedictstrAny
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -51,9 +51,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | PagedictstrAny | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EvalRunPage | HTTPValidationError | None:
     if response.status_code == 200:
-        response_200 = PagedictstrAny.from_dict(response.json())
+        response_200 = EvalRunPage.from_dict(response.json())
 
 
 
@@ -72,7 +72,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | PagedictstrAny]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EvalRunPage | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,7 +87,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[EvalRunPage | HTTPValidationError]:
     """ List Eval Runs
 
      The organization's stored eval runs, newest first.
@@ -101,7 +101,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[EvalRunPage | HTTPValidationError]
      """
 
 
@@ -123,7 +123,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> EvalRunPage | HTTPValidationError | None:
     """ List Eval Runs
 
      The organization's stored eval runs, newest first.
@@ -137,7 +137,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        EvalRunPage | HTTPValidationError
      """
 
 
@@ -154,7 +154,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[EvalRunPage | HTTPValidationError]:
     """ List Eval Runs
 
      The organization's stored eval runs, newest first.
@@ -168,7 +168,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[EvalRunPage | HTTPValidationError]
      """
 
 
@@ -190,7 +190,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> EvalRunPage | HTTPValidationError | None:
     """ List Eval Runs
 
      The organization's stored eval runs, newest first.
@@ -204,7 +204,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        EvalRunPage | HTTPValidationError
      """
 
 

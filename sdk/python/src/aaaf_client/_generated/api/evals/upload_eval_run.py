@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.eval_run_page import EvalRunPage
 from ...models.http_validation_error import HTTPValidationError
-from ...models.pagedictstr_any import PagedictstrAny
 from ...models.upload_eval_run_files_body import UploadEvalRunFilesBody
 from ...models.upload_eval_run_json_body import UploadEvalRunJsonBody
 from ...types import UNSET, Unset
@@ -56,9 +56,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | PagedictstrAny | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EvalRunPage | HTTPValidationError | None:
     if response.status_code == 201:
-        response_201 = PagedictstrAny.from_dict(response.json())
+        response_201 = EvalRunPage.from_dict(response.json())
 
 
 
@@ -77,7 +77,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | PagedictstrAny]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EvalRunPage | HTTPValidationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,7 +92,7 @@ def sync_detailed(
     body:    UploadEvalRunJsonBody  |     UploadEvalRunFilesBody  | Unset = UNSET,
     from_: str | Unset = 'auto',
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[EvalRunPage | HTTPValidationError]:
     """ Upload Eval Run
 
      Store every run of an uploaded run file (one per promptfoo column).
@@ -107,7 +107,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[EvalRunPage | HTTPValidationError]
      """
 
 
@@ -129,7 +129,7 @@ def sync(
     body:    UploadEvalRunJsonBody  |     UploadEvalRunFilesBody  | Unset = UNSET,
     from_: str | Unset = 'auto',
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> EvalRunPage | HTTPValidationError | None:
     """ Upload Eval Run
 
      Store every run of an uploaded run file (one per promptfoo column).
@@ -144,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        EvalRunPage | HTTPValidationError
      """
 
 
@@ -161,7 +161,7 @@ async def asyncio_detailed(
     body:    UploadEvalRunJsonBody  |     UploadEvalRunFilesBody  | Unset = UNSET,
     from_: str | Unset = 'auto',
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[EvalRunPage | HTTPValidationError]:
     """ Upload Eval Run
 
      Store every run of an uploaded run file (one per promptfoo column).
@@ -176,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[EvalRunPage | HTTPValidationError]
      """
 
 
@@ -198,7 +198,7 @@ async def asyncio(
     body:    UploadEvalRunJsonBody  |     UploadEvalRunFilesBody  | Unset = UNSET,
     from_: str | Unset = 'auto',
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> EvalRunPage | HTTPValidationError | None:
     """ Upload Eval Run
 
      Store every run of an uploaded run file (one per promptfoo column).
@@ -213,7 +213,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        EvalRunPage | HTTPValidationError
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_stress_run_response_get_stress_run import GetStressRunResponseGetStressRun
 from ...models.http_validation_error import HTTPValidationError
+from ...models.stress_run_with_results import StressRunWithResults
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetStressRunResponseGetStressRun | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | StressRunWithResults | None:
     if response.status_code == 200:
-        response_200 = GetStressRunResponseGetStressRun.from_dict(response.json())
+        response_200 = StressRunWithResults.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetStressRunResponseGetStressRun | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | StressRunWithResults]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetStressRunResponseGetStressRun | HTTPValidationError]:
+) -> Response[HTTPValidationError | StressRunWithResults]:
     """ Get Stress Run
 
      The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
@@ -84,7 +84,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetStressRunResponseGetStressRun | HTTPValidationError]
+        Response[HTTPValidationError | StressRunWithResults]
      """
 
 
@@ -104,7 +104,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetStressRunResponseGetStressRun | HTTPValidationError | None:
+) -> HTTPValidationError | StressRunWithResults | None:
     """ Get Stress Run
 
      The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
@@ -119,7 +119,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetStressRunResponseGetStressRun | HTTPValidationError
+        HTTPValidationError | StressRunWithResults
      """
 
 
@@ -134,7 +134,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetStressRunResponseGetStressRun | HTTPValidationError]:
+) -> Response[HTTPValidationError | StressRunWithResults]:
     """ Get Stress Run
 
      The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
@@ -149,7 +149,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetStressRunResponseGetStressRun | HTTPValidationError]
+        Response[HTTPValidationError | StressRunWithResults]
      """
 
 
@@ -169,7 +169,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetStressRunResponseGetStressRun | HTTPValidationError | None:
+) -> HTTPValidationError | StressRunWithResults | None:
     """ Get Stress Run
 
      The run (status — ``queued``, ``running``, ``finished`` or ``failed`` with the reason in
@@ -184,7 +184,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetStressRunResponseGetStressRun | HTTPValidationError
+        HTTPValidationError | StressRunWithResults
      """
 
 

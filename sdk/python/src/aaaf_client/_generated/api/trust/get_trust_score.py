@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_trust_score_response_get_trust_score import GetTrustScoreResponseGetTrustScore
 from ...models.http_validation_error import HTTPValidationError
+from ...models.trust_score import TrustScore
 from ...types import UNSET, Unset
 from typing import cast
 import datetime
@@ -52,9 +52,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | TrustScore | None:
     if response.status_code == 200:
-        response_200 = GetTrustScoreResponseGetTrustScore.from_dict(response.json())
+        response_200 = TrustScore.from_dict(response.json())
 
 
 
@@ -73,7 +73,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | TrustScore]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -88,7 +88,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     at: datetime.datetime | None | Unset = UNSET,
 
-) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+) -> Response[HTTPValidationError | TrustScore]:
     """ Get Trust Score
 
      The agent's trust score: each dimension, the composite, the tier and why (read-only).
@@ -102,7 +102,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]
+        Response[HTTPValidationError | TrustScore]
      """
 
 
@@ -124,7 +124,7 @@ def sync(
     client: AuthenticatedClient,
     at: datetime.datetime | None | Unset = UNSET,
 
-) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+) -> HTTPValidationError | TrustScore | None:
     """ Get Trust Score
 
      The agent's trust score: each dimension, the composite, the tier and why (read-only).
@@ -138,7 +138,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetTrustScoreResponseGetTrustScore | HTTPValidationError
+        HTTPValidationError | TrustScore
      """
 
 
@@ -155,7 +155,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     at: datetime.datetime | None | Unset = UNSET,
 
-) -> Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]:
+) -> Response[HTTPValidationError | TrustScore]:
     """ Get Trust Score
 
      The agent's trust score: each dimension, the composite, the tier and why (read-only).
@@ -169,7 +169,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetTrustScoreResponseGetTrustScore | HTTPValidationError]
+        Response[HTTPValidationError | TrustScore]
      """
 
 
@@ -191,7 +191,7 @@ async def asyncio(
     client: AuthenticatedClient,
     at: datetime.datetime | None | Unset = UNSET,
 
-) -> GetTrustScoreResponseGetTrustScore | HTTPValidationError | None:
+) -> HTTPValidationError | TrustScore | None:
     """ Get Trust Score
 
      The agent's trust score: each dimension, the composite, the tier and why (read-only).
@@ -205,7 +205,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetTrustScoreResponseGetTrustScore | HTTPValidationError
+        HTTPValidationError | TrustScore
      """
 
 

@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
-from ...models.pagedictstr_any import PagedictstrAny
+from ...models.page_score_history_entry import PageScoreHistoryEntry
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -52,9 +52,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | PagedictstrAny | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | PageScoreHistoryEntry | None:
     if response.status_code == 200:
-        response_200 = PagedictstrAny.from_dict(response.json())
+        response_200 = PageScoreHistoryEntry.from_dict(response.json())
 
 
 
@@ -73,7 +73,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | PagedictstrAny]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | PageScoreHistoryEntry]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +89,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[HTTPValidationError | PageScoreHistoryEntry]:
     """ List Trust History
 
      Every trust score recorded for the agent, oldest first, with anomaly and review state.
@@ -104,7 +104,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[HTTPValidationError | PageScoreHistoryEntry]
      """
 
 
@@ -128,7 +128,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> HTTPValidationError | PageScoreHistoryEntry | None:
     """ List Trust History
 
      Every trust score recorded for the agent, oldest first, with anomaly and review state.
@@ -143,7 +143,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        HTTPValidationError | PageScoreHistoryEntry
      """
 
 
@@ -162,7 +162,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> Response[HTTPValidationError | PagedictstrAny]:
+) -> Response[HTTPValidationError | PageScoreHistoryEntry]:
     """ List Trust History
 
      Every trust score recorded for the agent, oldest first, with anomaly and review state.
@@ -177,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | PagedictstrAny]
+        Response[HTTPValidationError | PageScoreHistoryEntry]
      """
 
 
@@ -201,7 +201,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     limit: int | Unset = 100,
 
-) -> HTTPValidationError | PagedictstrAny | None:
+) -> HTTPValidationError | PageScoreHistoryEntry | None:
     """ List Trust History
 
      Every trust score recorded for the agent, oldest first, with anomaly and review state.
@@ -216,7 +216,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | PagedictstrAny
+        HTTPValidationError | PageScoreHistoryEntry
      """
 
 

@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
-from ...models.recompute_trust_score_response_recompute_trust_score import RecomputeTrustScoreResponseRecomputeTrustScore
+from ...models.trust_score import TrustScore
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | TrustScore | None:
     if response.status_code == 200:
-        response_200 = RecomputeTrustScoreResponseRecomputeTrustScore.from_dict(response.json())
+        response_200 = TrustScore.from_dict(response.json())
 
 
 
@@ -55,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | TrustScore]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]:
+) -> Response[HTTPValidationError | TrustScore]:
     """ Recompute Trust Score
 
      Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
@@ -82,7 +82,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]
+        Response[HTTPValidationError | TrustScore]
      """
 
 
@@ -102,7 +102,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore | None:
+) -> HTTPValidationError | TrustScore | None:
     """ Recompute Trust Score
 
      Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
@@ -115,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore
+        HTTPValidationError | TrustScore
      """
 
 
@@ -130,7 +130,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]:
+) -> Response[HTTPValidationError | TrustScore]:
     """ Recompute Trust Score
 
      Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
@@ -143,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore]
+        Response[HTTPValidationError | TrustScore]
      """
 
 
@@ -163,7 +163,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore | None:
+) -> HTTPValidationError | TrustScore | None:
     """ Recompute Trust Score
 
      Recompute the agent's trust score now and record it in the history (docs/scoring.md §4).
@@ -176,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HTTPValidationError | RecomputeTrustScoreResponseRecomputeTrustScore
+        HTTPValidationError | TrustScore
      """
 
 

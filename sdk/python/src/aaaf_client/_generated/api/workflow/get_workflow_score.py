@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_workflow_score_response_get_workflow_score import GetWorkflowScoreResponseGetWorkflowScore
 from ...models.http_validation_error import HTTPValidationError
+from ...models.workflow_score import WorkflowScore
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -44,9 +44,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | WorkflowScore | None:
     if response.status_code == 200:
-        response_200 = GetWorkflowScoreResponseGetWorkflowScore.from_dict(response.json())
+        response_200 = WorkflowScore.from_dict(response.json())
 
 
 
@@ -65,7 +65,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | WorkflowScore]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,7 +80,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     window: int | Unset = 100,
 
-) -> Response[GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError]:
+) -> Response[HTTPValidationError | WorkflowScore]:
     """ Get Workflow Score
 
      Every stored run of the agent with S and its four parts, and the agent's window mean.
@@ -95,7 +95,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError]
+        Response[HTTPValidationError | WorkflowScore]
      """
 
 
@@ -117,7 +117,7 @@ def sync(
     client: AuthenticatedClient,
     window: int | Unset = 100,
 
-) -> GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError | None:
+) -> HTTPValidationError | WorkflowScore | None:
     """ Get Workflow Score
 
      Every stored run of the agent with S and its four parts, and the agent's window mean.
@@ -132,7 +132,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError
+        HTTPValidationError | WorkflowScore
      """
 
 
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     window: int | Unset = 100,
 
-) -> Response[GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError]:
+) -> Response[HTTPValidationError | WorkflowScore]:
     """ Get Workflow Score
 
      Every stored run of the agent with S and its four parts, and the agent's window mean.
@@ -164,7 +164,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError]
+        Response[HTTPValidationError | WorkflowScore]
      """
 
 
@@ -186,7 +186,7 @@ async def asyncio(
     client: AuthenticatedClient,
     window: int | Unset = 100,
 
-) -> GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError | None:
+) -> HTTPValidationError | WorkflowScore | None:
     """ Get Workflow Score
 
      Every stored run of the agent with S and its four parts, and the agent's window mean.
@@ -201,7 +201,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWorkflowScoreResponseGetWorkflowScore | HTTPValidationError
+        HTTPValidationError | WorkflowScore
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_workflow_weights_response_get_workflow_weights import GetWorkflowWeightsResponseGetWorkflowWeights
 from ...models.http_validation_error import HTTPValidationError
+from ...models.workflow_weights import WorkflowWeights
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,9 +46,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HTTPValidationError | WorkflowWeights | None:
     if response.status_code == 200:
-        response_200 = GetWorkflowWeightsResponseGetWorkflowWeights.from_dict(response.json())
+        response_200 = WorkflowWeights.from_dict(response.json())
 
 
 
@@ -67,7 +67,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HTTPValidationError | WorkflowWeights]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,7 +82,7 @@ def sync_detailed(
     window: int | Unset = 100,
     cap: float | Unset = 0.15,
 
-) -> Response[GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError]:
+) -> Response[HTTPValidationError | WorkflowWeights]:
     """ Get Workflow Weights
 
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
@@ -97,7 +97,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError]
+        Response[HTTPValidationError | WorkflowWeights]
      """
 
 
@@ -119,7 +119,7 @@ def sync(
     window: int | Unset = 100,
     cap: float | Unset = 0.15,
 
-) -> GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError | None:
+) -> HTTPValidationError | WorkflowWeights | None:
     """ Get Workflow Weights
 
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError
+        HTTPValidationError | WorkflowWeights
      """
 
 
@@ -151,7 +151,7 @@ async def asyncio_detailed(
     window: int | Unset = 100,
     cap: float | Unset = 0.15,
 
-) -> Response[GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError]:
+) -> Response[HTTPValidationError | WorkflowWeights]:
     """ Get Workflow Weights
 
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
@@ -166,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError]
+        Response[HTTPValidationError | WorkflowWeights]
      """
 
 
@@ -188,7 +188,7 @@ async def asyncio(
     window: int | Unset = 100,
     cap: float | Unset = 0.15,
 
-) -> GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError | None:
+) -> HTTPValidationError | WorkflowWeights | None:
     """ Get Workflow Weights
 
      Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %).
@@ -203,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetWorkflowWeightsResponseGetWorkflowWeights | HTTPValidationError
+        HTTPValidationError | WorkflowWeights
      """
 
 

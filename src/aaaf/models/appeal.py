@@ -1,0 +1,29 @@
+"""Appeals (docs/scoring.md §2.4; docs/api.md "Appeals"), as the API answers them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aaaf.models._base import PublicModel
+
+
+class Appeal(PublicModel):
+    """An appeal against an assessment: what is challenged, why, and how it was resolved."""
+
+    id: str
+    assessment_id: str
+    dimensions_challenged: list[str]
+    justification: str
+    counter_evidence: list[dict[str, Any]]
+    status: str
+    reviewer_notes: str | None
+    resolution: dict[str, Any] | None
+    filed_at: str
+    resolved_at: str | None
+
+
+class AppealPage(PublicModel):
+    """One page of an assessment's appeals, oldest first (docs/api.md "Pages")."""
+
+    items: list[Appeal]
+    next_cursor: str | None
