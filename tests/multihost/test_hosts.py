@@ -48,6 +48,9 @@ _SUCCESS = re.compile(
     r"Job aaaf\.assess\[(\d+)\]\(assessment_id='([0-9a-f-]{36})'[^)]*\) ended with status: Success"
 )
 _STARTED = re.compile(r"Starting job aaaf\.assess\[(\d+)\]\(assessment_id='([0-9a-f-]{36})'")
+# a job's run that took further due jobs (jobs/assessment_batch.py) names each of them
+_TAKEN = re.compile(r"took aaaf\.assess\[(\d+)\] for assessment ([0-9a-f-]{36})")
+_TAKEN_SUCCESS = re.compile(r"taken job aaaf\.assess\[(\d+)\] for assessment ([0-9a-f-]{36}) succeeded")
 _NOTHING_TO_DO = re.compile(r"assessment ([0-9a-f-]{36}) is already completed: nothing to do")
 EVENT_TYPES = ["assessment.started", "assessment.completed", "assessment.failed"]
 
@@ -137,7 +140,8 @@ class _Run:
         ran = {}
         for host in self.cluster.worker_hosts:
             text = self._log_text(host.name)
-            ran[host.name] = {m[1] for m in _SUCCESS.findall(text)} - set(_NOTHING_TO_DO.findall(text))
+            succeeded = {m[1] for m in _SUCCESS.findall(text) + _TAKEN_SUCCESS.findall(text)}
+            ran[host.name] = succeeded - set(_NOTHING_TO_DO.findall(text))
         return ran
 
     def reruns(self) -> int:
@@ -147,7 +151,8 @@ class _Run:
     def running_on(self, host: str) -> set[str]:
         """The assessments whose job started on ``host`` and has not ended there."""
         text = self._log_text(host)
-        return {m[1] for m in _STARTED.findall(text)} - {m[1] for m in _SUCCESS.findall(text)}
+        started = {m[1] for m in _STARTED.findall(text) + _TAKEN.findall(text)}
+        return started - {m[1] for m in _SUCCESS.findall(text) + _TAKEN_SUCCESS.findall(text)}
 
     def _log_text(self, host: str) -> str:
         # every worker this host ran, the killed ones included

@@ -81,8 +81,7 @@ class TakenJobs:
             assessment_id = uuid.UUID(args["assessment_id"])
             self._open[assessment_id] = job_id
             taken.append((uuid.UUID(args["organization_id"]), assessment_id))
-        if taken:
-            log.debug("job %s took %d more assessment job(s)", self._job_id, len(taken))
+            log.info("job %s took aaaf.assess[%d] for assessment %s", self._job_id, job_id, assessment_id)
         return taken
 
     def finish(self, connection: Connection, assessment_ids: list[uuid.UUID]) -> None:
@@ -95,7 +94,14 @@ class TakenJobs:
     def finished(self, assessment_ids: list[uuid.UUID]) -> None:
         """The transaction of :meth:`finish` committed: those jobs are done."""
         for assessment_id in assessment_ids:
-            self._open.pop(assessment_id, None)
+            job_id = self._open.pop(assessment_id, None)
+            if job_id is not None:  # the worker's log says which run scored every job
+                log.info(
+                    "taken job aaaf.assess[%d] for assessment %s succeeded in job %s's run",
+                    job_id,
+                    assessment_id,
+                    self._job_id,
+                )
 
     def release(self) -> None:
         """Put every job taken and not finished back in the queue (the run failed)."""
