@@ -114,6 +114,30 @@ class ProcrastinateQueue:
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 
+    def defer_badges(self, connection: Connection, badges: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
+        """Queue the badges of ``badges`` (organization id, assessment id) in ``connection``'s
+        transaction — the one that stores their assessments — in one statement; a badge whose
+        job already waits keeps that job (each then in a savepoint of its own)."""
+        raw = connection.connection.driver_connection
+        jobs = [
+            self.app.configure_task(
+                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+            ).make_new_job(organization_id=str(organization_id), assessment_id=str(assessment_id))
+            for organization_id, assessment_id in badges
+        ]
+        try:
+            with connection.begin_nested():
+                self._on_connection.batch_defer_jobs(jobs, connection=raw)
+            return
+        except AlreadyEnqueued:
+            pass
+        for job in jobs:
+            try:
+                with connection.begin_nested():
+                    self._on_connection.defer_job(job, connection=raw)
+            except AlreadyEnqueued:
+                log.debug("the badge of %s already has a waiting job", job.task_kwargs["assessment_id"])
+
     def defer_stress_run(
         self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID
     ) -> None:
