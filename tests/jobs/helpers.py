@@ -38,5 +38,8 @@ class RecordingQueue:
     def defer_badge(self, organization_id: Any, assessment_id: Any) -> None:
         self.badges.append(assessment_id)
 
+    def defer_badges(self, connection: Any, badges: list[Any]) -> None:
+        self.badges.extend(assessment_id for _, assessment_id in badges)
+
     def defer_stress_run(self, connection: Any, organization_id: Any, run_id: Any) -> None:
         self.stress_runs.append(run_id)

@@ -1,8 +1,8 @@
 """One path for completing an assessment, on SQLite and PostgreSQL: ``assess --all`` raises
 the same webhook events as ``assess NAME``, in the transaction that stores its assessments;
 a worker's job scores several triggered assessments at once, each completed once with its
-events, finishing the jobs it took in that transaction or putting them back when the
-database fails; an assessment whose job gave up after its retries ends failed with the
+events, finishing the jobs it took and queueing their badges in that transaction or putting
+the jobs back when the database fails; an assessment whose job gave up after its retries ends failed with the
 reason instead of waiting for ever."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_a_job_scores_several_assessments_in_one_pass_with_their_events(store: A
         org.organization_id,
         [r.id for r in records],
         now=now,
-        also=lambda connection, ids: handled.append(ids),
+        also=lambda connection, ids, written: handled.append(ids),
     )
     assert [r.id for r in written] == [r.id for r in records]
     assert handled == [[r.id for r in records]]  # the queue's bookkeeping, in the same transaction
@@ -217,6 +217,36 @@ def test_a_worker_takes_due_jobs_and_finishes_them_with_their_assessments(store:
     assert [states[str(r.id)] for r in records] == ["doing", "succeeded", "succeeded", "todo"]
     assert [org.get_assessment(r.id).status for r in records] == ["completed"] * 3 + ["pending"]
     assert sorted(queue.badges) == sorted(r.id for r in records[:3])
+
+
+def _badge_jobs(store: Any) -> list[tuple[str, str, int]]:
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT args ->> 'assessment_id', status::text, priority FROM procrastinate_jobs"
+                " WHERE task_name = 'aaaf.issue_badge' ORDER BY args ->> 'assessment_id'"
+            )
+        ).all()
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_the_badges_of_a_batch_are_queued_in_its_transaction(store: Any, store_url: str) -> None:
+    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
+    organization = store.default_organization().id
+    first, second, third = sorted((uuid.uuid4() for _ in range(3)), key=str)
+    with store.engine.begin() as connection:  # its badge already waits
+        queue.defer_badges(connection, [(organization, first)])
+    with store.engine.connect() as connection:
+        transaction = connection.begin()
+        queue.defer_badges(connection, [(organization, second), (organization, third)])
+        transaction.rollback()
+    assert _badge_jobs(store) == [(str(first), "todo", -1)]  # rolled back with the transaction
+    with store.engine.begin() as connection:
+        queue.defer_badges(connection, [(organization, a) for a in (first, second, third)])
+        connection.execute(text("SELECT 1"))  # the transaction goes on after the waiting duplicate
+    # one job each: the waiting one kept, the other two queued after the assessments (priority -1)
+    assert _badge_jobs(store) == [(str(a), "todo", -1) for a in (first, second, third)]
 
 
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)

@@ -5,6 +5,8 @@
   worker that stopped beating, runs it again, and the result is stored once.
 * A server killed mid-trigger leaves, for every agent, either no assessment or one that a
   worker completes: the assessment and its job are committed together.
+* An assessment left ``pending`` whose job was lost is queued again by a running worker's
+  sweep (on the sweep's own connection, inside the worker's open queue) and completes.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from aaaf.services.assessment_jobs import trigger_assessment
 from aaaf.store import open_store
 from aaaf.store import tables as t
 from tests.api.conftest import LiveServer, agent_evidence, start_server, start_worker
-from tests.jobs.helpers import assessable_agent
+from tests.jobs.helpers import RecordingQueue, assessable_agent
 
 # a dead worker is noticed within seconds, not the production half-minute
 FAST_SWEEP = {
@@ -149,3 +151,38 @@ def test_a_server_killed_mid_trigger_leaves_nothing_half_done(store_url: str, tm
         server.stop()
         if worker is not None:
             worker.stop()
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_worker_sweep_queues_a_pending_assessment_whose_job_was_lost(
+    store_url: str, tmp_path: Path
+) -> None:
+    now = datetime.now(UTC)
+    with open_store(store_url) as store:
+        org = store.scope(store.default_organization().id)
+        agent = assessable_agent(org, "coder", now=now)
+        lost = RecordingQueue()  # records the assessment pending, queues no job: the job is lost
+        record = trigger_assessment(org, agent, lost, now=now)
+        assert lost.assessments == [record.id]
+        worker = start_worker(store_url, tmp_path, env={**FAST_SWEEP, "AAAF_JOBS_REQUEUE_AFTER_SECONDS": "1"})
+        try:
+            wait_for(
+                lambda: org.get_assessment(record.id).status == "completed",
+                timeout=60,
+                what=f"the assessment to complete:\n{worker.log()}",
+            )
+            wait_for(lambda: org.badge_credentials(record.id), timeout=60, what=f"the badge:\n{worker.log()}")
+        finally:
+            worker.stop()
+        with store.engine.connect() as connection:
+            jobs = (
+                connection.execute(
+                    text("SELECT status::text FROM procrastinate_jobs WHERE task_name = 'aaaf.assess'")
+                )
+                .scalars()
+                .all()
+            )
+        log = worker.log()
+        assert jobs == ["succeeded"]  # the one job the sweep queued
+        assert f"queued 1 pending assessment(s) again: {record.id}" in log
+        assert "Traceback" not in log, log

@@ -29,7 +29,6 @@ Tasks (queue ``aaaf``):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from collections.abc import Callable
@@ -38,6 +37,9 @@ from typing import Any
 
 import procrastinate
 from procrastinate.exceptions import AlreadyEnqueued
+from procrastinate.jobs import JobDeferrer
+from procrastinate.manager import JobManager
+from procrastinate.utils import sync_to_async
 from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
@@ -73,23 +75,34 @@ def _now() -> datetime:
 
 
 class ProcrastinateQueue:
-    """The services' :class:`~aaaf.services.job_port.JobQueue` over a procrastinate app."""
+    """The services' :class:`~aaaf.services.job_port.JobQueue` over a procrastinate app.
+
+    A job deferred in one of our transactions is inserted on that transaction's (synchronous)
+    psycopg connection by a synchronous connector of its own, never the app's: inside
+    ``aaaf worker`` the app is open asynchronously, and its connector only takes asynchronous
+    connections (the sweep's requeue, a badge in the write transaction)."""
 
     def __init__(self, app: procrastinate.App) -> None:
         self.app = app
+        self._on_connection = JobManager(procrastinate.SyncPsycopgConnector())
+        """Defers on a connection we hand it; never opened (it has no pool of its own)."""
+
+    def _defer_on(self, connection: Connection, task: str, options: dict[str, Any], **arguments: str) -> None:
+        job = self.app.configure_task(task, **options).job
+        JobDeferrer(self._on_connection, job, connection.connection.driver_connection).defer(**arguments)
 
     def defer_assessment(
         self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
     ) -> None:
-        raw = connection.connection.driver_connection  # the psycopg connection of our transaction
+        lock = f"assessment:{assessment_id}"
         try:
-            self.app.configure_task(
+            self._defer_on(
+                connection,
                 ASSESS_TASK,
-                queue=QUEUE,
-                lock=f"assessment:{assessment_id}",
-                queueing_lock=f"assessment:{assessment_id}",
-                connection=raw,
-            ).defer(organization_id=str(organization_id), assessment_id=str(assessment_id))
+                {"queue": QUEUE, "lock": lock, "queueing_lock": lock},
+                organization_id=str(organization_id),
+                assessment_id=str(assessment_id),
+            )
         except AlreadyEnqueued:
             log.debug("assessment %s already has a waiting job", assessment_id)
 
@@ -101,17 +114,41 @@ class ProcrastinateQueue:
         except AlreadyEnqueued:
             log.debug("the badge of assessment %s already has a waiting job", assessment_id)
 
+    def defer_badges(self, connection: Connection, badges: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
+        """Queue the badges of ``badges`` (organization id, assessment id) in ``connection``'s
+        transaction — the one that stores their assessments — in one statement; a badge whose
+        job already waits keeps that job (each then in a savepoint of its own)."""
+        raw = connection.connection.driver_connection
+        jobs = [
+            self.app.configure_task(
+                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+            ).make_new_job(organization_id=str(organization_id), assessment_id=str(assessment_id))
+            for organization_id, assessment_id in badges
+        ]
+        try:
+            with connection.begin_nested():
+                self._on_connection.batch_defer_jobs(jobs, connection=raw)
+            return
+        except AlreadyEnqueued:
+            pass
+        for job in jobs:
+            try:
+                with connection.begin_nested():
+                    self._on_connection.defer_job(job, connection=raw)
+            except AlreadyEnqueued:
+                log.debug("the badge of %s already has a waiting job", job.task_kwargs["assessment_id"])
+
     def defer_stress_run(
         self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID
     ) -> None:
         lock = f"stress-run:{run_id}"
         options: dict[str, Any] = {"queue": STRESS_QUEUE, "lock": lock, "queueing_lock": lock}
-        if connection is not None:  # the transaction that records the run: both or neither
-            options["connection"] = connection.connection.driver_connection
+        arguments = {"organization_id": str(organization_id), "run_id": str(run_id)}
         try:
-            self.app.configure_task(STRESS_TASK, **options).defer(
-                organization_id=str(organization_id), run_id=str(run_id)
-            )
+            if connection is not None:  # the transaction that records the run: both or neither
+                self._defer_on(connection, STRESS_TASK, options, **arguments)
+            else:
+                self.app.configure_task(STRESS_TASK, **options).defer(**arguments)
         except AlreadyEnqueued:
             log.debug("stress run %s already has a waiting job", run_id)
 
@@ -159,16 +196,18 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
     @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
     async def sweep(timestamp: int) -> None:
+        # sync_to_async (asgiref's, as procrastinate runs sync tasks), not asyncio.to_thread:
+        # a job deferred there without a connection runs on this loop's open pool
         await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
-        await asyncio.to_thread(tasks.fail_abandoned_assessments, store(), now=_now())
-        await asyncio.to_thread(
+        await sync_to_async(tasks.fail_abandoned_assessments, store(), now=_now())
+        await sync_to_async(
             tasks.requeue_lost_assessments,
             store(),
             queue,
             now=_now(),
             grace_seconds=settings.jobs_requeue_after_seconds,
         )
-        await asyncio.to_thread(tasks.requeue_stress_runs, store(), queue, now=_now(), settings=settings)
+        await sync_to_async(tasks.requeue_stress_runs, store(), queue, now=_now(), settings=settings)
 
     @app.periodic(cron="* * * * *")
     @app.task(name="aaaf.duties", queue=QUEUE, queueing_lock="aaaf.duties")

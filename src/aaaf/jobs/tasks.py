@@ -33,6 +33,12 @@ def _test_delay() -> None:
         time.sleep(float(delay))
 
 
+class BadgesAtOnce(JobQueue, Protocol):
+    """A queue that queues the badges of a batch in the transaction that stores it."""
+
+    def defer_badges(self, connection: Connection, badges: list[tuple[uuid.UUID, uuid.UUID]]) -> None: ...
+
+
 class TakesJobs(Protocol):
     """Further assessment jobs a job run may take with it (:mod:`aaaf.jobs.assessment_batch`)."""
 
@@ -52,14 +58,18 @@ def assessment_job(
     record = assessment_jobs.run_triggered_assessment(
         store, organization_id, assessment_id, now=now, after_claim=_test_delay
     )
-    if record.status == "completed" and record.review_state != "pending_review":
+    if _badge_due(record):
         queue.defer_badge(organization_id, assessment_id)
     return record
 
 
+def _badge_due(record: Any) -> bool:
+    return bool(record.status == "completed" and record.review_state != "pending_review")
+
+
 def assessment_jobs_at_once(
     store: Any,
-    queue: JobQueue,
+    queue: BadgesAtOnce,
     organization_id: uuid.UUID,
     assessment_id: uuid.UUID,
     *,
@@ -69,24 +79,29 @@ def assessment_jobs_at_once(
 ) -> list[Any]:
     """Score a triggered assessment and up to ``at_once - 1`` more whose jobs ``taken`` takes,
     in one pass and one transaction per organization whose commit finishes their jobs
-    (:mod:`aaaf.jobs.assessment_batch`); queue the badges of those that completed.  Any
-    error puts the jobs taken and not finished back in the queue, then is raised."""
+    (:mod:`aaaf.jobs.assessment_batch`) and queues the badges of those that completed (one
+    statement, no connection of its own).  Any error puts the jobs taken and not finished
+    back in the queue, then is raised."""
     by_organization: dict[uuid.UUID, list[uuid.UUID]] = {organization_id: [assessment_id]}
     records: list[Any] = []
+
+    def beside(connection: Connection, handled: list[uuid.UUID], written: list[Any]) -> None:
+        taken.finish(connection, handled)
+        badges = [(record.organization_id, record.id) for record in written if _badge_due(record)]
+        if badges:
+            queue.defer_badges(connection, badges)
+
     try:
         for other_organization, other in taken.take(at_once - 1):
             by_organization.setdefault(other_organization, []).append(other)
         for organization, ids in by_organization.items():
             records += assessment_jobs.run_triggered_assessments(
-                store, organization, ids, now=now, after_claim=_test_delay, also=taken.finish
+                store, organization, ids, now=now, after_claim=_test_delay, also=beside
             )
             taken.finished(ids)
     except BaseException:
         taken.release()
         raise
-    for record in records:
-        if record.status == "completed" and record.review_state != "pending_review":
-            queue.defer_badge(record.organization_id, record.id)
     return records
 
 

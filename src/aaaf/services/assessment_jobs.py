@@ -97,7 +97,7 @@ def run_triggered_assessments(
     *,
     now: datetime,
     after_claim: Callable[[], None] | None = None,
-    also: Callable[[Connection, list[uuid.UUID]], None] | None = None,
+    also: Callable[[Connection, list[uuid.UUID], list[Any]], None] | None = None,
 ) -> list[Any]:
     """Score triggered assessments of one organization at once, each once (module docstring);
     returns the records written now (an assessment finished already is left as it is).
@@ -105,8 +105,9 @@ def run_triggered_assessments(
     One claim, one read of the evidence of all their agents, the pure engine on each, and
     one transaction that stores every result with its webhook events
     (:mod:`aaaf.services.assessment_completion`, as on every path) and ``also(connection,
-    assessment_ids)`` — every id handled, written now or found finished — for the queue to
-    mark their jobs done in that transaction.  A failure of an assessment's scoring is
+    assessment_ids, records)`` — every id handled, written now or found finished, and the
+    records written now — for the queue to mark their jobs done and queue their badges in
+    that transaction.  A failure of an assessment's scoring is
     recorded on it (``failed`` with its error) and not raised.  A database that cannot be
     reached is not a failure of the scoring: that error is raised, nothing is stored, and
     the queue runs the jobs again with backoff (docs/jobs.md "When the database goes away")."""
@@ -119,13 +120,13 @@ def run_triggered_assessments(
 
     def beside(connection: Connection, records: list[Any]) -> None:
         if also is not None:
-            also(connection, handled)
+            also(connection, handled, records)
 
     if not running:
         for c in claimed:
             log.info("assessment %s is already %s: nothing to do", c.id, c.status)
         if handled and also is not None:
-            org.in_transaction(lambda connection: also(connection, handled))
+            org.in_transaction(lambda connection: also(connection, handled, []))
         return []
     if after_claim is not None:
         after_claim()
