@@ -18,7 +18,7 @@ from aaaf.evidence.payloads import PAYLOAD_SHAPES
 ENVELOPE_KEYS = frozenset({"id", "agent", "agent_id", "type", "timestamp", "data"})
 # payload fields where free text names a domain, and where keys name checklist items
 _DOMAIN_FIELDS = ("domain",)
-_CHECKLIST_FIELDS = ("review_checklist", "checklist")
+_CHECKLIST_FIELDS = ("review_checklist", "checklist")  # also spelt out in payload_warnings
 
 
 # the fields of each payload shape, built once (a per-event rebuild cost ~4 % of collect)
@@ -41,7 +41,13 @@ def payload_warnings(
             raw.keys() <= ENVELOPE_KEYS
             and data.keys() <= known
             and not (taxonomy and _outside(data.get("domain"), taxonomy))
-            and not (checklist and any(_outside_keys(data.get(name), checklist) for name in _CHECKLIST_FIELDS))
+            and not (  # spelt out, not any(<generator>): that cost 4 % of collect's time
+                checklist
+                and (
+                    _outside_keys(data.get("review_checklist"), checklist)
+                    or _outside_keys(data.get("checklist"), checklist)
+                )
+            )
         ):
             return []
     return list(_findings(raw, event_type, taxonomy, checklist))
