@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
@@ -122,7 +122,7 @@ def _first_unstorable(node: dict[Any, Any] | list[Any]) -> tuple[list[str | int]
     return None
 
 
-def _plain_text(value: Any, max_chars: int) -> bool:
+def _plain_text(value: Any, max_chars: int) -> TypeGuard[str]:
     """Whether ``value`` is a non-empty ASCII string of at most ``max_chars`` without NUL:
     what :func:`text_problem` accepts, decided without the call (ids and names mostly are)."""
     return type(value) is str and 0 < len(value) <= max_chars and value.isascii() and "\x00" not in value
@@ -190,10 +190,9 @@ def _validate(
         )
 
     agent = raw.get("agent_id")
-    if agent is None:  # the common case of a task log: a name in `agent`, checked inline (-3 % CPU)
-        agent = raw.get("agent")
-        if not _plain_text(agent, limits.id_chars):
-            agent = _agent_of(raw, default_agent, limits)
+    if agent is None:  # a task log's `agent` name checked inline: ~3 % of collect's CPU
+        named = raw.get("agent")
+        agent = named if _plain_text(named, limits.id_chars) else _agent_of(raw, default_agent, limits)
     elif (
         type(agent) is not str or not agent or "agent" in raw or len(agent) > 36 or not agent.isascii()
     ):  # the common case (a UUID) skips the call

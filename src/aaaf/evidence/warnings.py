@@ -21,7 +21,7 @@ _DOMAIN_FIELDS = ("domain",)
 _CHECKLIST_FIELDS = ("review_checklist", "checklist")  # also spelt out in payload_warnings
 
 
-# the fields of each payload shape, built once (a per-event rebuild cost ~4 % of collect)
+# the fields of each payload shape, built once, not per event
 _KNOWN_FIELDS: dict[str, frozenset[str]] = {
     name: frozenset(shape.__required_keys__) | frozenset(shape.__optional_keys__)
     for name, shape in PAYLOAD_SHAPES.items()
@@ -35,13 +35,14 @@ def payload_warnings(
     """``(field, message)`` for each finding in a valid event ``raw`` of ``event_type``."""
     data = raw.get("data")
     if type(raw) is dict and type(data) is dict:
-        # the common shape: nothing unknown, no free text to check — one pass, no generator
+        # the common shape: nothing unknown, no free text out of place — no generator, no sorting
+        # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU)
         known = _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
         if (
             raw.keys() <= ENVELOPE_KEYS
             and data.keys() <= known
             and not (taxonomy and _outside(data.get("domain"), taxonomy))
-            and not (  # spelt out, not any(<generator>): that cost 4 % of collect's time
+            and not (  # spelt out, not any(<generator>): 4 % of collect's samples
                 checklist
                 and (
                     _outside_keys(data.get("review_checklist"), checklist)
