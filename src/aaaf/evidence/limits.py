@@ -93,7 +93,9 @@ def data_problem(data: dict[str, Any], limits: EventLimits) -> tuple[str, str] |
     other kinds are left to the payload validator.
     """
     task_id = data.get("task_id")
-    if type(task_id) is str:
+    if type(task_id) is str and not (
+        len(task_id) <= limits.id_chars and task_id.isascii() and "\x00" not in task_id
+    ):
         problem = text_problem(task_id, max_chars=limits.id_chars)
         if problem is not None:
             return "data.task_id", problem

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
@@ -122,6 +122,12 @@ def _first_unstorable(node: dict[Any, Any] | list[Any]) -> tuple[list[str | int]
     return None
 
 
+def _plain_text(value: Any, max_chars: int) -> TypeGuard[str]:
+    """Whether ``value`` is a non-empty ASCII string of at most ``max_chars`` without NUL:
+    what :func:`text_problem` accepts, decided without the call (ids and names mostly are)."""
+    return type(value) is str and 0 < len(value) <= max_chars and value.isascii() and "\x00" not in value
+
+
 def _agent_of(raw: dict[str, Any], default_agent: str | None, limits: EventLimits) -> str:
     named_id = raw.get("agent_id")
     named = raw.get("agent")
@@ -184,7 +190,10 @@ def _validate(
         )
 
     agent = raw.get("agent_id")
-    if (
+    if agent is None:  # a task log's `agent` name checked inline: ~3 % of collect's CPU
+        named = raw.get("agent")
+        agent = named if _plain_text(named, limits.id_chars) else _agent_of(raw, default_agent, limits)
+    elif (
         type(agent) is not str or not agent or "agent" in raw or len(agent) > 36 or not agent.isascii()
     ):  # the common case (a UUID) skips the call
         agent = _agent_of(raw, default_agent, limits)
@@ -192,7 +201,7 @@ def _validate(
         raise _invalid("agent_id", text_problem(agent) or "")
 
     key = raw.get("id")
-    if key is not None:
+    if key is not None and not _plain_text(key, limits.id_chars):
         if type(key) is not str or not key:
             raise _invalid("id", f"must be a non-empty string (the idempotency key), got {show_value(key)}")
         problem = text_problem(key, max_chars=limits.id_chars)

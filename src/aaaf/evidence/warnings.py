@@ -18,26 +18,59 @@ from aaaf.evidence.payloads import PAYLOAD_SHAPES
 ENVELOPE_KEYS = frozenset({"id", "agent", "agent_id", "type", "timestamp", "data"})
 # payload fields where free text names a domain, and where keys name checklist items
 _DOMAIN_FIELDS = ("domain",)
-_CHECKLIST_FIELDS = ("review_checklist", "checklist")
+_CHECKLIST_FIELDS = ("review_checklist", "checklist")  # also spelt out in payload_warnings
 
 
-def _known_fields(event_type: str) -> frozenset[str]:
-    shape = PAYLOAD_SHAPES.get(event_type)
-    if shape is None:
-        return frozenset()
-    return frozenset(shape.__required_keys__) | frozenset(shape.__optional_keys__)
+# the fields of each payload shape, built once, not per event
+_KNOWN_FIELDS: dict[str, frozenset[str]] = {
+    name: frozenset(shape.__required_keys__) | frozenset(shape.__optional_keys__)
+    for name, shape in PAYLOAD_SHAPES.items()
+}
+_NO_FIELDS: frozenset[str] = frozenset()
 
 
 def payload_warnings(
     raw: Mapping[str, Any], event_type: str, taxonomy: frozenset[str], checklist: frozenset[str]
-) -> Iterator[tuple[str, str]]:
+) -> list[tuple[str, str]]:
     """``(field, message)`` for each finding in a valid event ``raw`` of ``event_type``."""
+    data = raw.get("data")
+    if type(raw) is dict and type(data) is dict:
+        # the common shape: nothing unknown, no free text out of place — no generator, no sorting
+        # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU)
+        known = _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
+        if (
+            raw.keys() <= ENVELOPE_KEYS
+            and data.keys() <= known
+            and not (taxonomy and _outside(data.get("domain"), taxonomy))
+            and not (  # spelt out, not any(<generator>): 4 % of collect's samples
+                checklist
+                and (
+                    _outside_keys(data.get("review_checklist"), checklist)
+                    or _outside_keys(data.get("checklist"), checklist)
+                )
+            )
+        ):
+            return []
+    return list(_findings(raw, event_type, taxonomy, checklist))
+
+
+def _outside(value: Any, allowed: frozenset[str]) -> bool:
+    return isinstance(value, str) and value not in allowed
+
+
+def _outside_keys(items: Any, allowed: frozenset[str]) -> bool:
+    return isinstance(items, Mapping) and not set(items) <= allowed
+
+
+def _findings(
+    raw: Mapping[str, Any], event_type: str, taxonomy: frozenset[str], checklist: frozenset[str]
+) -> Iterator[tuple[str, str]]:
     for key in sorted(set(raw) - ENVELOPE_KEYS):
         yield key, f"{key}: not a field of an event (id, agent, type, timestamp, data); stored, never read"
     data = raw.get("data")
     if not isinstance(data, Mapping):
         return
-    known = _known_fields(event_type)
+    known = _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
     for key in sorted(set(data) - known):
         yield f"data.{key}", f"data.{key}: not a field of {event_type}; stored, never scored"
     for name in _DOMAIN_FIELDS:

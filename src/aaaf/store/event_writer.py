@@ -158,7 +158,19 @@ def sqlite_timestamp(value: datetime) -> str:
     (``YYYY-MM-DD HH:MM:SS.ffffff``, the first 26 characters of the UTC isoformat)."""
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
-    return value.isoformat(" ", "microseconds")[:26]
+    # %-formatting, not isoformat()[:26]: half the time, ~3 % of collect
+    return _SQLITE_TIMESTAMP % (
+        value.year,
+        value.month,
+        value.day,
+        value.hour,
+        value.minute,
+        value.second,
+        value.microsecond,
+    )
+
+
+_SQLITE_TIMESTAMP = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
 
 
 def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[Stored]:
