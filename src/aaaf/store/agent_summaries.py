@@ -8,7 +8,9 @@ inputs, and :func:`refresh_agent_summaries` — the one write-side function — 
 of the agents a write touched, in that write's transaction: when an assessment completes or is
 re-scored, when its review state changes, when a badge is issued, superseded or revoked, and
 when a trust score is recorded or reviewed.  A row is what the slow computation reads, so the
-overview built from it is the same (tests/store/test_agent_summaries.py checks).
+overview built from it is the same (tests/web/test_fleet_summary.py checks).  The columns the
+overview filters, sorts and counts by are worked out here too, so that it reads grouped counts
+and one page of the fleet whatever its size.
 """
 
 from __future__ import annotations
