@@ -187,6 +187,7 @@ def run(
         rows = []
         for number, agents in enumerate(fleets):
             row = _fleet(dialect, agents, assessments if number == 0 else 0, tasks, repeat)
+            print(dialect, json.dumps(row), file=sys.stderr, flush=True)  # each fleet as it is done
             rows.append(row)
             if agents in TARGETS:
                 targets[f"{dialect} overview of {agents} p95_ms <= {TARGETS[agents]:.0f}"] = (
