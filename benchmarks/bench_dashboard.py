@@ -6,7 +6,8 @@ overview reads the per-agent summaries, docs/scaling.md).  Nothing here asserts 
 
 Each fleet is written straight through the services (``collect``, ``assess_all``) into a fresh
 database before the server starts; requests are sequential, from one signed-in httpx client
-(the browser's session cookie), after a warm-up request each.
+(the browser's session cookie), after a warm-up request each.  Beside the first page by name,
+the third page sorted by change (the sort and the cut are the summaries', in SQL).
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def _fleet(dialect: str, agents: int, assessments: int, tasks: int, repeat: int)
                 if assessments:
                     out["agent_page"] = _timed(client, f"/agents/{busy}", repeat)
                 out["overview"] = _timed(client, "/", repeat)
+                out["overview_sorted_page_3"] = _timed(client, "/?sort=change&page=3", repeat)
                 out["health"] = _timed(client, "/health", repeat)
             finally:
                 client.close()
@@ -185,6 +187,7 @@ def run(
         rows = []
         for number, agents in enumerate(fleets):
             row = _fleet(dialect, agents, assessments if number == 0 else 0, tasks, repeat)
+            print(dialect, json.dumps(row), file=sys.stderr, flush=True)  # each fleet as it is done
             rows.append(row)
             if agents in TARGETS:
                 targets[f"{dialect} overview of {agents} p95_ms <= {TARGETS[agents]:.0f}"] = (

@@ -4,14 +4,18 @@ re-issued badge, trust scores, and for agents never assessed."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web import views
+from aaaf.scoring.defaults import AXES
+from aaaf.scoring.fleet_standing import largest_change
 from aaaf.services import assess as assess_service
 from aaaf.services import trust as trust_service
 from aaaf.services.collect import collect
+from aaaf.store.agent_summaries import FLAGS, SORTS
 from aaaf.store.records import SignedCredential
 from tests.api.conftest import agent_evidence, task_events
 
@@ -49,11 +53,12 @@ def _slow(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], 
 
 def _fast(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], dict[Any, Any]]:
     """The same numbers as the overview reads them: the summaries."""
-    agents, summaries, rows = views.fleet_state(org, now=now)
-    due, collecting = views.due_and_collecting(org, agents, summaries, now=now)
+    every = org.fleet_page(now=now, flag=None, tier=None, sort="name", page=1, size=10_000)
+    rows = views.page_rows(every.rows, now=now)
+    due, collecting = views.due_and_collecting(org, now=now)
     trust = {
         agent_id: (summary.trust_score, summary.trust_tier)
-        for agent_id, summary in summaries.items()
+        for agent_id, summary in org.agent_summaries().items()
         if summary.trust_score is not None or summary.trust_tier is not None
     }
     return (
@@ -75,10 +80,56 @@ def _row(row: Any) -> tuple[Any, ...]:
     )
 
 
+def _slow_select(rows: list[Any], *, flag: str | None, tier: str | None, sort: str) -> list[str]:
+    """The fleet filtered and sorted in Python: the names in the order the table lists them."""
+    chosen = [row for row in rows if flag is None or flag in row.flags]
+    if tier:
+        chosen = [r for r in chosen if r.withheld is None and any(c.tier == tier for c in r.axes.values())]
+    if sort in ("performance", "capability"):
+        chosen.sort(key=lambda row: -(-1.0 if row.axes[sort].score is None else row.axes[sort].score))
+    elif sort == "change":
+        chosen.sort(key=lambda row: (row.change() is None, row.change() or 0.0))
+    elif sort == "assessed":
+        chosen.sort(key=lambda row: -(row.last_assessed.timestamp() if row.last_assessed else float("-inf")))
+    return [row.agent.name for row in chosen]
+
+
+def _fast_select(org: Any, *, now: datetime, flag: str | None, tier: str | None, sort: str) -> list[str]:
+    """The same, read a page of two at a time from the summaries."""
+    names, page, pages = [], 1, 1
+    while page <= pages:
+        shown = org.fleet_page(now=now, flag=flag, tier=tier, sort=sort, page=page, size=2)
+        names += [agent.name for agent, _ in shown.rows]
+        pages = shown.pages
+        page += 1
+    assert shown.matched == len(names)
+    return names
+
+
+def _counts_and_orders(org: Any, rows: list[Any], *, now: datetime) -> None:
+    """The summary's counts (per flag, per tier) and every filter and order agree with the rows."""
+    counts = org.fleet_counts(now=now)
+    assert counts.total == len(rows)
+    assert counts.flags == {flag: sum(flag in row.flags for row in rows) for flag in fleet_view.FLAGS}
+    for axis in AXES:
+        slow = Counter(
+            r.axes[axis].tier for r in rows if r.withheld is None and r.axes[axis].tier is not None
+        )
+        assert fleet_view.distribution(counts.tiers[axis], axis) == fleet_view.distribution(slow, axis)
+    tiers = {cell.tier for row in rows for cell in row.axes.values() if cell.tier is not None}
+    choices = [(None, None, sort) for sort in SORTS]
+    choices += [(flag, None, "name") for flag in fleet_view.FLAGS]
+    choices += [(None, tier, "change") for tier in sorted(tiers)]
+    for flag, tier, sort in choices:
+        fast = _fast_select(org, now=now, flag=flag, tier=tier, sort=sort)
+        assert fast == _slow_select(rows, flag=flag, tier=tier, sort=sort), (flag, tier, sort)
+
+
 def _same(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], dict[Any, Any]]:
     slow, fast = _slow(org, now=now), _fast(org, now=now)
     assert [_row(r) for r in fast[0]] == [_row(r) for r in slow[0]]
     assert fast[1:] == slow[1:]
+    _counts_and_orders(org, slow[0], now=now)
     return fast
 
 
@@ -171,3 +222,15 @@ def test_the_summary_matches_the_slow_computation(store: Any) -> None:
     before = org.agent_summaries()
     org.refresh_summaries([agent.id for agent in org.agents()])
     assert org.agent_summaries() == before
+
+
+def test_the_flags_are_the_tables() -> None:
+    assert tuple(fleet_view.FLAGS) == FLAGS
+
+
+def test_the_change_is_the_largest_move() -> None:
+    assert largest_change([0.12, -0.05]) == 0.12
+    assert largest_change([0.05, -0.2]) == -0.2
+    assert largest_change([0.1, -0.1]) == -0.1  # a fall before a rise of the same size
+    assert largest_change([None, 0.3]) == 0.3
+    assert largest_change([None, None]) is None

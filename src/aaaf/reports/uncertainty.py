@@ -10,17 +10,15 @@ from typing import Any
 
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.uncertainty_report import CAPABILITY_INTERVAL_NOTE, INSUFFICIENT, awarded_probability
+from aaaf.scoring.uncertainty_report import (
+    CAPABILITY_INTERVAL_NOTE,
+    DEFAULT_BORDERLINE,
+    INSUFFICIENT,
+    awarded_probability,
+    borderline_threshold,
+)
 
 AXIS_TITLES = {"performance": "Performance", "capability": "Capability"}
-DEFAULT_BORDERLINE = 0.8
-
-
-def borderline_threshold(result: Mapping[str, Any]) -> float:
-    """The threshold in force when the assessment ran (its stored configuration), else 0.8."""
-    config = result.get("config") or {}
-    value = config.get("borderline_probability") if isinstance(config, Mapping) else None
-    return float(value) if isinstance(value, int | float) else DEFAULT_BORDERLINE
 
 
 def _interval(ci: Any, scale: float, digits: int) -> str:

@@ -69,6 +69,17 @@ def awarded_probability(uncertainty: Mapping[str, Any] | None, tier: str | None)
     return float(value) if value is not None else None
 
 
+DEFAULT_BORDERLINE = 0.8
+"""The borderline threshold when the assessment's configuration does not say (§2.5)."""
+
+
+def borderline_threshold(result: Mapping[str, Any]) -> float:
+    """The threshold in force when the assessment ran (its stored configuration), else 0.8."""
+    config = result.get("config") or {}
+    value = config.get("borderline_probability") if isinstance(config, Mapping) else None
+    return float(value) if isinstance(value, int | float) else DEFAULT_BORDERLINE
+
+
 def is_borderline(uncertainty: Mapping[str, Any] | None, tier: str | None, threshold: float) -> bool:
     """A tier whose probability is below the threshold (0.8 by default) is borderline (§2.5)."""
     probability = awarded_probability(uncertainty, tier)

@@ -26,10 +26,10 @@ from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_dateti
 from aaaf.badges.svg import ink_for
 from aaaf.badges.verify import Check, VerificationResult
 from aaaf.errors import AAAFError
-from aaaf.reports.uncertainty import borderline_threshold
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
+from aaaf.scoring.uncertainty_report import borderline_threshold
 
 STATUSES = ("valid", "expired", "revoked", "unknown")
 # (headline, sentence) of each status; the page shows both beside its colour and symbol

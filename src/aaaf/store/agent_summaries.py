@@ -8,20 +8,23 @@ inputs, and :func:`refresh_agent_summaries` — the one write-side function — 
 of the agents a write touched, in that write's transaction: when an assessment completes or is
 re-scored, when its review state changes, when a badge is issued, superseded or revoked, and
 when a trust score is recorded or reviewed.  A row is what the slow computation reads, so the
-overview built from it is the same (tests/store/test_agent_summaries.py checks).
+overview built from it is the same (tests/web/test_fleet_summary.py checks).  The columns the
+overview filters, sorts and counts by are worked out here too, so that it reads grouped counts
+and one page of the fleet whatever its size.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select
+from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select
 
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
@@ -195,6 +198,7 @@ def _refresh(connection: Connection, organization_id: uuid.UUID, agent_ids: list
         badge = badges.get(latest.id) if latest is not None else None
         values.append(
             {
+                **_standing(latest, rows[1] if len(rows) > 1 else None, badge),
                 "agent_id": agent_id,
                 "organization_id": organization_id,
                 "latest_id": None if latest is None else latest.id,
@@ -216,6 +220,44 @@ def _refresh(connection: Connection, organization_id: uuid.UUID, agent_ids: list
     connection.execute(delete(t.agent_summaries).where(t.agent_summaries.c.agent_id.in_(agent_ids)))
     if values:
         connection.execute(insert(t.agent_summaries), values)
+
+
+def _standing(latest: Any, previous: Any, badge: Any) -> dict[str, Any]:
+    """The columns the overview filters, sorts and counts by (none without a latest assessment)."""
+    if latest is None:
+        return dict.fromkeys(_STANDING_COLUMNS)
+    cells = {
+        axis: axis_standing(latest.result, None if previous is None else previous.result, axis)
+        for axis in AXES
+    }
+    held = latest.review_state == "pending_review"
+    revoked = badge is not None and bool(badge.revoked)
+    return {
+        "performance_score": cells["performance"].score,
+        "performance_tier": cells["performance"].tier,
+        "capability_score": cells["capability"].score,
+        "capability_tier": cells["capability"].tier,
+        "held": held,
+        "revoked": revoked,
+        "borderline": any(cell.borderline for cell in cells.values()),
+        "expires_at": None
+        if held or revoked
+        else (latest.valid_until if badge is None else badge.valid_until),
+        "change": largest_change(cell.delta for cell in cells.values()),
+    }
+
+
+_STANDING_COLUMNS = (
+    "performance_score",
+    "performance_tier",
+    "capability_score",
+    "capability_tier",
+    "held",
+    "revoked",
+    "borderline",
+    "expires_at",
+    "change",
+)
 
 
 def _summary_from_row(row: Any) -> AgentSummary:
@@ -246,6 +288,65 @@ def _summary_from_row(row: Any) -> AgentSummary:
     )
 
 
+def _fleet_pair(row: Any) -> tuple[FleetAgent, AgentSummary | None]:
+    agent = FleetAgent(row.fleet_agent_id, row.name, row.status)
+    return agent, None if row.agent_id is None else _summary_from_row(row)
+
+
+FLAGS = ("held", "revoked", "expired", "borderline", "lacks_evidence")
+"""The fleet's flags (what each means: :data:`aaaf.api.web.fleet.FLAGS`)."""
+
+SORTS = ("name", "performance", "capability", "change", "assessed")
+"""The fleet's orders: by name, by either composite (highest first), by change (largest fall
+first), by when last assessed (latest first); agents without one come last."""
+
+
+def _flagged(flag: str, now: datetime) -> Any:
+    """An agent (agents outer-joined to summaries) carries ``flag`` at ``now``."""
+    s = t.agent_summaries
+    if flag == "expired":
+        return s.c.expires_at < now
+    if flag == "lacks_evidence":
+        return s.c.latest_id.is_(None)
+    return s.c[flag].is_(True)
+
+
+def _shown_tiers() -> Any:
+    """The agent's tiers are shown: it has a latest assessment, neither held nor revoked."""
+    s = t.agent_summaries
+    return and_(s.c.latest_id.is_not(None), s.c.held.is_not(True), s.c.revoked.is_not(True))
+
+
+def _order(sort: str | None) -> list[Any]:
+    s = t.agent_summaries
+    if sort in ("performance", "capability"):
+        return [func.coalesce(s.c[f"{sort}_score"], -1.0).desc()]
+    if sort == "change":
+        return [s.c.change.is_(None), s.c.change]
+    if sort == "assessed":
+        return [s.c.latest_completed_at.is_(None), s.c.latest_completed_at.desc()]
+    return []
+
+
+@dataclass(frozen=True)
+class FleetCounts:
+    """The whole fleet in numbers: agents, agents per flag, agents per tier of each axis."""
+
+    total: int
+    flags: dict[str, int]
+    tiers: dict[str, dict[str, int]]
+
+
+@dataclass(frozen=True)
+class FleetPage:
+    """One page of the fleet table, with how many agents matched and the pages there are."""
+
+    rows: list[tuple[FleetAgent, AgentSummary | None]]
+    matched: int
+    page: int
+    pages: int
+
+
 COUNTED_COMPLETIONS = ("accepted", "partial")
 """The completion statuses that count towards a re-assessment (SCORING.md §2.4)."""
 
@@ -262,26 +363,83 @@ class AgentSummaryRepository(OrgScoped):
             ).all()
         return {row.agent_id: _summary_from_row(row) for row in rows}
 
-    def fleet(self) -> list[tuple[FleetAgent, AgentSummary | None]]:
-        """Every agent of the organization by name, with its summary (None when it has none),
-        in one query: the overview's whole read of the fleet."""
+    def fleet_counts(self, *, now: datetime) -> FleetCounts:
+        """The agents, how many carry each flag at ``now`` and, per axis, how many hold each
+        tier (held and revoked agents not counted): three grouped queries whatever the fleet's size."""
         s, a = t.agent_summaries, t.agents
+        flagged = [func.count(case((_flagged(flag, now), 1))).label(flag) for flag in FLAGS]
         query = (
-            select(a.c.id.label("fleet_agent_id"), a.c.name, a.c.status, s)
-            .outerjoin(s, s.c.agent_id == a.c.id)
+            select(func.count().label("total"), *flagged)
+            .select_from(a.outerjoin(s, s.c.agent_id == a.c.id))
             .where(a.c.organization_id == self.organization_id)
         )
         with self._reading() as connection:
-            rows = connection.execute(query).all()
-        fleet = [
-            (
-                FleetAgent(row.fleet_agent_id, row.name, row.status),
-                None if row.agent_id is None else _summary_from_row(row),
+            row = connection.execute(query).one()
+            tiers: dict[str, dict[str, int]] = {}
+            for axis in AXES:
+                tier = s.c[f"{axis}_tier"]
+                grouped = (
+                    select(tier, func.count())
+                    .where(s.c.organization_id == self.organization_id, tier.is_not(None), _shown_tiers())
+                    .group_by(tier)
+                )
+                tiers[axis] = {name: int(count) for name, count in connection.execute(grouped)}
+        return FleetCounts(int(row.total), {flag: int(row._mapping[flag]) for flag in FLAGS}, tiers)
+
+    def fleet_page(
+        self, *, now: datetime, flag: str | None, tier: str | None, sort: str | None, page: int, size: int
+    ) -> FleetPage:
+        """Page ``page`` (from 1, kept within the pages there are) of ``size`` agents with their
+        summaries: those carrying ``flag`` at ``now`` and/or shown with ``tier`` on either axis,
+        sorted by ``sort`` (:data:`SORTS`; by name otherwise, and within ties) — filtered,
+        counted, sorted and cut in SQL."""
+        s, a = t.agent_summaries, t.agents
+        where = [a.c.organization_id == self.organization_id]
+        if flag in FLAGS:
+            where.append(_flagged(flag, now))
+        if tier:
+            where.append(and_(_shown_tiers(), or_(s.c.performance_tier == tier, s.c.capability_tier == tier)))
+        joined = a.outerjoin(s, s.c.agent_id == a.c.id)
+        with self._reading() as connection:
+            matched = int(
+                connection.execute(select(func.count()).select_from(joined).where(*where)).scalar_one()
             )
-            for row in rows
-        ]
-        fleet.sort(key=lambda pair: pair[0].name)  # by code point on both databases
-        return fleet
+            pages = max(1, -(-matched // size))
+            page = min(max(1, page), pages)
+            name = a.c.name.collate("C") if connection.dialect.name == "postgresql" else a.c.name
+            query = (
+                select(a.c.id.label("fleet_agent_id"), a.c.name, a.c.status, s)
+                .select_from(joined)
+                .where(*where)
+                .order_by(*_order(sort), name, a.c.id)
+                .offset((page - 1) * size)
+                .limit(size)
+            )
+            rows = connection.execute(query).all()
+        return FleetPage([_fleet_pair(row) for row in rows], matched, page, pages)
+
+    def due_candidates(
+        self, *, valid_until_before: datetime, agent_ids: Collection[uuid.UUID]
+    ) -> list[tuple[FleetAgent, AgentSummary | None]]:
+        """The agents by name that may be due for re-assessment: never assessed, or whose
+        latest assessment has no validity or one ending by ``valid_until_before``, or among
+        ``agent_ids`` (those with enough completed tasks since) — the rest are not due."""
+        s, a = t.agent_summaries, t.agents
+        maybe = or_(
+            s.c.due_completed_at.is_(None),
+            s.c.due_valid_until.is_(None),
+            s.c.due_valid_until <= valid_until_before,
+            a.c.id.in_(list(agent_ids)),
+        )
+        query = (
+            select(a.c.id.label("fleet_agent_id"), a.c.name, a.c.status, s)
+            .outerjoin(s, s.c.agent_id == a.c.id)
+            .where(a.c.organization_id == self.organization_id, maybe)
+        )
+        with self._reading() as connection:
+            pairs = [_fleet_pair(row) for row in connection.execute(query)]
+        pairs.sort(key=lambda pair: pair[0].name)  # by code point on both databases
+        return pairs
 
     def completed_tasks_since_assessed(self, *, fresh_since: datetime) -> dict[uuid.UUID, int]:
         """Per agent, the distinct tasks completed (accepted or partial) after its latest

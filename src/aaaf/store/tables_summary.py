@@ -35,5 +35,18 @@ agent_summaries = Table(
     # the latest committed trust score
     Column("trust_score", Score, nullable=True),
     Column("trust_tier", Text(), nullable=True),
+    # what the overview filters, sorts and counts by, worked out from the above when the row is
+    # written (aaaf.scoring.fleet_standing): per axis the latest composite and tier; the flags
+    # that do not depend on the moment read; the moment after which the badge has expired
+    # (none while held or revoked); the largest move of either composite
+    Column("performance_score", Score, nullable=True),
+    Column("performance_tier", Text(), nullable=True),
+    Column("capability_score", Score, nullable=True),
+    Column("capability_tier", Text(), nullable=True),
+    Column("held", Boolean(), nullable=True),
+    Column("revoked", Boolean(), nullable=True),
+    Column("borderline", Boolean(), nullable=True),
+    Column("expires_at", UTCDateTime(), nullable=True),
+    Column("change", Score, nullable=True),
     Index("idx_agent_summaries_organization", "organization_id"),
 )

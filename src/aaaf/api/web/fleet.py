@@ -5,7 +5,9 @@ Each agent's row answers what a lead opens the overview for: its latest composit
 the threshold configured when the assessment ran), the change since the previous assessment,
 when it was last assessed, and the flags that make its tier not the whole story — a badge held
 for review or revoked is not shown as its tier and is not counted in the tier distribution.
-Pure: the caller reads the organization's agents, assessments and badges once and hands them in.
+Pure: the caller hands in the agents of the page shown with their latest two whole-axis
+results and badges; the counts and the filtering, sorting and paging are the per-agent
+summary's, in SQL (:mod:`aaaf.store.agent_summaries`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ from datetime import datetime
 from typing import Any
 
 from aaaf.reports.markdown import AXIS_TIERS
-from aaaf.reports.uncertainty import borderline_threshold
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
-from aaaf.scoring.uncertainty_report import awarded_probability
+from aaaf.scoring.fleet_standing import AxisStanding, axis_standing, largest_change
 
 COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
 
@@ -38,16 +39,8 @@ WITHHELD = ("held", "revoked")
 
 
 @dataclass(frozen=True)
-class AxisCell:
-    """One axis of one agent's row."""
-
-    score: float | None
-    tier: str | None
-    low: float | None
-    high: float | None
-    probability: float | None
-    borderline: bool
-    delta: float | None
+class AxisCell(AxisStanding):
+    """One axis of one agent's row, as the table writes it."""
 
     @property
     def shown(self) -> str:
@@ -84,8 +77,7 @@ class FleetRow:
 
     def change(self) -> float | None:
         """The largest move of either composite since the previous assessment (sorting)."""
-        deltas = [cell.delta for cell in self.axes.values() if cell.delta is not None]
-        return min(deltas, key=lambda d: (-abs(d), d)) if deltas else None
+        return largest_change(cell.delta for cell in self.axes.values())
 
 
 def hold_reason(assessment: Any) -> str:
@@ -113,21 +105,7 @@ def composite_history(completed: Iterable[Any]) -> dict[Any, list[Any]]:
 
 
 def _cell(result: Mapping[str, Any], previous: Mapping[str, Any] | None, axis: str) -> AxisCell:
-    data = result.get(axis) or {}
-    score, tier = data.get("composite_score"), data.get("tier")
-    uncertainty = data.get("uncertainty")
-    ci = (uncertainty or {}).get("ci") or None
-    probability = awarded_probability(uncertainty, tier)
-    before = ((previous or {}).get(axis) or {}).get("composite_score")
-    return AxisCell(
-        score=score,
-        tier=tier,
-        low=None if not ci else float(ci[0]),
-        high=None if not ci else float(ci[1]),
-        probability=probability,
-        borderline=probability is not None and probability < borderline_threshold(result),
-        delta=None if score is None or before is None else float(score) - float(before),
-    )
+    return AxisCell(**vars(axis_standing(result, previous, axis)))
 
 
 def fleet_rows(
@@ -172,51 +150,18 @@ def fleet_rows(
     return rows
 
 
-def distribution(rows: Sequence[FleetRow], axis: str) -> dict[str, int]:
-    """Agents per tier of ``axis``, lowest tier first; held and revoked agents are not counted."""
-    counts = {tier.name: 0 for tier in sorted(AXIS_TIERS[axis], key=lambda t: t.lower)}
-    for row in rows:
-        tier = row.axes[axis].tier
-        if tier is not None and row.withheld is None:
-            counts[tier] = counts.get(tier, 0) + 1
-    return counts
-
-
-def attention_counts(rows: Sequence[FleetRow], *, due: int) -> list[tuple[str, str, int]]:
-    """The strip: (flag, label, count) for every flag with agents, then the due agents."""
-    out = []
-    for flag, (label, _) in FLAGS.items():
-        count = sum(1 for row in rows if flag in row.flags)
-        if count:
-            out.append((flag, label, count))
-    if due:
-        out.append(("due", "due", due))
+def distribution(counts: Mapping[str, int], axis: str) -> dict[str, int]:
+    """Agents per tier of ``axis`` (``counts``, held and revoked agents not counted), every
+    tier of the axis lowest first."""
+    out = {tier.name: 0 for tier in sorted(AXIS_TIERS[axis], key=lambda t: t.lower)}
+    out.update(counts)
     return out
 
 
-SORTS = ("name", "performance", "capability", "change", "assessed")
-
-
-def select(
-    rows: Sequence[FleetRow], *, flag: str | None, tier: str | None, sort: str | None
-) -> list[FleetRow]:
-    """Filter by a flag and/or a tier (of either axis; a withheld agent has none), then sort."""
-    chosen = [row for row in rows if flag is None or flag in row.flags]
-    if tier:
-        chosen = [
-            row
-            for row in chosen
-            if row.withheld is None and any(cell.tier == tier for cell in row.axes.values())
-        ]
-    if sort in ("performance", "capability"):
-        axis = sort
-        chosen.sort(key=lambda row: -_score(row.axes[axis].score))
-    elif sort == "change":
-        chosen.sort(key=lambda row: (row.change() is None, row.change() or 0.0))
-    elif sort == "assessed":
-        chosen.sort(key=lambda row: -(row.last_assessed.timestamp() if row.last_assessed else float("-inf")))
-    return chosen
-
-
-def _score(score: float | None) -> float:
-    return -1.0 if score is None else float(score)
+def attention_counts(flagged: Mapping[str, int], *, due: int) -> list[tuple[str, str, int]]:
+    """The strip: (flag, label, count) for every flag with agents (``flagged``: agents per
+    flag), then the due agents."""
+    out = [(flag, label, flagged[flag]) for flag, (label, _) in FLAGS.items() if flagged.get(flag)]
+    if due:
+        out.append(("due", "due", due))
+    return out

@@ -1,7 +1,8 @@
 """What each dashboard page shows, gathered from the services and stores the API uses (issue 17 §2).
 
-No number here is computed twice: the fleet rows are :mod:`aaaf.api.web.fleet`'s over the
-per-agent summaries of :mod:`aaaf.store.agent_summaries`, due agents the engine's own
+No number here is computed twice: the fleet's counts, filtering, sorting and paging are the
+per-agent summaries' (:mod:`aaaf.store.agent_summaries`, in SQL), the rows of the page shown
+:mod:`aaaf.api.web.fleet`'s over those summaries, due agents the engine's own
 :func:`aaaf.scoring.calibration.reassessment_due` over the same summaries,
 trust :mod:`aaaf.services.trust`, the assessment explanation
 :func:`aaaf.services.explain.explain_assessment` (``aaaf explain``, with "what would raise the
@@ -28,6 +29,7 @@ from aaaf.services import benchmarks as benchmark_service
 from aaaf.services import reports as report_service
 from aaaf.services import trust as trust_service
 from aaaf.store import OrgStore
+from aaaf.store.agent_summaries import SORTS
 
 RECENT_FAILURES = 10
 REVIEW_WORDS = {
@@ -58,17 +60,18 @@ def overview(
     agents a page; filtered by a flag or a tier, sorted by name, score, change or date), tier
     distribution (held and revoked agents not counted), due agents, held assessments with
     their reasons, open appeals, recent webhook failures.  The fleet is read from the
-    per-agent summaries (:mod:`aaaf.store.agent_summaries`), one query whatever its size."""
-    agents, summaries, rows = fleet_state(org, now=now)
-    due, collecting = due_and_collecting(org, agents, summaries, now=now)
+    per-agent summaries (:mod:`aaaf.store.agent_summaries`): grouped counts and one page,
+    whatever its size."""
     flag = flag if flag in fleet_view.FLAGS else None
-    chosen = fleet_view.select(rows, flag=flag, tier=tier or None, sort=sort)
-    pages = max(1, -(-len(chosen) // FLEET_PAGE))
-    page = min(max(1, page), pages)
-    shown = chosen[(page - 1) * FLEET_PAGE : page * FLEET_PAGE]
+    sort = sort if sort in SORTS else "name"
+    counts = org.fleet_counts(now=now)
+    due, collecting = due_and_collecting(org, now=now)
+    shown = org.fleet_page(now=now, flag=flag, tier=tier or None, sort=sort, page=page, size=FLEET_PAGE)
+    rows = page_rows(shown.rows, now=now)
+    summaries = dict(shown.rows)
     fleet = []
-    for row in shown:
-        summary = summaries.get(row.agent.id)
+    for row in rows:
+        summary = summaries[row.agent]
         score = None if summary is None else summary.trust_score
         fleet.append(
             {
@@ -92,16 +95,16 @@ def overview(
         appeals.append({"appeal": appeal, "agent": (appealed.agent_id, appealed.agent_name)})
     return {
         "fleet": fleet,
-        "fleet_total": len(agents),
-        "fleet_shown": len(chosen),
-        "page": page,
-        "pages": pages,
+        "fleet_total": counts.total,
+        "fleet_shown": shown.matched,
+        "page": shown.page,
+        "pages": shown.pages,
         "flag": flag,
         "tier_filter": tier or None,
-        "sort": sort if sort in fleet_view.SORTS else "name",
+        "sort": sort,
         "flags": fleet_view.FLAGS,
-        "attention": fleet_view.attention_counts(rows, due=len(due)),
-        "distribution": {axis: fleet_view.distribution(rows, axis) for axis in AXES},
+        "attention": fleet_view.attention_counts(counts.flags, due=len(due)),
+        "distribution": {axis: fleet_view.distribution(counts.tiers[axis], axis) for axis in AXES},
         "due": due,
         "collecting": collecting,
         "held": [{"assessment": a, "reason": fleet_view.hold_reason(a)} for a in held],
@@ -111,36 +114,35 @@ def overview(
     }
 
 
-def fleet_state(
-    org: OrgStore, *, now: datetime
-) -> tuple[list[Any], dict[Any, Any], list[fleet_view.FleetRow]]:
-    """The agents by name, their summaries (by agent id) and their fleet rows, from one query."""
-    fleet_read = org.fleet()
-    agents = [agent for agent, _ in fleet_read]
-    summaries = {agent.id: summary for agent, summary in fleet_read if summary is not None}
-    rows = fleet_view.fleet_rows(
-        agents,
+def page_rows(pairs: Sequence[tuple[Any, Any]], *, now: datetime) -> list[fleet_view.FleetRow]:
+    """The fleet rows of a page's agents with their summaries (None for an agent without one)."""
+    summaries = {agent.id: summary for agent, summary in pairs if summary is not None}
+    return fleet_view.fleet_rows(
+        [agent for agent, _ in pairs],
         {agent_id: summary.history() for agent_id, summary in summaries.items()},
         [summary.badge for summary in summaries.values() if summary.badge is not None],
         now=now,
     )
-    return agents, summaries, rows
 
 
-def due_and_collecting(
-    org: OrgStore, agents: Sequence[Any], summaries: Mapping[Any, Any], *, now: datetime
-) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
+def due_and_collecting(org: OrgStore, *, now: datetime) -> tuple[list[tuple[Any, str]], list[dict[str, Any]]]:
     """The agents due for re-assessment (docs/scoring.md §2.4: no previous assessment, enough
     completed tasks since the last one, or validity running out), with the reason — only those
     an assessment would succeed on — and, apart, the never-assessed agents with fewer
     completed tasks in the window than the minimum (docs/scoring.md §2.1), with how many they
-    have and need.  From the summaries and one grouped count of completed tasks."""
+    have and need.  The engine decides over the agents the summaries say may be due (one
+    query), after one grouped count of completed tasks."""
     config = org.config()
     required = max(config.min_tasks_performance, config.min_tasks_capability)
     tasks = org.completed_tasks_since_assessed(fresh_since=now - timedelta(days=config.window_days))
+    candidates = org.due_candidates(
+        valid_until_before=now + timedelta(days=config.expiring_notice_days),
+        agent_ids=[
+            agent_id for agent_id, count in tasks.items() if count >= config.reassessment_task_threshold
+        ],
+    )
     due, collecting = [], []
-    for agent in agents:
-        summary = summaries.get(agent.id)
+    for agent, summary in candidates:
         last = None if summary is None or summary.due_completed_at is None else summary
         assessed = last is not None
         decided = reassessment_due(

@@ -7,7 +7,9 @@ Create Date: 2026-11-28
 ``agent_summaries``: one row per agent with a completed assessment or a trust score — its
 latest whole-axis assessment's composites, intervals and review state, the previous one's
 composites, its current badge's state, its latest completed assessment of any type and its
-latest committed trust score (docs/scaling.md).  Every write that changes one of those
+latest committed trust score (docs/scaling.md); and, worked out from those, what the
+overview filters, sorts and counts by in SQL — per axis the composite and tier, the held,
+revoked and borderline flags, when the badge expires, the largest change.  Every write that changes one of those
 rebuilds the agent's row in its own transaction; the backfill builds every row with the same
 function.
 
@@ -44,6 +46,15 @@ def upgrade() -> None:
         sa.Column("due_valid_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("trust_score", sa.Double(precision=53), nullable=True),
         sa.Column("trust_tier", sa.Text(), nullable=True),
+        sa.Column("performance_score", sa.Double(precision=53), nullable=True),
+        sa.Column("performance_tier", sa.Text(), nullable=True),
+        sa.Column("capability_score", sa.Double(precision=53), nullable=True),
+        sa.Column("capability_tier", sa.Text(), nullable=True),
+        sa.Column("held", sa.Boolean(), nullable=True),
+        sa.Column("revoked", sa.Boolean(), nullable=True),
+        sa.Column("borderline", sa.Boolean(), nullable=True),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("change", sa.Double(precision=53), nullable=True),
         sa.ForeignKeyConstraint(["agent_id"], ["agents.id"], name=op.f("fk_agent_summaries_agent_id_agents")),
         sa.ForeignKeyConstraint(
             ["organization_id"],
