@@ -445,7 +445,7 @@ def compare_report(request: Request) -> Response:
                 'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
                 f"{escape(warning)}</p>"
             )
-            html = html.replace("<body>", "<body>\n" + banner, 1)
+            html = html.replace("<main>", "<main>\n" + banner, 1)
         return HTMLResponse(html)
 
     return _page(request, build)
