@@ -71,3 +71,19 @@ def sideways_overflow(page: Any) -> dict[str, Any]:
             }"""
         )
     )
+
+
+def smallest_chart_text_px(page: Any) -> float | None:
+    """The smallest rendered size, in CSS pixels, of any text in the page's SVG charts (its
+    font size in user units times the chart's user-unit-to-screen scale), None without charts."""
+    found = page.evaluate(
+        """() => {
+          const sizes = [];
+          for (const text of document.querySelectorAll('svg.chart text')) {
+            const scale = text.ownerSVGElement.getScreenCTM().a;
+            sizes.push(parseFloat(getComputedStyle(text).fontSize) * scale);
+          }
+          return sizes.length ? Math.min(...sizes) : null;
+        }"""
+    )
+    return None if found is None else float(found)

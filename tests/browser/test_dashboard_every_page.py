@@ -16,7 +16,13 @@ from typing import Any
 import pytest
 
 from tests.api.conftest import LiveServer, free_port, poll_until, start_server
-from tests.browser.accessibility import PHONE_320, axe_violations, require_axe, sideways_overflow
+from tests.browser.accessibility import (
+    PHONE_320,
+    axe_violations,
+    require_axe,
+    sideways_overflow,
+    smallest_chart_text_px,
+)
 from tests.browser.conftest import screenshot
 from tests.browser.dashboard_fleet import Fleet, build_fleet
 
@@ -169,3 +175,16 @@ def test_no_serious_or_critical_axe_violation_on_any_page(
     finally:
         page.context.close()
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+@pytest.mark.parametrize("width", [320, 390, 700, 1280])
+def test_chart_text_is_at_least_12_px_at_every_width(browser: Any, site: Site, width: int) -> None:
+    page = _signed_in(browser, site, site.fleet.org.key, {"width": width, "height": 900})
+    try:
+        _visit(page, site, site.pages["agent"])
+        assert page.locator("svg.chart").count() >= 3
+        smallest = smallest_chart_text_px(page)
+        assert smallest is not None and smallest >= 12.0, smallest
+        assert sideways_overflow(page)["over"] == 0
+    finally:
+        page.context.close()
