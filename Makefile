@@ -17,7 +17,7 @@ EXTRAS      := $(if $(TORCH_WHEEL),dev$(comma)similarity,dev)
 # Bytecode is compiled at install, as pip does by default and uv only when asked: with
 # PYTHONDONTWRITEBYTECODE set (as on our CI machines) every `aaaf` command and every
 # `assess --all` helper otherwise compiles its ~900 modules again (`aaaf --help`: 4.5 s → 2.2 s).
-$(STAMP): pyproject.toml sdk/python/pyproject.toml sdk/typescript/package-lock.json
+$(STAMP): pyproject.toml sdk/python/pyproject.toml sdk/typescript/package-lock.json tests/browser/package-lock.json
 	@# the stress tests' sandbox (docs/stress-tests.md "Sandbox"): Debian's bubblewrap, as .ci/run installs it
 	command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; } || echo "install bubblewrap (sudo apt-get install bubblewrap): stress tests run their tool calls in it"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,8 @@ $(STAMP): pyproject.toml sdk/python/pyproject.toml sdk/typescript/package-lock.j
 	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -e sdk/python
 	$(PY) -m compileall -q src sdk/python/src
 	if command -v npm >/dev/null 2>&1; then cd sdk/typescript && npm ci --no-audit --no-fund && npm run build; fi
+	@# axe-core for the browser tests' accessibility checks (tests/browser/accessibility.py)
+	if command -v npm >/dev/null 2>&1; then cd tests/browser && npm ci --no-audit --no-fund; fi
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -290,7 +290,7 @@ def test_the_agent_page_says_what_changed(live: LiveServer, flagged: FlaggedFlee
         heading = section.locator("h3", has_text=axis["axis"].title()).inner_text()
         assert f"{display(axis['composite_before'])} → {display(axis['composite_after'])}" in heading
     # the trend: labelled by evidence window, intervals drawn as bands
-    trend = page.locator("figure.chart-box", has_text="Composite scores over")
+    trend = page.locator("figure.chart-box", has_text="Performance composite scores over")
     assert trend.locator("thead th").first.text_content() == "Evidence window"
     first = flagged.org.client.get(f"/api/v1/assessments/{flagged.assessments['steady'][0]}").json()
     label = trend.locator("tbody th").first.text_content()

@@ -68,7 +68,7 @@ def test_agent_page_shows_the_apis_numbers_and_links(live: LiveServer, fleet: Fl
         assert charts.nth(index).locator("desc").count() == 1
     assert page.locator("details summary", has_text="Data table").count() == charts.count()
     # the trend has one point per assessment
-    trend = page.locator("figure.chart-box", has_text="Composite scores over").locator("tbody tr")
+    trend = page.locator("figure.chart-box", has_text="Performance composite scores over").locator("tbody tr")
     assert trend.count() == len(fleet.assessments["alpha"])
     # collection progress: the window's tasks against the organization's minimums
     assert page.locator("[data-progress-axis='performance'] [data-field='required']").inner_text() == "6"

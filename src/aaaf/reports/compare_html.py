@@ -78,7 +78,7 @@ _HEAD = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>{{ c.verdict.value }} · {{ c.control.run_id }} → {{ c.treatment.run_id }} — AAAF comparison</title>
 <style>
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 960px;
+body { overflow-wrap: break-word; font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 960px;
        color: #1a202c; line-height: 1.45; padding: 0 1rem; }
 h1 { font-size: 1.4rem; margin-bottom: .2rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
 .pill { display: inline-block; padding: .35rem .9rem; border-radius: 999px; color: #fff; font-weight: 700;
@@ -88,16 +88,18 @@ h1 { font-size: 1.4rem; margin-bottom: .2rem; } h2 { font-size: 1.1rem; margin-t
 table { border-collapse: collapse; width: 100%; font-size: .92rem; }
 th, td { border-bottom: 1px solid #e2e8f0; padding: .35rem .5rem; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
-.pass { color: #1b873f; font-weight: 600; } .fail { color: #c53030; font-weight: 600; } .unknown { color: #718096; }
+.pass { color: #1b873f; font-weight: 600; } .fail { color: #c53030; font-weight: 600; } .unknown { color: #4a5568; }
 .badges { display: flex; flex-wrap: wrap; gap: .6rem; }
 .badge { border: 1px solid #e2e8f0; border-radius: .5rem; padding: .5rem .8rem; min-width: 200px; }
 .badge .mark { font-weight: 700; } .badge .detail { color: #4a5568; font-size: .85rem; }
 .plot svg { width: 100%; height: auto; }
-.muted { color: #718096; font-size: .88rem; }
+.muted { color: #4a5568; font-size: .88rem; }
+.wide { overflow-x: auto; }  /* a wide table scrolls in its own box on a phone, not the page */
 code { background: #edf2f7; padding: 0 .25rem; border-radius: .2rem; }
 </style>
 </head>
 <body>
+<main>
 """
 
 _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
@@ -111,7 +113,7 @@ _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <div class="plot">{{ plot }}</div>
 
 <h2>Layers</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th>layer</th><th>control</th><th>treatment</th><th>diff</th><th>{{ level }} % CI</th>
 <th>Bonferroni CI (k={{ k }})</th><th>gate C</th><th>gate T</th></tr></thead>
 <tbody>
@@ -125,18 +127,18 @@ _BODY = """<h1>{{ c.control.run_id }} → {{ c.treatment.run_id }}</h1>
 <td>{{ gate(layer.gate_control) }}</td><td>{{ gate(layer.gate_treatment) }}</td></tr>
 {% endfor %}
 </tbody>
-</table>
+</table></div>
 <p class="muted">Gate: a layer passes when its mean over paired samples is ≥ {{ gate_threshold }}.
 Minimum detectable effect of the composite: {{ stat(c.composite.mde) }} (sd of differences {{ stat(c.composite.sd_diff) }}).</p>
 
 <h2>Composites and their layers</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th>run</th><th>composite</th><th>samples by number of layers used</th></tr></thead>
 <tbody>
 <tr><td>control <code>{{ c.control.run_id }}</code></td><td>{{ num(c.composite.control) }}</td><td>{{ used(c.composite.layers_used_control) }}</td></tr>
 <tr><td>treatment <code>{{ c.treatment.run_id }}</code></td><td>{{ num(c.composite.treatment) }}</td><td>{{ used(c.composite.layers_used_treatment) }}</td></tr>
 </tbody>
-</table>
+</table></div>
 
 <h2>Methodology badges</h2>
 <div class="badges">
@@ -148,7 +150,7 @@ Minimum detectable effect of the composite: {{ stat(c.composite.mde) }} (sd of d
 </div>
 
 <h2>Judges</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th>run</th><th>judges</th><th>mean pairwise Pearson r</th><th>Krippendorff's α (interval)</th><th>disagree</th></tr></thead>
 <tbody>
 {% for run, agreement in c.judges.items() %}
@@ -156,7 +158,7 @@ Minimum detectable effect of the composite: {{ stat(c.composite.mde) }} (sd of d
 <td>{{ stat(agreement.krippendorff_alpha) }}</td><td>{{ 'yes' if agreement.disagree else 'no' }}</td></tr>
 {% endfor %}
 </tbody>
-</table>
+</table></div>
 {% if c.hotelling %}
 <h2>Hotelling T²</h2>
 <p>T² = {{ stat(c.hotelling.statistic) }}, F = {{ stat(c.hotelling.f_statistic) }} on ({{ c.hotelling.df1 }}, {{ c.hotelling.df2 }}) df,
@@ -177,7 +179,7 @@ Significance: {{ method.significance_test }}. Composite: {{ method.formula }}{% 
 {{ method.weights }}{% endif %}{% if method.standardize %}, layers z-scored{% endif %}. Rules of docs/scoring.md §5.</p>
 """
 
-_TEMPLATE = _HEAD + _BODY + "</body>\n</html>\n"
+_TEMPLATE = _HEAD + _BODY + "</main>\n</body>\n</html>\n"
 
 
 def _number(value: float | None) -> str:
@@ -271,7 +273,7 @@ every confidence level adjusted for {{ m.comparisons | length }} comparisons (Bo
 
 <h2>Overview</h2>
 <div class="plot">{{ overview }}</div>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th>treatment</th><th>verdict</th><th>paired</th><th>composite diff</th><th>CI</th><th>reason</th></tr></thead>
 <tbody>
 {% for c in m.comparisons %}
@@ -279,7 +281,7 @@ every confidence level adjusted for {{ m.comparisons | length }} comparisons (Bo
 <td>{{ diff(c.composite.diff) }}</td><td>{{ ci(c.composite.ci) }}</td><td style="text-align: left">Rule {{ c.rule }}: {{ reason(c.reason) }}</td></tr>
 {% endfor %}
 </tbody>
-</table>
+</table></div>
 {% for section in sections %}
 <hr>
 <section id="t{{ loop.index }}">
@@ -310,7 +312,7 @@ def render_several_html(result: MultiComparison) -> str:
             "{{ m.verdict.value }} · {{ m.control.run_id }} → {{ m.comparisons | length }} treatments",
         )
         + _SEVERAL
-        + "</body>\n</html>\n"
+        + "</main>\n</body>\n</html>\n"
     )
     return page.render(
         m=result,

@@ -98,11 +98,13 @@ def line_chart(
     height: int = 220,
     times: Sequence[float] | None = None,
     bands: Mapping[str, Sequence[tuple[float, float] | None]] | None = None,
+    levels: Sequence[tuple[str, float]] = (),
 ) -> Chart:
     """One line per series over ``points`` (x labels, oldest first); gaps where a value is None.
 
     ``times`` (seconds, one per point) places the points by time rather than evenly; ``bands``
-    draws each named series' interval (low, high) per point as a shaded band behind its line."""
+    draws each named series' interval (low, high) per point as a shaded band behind its line;
+    ``levels`` (name, value) draws a labelled dashed line at each value (the tier thresholds)."""
     number = next(_ids)
     left, right, top, bottom = 48, 12, 12, 28
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -131,6 +133,8 @@ def line_chart(
         if points
         else "no assessments yet"
     )
+    if levels:
+        described += ". Tier lines: " + ", ".join(f"{name} from {display(value)}" for name, value in levels)
     parts = [
         f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
         f'aria-labelledby="c{number}t c{number}d" xmlns="http://www.w3.org/2000/svg">',
@@ -142,6 +146,13 @@ def line_chart(
             f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
             f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" class="axis">'
             f"{escape(display(fraction * maximum, 1 if maximum <= 1 else 0))}</text>"
+        )
+    for level_name, level in levels:
+        y = y_of(level)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" class="tierline"/>'
+            f'<text x="{width - right - 4}" y="{y - 4:.1f}" text-anchor="end" class="tierlbl">'
+            f"{escape(level_name)} {escape(display(level))}</text>"
         )
     if points:
         parts.append(f'<text x="{left}" y="{height - 6}" class="axis">{escape(points[0])}</text>')

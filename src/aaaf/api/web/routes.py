@@ -14,7 +14,7 @@ import secrets
 from html import escape
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -91,12 +91,17 @@ def _render(
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
 
-def _page(request: Request, build: Any) -> Response:
-    """Run a page: no session → the sign-in form; an ``AAAFError`` → an error page."""
+def _page(request: Request, build: Any, keep: tuple[str, Any] | None = None) -> Response:
+    """Run a page: no session → the sign-in form; an ``AAAFError`` → an error page.
+
+    ``keep`` is ``(form page, submitted form)`` for a POST whose values must survive an ended
+    session: the sign-in form then carries them back to that page (:func:`_sign_in_keeping`)."""
     try:
         session = _session(request)
         return build(session)  # type: ignore[no-any-return]
     except _SignIn:
+        if keep is not None:
+            return _sign_in_keeping(request, *keep)
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         ended = "&error=session-ended" if COOKIE in request.cookies else ""
         return RedirectResponse(f"/sign-in?next={quote(target, safe='')}{ended}", status_code=303)
@@ -117,6 +122,34 @@ def render_error(request: Request, error: Any, status: int) -> Response:
     except Exception:  # an error page never fails on the session it cannot read
         session = None
     return _render(request, "dashboard/error.html", session, status=status, error=error)
+
+
+KEPT = "kept"  # the query flag of a form page re-shown with the values an ended session kept
+
+
+def _sign_in_keeping(request: Request, form_page: str, form: Any) -> Response:
+    """The sign-in form (401) for a POST whose session has ended, saying that what was
+    submitted is kept: signing in leads back to ``form_page`` with the submitted values in
+    its query (never the stale CSRF token), where the form is shown filled in again."""
+    fields = [(key, str(value)) for key, value in form.multi_items() if key != "csrf_token"]
+    token = secrets.token_urlsafe(32)
+    target = f"{form_page}?{urlencode([(KEPT, '1'), *fields])}"
+    response = _render(
+        request,
+        "dashboard/sign_in.html",
+        None,
+        status=401,
+        next=target,
+        login_csrf=token,
+        error=(
+            "Your session ended before your change was saved. Sign in again: the form comes back "
+            "with what you entered, for you to check and save."
+        ),
+    )
+    response.set_cookie(
+        LOGIN_CSRF, token, max_age=3600, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return response
 
 
 def _safe_next(target: str | None) -> str:
@@ -325,6 +358,15 @@ def _config_page(request: Request, session: Session, status: int = 200, **extra:
 
 @router.get("/config", response_class=HTMLResponse)
 def config(request: Request, saved: str | None = None) -> Response:
+    query = request.query_params
+    if query.get(KEPT) == "1":  # back from a sign-in that kept an unsaved change (_sign_in_keeping)
+        kept = {key: value for key, value in query.items() if key != KEPT}
+        return _page(
+            request,
+            lambda session: _config_page(
+                request, session, kept=True, submitted=kept, error_part=kept.get("part")
+            ),
+        )
     return _page(request, lambda session: _config_page(request, session, saved=saved))
 
 
@@ -347,7 +389,7 @@ async def config_submit(request: Request) -> Response:
             )
         return RedirectResponse(f"/config?saved={quote(part)}", status_code=303)
 
-    return _page(request, build)
+    return _page(request, build, keep=("/config", form))
 
 
 def _config_changes(part: str, form: Any) -> dict[str, Any]:
@@ -445,7 +487,7 @@ def compare_report(request: Request) -> Response:
                 'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
                 f"{escape(warning)}</p>"
             )
-            html = html.replace("<body>", "<body>\n" + banner, 1)
+            html = html.replace("<main>", "<main>\n" + banner, 1)
         return HTMLResponse(html)
 
     return _page(request, build)

@@ -19,7 +19,7 @@ from typing import Any
 
 from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart
-from aaaf.reports.markdown import AXIS_TITLES, title_of, trust_display
+from aaaf.reports.markdown import AXIS_TIERS, AXIS_TITLES, title_of, trust_display
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import reassessment_due
 from aaaf.scoring.defaults import AXES
@@ -186,19 +186,24 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
     assessments (oldest first), placed by the end of their evidence window."""
     points = [_window_label(a) for a in assessments]
     times = [a.window_end.timestamp() for a in assessments]
-    charts = [
+    charts = [  # one composite chart per axis: each axis has its own tier thresholds
         line_chart(
-            "Composite scores over the agent's assessments",
+            f"{AXIS_TITLES[axis]} composite scores over the agent's assessments, with its tier lines",
             points,
             {
                 AXIS_TITLES[axis]: [
                     ((a.result or {}).get(axis) or {}).get("composite_score") for a in assessments
                 ]
-                for axis in AXES
             },
             times=times,
-            bands={AXIS_TITLES[axis]: [_band(a, axis) for a in assessments] for axis in AXES},
+            bands={AXIS_TITLES[axis]: [_band(a, axis) for a in assessments]},
+            levels=[
+                (tier.name, tier.lower)
+                for tier in sorted(AXIS_TIERS[axis], key=lambda t: t.lower)
+                if tier.lower > 0
+            ],
         )
+        for axis in AXES
     ]
     for axis, names in AXES.items():
         series = {
