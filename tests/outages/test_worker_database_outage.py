@@ -58,7 +58,13 @@ def test_a_worker_reconnects_after_its_connections_drop_and_fails_no_assessment(
         worker = start_worker(
             own_database.url,
             tmp_path,
-            env={**FAST_SWEEP, "AAAF_TEST_JOB_DELAY_S": "0.7", "AAAF_JOBS_DATABASE_OUTAGE_SECONDS": "120"},
+            env={
+                **FAST_SWEEP,
+                "AAAF_TEST_JOB_DELAY_S": "0.7",
+                "AAAF_JOBS_DATABASE_OUTAGE_SECONDS": "120",
+                # one job a run, so the jobs outlast the outage (a batch could take all twelve first)
+                "AAAF_JOBS_ASSESSMENTS_AT_ONCE": "1",
+            },
         )
         try:
             wait_for(lambda: org.get_assessment(records[1].id).status != "pending", what="the first jobs")
