@@ -12,7 +12,7 @@ from sqlalchemy import inspect
 from aaaf.errors import AAAFError
 from aaaf.services.benchmarks import agent_standing, benchmark_table, compute_benchmarks
 from aaaf.store import Store
-from aaaf.store import tables as t
+from aaaf.store.tables_shared import benchmark_cells
 from tests.benchmarks.seeding import scored_agent, seeded_org
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -61,7 +61,7 @@ def test_nineteen_agents_are_not_published(store: Store) -> None:
     done = compute_benchmarks(store, now=NOW)
     assert (done.organizations, done.agents, done.published) == (5, 19, 0)
     with store.engine.connect() as connection:
-        assert connection.execute(t.benchmark_cells.select()).all() == []
+        assert connection.execute(benchmark_cells.select()).all() == []
 
 
 def test_organizations_that_did_not_opt_in_are_left_out(store: Store) -> None:

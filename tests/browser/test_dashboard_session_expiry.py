@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, update
 
-from aaaf.store import tables as t
+from aaaf.store import tables_access as t
 from tests.api.conftest import LiveServer
 from tests.browser.conftest import screenshot
 from tests.browser.dashboard_fleet import sign_in

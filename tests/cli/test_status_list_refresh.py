@@ -16,7 +16,7 @@ import pytest
 from aaaf.badges.credential import split_token
 from aaaf.badges.data import parse_datetime
 from aaaf.badges.keys import parse_public_keys
-from aaaf.badges.verify import check_status
+from aaaf.badges.status_check import check_status
 from aaaf.services.context import ServiceContext
 from aaaf.settings import get_settings
 from tests.badges.conftest import clock

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select
@@ -13,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.jobs import tasks
+from aaaf.jobs.inprocess import NothingTaken
 from aaaf.services.assessment_jobs import requeue_pending, run_triggered_assessment, trigger_assessment
 from aaaf.store import tables as t
 from tests.cli.events_factory import NOW
@@ -95,16 +97,24 @@ def test_concurrent_triggers_make_exactly_one_assessment(store) -> None:
     assert len(org.assessments(agent.id)) == 1 and len(queue.assessments) == 1
 
 
+def _assessment_job(store: Any, queue: Any, organization_id: Any, assessment_id: Any, *, now: Any) -> Any:
+    """An ``aaaf.assess`` job run alone (no further jobs taken, as on SQLite); the assessment as stored."""
+    tasks.assessment_jobs_at_once(
+        store, queue, organization_id, assessment_id, now=now, taken=NothingTaken(), at_once=1
+    )
+    return store.scope(organization_id).get_assessment(assessment_id)
+
+
 def test_the_job_stores_its_result_once_however_often_it_runs(store) -> None:
     org = store.scope(store.default_organization().id)
     agent = assessable_agent(org, "coder", now=NOW)
     queue = RecordingQueue()
     record = trigger_assessment(org, agent, queue, now=NOW)
-    first = tasks.assessment_job(store, queue, org.organization_id, record.id, now=NOW)
+    first = _assessment_job(store, queue, org.organization_id, record.id, now=NOW)
     assert first.status == "completed" and queue.badges == [record.id]
     dimensions = len(first.dimensions)
     # run again (a worker killed after the commit): nothing more is written
-    again = tasks.assessment_job(store, queue, org.organization_id, record.id, now=NOW + timedelta(minutes=5))
+    again = _assessment_job(store, queue, org.organization_id, record.id, now=NOW + timedelta(minutes=5))
     assert again.status == "completed" and again.completed_at == first.completed_at
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -136,7 +146,7 @@ def test_a_failing_scoring_is_recorded_not_raised(store) -> None:
     record = trigger_assessment(org, agent, RecordingQueue(), now=NOW)
     org.delete_events_before(NOW + timedelta(days=1))  # the evidence vanished meanwhile
     queue = RecordingQueue()
-    failed = tasks.assessment_job(store, queue, org.organization_id, record.id, now=NOW)
+    failed = _assessment_job(store, queue, org.organization_id, record.id, now=NOW)
     assert failed.status == "failed" and failed.error["code"] == "INSUFFICIENT_EVIDENCE"
     assert queue.badges == []
 
@@ -152,7 +162,7 @@ def test_the_sweep_requeues_pending_assessments_whose_job_was_lost(store) -> Non
     )
     again = requeue_pending(store, queue, now=created + timedelta(seconds=120), grace=timedelta(seconds=60))
     assert again == [lost.id] and queue.assessments == [lost.id]
-    tasks.assessment_job(store, queue, org.organization_id, lost.id, now=NOW)
+    _assessment_job(store, queue, org.organization_id, lost.id, now=NOW)
     assert (
         requeue_pending(store, RecordingQueue(), now=created + timedelta(days=1), grace=timedelta(seconds=60))
         == []

@@ -14,14 +14,16 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import procrastinate
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from aaaf.evidence.validation import validate_event
-from aaaf.jobs import inprocess, tasks
+from aaaf.jobs import blueprint, inprocess, tasks
 from aaaf.jobs.assessment_batch import TakenJobs
-from aaaf.jobs.queue import ASSESS_TASK, ProcrastinateQueue, build_app
+from aaaf.jobs.blueprint import ASSESS_TASK
+from aaaf.jobs.queue import ProcrastinateQueue, build_app
 from aaaf.services import assess as assess_service
 from aaaf.services import assessment_jobs
 from aaaf.services import webhooks as webhook_service
@@ -300,7 +302,7 @@ def test_an_assessment_whose_job_gave_up_ends_failed_with_the_reason(store: Any,
 
 
 @pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
-def test_the_in_process_runner_retries_then_fails_with_the_reason(
+def test_the_in_process_runner_retries_as_declared_then_fails_with_the_reason(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     org = store.scope(store.default_organization().id)
@@ -314,11 +316,12 @@ def test_the_in_process_runner_retries_then_fails_with_the_reason(
             attempts.append(1)
         raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(tasks, "assessment_job", lost)
-    monkeypatch.setattr(inprocess, "RETRY_FIRST_SECONDS", 0.01)
+    monkeypatch.setattr(tasks, "assessment_jobs_at_once", lost)
+    # the declared strategy, without its waits: two retries, then the job gives up
+    monkeypatch.setattr(blueprint.assess, "retry_strategy", procrastinate.RetryStrategy(max_attempts=2))
     runner = inprocess.InProcessQueue(store)
     runner.defer_assessment(None, org.organization_id, record.id)  # type: ignore[arg-type]
-    thread = threading.Thread(target=runner._run_jobs, daemon=True)
+    thread = threading.Thread(target=runner.run_jobs, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
     while org.get_assessment(record.id).status != "failed":
@@ -326,5 +329,5 @@ def test_the_in_process_runner_retries_then_fails_with_the_reason(
         time.sleep(0.05)
     runner.stop()
     failed = org.get_assessment(record.id)
-    assert len(attempts) == inprocess.ASSESSMENT_ATTEMPTS
-    assert f"gave up after {inprocess.ASSESSMENT_ATTEMPTS} attempts" in failed.error["message"]
+    assert len(attempts) == 3
+    assert "gave up after 3 attempts" in failed.error["message"]

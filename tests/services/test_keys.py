@@ -30,7 +30,7 @@ def test_only_the_hash_is_stored_and_never_shown(store) -> None:
     organization, issued = create_organization(store, "acme", now=NOW)
     from sqlalchemy import select
 
-    from aaaf.store import tables as t
+    from aaaf.store import tables_access as t
 
     with store.engine.connect() as connection:
         stored = connection.execute(select(t.api_keys.c.key_hash, t.api_keys.c.prefix)).all()

@@ -35,7 +35,7 @@ def test_secrets_are_stored_hashed_and_wrong_ones_refused(store: Store) -> None:
     _, issued = _org_client(store, ["read"])
     from sqlalchemy import select
 
-    from aaaf.store import tables as t
+    from aaaf.store import tables_access as t
 
     with store.engine.connect() as connection:
         stored = connection.execute(select(t.oauth_clients)).one()

@@ -31,32 +31,25 @@ how much of each axis's evidence the issuer stress-tested itself (:func:`subject
 
 from __future__ import annotations
 
-import json
 import re
-import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from joserfc import jws
-from joserfc.errors import JoseError
-from joserfc.jwk import OKPKey
-
 from aaaf.badges.bake import BakingError, Extracted, extract
 from aaaf.badges.credential import (
-    JWT_ALG,
     VC2_CONTEXT,
     credential_of_payload,
     numeric_date,
     result_description_id,
     score_text,
-    split_token,
 )
 from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, provenance_of, utc
 from aaaf.badges.digest import check_image
 from aaaf.badges.keys import PublicKey
-from aaaf.badges.status_list import bit_is_set, decode_bitstring
+from aaaf.badges.signature import credential_subject, issuer_id, verify_jws
+from aaaf.badges.status_check import StatusSource, revocation_words, status_of
 from aaaf.models import BadgeVerification
 from aaaf.scoring.core import tier_for
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
@@ -113,7 +106,7 @@ class VerificationResult:
 
     def to_dict(self) -> dict[str, Any]:
         credential = self.credential or {}
-        subject = _subject(credential) or {}
+        subject = credential_subject(credential) or {}
         return {
             "valid": self.valid,
             "reason": self.reason,
@@ -126,7 +119,7 @@ class VerificationResult:
             "format": self.kind,
             "kid": self.kid,
             "credential_id": credential.get("id"),
-            "issuer": _issuer_id(credential.get("issuer")),
+            "issuer": issuer_id(credential.get("issuer")),
             "subject_id": subject.get("id"),
             "subject": self.subject,
             "valid_from": credential.get("validFrom"),
@@ -155,7 +148,7 @@ def _score(value: Any) -> float | None:
 
 def subject_summary(credential: Mapping[str, Any]) -> dict[str, Any]:
     """What a (signed) credential says, in the §4.5 members' own words; absent values are None."""
-    subject = _subject(credential) or {}
+    subject = credential_subject(credential) or {}
     agent, assessment = member(subject, "agent"), member(subject, "assessment")
     issuer = credential.get("issuer")
     organization_name = _text(issuer.get("name")) if isinstance(issuer, Mapping) else None
@@ -202,59 +195,6 @@ class _Checks:
         self.items.append(Check(name, True, reason, skipped=True))
 
 
-def _issuer_id(issuer: Any) -> str | None:
-    if isinstance(issuer, str):
-        return issuer
-    if isinstance(issuer, Mapping) and isinstance(issuer.get("id"), str):
-        return str(issuer["id"])
-    return None
-
-
-def _subject(credential: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    subject = credential.get("credentialSubject")
-    if isinstance(subject, list) and subject:
-        subject = subject[0]
-    return subject if isinstance(subject, Mapping) else None
-
-
-# -- signature ---------------------------------------------------------------------------
-
-
-def verify_jws(token: str, keys: Sequence[PublicKey]) -> tuple[dict[str, Any] | None, str | None, str]:
-    """(payload, kid of the key that verified it, reason) — payload None when it does not verify."""
-    try:
-        header, _ = split_token(token)
-    except ValueError as error:
-        return None, None, f"malformed JWT: {error}"
-    alg = header.get("alg")
-    if alg != JWT_ALG:
-        return None, None, f"header alg is {alg!r}; badges are signed with {JWT_ALG} (Ed25519)"
-    if not keys:
-        return None, None, "no issuer key to verify with"
-    kid = header.get("kid")
-    named = [key for key in keys if key.kid == kid]
-    candidates = named or list(keys)
-    for key in candidates:
-        jose_key = OKPKey.import_key(key.pem())
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # RFC 9864's deprecation of the EdDSA name
-                obj = jws.deserialize_compact(token, jose_key, algorithms=[JWT_ALG])
-        except (JoseError, ValueError):
-            continue
-        try:
-            payload = json.loads(obj.payload)
-        except ValueError as error:
-            return None, key.kid, f"signed payload is not JSON: {error}"
-        if not isinstance(payload, dict):
-            return None, key.kid, "signed payload is not a JSON object"
-        return payload, key.kid, f"EdDSA signature verifies with issuer key {key.kid}"
-    known = ", ".join(key.kid for key in keys)
-    if kid is not None and not named:
-        return None, None, f"signed with key {kid}, which is not the issuer key given ({known})"
-    return None, None, f"signature does not verify with the issuer key ({known}): the credential was altered"
-
-
 # -- credential checks -------------------------------------------------------------------
 
 
@@ -274,11 +214,11 @@ def _check_structure(credential: Mapping[str, Any]) -> str | None:
         return "type must include OpenBadgeCredential"
     if not isinstance(credential.get("id"), str):
         return "the credential has no id"
-    if _issuer_id(credential.get("issuer")) is None:
+    if issuer_id(credential.get("issuer")) is None:
         return "the credential has no issuer id"
     if not isinstance(credential.get("validFrom"), str):
         return "the credential has no validFrom"
-    subject = _subject(credential)
+    subject = credential_subject(credential)
     if subject is None or not isinstance(subject.get("id"), str):
         return "the credentialSubject has no id"
     achievement = subject.get("achievement")
@@ -291,9 +231,9 @@ def _check_structure(credential: Mapping[str, Any]) -> str | None:
 
 
 def _check_claims(payload: Mapping[str, Any], credential: Mapping[str, Any], now: datetime) -> str | None:
-    subject = _subject(credential) or {}
+    subject = credential_subject(credential) or {}
     expected = {
-        "iss": _issuer_id(credential.get("issuer")),
+        "iss": issuer_id(credential.get("issuer")),
         "sub": subject.get("id"),
         "jti": credential.get("id"),
     }
@@ -360,7 +300,7 @@ def _check_document(document: Mapping[str, Any], credential: Mapping[str, Any]) 
 
 
 def _check_scores(credential: Mapping[str, Any], data: BadgeData) -> str | None:
-    subject = _subject(credential) or {}
+    subject = credential_subject(credential) or {}
     results = subject.get("result")
     by_description: dict[str, Any] = {}
     if isinstance(results, list):
@@ -392,107 +332,6 @@ def _check_scores(credential: Mapping[str, Any], data: BadgeData) -> str | None:
     return None
 
 
-# -- status ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StatusOutcome:
-    """The revocation check: ``checked`` False when nothing could answer (then ``reason`` says why)."""
-
-    ok: bool
-    reason: str
-    revoked: bool | None = None
-    revoke_reason: str | None = None
-    revoked_at: str | None = None
-    checked: bool = True
-
-
-# Who can say whether a verified credential is revoked: (credential, kid of the verifying key).
-StatusSource = Callable[[Mapping[str, Any], str | None], StatusOutcome]
-
-
-NOT_CHECKED = "revocation not checked: "
-
-
-def not_checked(why: str) -> StatusOutcome:
-    """Revocation could not be checked; ``why`` completes "revocation not checked: …"."""
-    return StatusOutcome(True, NOT_CHECKED + why, checked=False)
-
-
-def revocation_entry(credential: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The credential's revocation ``credentialStatus`` entry, if it has one."""
-    entry = credential.get("credentialStatus")
-    if isinstance(entry, list):
-        entry = next(
-            (e for e in entry if isinstance(e, Mapping) and e.get("statusPurpose") == "revocation"), None
-        )
-    return entry if isinstance(entry, Mapping) else None
-
-
-def check_status(
-    credential: Mapping[str, Any], status_list: bytes | str, keys: Sequence[PublicKey], now: datetime
-) -> StatusOutcome:
-    """The badge's revocation bit in the (signed) status list of its issuer."""
-    entry = revocation_entry(credential)
-    if entry is None:
-        return StatusOutcome(False, "the credential has no credentialStatus to check")
-    if entry.get("type") != "BitstringStatusListEntry" or entry.get("statusPurpose") != "revocation":
-        return StatusOutcome(False, "credentialStatus is not a revocation BitstringStatusListEntry")
-    try:
-        index = int(str(entry.get("statusListIndex")))
-    except ValueError:
-        return StatusOutcome(False, f"invalid statusListIndex {entry.get('statusListIndex')!r}")
-    text = status_list.decode("utf-8").strip() if isinstance(status_list, bytes) else status_list.strip()
-    payload, _kid, why = verify_jws(text, keys)
-    if payload is None:
-        return StatusOutcome(False, f"the status list is not the issuer's: {why}")
-    if payload.get("id") != entry.get("statusListCredential"):
-        return StatusOutcome(
-            False,
-            f"the status list given is {payload.get('id')!r}, not {entry.get('statusListCredential')!r}",
-        )
-    if _issuer_id(payload.get("issuer")) != _issuer_id(credential.get("issuer")):
-        return StatusOutcome(False, "the status list was issued by someone other than the badge's issuer")
-    types = payload.get("type")
-    if not isinstance(types, list) or "BitstringStatusListCredential" not in types:
-        return StatusOutcome(False, "the status list is not a BitstringStatusListCredential")
-    valid_until = payload.get("validUntil")
-    if not isinstance(valid_until, str):
-        return StatusOutcome(
-            False, "the status list has no validUntil, so it may be stale; fetch a fresh one"
-        )
-    try:
-        expired = parse_datetime(valid_until) <= utc(now)
-    except ValueError:
-        return StatusOutcome(False, f"the status list's validUntil {valid_until!r} is not a date")
-    if expired:
-        return StatusOutcome(False, f"the status list expired on {valid_until}; fetch a fresh one")
-    subject = _subject(payload) or {}
-    if subject.get("statusPurpose") != "revocation":
-        return StatusOutcome(False, "the status list is not a revocation list")
-    try:
-        bits = decode_bitstring(str(subject.get("encodedList", "")))
-        revoked = bit_is_set(bits, index)
-    except (ValueError, IndexError) as error:
-        return StatusOutcome(False, f"the status list cannot be read: {error}")
-    if not revoked:
-        return StatusOutcome(
-            True, f"not revoked (bit {index} of the list issued {payload.get('validFrom')})", False
-        )
-    note = next(
-        (
-            r
-            for r in subject.get("revocations", [])
-            if isinstance(r, Mapping) and str(r.get("statusListIndex")) == str(index)
-        ),
-        {},
-    )
-    reason = note.get("reason") if isinstance(note.get("reason"), str) else None
-    revoked_at = note.get("revokedAt") if isinstance(note.get("revokedAt"), str) else None
-    when = f" on {revoked_at}" if revoked_at else ""
-    return StatusOutcome(False, f"revoked{when}: {reason or 'no reason recorded'}", True, reason, revoked_at)
-
-
 # -- the verdict -------------------------------------------------------------------------
 
 
@@ -508,7 +347,7 @@ def verify(
     """Verify a badge file's content (PNG/SVG/JSON/JWT bytes, or a JWT string).
 
     Revocation is asked of ``status_source`` first; ``status_list`` answers when the source
-    cannot, and otherwise can only add a revocation (:func:`_status`); with neither (or when
+    cannot, and otherwise can only add a revocation (:func:`aaaf.badges.status_check.status_of`); with neither (or when
     neither can tell) the ``status`` check is skipped with the words "revocation not checked: …", or fails when
     ``require_status`` (module docstring).
     """
@@ -585,7 +424,7 @@ def verify(
                 "validity", f"valid from {credential['validFrom']} until {valid_until or 'no end date'}"
             )
 
-    outcome = _status(credential, kid, public_keys, now, status_list, status_source)
+    outcome = status_of(credential, kid, public_keys, now, status_list, status_source)
     if not outcome.checked:
         if require_status:
             checks.failed("status", f"{outcome.reason}; a status check is required (--require-status)")
@@ -599,57 +438,5 @@ def verify(
         revoke_reason=outcome.revoke_reason,
         revoked_at=outcome.revoked_at,
         revocation_checked=outcome.checked,
-        revocation=outcome.reason if not outcome.checked else _revocation_words(outcome),
+        revocation=outcome.reason if not outcome.checked else revocation_words(outcome),
     )
-
-
-def _status(
-    credential: Mapping[str, Any],
-    kid: str | None,
-    keys: Sequence[PublicKey],
-    now: datetime,
-    status_list: bytes | str | None,
-    status_source: StatusSource | None,
-) -> StatusOutcome:
-    """Revocation, the issuer's own answer first (docs/security.md "Badges").
-
-    When ``status_source`` (the issuer's database, its live status list) can answer, its
-    answer stands; a supplied ``status_list`` can then only add a revocation (a list that
-    says "revoked" wins), never remove one — an old list cannot hide a later revocation.
-    """
-    answered = status_source(credential, kid) if status_source is not None else None
-    supplied = check_status(credential, status_list, keys, now) if status_list is not None else None
-    if answered is not None and answered.checked:
-        if supplied is not None and supplied.revoked and not answered.revoked:
-            return supplied
-        return answered
-    if supplied is not None:
-        return supplied
-    if answered is not None:
-        return answered
-    return not_checked("no status list was given (--status-list FILE|URL)")
-
-
-def first_answer(*sources: StatusSource) -> StatusSource:
-    """A :data:`StatusSource` asking each of ``sources`` in turn until one can answer; when none
-    can, "not checked" with every source's reason, in order (the first says the most: whose
-    badge it is)."""
-
-    def ask(credential: Mapping[str, Any], kid: str | None) -> StatusOutcome:
-        reasons: list[str] = []
-        for source in sources:
-            outcome = source(credential, kid)
-            if outcome.checked:
-                return outcome
-            reasons.append(outcome.reason.removeprefix(NOT_CHECKED))
-        return not_checked("; ".join(reasons) if reasons else "no status source was given")
-
-    return ask
-
-
-def _revocation_words(outcome: StatusOutcome) -> str:
-    if outcome.revoked:
-        return outcome.reason
-    if outcome.revoked is False:
-        return f"checked: {outcome.reason}"
-    return f"check failed: {outcome.reason}"

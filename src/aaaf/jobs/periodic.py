@@ -9,8 +9,9 @@
 * :func:`run_benchmarks` — hourly: the anonymised cross-organization benchmark (issue 20 §2),
   the same as ``aaaf benchmarks compute``.
 
-On PostgreSQL they are procrastinate periodic tasks (:mod:`aaaf.jobs.queue`); on SQLite the
-in-process runner's timer calls them (:mod:`aaaf.jobs.inprocess`).
+They are periodic tasks declared once, with their cron, in :mod:`aaaf.jobs.blueprint`: run by
+procrastinate on PostgreSQL (:mod:`aaaf.jobs.queue`) and by the in-process runner's timer on
+SQLite (:mod:`aaaf.jobs.inprocess`).
 """
 
 from __future__ import annotations

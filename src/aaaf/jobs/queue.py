@@ -7,24 +7,10 @@ workers beat (``procrastinate_workers``), so the jobs of a worker killed mid-job
 per tick however many workers run (``procrastinate_periodic_defers``).  Its schema is applied
 by our migration 0010 (``aaaf db upgrade``), not by ``procrastinate schema --apply``.
 
-Tasks (queue ``aaaf``):
-
-* ``aaaf.assess`` — score a triggered assessment, with up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE - 1``
-  further due ones whose jobs it takes (:mod:`aaaf.jobs.assessment_batch`); ``lock`` per
-  assessment (never two at once), ``queueing_lock`` per assessment (never two waiting);
-* ``aaaf.issue_badge`` — sign and render a completed assessment's badge, after the
-  assessments waiting (``BADGE_PRIORITY``);
-* ``aaaf.stress_run`` (queue ``aaaf-stress``, :mod:`aaaf.services.stress_jobs`) — a stress run
-  requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
-  worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
-  beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
-* ``aaaf.sweep`` (queue ``aaaf-sweep``, served by a worker of its own in every ``aaaf worker``
-  so that it never waits behind a backlog of assessments) — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
-  ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; assessments whose job gave up after its
-  retries end ``failed`` with that reason; pending assessments without a job are queued again, and so are stress runs waiting ``queued`` and those whose lease lapsed;
-* ``aaaf.duties`` — every minute, :func:`aaaf.jobs.periodic.run_duties`;
-* ``aaaf.retention`` — daily at 03:17 UTC, :func:`aaaf.jobs.periodic.run_retention`;
-* ``aaaf.benchmarks`` — hourly at :23, :func:`aaaf.jobs.periodic.run_benchmarks` (issue 20 §2).
+The tasks and the periodic schedule are declared once, in :mod:`aaaf.jobs.blueprint`;
+:func:`build_app` binds them to an app over ``AAAF_DATABASE_URL``.  A worker of ``aaaf worker``
+serves the main queue, the stress queue (one run at a time) and the sweep's own queue, so that
+the sweep never waits behind a backlog of assessments (:func:`aaaf.jobs.runner.run_worker`).
 """
 
 from __future__ import annotations
@@ -39,25 +25,24 @@ import procrastinate
 from procrastinate.exceptions import AlreadyEnqueued
 from procrastinate.jobs import JobDeferrer
 from procrastinate.manager import JobManager
-from procrastinate.utils import sync_to_async
 from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
-from aaaf.jobs import periodic, tasks
 from aaaf.jobs.assessment_batch import TakenJobs
+from aaaf.jobs.blueprint import (
+    ASSESS_TASK,
+    BADGE_PRIORITY,
+    BADGE_TASK,
+    QUEUE,
+    STRESS_QUEUE,
+    STRESS_TASK,
+    JobResources,
+    bind,
+)
 from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-QUEUE = "aaaf"
-STRESS_QUEUE = "aaaf-stress"
-SWEEP_QUEUE = "aaaf-sweep"
-ASSESS_TASK = "aaaf.assess"
-BADGE_TASK = "aaaf.issue_badge"
-STRESS_TASK = "aaaf.stress_run"
-BADGE_PRIORITY = -1
-"""Below the assessments' (0): a worker scores the assessments waiting before it issues the
-badges of those it scored (a badge costs about what scoring costs: signing, SVG and PNG)."""
 POOL_TIMEOUT_SECONDS = 10.0
 """How long the queue's pool waits for a connection: a database gone for this long stops a
 worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
@@ -154,77 +139,29 @@ class ProcrastinateQueue:
 
 
 def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
-    """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
-    :class:`~aaaf.store.Store` the tasks use (the worker's)."""
+    """The procrastinate app of ``database_url`` with AAAF's tasks (:mod:`aaaf.jobs.blueprint`);
+    ``store()`` gives the open :class:`~aaaf.store.Store` its jobs use (the worker's)."""
     settings = get_settings()
+    opened = store()
     app = procrastinate.App(
         connector=procrastinate.PsycopgConnector(
             conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS
         )
     )
-    queue = ProcrastinateQueue(app)
-    # a database that cannot be reached fails an attempt, never the assessment
-    # (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)
-    retry = procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2)
+    resources = JobResources(
+        store=opened,
+        queue=ProcrastinateQueue(app),
+        settings=settings,
+        clock=_now,
+        taken=lambda job_id: TakenJobs(opened.engine, _required(job_id), ASSESS_TASK),
+        retry_stalled=lambda: retry_stalled_jobs(app, settings.jobs_stalled_after_seconds),
+    )
+    return bind(app, resources)
 
-    @app.task(name=ASSESS_TASK, queue=QUEUE, retry=retry, pass_context=True)
-    def assess(context: procrastinate.JobContext, organization_id: str, assessment_id: str) -> None:
-        # with further due assessment jobs, scored in one pass (aaaf.jobs.assessment_batch)
-        assert context.job.id is not None
-        tasks.assessment_jobs_at_once(
-            store(),
-            queue,
-            uuid.UUID(organization_id),
-            uuid.UUID(assessment_id),
-            now=_now(),
-            taken=TakenJobs(store().engine, context.job.id, ASSESS_TASK),
-            at_once=settings.jobs_assessments_at_once,
-        )
 
-    @app.task(name=BADGE_TASK, queue=QUEUE, retry=retry)
-    def issue_badge(organization_id: str, assessment_id: str) -> None:
-        tasks.badge_job(store(), uuid.UUID(organization_id), uuid.UUID(assessment_id), now=_now())
-
-    @app.task(name=STRESS_TASK, queue=STRESS_QUEUE)
-    def stress_run(organization_id: str, run_id: str) -> None:
-        # no retry strategy: the job records every failure on the run; a worker killed
-        # mid-run leaves its job to the stalled-job sweep and its run's lease to lapse
-        tasks.stress_run_job(
-            store(), queue, uuid.UUID(organization_id), uuid.UUID(run_id), settings=settings, clock=_now
-        )
-
-    @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
-    @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
-    async def sweep(timestamp: int) -> None:
-        # sync_to_async (asgiref's, as procrastinate runs sync tasks), not asyncio.to_thread:
-        # a job deferred there without a connection runs on this loop's open pool
-        await retry_stalled_jobs(app, settings.jobs_stalled_after_seconds)
-        await sync_to_async(tasks.fail_abandoned_assessments, store(), now=_now())
-        await sync_to_async(
-            tasks.requeue_lost_assessments,
-            store(),
-            queue,
-            now=_now(),
-            grace_seconds=settings.jobs_requeue_after_seconds,
-        )
-        await sync_to_async(tasks.requeue_stress_runs, store(), queue, now=_now(), settings=settings)
-
-    @app.periodic(cron="* * * * *")
-    @app.task(name="aaaf.duties", queue=QUEUE, queueing_lock="aaaf.duties")
-    def duties(timestamp: int) -> None:
-        periodic.run_duties(store(), now=datetime.fromtimestamp(timestamp, UTC))
-
-    @app.periodic(cron="17 3 * * *")
-    @app.task(name="aaaf.retention", queue=QUEUE, queueing_lock="aaaf.retention")
-    def retention(timestamp: int) -> None:
-        periodic.run_retention(store(), now=datetime.fromtimestamp(timestamp, UTC))
-
-    @app.periodic(cron="23 * * * *")
-    @app.task(name="aaaf.benchmarks", queue=QUEUE, queueing_lock="aaaf.benchmarks")
-    def benchmarks(timestamp: int) -> None:
-        periodic.run_benchmarks(store(), now=datetime.fromtimestamp(timestamp, UTC))
-
-    return app
+def _required(job_id: int | None) -> int:
+    assert job_id is not None, "a job a worker runs has its id"
+    return job_id
 
 
 async def retry_stalled_jobs(app: procrastinate.App, stalled_after_seconds: float) -> int:

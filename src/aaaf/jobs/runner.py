@@ -184,7 +184,8 @@ async def _run_workers(
     ``life["opened_at"]`` records when its pool opened."""
     from procrastinate.worker import FETCH_JOB_POLLING_INTERVAL
 
-    from aaaf.jobs.queue import QUEUE, STRESS_QUEUE, SWEEP_QUEUE, build_app
+    from aaaf.jobs.blueprint import QUEUE, STRESS_QUEUE, SWEEP_QUEUE
+    from aaaf.jobs.queue import build_app
 
     settings = get_settings()
     app = build_app(database_url_of(store), lambda: store)

@@ -51,18 +51,6 @@ class TakesJobs(Protocol):
     def release(self) -> None: ...
 
 
-def assessment_job(
-    store: Any, queue: JobQueue, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
-) -> Any:
-    """Score a triggered assessment (at most once) and queue its badge when it completed."""
-    record = assessment_jobs.run_triggered_assessment(
-        store, organization_id, assessment_id, now=now, after_claim=_test_delay
-    )
-    if _badge_due(record):
-        queue.defer_badge(organization_id, assessment_id)
-    return record
-
-
 def _badge_due(record: Any) -> bool:
     return bool(record.status == "completed" and record.review_state != "pending_review")
 

@@ -20,14 +20,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from aaaf.badges.data import xsd_datetime
 from aaaf.badges.keys import PublicKey
-from aaaf.badges.verify import (
-    StatusOutcome,
-    StatusSource,
-    check_status,
-    member,
-    not_checked,
-    revocation_entry,
-)
+from aaaf.badges.status_check import StatusOutcome, StatusSource, check_status, not_checked, revocation_entry
+from aaaf.badges.verify import member
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext, context_or_default
 

@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from aaaf.badges.signature import verify_jws
 from aaaf.badges.status_list import renewal_due
-from aaaf.badges.verify import verify_jws
 
 
 @dataclass(frozen=True)

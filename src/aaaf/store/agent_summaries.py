@@ -3,7 +3,7 @@
 The overview of a fleet shows each agent's latest whole-axis composites with their intervals,
 the change since the previous assessment, its badge's state, its trust score and whether a
 re-assessment is due.  Computing that per request means reading every completed assessment;
-instead one row per agent (:data:`aaaf.store.tables.agent_summaries`) holds exactly those
+instead one row per agent (:data:`aaaf.store.tables_summary.agent_summaries`) holds exactly those
 inputs, and :func:`refresh_agent_summaries` — the one write-side function — rebuilds the rows
 of the agents a write touched, in that write's transaction: when an assessment completes or is
 re-scored, when its review state changes, when a badge is issued, superseded or revoked, and
@@ -28,6 +28,7 @@ from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
+from aaaf.store.tables_summary import agent_summaries as summaries
 
 COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
 """The assessment types that score whole axes (the fleet row's)."""
@@ -217,9 +218,9 @@ def _refresh(connection: Connection, organization_id: uuid.UUID, agent_ids: list
                 "trust_tier": trust[agent_id].tier if agent_id in trust else None,
             }
         )
-    connection.execute(delete(t.agent_summaries).where(t.agent_summaries.c.agent_id.in_(agent_ids)))
+    connection.execute(delete(summaries).where(summaries.c.agent_id.in_(agent_ids)))
     if values:
-        connection.execute(insert(t.agent_summaries), values)
+        connection.execute(insert(summaries), values)
 
 
 def _standing(latest: Any, previous: Any, badge: Any) -> dict[str, Any]:
@@ -303,7 +304,7 @@ first), by when last assessed (latest first); agents without one come last."""
 
 def _flagged(flag: str, now: datetime) -> Any:
     """An agent (agents outer-joined to summaries) carries ``flag`` at ``now``."""
-    s = t.agent_summaries
+    s = summaries
     if flag == "expired":
         return s.c.expires_at < now
     if flag == "lacks_evidence":
@@ -313,12 +314,12 @@ def _flagged(flag: str, now: datetime) -> Any:
 
 def _shown_tiers() -> Any:
     """The agent's tiers are shown: it has a latest assessment, neither held nor revoked."""
-    s = t.agent_summaries
+    s = summaries
     return and_(s.c.latest_id.is_not(None), s.c.held.is_not(True), s.c.revoked.is_not(True))
 
 
 def _order(sort: str | None) -> list[Any]:
-    s = t.agent_summaries
+    s = summaries
     if sort in ("performance", "capability"):
         return [func.coalesce(s.c[f"{sort}_score"], -1.0).desc()]
     if sort == "change":
@@ -359,14 +360,14 @@ class AgentSummaryRepository(OrgScoped):
         """Agent id → its summary; agents without a completed assessment or trust score are absent."""
         with self._reading() as connection:
             rows = connection.execute(
-                select(t.agent_summaries).where(t.agent_summaries.c.organization_id == self.organization_id)
+                select(summaries).where(summaries.c.organization_id == self.organization_id)
             ).all()
         return {row.agent_id: _summary_from_row(row) for row in rows}
 
     def fleet_counts(self, *, now: datetime) -> FleetCounts:
         """The agents, how many carry each flag at ``now`` and, per axis, how many hold each
         tier (held and revoked agents not counted): three grouped queries whatever the fleet's size."""
-        s, a = t.agent_summaries, t.agents
+        s, a = summaries, t.agents
         flagged = [func.count(case((_flagged(flag, now), 1))).label(flag) for flag in FLAGS]
         query = (
             select(func.count().label("total"), *flagged)
@@ -393,7 +394,7 @@ class AgentSummaryRepository(OrgScoped):
         summaries: those carrying ``flag`` at ``now`` and/or shown with ``tier`` on either axis,
         sorted by ``sort`` (:data:`SORTS`; by name otherwise, and within ties) — filtered,
         counted, sorted and cut in SQL."""
-        s, a = t.agent_summaries, t.agents
+        s, a = summaries, t.agents
         where = [a.c.organization_id == self.organization_id]
         if flag in FLAGS:
             where.append(_flagged(flag, now))
@@ -424,7 +425,7 @@ class AgentSummaryRepository(OrgScoped):
         """The agents by name that may be due for re-assessment: never assessed, or whose
         latest assessment has no validity or one ending by ``valid_until_before``, or among
         ``agent_ids`` (those with enough completed tasks since) — the rest are not due."""
-        s, a = t.agent_summaries, t.agents
+        s, a = summaries, t.agents
         maybe = or_(
             s.c.due_completed_at.is_(None),
             s.c.due_valid_until.is_(None),
@@ -445,7 +446,7 @@ class AgentSummaryRepository(OrgScoped):
         """Per agent, the distinct tasks completed (accepted or partial) after its latest
         completed assessment — or, for an agent never assessed, after ``fresh_since`` — in one
         grouped query each (agents with none are absent)."""
-        e, s = t.events, t.agent_summaries
+        e, s = t.events, summaries
         counted = and_(
             e.c.type == "task_completed",
             e.c.data["completion_status"].as_string().in_(COUNTED_COMPLETIONS),

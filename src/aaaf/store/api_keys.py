@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from aaaf.scoring.results import iso
-from aaaf.store import tables as t
+from aaaf.store import tables_access as t
 from aaaf.store.credentials import CredentialTable
 from aaaf.store.engine import read_connection, write_transaction
 

@@ -26,6 +26,7 @@ from sqlalchemy import Engine, delete, insert, select
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.tables_shared import benchmark_cells
 
 BENCHMARKED_TYPES = ("full", "passive_only", "stress_test_only")
 STANDING_REVIEW_STATES = ("not_required", "approved")
@@ -145,10 +146,10 @@ def benchmark_inputs(engine: Engine, now: datetime) -> list[AgentScores]:
 def replace_cells(engine: Engine, cells: Sequence[StoredCell]) -> None:
     """Publish ``cells`` in place of every cell published before (one transaction)."""
     with write_transaction(engine) as connection:
-        connection.execute(delete(t.benchmark_cells))
+        connection.execute(delete(benchmark_cells))
         if cells:
             connection.execute(
-                insert(t.benchmark_cells),
+                insert(benchmark_cells),
                 [
                     {
                         "id": uuid.uuid4(),
@@ -167,7 +168,7 @@ def replace_cells(engine: Engine, cells: Sequence[StoredCell]) -> None:
 
 def read_cells(engine: Engine, *, domains: Sequence[str] | None = None) -> list[StoredCell]:
     """The published cells (of ``domains`` when given), by domain and dimension."""
-    c = t.benchmark_cells
+    c = benchmark_cells
     query = select(c).order_by(c.c.domain, c.c.axis, c.c.dimension)
     if domains is not None:
         query = query.where(c.c.domain.in_(list(domains)))

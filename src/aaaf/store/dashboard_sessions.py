@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import Engine, insert, select, update
 
-from aaaf.store import tables as t
+from aaaf.store import tables_access as t
 from aaaf.store.engine import read_connection, write_transaction
 
 

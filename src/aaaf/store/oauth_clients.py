@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from aaaf.scoring.results import iso
-from aaaf.store import tables as t
+from aaaf.store import tables_access as t
 from aaaf.store.credentials import CredentialTable
 
 

@@ -1,6 +1,7 @@
 """What every table of the schema is declared on: the one ``MetaData`` with its constraint
-naming convention, and the column and CHECK helpers (:mod:`aaaf.store.tables` and
-:mod:`aaaf.store.tables_shared` declare their tables on it)."""
+naming convention, and the column and CHECK helpers (:mod:`aaaf.store.tables`,
+:mod:`aaaf.store.tables_access`, :mod:`aaaf.store.tables_shared` and
+:mod:`aaaf.store.tables_summary` declare their tables on it)."""
 
 from __future__ import annotations
 

@@ -401,22 +401,6 @@ trust_weight_overrides = Table(
     Index("idx_trust_weight_overrides_organization", "organization_id", "active"),
 )
 
-# SCORING.md §7 "Admin and keys": an organization's API keys, stored only as hashes
-api_keys = Table(
-    "api_keys",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
-    Column("name", Text(), nullable=True),
-    Column("prefix", Text(), nullable=False),
-    Column("key_hash", Text(), nullable=False, unique=True),
-    Column("scopes", TextArray(), nullable=False),
-    Column("created_at", UTCDateTime(), nullable=False),
-    Column("revoked_at", UTCDateTime(), nullable=True),
-    Column("last_used_at", UTCDateTime(), nullable=True),
-    Index("idx_api_keys_organization", "organization_id"),
-)
-
 # SCORING.md §7 "Secrets": the installation's signing keys, the private half sealed with
 # AAAF_SECRET_KEY (never in clear); one row per named slot ("issuer" signs every badge)
 issuer_keys = Table(
@@ -540,33 +524,6 @@ stress_runs = Table(
     Index("idx_stress_runs_status", "status", "organization_id"),
 )
 
-# issue 13 §3: OAuth 2.0 client-credentials clients of an organization (RFC 6749 §4.4); the
-# secret is stored only as its SHA-256 (256 random bits: nothing to guess), shown once
-oauth_clients = Table(
-    "oauth_clients",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
-    Column("client_id", Text(), nullable=False, unique=True),
-    Column("secret_hash", Text(), nullable=False),
-    Column("name", Text(), nullable=True),
-    Column("scopes", TextArray(), nullable=False),
-    Column("created_at", UTCDateTime(), nullable=False),
-    Column("revoked_at", UTCDateTime(), nullable=True),
-    Index("idx_oauth_clients_organization", "organization_id"),
-)
-
-# issue 13 §4: usage per organization and UTC day (counters added to by every server process)
-usage_daily = Table(
-    "usage_daily",
-    metadata,
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), primary_key=True),
-    Column("day", Text(), primary_key=True),  # YYYY-MM-DD (UTC): sorts and compares as the day does
-    Column("api_calls", Integer(), nullable=False, server_default="0"),
-    Column("events_accepted", Integer(), nullable=False, server_default="0"),
-    Column("assessments_run", Integer(), nullable=False, server_default="0"),
-)
-
 # issue 13 §1: a badge's visibility (per assessment: every credential of it); no row = public
 badge_visibility = Table(
     "badge_visibility",
@@ -618,21 +575,6 @@ gate_decisions = Table(
     Index("idx_gate_decisions_agent", "organization_id", "agent_id", "created_at"),
 )
 
-# a signed-in dashboard browser (docs/security.md "Sessions"): its cookie names the row, and
-# signing out ends it here, so a copied cookie stops working at once
-dashboard_sessions = Table(
-    "dashboard_sessions",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
-    _created_at(),
-    Column("expires_at", UTCDateTime(), nullable=False),
-    Column("ended_at", UTCDateTime(), nullable=True),
-)
-
-# the tables of what organizations share (issue 20), declared on the same metadata
-from aaaf.store.tables_shared import LIBRARY_VISIBILITIES as LIBRARY_VISIBILITIES  # noqa: E402
-from aaaf.store.tables_shared import benchmark_cells as benchmark_cells  # noqa: E402
-from aaaf.store.tables_shared import stress_libraries as stress_libraries  # noqa: E402
-from aaaf.store.tables_shared import stress_library_installs as stress_library_installs  # noqa: E402
-from aaaf.store.tables_summary import agent_summaries as agent_summaries  # noqa: E402
+# the tables declared in modules of their own, on the same metadata: importing the schema
+# declares every table (Alembic's autogenerate, the migrations-agree test, create_all)
+from aaaf.store import tables_access, tables_shared, tables_summary  # noqa: E402, F401

@@ -1,7 +1,7 @@
 """The tables of what organizations share (issue 20, migration 0015): the published cells of
 the anonymised cross-organization benchmark and the stress-task libraries organizations
 publish and install.  Declared on the schema's one metadata (:mod:`aaaf.store.table_base`);
-:mod:`aaaf.store.tables` re-exports them."""
+importing :mod:`aaaf.store.tables` declares them."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 with a completed assessment or a trust score, kept up to date by
 :func:`aaaf.store.agent_summaries.refresh_agent_summaries` in the same transaction as every
 write that changes it.  Declared on the schema's one metadata (:mod:`aaaf.store.table_base`);
-:mod:`aaaf.store.tables` re-exports it."""
+importing :mod:`aaaf.store.tables` declares it."""
 
 from __future__ import annotations
 

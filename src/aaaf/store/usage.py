@@ -20,6 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.tables_access import usage_daily
 
 COUNTERS: tuple[str, ...] = ("api_calls", "events_accepted", "assessments_run")
 
@@ -57,10 +58,10 @@ def add_usage(engine: Engine, counts: Mapping[tuple[uuid.UUID, date], Mapping[st
     if not rows:
         return
     dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(t.usage_daily)
+    statement = dialect.insert(usage_daily)
     upsert = statement.on_conflict_do_update(
         index_elements=["organization_id", "day"],
-        set_={name: getattr(t.usage_daily.c, name) + getattr(statement.excluded, name) for name in COUNTERS},
+        set_={name: getattr(usage_daily.c, name) + getattr(statement.excluded, name) for name in COUNTERS},
     )
     with write_transaction(engine) as connection:
         connection.execute(upsert, rows)
@@ -69,9 +70,9 @@ def add_usage(engine: Engine, counts: Mapping[tuple[uuid.UUID, date], Mapping[st
 def usage_between(engine: Engine, organization_id: uuid.UUID, first: date, last: date) -> list[DailyUsage]:
     """The organization's recorded days from ``first`` to ``last`` (inclusive), oldest first;
     a day without any use has no row."""
-    c = t.usage_daily.c
+    c = usage_daily.c
     query = (
-        select(t.usage_daily)
+        select(usage_daily)
         .where(c.organization_id == organization_id, c.day >= first.isoformat(), c.day <= last.isoformat())
         .order_by(c.day)
     )

@@ -30,7 +30,8 @@ from typer.core import TyperGroup
 
 from aaaf.badges.data import parse_datetime
 from aaaf.badges.keys import jwks, parse_public_keys
-from aaaf.badges.verify import VerificationResult, first_answer, verify
+from aaaf.badges.status_check import first_answer
+from aaaf.badges.verify import VerificationResult, verify
 from aaaf.cli.context import (
     DbOption,
     JsonOption,

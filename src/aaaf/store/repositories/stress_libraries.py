@@ -20,7 +20,7 @@ from sqlalchemy import Row, and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
-from aaaf.store import tables as t
+from aaaf.store import tables_shared as t
 from aaaf.store.repositories.base import OrgScoped
 from aaaf.store.row_mapping import record_from_row
 
