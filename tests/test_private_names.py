@@ -74,7 +74,7 @@ REMAINING: dict[str, set[str]] = {
     },
     "aaaf.scoring.trust_observations": {"_as_finite", "_require_aware"},
     "aaaf.scoring.workflow_runs": {"_invalid"},
-    "aaaf.services.assess_parallel": {"_gc_paused", "_score_all"},
+    "aaaf.services.assess_parallel": {"_score_all"},
 }
 
 

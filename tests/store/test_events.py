@@ -355,6 +355,47 @@ def test_concurrent_writers_of_the_same_keys(store_url: str) -> None:
             store.close()
 
 
+def test_concurrent_writers_of_the_same_keys_in_opposite_orders(store_url: str) -> None:
+    """Two writers of the same keys, one in reverse order: on PostgreSQL their straight
+    ``COPY`` may wait on each other's keys (a deadlock the server breaks by failing one);
+    the failed one goes back to its savepoint and stores by the staged path, so both
+    succeed and each key is new to exactly one of them."""
+    import threading
+
+    from aaaf.store import open_store
+
+    stores = [open_store(store_url) for _ in range(2)]
+    try:
+        org_id = stores[0].create_organization("race-reversed").id
+        agent = stores[0].scope(org_id).enroll_agent("a")
+        batch = [(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(2000)]
+        batches = [batch, batch[::-1]]
+        barrier = threading.Barrier(2)
+        results: dict[int, list[Stored]] = {}
+        errors: list[BaseException] = []
+
+        def send(number: int) -> None:
+            org = stores[number].scope(org_id)
+            barrier.wait()
+            try:
+                results[number] = org.add_events(batches[number])
+            except BaseException as error:  # reported below, not lost in the thread
+                errors.append(error)
+
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        forward, backward = results[0], results[1][::-1]
+        assert set(zip(forward, backward, strict=True)) <= {(DUPLICATE, NEW), (NEW, DUPLICATE)}
+        assert stores[0].scope(org_id).count_events(agent.id) == len(batch)
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_ids_are_increasing() -> None:
     ids = event_writer.new_event_ids(10_000)
     assert ids == sorted(ids) and len(set(ids)) == len(ids)

@@ -28,8 +28,8 @@ from aaaf.scoring.spec import aaaf_spec
 from aaaf.services.assess_parallel import (
     Scored,
     ScoredAgent,
-    _gc_paused,
     _score_all,
+    gc_paused,
     one_blas_thread,
     score_agent,
 )
@@ -329,7 +329,7 @@ def assess_many(
     agents = list(agents)
     if not agents:
         return []
-    with _gc_paused():
+    with gc_paused():
         return _assess_many(org, agents, now, assessment_type, dimension, window_end, workers, uncertainty)
 
 

@@ -67,7 +67,7 @@ Scored = tuple[Any, ScoredAgent | None, dict[str, Any] | None]
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a chunk is loaded and scored.
 
     Loading keeps a million small containers alive (records, their JSON dicts) and makes
@@ -192,7 +192,7 @@ def _score_chunk_in_worker(
     runs: Mapping[Any, AgentRuns],
 ) -> list[Scored]:
     """Runs in a worker process: its own connection, the pure engine, plain results back."""
-    with _gc_paused():
+    with gc_paused():
         events = _load_in_worker(source, organization_id, agent_ids)
         return _score_loaded(events, agent_ids, config, end, assessment_type, dimension, runs)
 
@@ -248,7 +248,7 @@ def _score_all(
     events_of: EventSource = local if local is not None else org
 
     def score_here(chunk: list[Any]) -> None:
-        with _gc_paused():
+        with gc_paused():
             events = events_of.events_for_agents(chunk)
             scored = _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
         keep(scored)

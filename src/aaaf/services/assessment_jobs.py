@@ -30,7 +30,7 @@ from sqlalchemy import Connection
 
 from aaaf.errors import AAAFError
 from aaaf.services import assess as assess_service
-from aaaf.services.assess_parallel import one_blas_thread, score_agent
+from aaaf.services.assess_parallel import gc_paused, one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
 from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
@@ -160,11 +160,13 @@ def _finished_items(org: Any, running: Sequence[Any], now: datetime) -> list[Any
     config = org.config()
     snapshot, spec = config_snapshot(config), aaaf_spec(config)
     agent_ids = list(dict.fromkeys(c.agent_id for c in running))
-    events = org.events_for_agents(agent_ids)
     runs = runs_by_agent(org)
     previous = latest_completed_composites(org.engine, org.organization_id, agent_ids)
     items = []
-    with one_blas_thread():
+    # the collector paused while the evidence is loaded and scored, as assess --all does: the
+    # job body on 40 agents x 200 events, in-process, 4.08 s with vs 4.63 s without (4 runs each)
+    with gc_paused(), one_blas_thread():
+        events = org.events_for_agents(agent_ids)
         for claimed in running:
             scored, error = None, None
             try:

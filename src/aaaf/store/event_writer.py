@@ -25,12 +25,15 @@ needed:
   the chunk's keys are looked up set-wise (exact under the write lock of ``BEGIN
   IMMEDIATE``) and the new rows go in with one DB-API executemany of the Core insert
   compiled once — the same call a hand-written sqlite3 loader would make;
-* PostgreSQL: the chunk goes by psycopg's ``COPY`` into a session's temporary staging
-  table (no index, no constraint, no WAL), then one statement inserts its keys into
-  ``event_keys`` ``ON CONFLICT DO NOTHING`` and the events whose keys were new into the
-  partitioned ``events`` (:mod:`aaaf.store.event_partitions`, the month's partition
-  created first when missing); the returned ids say which events were new (READ
-  COMMITTED writers do not serialise, so a pre-check would not be exact there).
+* PostgreSQL: the chunk's keys go by psycopg's ``COPY`` straight into ``event_keys`` and
+  its events into the partitioned ``events`` (:mod:`aaaf.store.event_partitions`, the
+  month's partition created first when missing), behind a savepoint: a plain load of the
+  rows.  When a key is already stored, the unique index refuses that ``COPY``; back at the
+  savepoint the chunk goes by ``COPY`` into a session's temporary staging table (no index,
+  no constraint, no WAL), then one statement inserts its keys into ``event_keys`` ``ON
+  CONFLICT DO NOTHING`` and the events whose keys were new; the returned ids say which
+  events were new (READ COMMITTED writers do not serialise, so a pre-check would not be
+  exact there: the unique index is what decides, in both paths).
 """
 
 from __future__ import annotations
@@ -408,17 +411,28 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
     return existing
 
 
-# The chunk's staging table: one per session, emptied at each commit and by the statement
+# The fast path: the chunk's keys and its events go by two ``COPY`` straight into
+# ``event_keys`` and ``events`` (what a plain load of the rows costs), behind a savepoint
+# taken in the same round trip as the query of the events' partitions.  A key already
+# stored (or being stored by a concurrent writer, which COPY waits for) makes the COPY fail
+# with a unique violation: back to the savepoint, and the chunk takes the staged path.
+_SAVEPOINT = "aaaf_event_copy"
+_SET_UP = f"{PARTITIONS_QUERY}; SAVEPOINT {_SAVEPOINT}"
+_NAMES = ", ".join(WRITTEN_COLUMNS)
+_COPY_KEYS = "COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN"
+_COPY_EVENTS = f"COPY events ({_NAMES}) FROM STDIN"
+# SQLSTATEs after which the chunk is staged instead: unique violation (a key known or being
+# stored), deadlock (two writers' COPY of shared keys in other orders; the savepoint frees ours)
+_STAGE_INSTEAD = frozenset({"23505", "40P01"})
+# The staged path's table: one per session, emptied at each commit and by the statement
 # that reads it, so COPY writes into a table without indexes, constraints or WAL and the one
-# INSERT .. SELECT does the idempotent part.  Its creation travels with the query of the
-# events' partitions: one round trip before the COPY.
+# INSERT .. SELECT does the idempotent part.
 _STAGE = "aaaf_event_stage"
-_SET_UP = (
-    f"{PARTITIONS_QUERY}; CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGE} (id uuid, agent_id uuid, "
-    "type text, task_id text, idempotency_key text, timestamp timestamptz, data json, "
+_SET_UP_STAGE = (
+    f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}; CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGE} (id uuid, "
+    "agent_id uuid, type text, task_id text, idempotency_key text, timestamp timestamptz, data json, "
     "content_digest text) ON COMMIT DELETE ROWS"
 )
-_NAMES = ", ".join(WRITTEN_COLUMNS)
 _COPY_STAGE = f"COPY {_STAGE} ({_NAMES}) FROM STDIN"
 # The keys first (event_keys holds the uniqueness a partitioned table cannot: see
 # aaaf.store.event_partitions), then the events whose keys were new.
@@ -433,14 +447,21 @@ _INSERT_NEW = (
 
 
 def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
-    """``COPY`` the chunk into the session's staging table, then one ``INSERT .. SELECT ..
-    ON CONFLICT DO NOTHING RETURNING id`` of what is new; returns the stored digests of
-    the keys that were already there.
+    """Store the chunk; returns the stored digests of the keys that were already there.
 
-    ``ON CONFLICT DO NOTHING`` waits for a concurrent writer of the same key to commit,
-    and the look-up that follows (a new statement under READ COMMITTED) sees its row.
+    First the fast path (two ``COPY``, above); when a key is known, the staged path:
+    ``COPY`` into the session's staging table, then one ``INSERT .. SELECT .. ON CONFLICT
+    DO NOTHING RETURNING id`` of what is new.  ``ON CONFLICT DO NOTHING`` waits for a
+    concurrent writer of the same key to commit, and the look-up that follows (a new
+    statement under READ COMMITTED) sees its row.
     """
-    ensure_partitions(connection, columns.timestamps, connection.exec_driver_sql(_SET_UP).scalars())
+    existing = list(connection.exec_driver_sql(_SET_UP).scalars())
+    if ensure_partitions(connection, columns.timestamps, existing):
+        # partitions created after the savepoint would go with a return to it
+        connection.exec_driver_sql(f"RELEASE SAVEPOINT {_SAVEPOINT}; SAVEPOINT {_SAVEPOINT}")
+    if _copy_straight(connection, columns):
+        return {}
+    connection.exec_driver_sql(_SET_UP_STAGE)
     _copy_rows(connection, columns)
     inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
     if len(inserted) == len(columns.ids):
@@ -455,36 +476,72 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
     )
 
 
-def _copy_rows(connection: Connection, columns: _Columns) -> None:
-    """The chunk's rows into the staging table through psycopg's ``COPY``; a driver error
-    is raised as SQLAlchemy's (``DBAPIError``, the connection invalidated when it was
-    lost), like every other statement's."""
+def _copy_straight(connection: Connection, columns: _Columns) -> bool:
+    """The fast path: the chunk's keys, then its events, by ``COPY``; False (nothing
+    written, the caller goes back to the savepoint) when a key was already stored."""
     import psycopg
 
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    try:
+        with driver.cursor() as cursor:
+            with cursor.copy(_COPY_KEYS) as copy:
+                write_row = copy.write_row
+                for agent_id, key, timestamp in zip(
+                    columns.agent_ids, columns.keys, columns.timestamps, strict=True
+                ):
+                    write_row((agent_id, key, timestamp))
+            with cursor.copy(_COPY_EVENTS) as copy:
+                _write_rows(copy, columns)
+    except psycopg.Error as error:
+        if error.sqlstate in _STAGE_INSTEAD:
+            return False
+        raise _as_dbapi_error(connection, error, _COPY_EVENTS) from error
+    return True
+
+
+def _write_rows(copy: Any, columns: _Columns) -> None:
+    """Each row of the chunk into a ``COPY`` of WRITTEN_COLUMNS, data as orjson text."""
     dumps = orjson.dumps
+    write_row = copy.write_row
+    for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows():
+        write_row(
+            (
+                event_id,
+                agent_id,
+                event_type,
+                task_id,
+                key,
+                timestamp,
+                dumps(data, default=json_default).decode(),
+                digest,
+            )
+        )
+
+
+def _as_dbapi_error(connection: Connection, error: Any, statement: str) -> DBAPIError:
+    """A driver's error as SQLAlchemy's (``DBAPIError``, the connection invalidated when it
+    was lost), what ``Connection.execute`` does with it."""
+    import psycopg
+
+    lost = connection.dialect.is_disconnect(error, connection.connection, None)
+    if lost:
+        connection.invalidate(error)
+    wrapped: DBAPIError = DBAPIError.instance(
+        statement, None, error, psycopg.Error, connection_invalidated=lost
+    )
+    return wrapped
+
+
+def _copy_rows(connection: Connection, columns: _Columns) -> None:
+    """The chunk's rows into the staging table through psycopg's ``COPY``; a driver error
+    is raised as SQLAlchemy's, like every other statement's."""
+    import psycopg
+
     driver = connection.connection.driver_connection
     assert isinstance(driver, psycopg.Connection)
     try:
         with driver.cursor() as cursor, cursor.copy(_COPY_STAGE) as copy:
-            write_row = copy.write_row
-            for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows():
-                write_row(
-                    (
-                        event_id,
-                        agent_id,
-                        event_type,
-                        task_id,
-                        key,
-                        timestamp,
-                        dumps(data, default=json_default).decode(),
-                        digest,
-                    )
-                )
-    except psycopg.Error as error:  # what Connection.execute does with a driver's error
-        reported: Any = error  # a DB-API error of the dialect's driver
-        lost = connection.dialect.is_disconnect(reported, connection.connection, None)
-        if lost:
-            connection.invalidate(error)
-        raise DBAPIError.instance(
-            _COPY_STAGE, None, error, psycopg.Error, connection_invalidated=lost
-        ) from error
+            _write_rows(copy, columns)
+    except psycopg.Error as error:
+        raise _as_dbapi_error(connection, error, _COPY_STAGE) from error
