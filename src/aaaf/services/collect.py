@@ -369,10 +369,9 @@ def collect(
         if default_agent is None:
             raise ValueError("collect(stress_run=...) stores one agent's run: give default_agent")
         recording = _recording_run(org, stress_run, resolver.resolve(default_agent))
+    config = org.config()  # read once: it is a query per call
     tolerance = (
-        future_tolerance_seconds
-        if future_tolerance_seconds is not None
-        else org.config().future_tolerance_seconds
+        future_tolerance_seconds if future_tolerance_seconds is not None else config.future_tolerance_seconds
     )
     validate = event_validator(
         now=now, default_agent=default_agent, future_tolerance_seconds=tolerance, limits=limits
@@ -380,7 +379,6 @@ def collect(
     chunk: list[_Pending] = []
     seen = 0
     writer = _ChunkWriter(org)
-    config = org.config()
     taxonomy, checklist = frozenset(config.taxonomy), frozenset(config.checklist)
 
     def flush() -> None:
