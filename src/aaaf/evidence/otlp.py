@@ -365,13 +365,17 @@ class StoredEvent:
     data: Mapping[str, Any]
 
 
-def stored_task_ids(plan: Plan, received: Iterable[Span]) -> set[str]:
-    """The tasks whose stored events ``plan`` may lack: the task each span pending spans wait
-    for would make were it a stored ``invoke_agent`` span, and the task of a failed tool call
-    joining now whose agent span is not in the request (a stored later call of the same tool
-    may recover it).  :func:`spans_of_stored` reads them back."""
+def awaited_task_ids(plan: Plan) -> set[str]:
+    """The task each span that pending spans wait for (``plan.missing``) would make were it
+    an ``invoke_agent`` span whose events are stored: a late descendant's task."""
+    return {f"otel-{trace_id}-{span_id}" for trace_id, span_id in plan.missing}
+
+
+def recovering_task_ids(plan: Plan, received: Iterable[Span]) -> set[str]:
+    """The tasks of the failed tool calls joining now whose agent span is not in the
+    request: a stored later call of the same tool may recover them."""
     here = {task_id_of(span) for span in received if span.operation == INVOKE_AGENT}
-    wanted = {f"otel-{trace_id}-{span_id}" for trace_id, span_id in plan.missing}
+    wanted: set[str] = set()
     for outcome in plan.outcomes:
         span, task = outcome.span, outcome.task
         if task is not None and span.error and span.operation == EXECUTE_TOOL and task.task_id not in here:

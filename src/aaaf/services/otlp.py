@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from aaaf.evidence.otlp import KeptSpan, Plan, Span, SpanOutcome, join, spans_of_stored, stored_task_ids
+from aaaf.evidence.otlp import (
+    KeptSpan,
+    Plan,
+    Span,
+    SpanOutcome,
+    awaited_task_ids,
+    join,
+    recovering_task_ids,
+    spans_of_stored,
+)
 from aaaf.services.collect import CollectReport, collect
 from aaaf.services.context import ServiceContext
 
@@ -87,7 +96,7 @@ def ingest_spans(
                 known[reference] = org.find_agent(reference) is not None
         return known[reference]
 
-    plan = _plan(org, spans, kept, is_agent_id)
+    plan = _plan(org, spans, kept, is_agent_id, awaited=False)
     report.collect = collect(
         org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
     )
@@ -115,13 +124,22 @@ def ingest_spans(
 
 
 def _plan(
-    org: OrgStore, spans: Sequence[Span], kept: list[KeptSpan], is_agent_id: Callable[[str], bool]
+    org: OrgStore,
+    spans: Sequence[Span],
+    kept: list[KeptSpan],
+    is_agent_id: Callable[[str], bool],
+    *,
+    awaited: bool,
 ) -> Plan:
-    """:func:`join`; joined again with the stored events of the tasks it may lack
-    (:func:`stored_task_ids`: a span waiting for an ancestor that is not kept, since that may
-    be an ``invoke_agent`` span whose events are stored; a failed call of a stored task)."""
+    """:func:`join`, joined again with the stored events of the tasks it may lack: those of
+    failed calls (:func:`recovering_task_ids`) and, with ``awaited``, those of the spans that
+    pending spans wait for (:func:`awaited_task_ids`: stored ``invoke_agent`` spans are not
+    kept).  :func:`ingest_spans` looks the latter up only once its pending spans are kept
+    (:func:`_join_again`), so that a concurrent export storing their task is seen either way."""
     plan = join(spans, kept, is_agent_id)
-    wanted = stored_task_ids(plan, spans)
+    wanted = recovering_task_ids(plan, spans)
+    if awaited:
+        wanted |= awaited_task_ids(plan)
     if wanted:
         stored = spans_of_stored(org.stored_otlp_events(wanted))
         if stored:
@@ -174,7 +192,7 @@ def _join_again(
         for outcome in first.outcomes
         if outcome.state == "joined" and outcome.span.trace_id in waiting
     ]
-    plan = _plan(org, [], kept, is_agent_id)
+    plan = _plan(org, [], kept, is_agent_id, awaited=True)
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()

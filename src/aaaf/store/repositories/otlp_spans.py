@@ -138,25 +138,20 @@ class OtlpSpanRepository(OrgScoped):
                 connection.execute(statement, values[start : start + _CHUNK])
 
     def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
+        """Delete the kept spans ``keys`` and those received before ``before`` (one statement
+        for up to :data:`_CHUNK` keys)."""
         table = t.otlp_pending_spans
-        if before is not None:
-            connection.execute(
-                delete(table).where(
-                    table.c.organization_id == self.organization_id, table.c.received_at < before
+        chunks = [keys[start : start + _CHUNK] for start in range(0, len(keys), _CHUNK)] or [[]]
+        for number, chunk in enumerate(chunks):
+            which = [
+                and_(table.c.trace_id == trace_id, table.c.span_id == span_id) for trace_id, span_id in chunk
+            ]
+            if before is not None and number == 0:
+                which.append(table.c.received_at < before)
+            if which:
+                connection.execute(
+                    delete(table).where(table.c.organization_id == self.organization_id, or_(*which))
                 )
-            )
-        for start in range(0, len(keys), _CHUNK):
-            connection.execute(
-                delete(table).where(
-                    table.c.organization_id == self.organization_id,
-                    or_(
-                        *(
-                            and_(table.c.trace_id == trace_id, table.c.span_id == span_id)
-                            for trace_id, span_id in keys[start : start + _CHUNK]
-                        )
-                    ),
-                )
-            )
 
     def forget_otlp_spans(self, *, before: datetime) -> int:
         """Delete the spans received before ``before``; how many."""
