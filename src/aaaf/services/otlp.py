@@ -96,7 +96,7 @@ def ingest_spans(
                 known[reference] = org.find_agent(reference) is not None
         return known[reference]
 
-    plan = _plan(org, spans, kept, is_agent_id, awaited=False)
+    plan = _plan(org, spans, kept, is_agent_id)
     report.collect = collect(
         org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
     )
@@ -128,18 +128,14 @@ def _plan(
     spans: Sequence[Span],
     kept: list[KeptSpan],
     is_agent_id: Callable[[str], bool],
-    *,
-    awaited: bool,
 ) -> Plan:
-    """:func:`join`, joined again with the stored events of the tasks it may lack: those of
-    failed calls (:func:`recovering_task_ids`) and, with ``awaited``, those of the spans that
-    pending spans wait for (:func:`awaited_task_ids`: stored ``invoke_agent`` spans are not
-    kept).  :func:`ingest_spans` looks the latter up only once its pending spans are kept
-    (:func:`_join_again`), so that a concurrent export storing their task is seen either way."""
+    """:func:`join`, joined again with the stored events of the tasks of failed calls
+    (:func:`recovering_task_ids`).  The stored tasks pending spans wait for
+    (:func:`awaited_task_ids`: stored ``invoke_agent`` spans are not kept) are looked up
+    only once the pending spans are kept (:func:`_join_again`), so that a concurrent export
+    storing their task is seen either way."""
     plan = join(spans, kept, is_agent_id)
     wanted = recovering_task_ids(plan, spans)
-    if awaited:
-        wanted |= awaited_task_ids(plan)
     if wanted:
         stored = spans_of_stored(org.stored_otlp_events(wanted))
         if stored:
@@ -182,7 +178,9 @@ def _join_again(
     at once (children in one, their agent span in the other) each read before the other
     wrote; whichever writes last sees the other's spans or events here, so no child stays
     pending."""
-    kept = org.kept_otlp_spans(trace_ids, since=now - OTLP_SPAN_TTL, waiting=True)
+    # the stored tasks this request's own pending spans wait for: another request's pending
+    # spans are looked up by that request, after it kept them
+    kept, stored = org.waiting_otlp_spans(trace_ids, awaited_task_ids(first), since=now - OTLP_SPAN_TTL)
     if not any(item.state == "pending" for item in kept):
         return set()
     waiting = {item.span.trace_id for item in kept}
@@ -192,7 +190,7 @@ def _join_again(
         for outcome in first.outcomes
         if outcome.state == "joined" and outcome.span.trace_id in waiting
     ]
-    plan = _plan(org, [], kept, is_agent_id, awaited=True)
+    plan = _plan(org, [], [*kept, *spans_of_stored(stored)], is_agent_id)
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()

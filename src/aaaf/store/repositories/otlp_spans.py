@@ -32,58 +32,70 @@ class OtlpSpanRepository(OrgScoped):
         """Every span of these traces kept since ``since`` (older ones are forgotten: not
         read, deleted by the next write); with ``waiting``, only of the traces among them
         that have a pending span."""
-        wanted = sorted(set(trace_ids))
-        table = t.otlp_pending_spans
-        out: list[KeptSpan] = []
         with self._reading() as connection:
-            for start in range(0, len(wanted), _CHUNK):
-                traces: Any = wanted[start : start + _CHUNK]
-                if waiting:
-                    traces = select(table.c.trace_id).where(
-                        table.c.organization_id == self.organization_id,
-                        table.c.trace_id.in_(traces),
-                        table.c.state == "pending",
-                        table.c.received_at >= since,
-                    )
-                rows = connection.execute(
-                    select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
-                        table.c.organization_id == self.organization_id,
-                        table.c.trace_id.in_(traces),
-                        table.c.received_at >= since,
-                    )
-                ).all()
-                for row in rows:
-                    task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
-                    out.append(KeptSpan(Span.from_json(row.span), row.state, task))
-        return out
+            return self._kept(connection, trace_ids, since, waiting)
 
     def stored_otlp_events(self, task_ids: Iterable[str]) -> list[StoredEvent]:
         """The ``task_completed`` and ``tool_invoked`` events of these tasks (ids the mapping
         made) stored for the organization's agents."""
+        with self._reading() as connection:
+            return self._stored(connection, task_ids)
+
+    def waiting_otlp_spans(
+        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
+    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
+        """``kept_otlp_spans(trace_ids, since=since, waiting=True)`` and
+        ``stored_otlp_events(task_ids)`` on one connection."""
+        with self._reading() as connection:
+            return self._kept(connection, trace_ids, since, True), self._stored(connection, task_ids)
+
+    def _kept(
+        self, connection: Any, trace_ids: Iterable[str], since: datetime, waiting: bool
+    ) -> list[KeptSpan]:
+        wanted = sorted(set(trace_ids))
+        table = t.otlp_pending_spans
+        out: list[KeptSpan] = []
+        for start in range(0, len(wanted), _CHUNK):
+            traces: Any = wanted[start : start + _CHUNK]
+            if waiting:
+                traces = select(table.c.trace_id).where(
+                    table.c.organization_id == self.organization_id,
+                    table.c.trace_id.in_(traces),
+                    table.c.state == "pending",
+                    table.c.received_at >= since,
+                )
+            rows = connection.execute(
+                select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
+                    table.c.organization_id == self.organization_id,
+                    table.c.trace_id.in_(traces),
+                    table.c.received_at >= since,
+                )
+            ).all()
+            for row in rows:
+                task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
+                out.append(KeptSpan(Span.from_json(row.span), row.state, task))
+        return out
+
+    def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
         wanted = sorted(set(task_ids))
         events, agents = t.events, t.agents
         out: list[StoredEvent] = []
-        with self._reading() as connection:
-            for start in range(0, len(wanted), _CHUNK):
-                rows = connection.execute(
-                    select(
-                        agents.c.id,
-                        events.c.type,
-                        events.c.idempotency_key,
-                        events.c.timestamp,
-                        events.c.data,
-                    )
-                    .join(agents, agents.c.id == events.c.agent_id)
-                    .where(
-                        agents.c.organization_id == self.organization_id,
-                        events.c.task_id.in_(wanted[start : start + _CHUNK]),
-                        events.c.type.in_(("task_completed", "tool_invoked")),
-                    )
-                ).all()
-                out += [
-                    StoredEvent(str(row.id), row.type, row.idempotency_key, row.timestamp, row.data)
-                    for row in rows
-                ]
+        for start in range(0, len(wanted), _CHUNK):
+            rows = connection.execute(
+                select(
+                    agents.c.id, events.c.type, events.c.idempotency_key, events.c.timestamp, events.c.data
+                )
+                .join(agents, agents.c.id == events.c.agent_id)
+                .where(
+                    agents.c.organization_id == self.organization_id,
+                    events.c.task_id.in_(wanted[start : start + _CHUNK]),
+                    events.c.type.in_(("task_completed", "tool_invoked")),
+                )
+            ).all()
+            out += [
+                StoredEvent(str(row.id), row.type, row.idempotency_key, row.timestamp, row.data)
+                for row in rows
+            ]
         return out
 
     def keep_otlp_spans(
