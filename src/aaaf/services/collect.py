@@ -369,7 +369,7 @@ def collect(
         if default_agent is None:
             raise ValueError("collect(stress_run=...) stores one agent's run: give default_agent")
         recording = _recording_run(org, stress_run, resolver.resolve(default_agent))
-    config = org.config()  # read once: it is a query per call
+    config = org.config()  # one read: three queries and a connection each time
     tolerance = (
         future_tolerance_seconds if future_tolerance_seconds is not None else config.future_tolerance_seconds
     )
