@@ -277,3 +277,33 @@ def test_an_unusable_agent_span_sent_again_once_its_agent_exists_joins() -> None
     again = join([root], kept, known)
     assert [e["type"] for e in again.events] == ["task_completed"]
     assert again.events[0]["agent"] == AGENT_ID
+
+
+def test_stored_events_stand_for_their_spans() -> None:
+    """A task's stored events read back as its joined agent span and tool calls: a late
+    child joins the task, and its recovery counts the stored calls."""
+    from aaaf.evidence.otlp import StoredEvent, awaited_task_ids, recovering_task_ids, spans_of_stored
+
+    first = join([tool("d" * 16, "a" * 16, "search", start=3), agent()], [], known)
+    stored = [
+        StoredEvent(
+            "writer",
+            event["type"],
+            event["id"],
+            datetime.fromisoformat(event["timestamp"]),
+            event["data"],
+        )
+        for event in first.events
+    ]
+    late = tool("c" * 16, "a" * 16, "search", start=1, error=True)
+    alone = join([late], [], known)
+    assert alone.missing == {(TRACE, "a" * 16)}
+    assert awaited_task_ids(alone) == {f"otel-{TRACE}-{'a' * 16}"}
+    assert recovering_task_ids(alone, [late]) == set()  # not joined yet
+    plan = join([late], spans_of_stored(stored), known)
+    assert [(o.span.span_id, o.state) for o in plan.outcomes] == [("c" * 16, "joined")]
+    (invoked,) = valid(plan.events)
+    assert invoked["data"]["task_id"] == f"otel-{TRACE}-{'a' * 16}"
+    assert invoked["data"]["error_recovered"] is True and invoked["agent"] == "writer"
+    assert recovering_task_ids(plan, [late]) == {f"otel-{TRACE}-{'a' * 16}"}
+    assert recovering_task_ids(plan, [late, agent()]) == set()  # its agent span is here

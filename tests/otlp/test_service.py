@@ -47,9 +47,9 @@ def test_an_export_that_read_before_the_other_wrote_still_joins(store, monkeypat
     ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)  # children: pending
     stale = iter([[]])  # the agent span's export: its first read saw nothing kept yet
 
-    def stale_first(ids):
+    def stale_first(ids, **options):
         value = next(stale, None)
-        return real(ids) if value is None else value
+        return real(ids, **options) if value is None else value
 
     monkeypatch.setattr(org, "kept_otlp_spans", stale_first)
     report = ingest_spans(org, [agent()], now=NOW)
@@ -66,13 +66,21 @@ def test_an_unusable_agent_span_is_rejected_with_its_reason(store) -> None:
 
 
 def test_kept_spans_are_forgotten_after_a_day(store) -> None:
+    """A day later a kept span is no longer joined, and the next request that keeps a span
+    deletes it."""
     org = store.scope(store.default_organization().id)
     ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)
     with store.engine.connect() as connection:
         assert connection.execute(t.otlp_pending_spans.select()).all()
-    ingest_spans(org, [], now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
+    later = NOW + OTLP_SPAN_TTL + timedelta(seconds=1)
+    report = ingest_spans(org, [agent()], now=later)
+    assert _types(org, "writer") == ["task_completed"]  # the forgotten child is not joined
+    other = "1" * 32
+    ingest_spans(org, [span("d" * 16, "e" * 16, "chat", trace=other)], now=later)
     with store.engine.connect() as connection:
-        assert connection.execute(t.otlp_pending_spans.select()).all() == []
+        rows = connection.execute(t.otlp_pending_spans.select()).all()
+    assert [(row.trace_id, row.span_id) for row in rows] == [(other, "d" * 16)]
+    assert report.pending_spans == 0
 
 
 def test_the_periodic_duties_forget_old_kept_spans(store) -> None:
@@ -86,3 +94,58 @@ def test_the_periodic_duties_forget_old_kept_spans(store) -> None:
     run_periodic_duties(store, now=NOW + OTLP_SPAN_TTL + timedelta(seconds=1))
     with store.engine.connect() as connection:
         assert connection.execute(t.otlp_pending_spans.select()).all() == []
+
+
+def _kept(store) -> list[tuple[str, str]]:
+    with store.engine.connect() as connection:
+        rows = connection.execute(t.otlp_pending_spans.select()).all()
+    return sorted((row.span_id, row.state) for row in rows)
+
+
+def test_a_request_whose_tasks_complete_in_it_keeps_no_span(store) -> None:
+    org = store.scope(store.default_organization().id)
+    calls = [
+        tool("c" * 16, "a" * 16, "search", start=1, error=True),
+        tool("d" * 16, "a" * 16, "search", start=2),
+    ]
+    report = ingest_spans(
+        org, [*calls, agent(aaaf__task__domain="code", aaaf__task__complexity_level=2)], now=NOW
+    )
+    assert (report.collect.accepted, report.rejected_spans, report.pending_spans) == (4, 0, 0)
+    assert _kept(store) == []
+
+
+def test_late_descendants_map_through_the_stored_events_of_their_task(store) -> None:
+    """The agent span comes alone (nothing kept); its tools come later, one below a chat span
+    that makes no event (kept, joined) and a later one below that chat span; a failed call
+    is recovered by a stored later success, and sent again it stores nothing new."""
+    org = store.scope(store.default_organization().id)
+    ingest_spans(org, [agent()], now=NOW)
+    assert _kept(store) == []
+    chat = span("b" * 16, "a" * 16, "chat")
+    success = tool("d" * 16, "b" * 16, "search", start=3)
+    second = ingest_spans(org, [success, chat], now=NOW)
+    assert (second.collect.accepted, second.pending_spans, second.rejected_spans) == (1, 0, 0)
+    assert _kept(store) == [("b" * 16, "joined")]  # the chat span: no event stands for it
+    failed = tool("c" * 16, "b" * 16, "search", start=1, error=True)
+    third = ingest_spans(org, [failed], now=NOW)
+    assert (third.collect.accepted, third.pending_spans, third.rejected_spans) == (1, 0, 0)
+    writer = org.find_agent("writer")
+    tools = {
+        event.data["tool"] + ("-ok" if event.data["success"] else "-failed"): event.data["error_recovered"]
+        for event in org.events_page(writer.id, types=None, since=None, until=None, after=None, limit=100)
+        if event.type == "tool_invoked"
+    }
+    assert tools == {"search-ok": False, "search-failed": True}
+    again = ingest_spans(org, [failed], now=NOW)
+    assert (again.collect.accepted, again.rejected_spans, again.pending_spans) == (0, 0, 0)
+    assert _types(org, "writer") == ["task_completed", "tool_invoked", "tool_invoked"]
+
+
+def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -> None:
+    org = store.scope(store.default_organization().id)
+    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)
+    assert _kept(store) == [("c" * 16, "pending")]
+    report = ingest_spans(org, [agent()], now=NOW)
+    assert (report.collect.accepted, report.pending_spans) == (2, 0)
+    assert _kept(store) == []

@@ -166,12 +166,14 @@ class SpanOutcome:
 
 @dataclass
 class Plan:
-    """The events to store, the span each came from, every span's outcome, and warnings."""
+    """The events to store, the span each came from, every span's outcome, warnings, and
+    the spans that pending spans wait for (``missing``: the first absent link of each chain)."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
     event_spans: list[tuple[str, str]] = field(default_factory=list)
     outcomes: list[SpanOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    missing: set[tuple[str, str]] = field(default_factory=set)
 
 
 def timestamp(ns: int) -> str:
@@ -352,6 +354,82 @@ def _eval_events(span: Span, task: TaskRef, warnings: list[str]) -> list[tuple[d
     return out
 
 
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event this mapping made that is stored: what a later span needs of its task."""
+
+    agent: str
+    type: str
+    key: str | None
+    timestamp: datetime
+    data: Mapping[str, Any]
+
+
+def awaited_task_ids(plan: Plan) -> set[str]:
+    """The task each span that pending spans wait for (``plan.missing``) would make were it
+    an ``invoke_agent`` span whose events are stored: a late descendant's task."""
+    return {f"otel-{trace_id}-{span_id}" for trace_id, span_id in plan.missing}
+
+
+def recovering_task_ids(plan: Plan, received: Iterable[Span]) -> set[str]:
+    """The tasks of the failed tool calls joining now whose agent span is not in the
+    request: a stored later call of the same tool may recover them."""
+    here = {task_id_of(span) for span in received if span.operation == INVOKE_AGENT}
+    wanted: set[str] = set()
+    for outcome in plan.outcomes:
+        span, task = outcome.span, outcome.task
+        if task is not None and span.error and span.operation == EXECUTE_TOOL and task.task_id not in here:
+            wanted.add(task.task_id)
+    return wanted
+
+
+def _span_id_in(key: str | None, trace_id: str, suffix: str) -> str | None:
+    prefix = f"otel-{trace_id}-"
+    if key is None or not key.startswith(prefix) or not key.endswith(suffix):
+        return None
+    return key[len(prefix) : len(key) - len(suffix)] or None
+
+
+def spans_of_stored(events: Iterable[StoredEvent]) -> list[KeptSpan]:
+    """The joined spans that stored events of tasks stand for: a task's ``invoke_agent``
+    span (from its ``task_completed``) and its tool calls (from their ``tool_invoked``, for
+    recovery).  A span whose events are stored is not kept, so a late descendant finds its
+    task through them."""
+    out: list[KeptSpan] = []
+    for event in events:
+        task_id = event.data.get("task_id")
+        if not isinstance(task_id, str) or not task_id.startswith("otel-"):
+            continue
+        parts = task_id.split("-")
+        if len(parts) != 3:
+            continue
+        trace_id, root_id = parts[1], parts[2]
+        task = TaskRef(task_id, event.agent)
+        ns = (event.timestamp - _EPOCH) // timedelta(microseconds=1) * 1000
+        if event.type == "task_completed":
+            attributes: dict[str, Any] = {"gen_ai.operation.name": INVOKE_AGENT}
+            root = Span(trace_id, root_id, None, INVOKE_AGENT, ns, ns, False, attributes=attributes)
+            out.append(KeptSpan(root, "joined", task))
+        elif event.type == "tool_invoked":
+            span_id = _span_id_in(event.key, trace_id, "-tool")
+            name = event.data.get("tool")
+            if span_id is None or not isinstance(name, str):
+                continue
+            attributes = {"gen_ai.operation.name": EXECUTE_TOOL, "gen_ai.tool.name": name}
+            call = Span(
+                trace_id,
+                span_id,
+                None,
+                f"{EXECUTE_TOOL} {name}",
+                ns,
+                ns,
+                not event.data.get("success", True),
+                attributes=attributes,
+            )
+            out.append(KeptSpan(call, "joined", task))
+    return out
+
+
 def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callable[[str], bool]) -> Plan:
     """The events of the spans that join a task now, and every span's new state.
 
@@ -393,7 +471,8 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
                 break
             span = spans.get(current)
             if span is None:
-                break  # the parent has not come yet
+                plan.missing.add(current)  # the parent has not come yet
+                break
             chain.append(current)
             if span.operation == INVOKE_AGENT:
                 agent = agent_reference(span, is_agent_id)

@@ -6,7 +6,11 @@ a task (:func:`aaaf.evidence.otlp.join`) and stores their events through
 :func:`aaaf.services.collect.collect` — the same validation, idempotent store and agent
 enrolment as ``POST /api/v1/events/batch`` and ``aaaf collect --enroll``.  The events are
 stored before the spans' new states, so a crash between the two only makes a re-sent span
-map again into duplicates.  Kept spans older than :data:`OTLP_SPAN_TTL` are forgotten.
+map again into duplicates.  Only the spans a later span may need and no stored event stands
+for are kept (pending ones above all): a request whose tasks are complete in it writes no
+kept span, and a late descendant of a stored task finds it through the task's events.  Kept
+spans older than :data:`OTLP_SPAN_TTL` are forgotten: no longer read, deleted by the next
+request that keeps a span (and by the periodic duties).
 """
 
 from __future__ import annotations
@@ -17,7 +21,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from aaaf.evidence.otlp import Span, join
+from aaaf.evidence.otlp import (
+    KeptSpan,
+    Plan,
+    Span,
+    SpanOutcome,
+    awaited_task_ids,
+    join,
+    recovering_task_ids,
+    spans_of_stored,
+)
 from aaaf.services.collect import CollectReport, collect
 from aaaf.services.context import ServiceContext
 
@@ -69,8 +82,8 @@ def ingest_spans(
     that does not exist is enrolled only with ``enroll`` (the caller may create agents:
     :data:`ENROL_SCOPE`), else the span is refused saying so."""
     report = OtlpReport(spans=len(spans))
-    org.forget_otlp_spans(before=now - OTLP_SPAN_TTL)
-    kept = org.kept_otlp_spans(span.trace_id for span in spans)
+    trace_ids = {span.trace_id for span in spans}
+    kept = org.kept_otlp_spans(trace_ids, since=now - OTLP_SPAN_TTL)
     known: dict[str, bool] = {}
 
     def is_agent_id(reference: str) -> bool:
@@ -83,7 +96,7 @@ def ingest_spans(
                 known[reference] = org.find_agent(reference) is not None
         return known[reference]
 
-    plan = join(spans, kept, is_agent_id)
+    plan = _plan(org, spans, kept, is_agent_id)
     report.collect = collect(
         org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
     )
@@ -103,35 +116,86 @@ def ingest_spans(
     if report.collect.rejected > len(report.collect.errors):
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
-    org.keep_otlp_spans(plan.outcomes, at=now)
+    _keep(org, plan, report.collect, {item.span.key for item in kept}, now)
     if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
-        joined = _join_again(
-            org, {span.trace_id for span in spans}, is_agent_id, report, now, context, enroll
-        )
+        joined = _join_again(org, trace_ids, plan, is_agent_id, report, now, context, enroll)
         report.pending_spans -= len(joined & received)
     return report
+
+
+def _plan(
+    org: OrgStore,
+    spans: Sequence[Span],
+    kept: list[KeptSpan],
+    is_agent_id: Callable[[str], bool],
+) -> Plan:
+    """:func:`join`, joined again with the stored events of the tasks of failed calls
+    (:func:`recovering_task_ids`).  The stored tasks pending spans wait for
+    (:func:`awaited_task_ids`: stored ``invoke_agent`` spans are not kept) are looked up
+    only once the pending spans are kept (:func:`_join_again`), so that a concurrent export
+    storing their task is seen either way."""
+    plan = join(spans, kept, is_agent_id)
+    wanted = recovering_task_ids(plan, spans)
+    if wanted:
+        stored = spans_of_stored(org.stored_otlp_events(wanted))
+        if stored:
+            plan = join(spans, [*kept, *stored], is_agent_id)
+    return plan
+
+
+def _keep(
+    org: OrgStore, plan: Plan, collected: CollectReport, was_kept: set[tuple[str, str]], now: datetime
+) -> None:
+    """Keep the spans a later span may need that their events do not stand for: pending and
+    unused ones, joined ones that made no event or whose events were refused.  A joined span
+    whose events are stored is not kept (nor left kept): its task is found through them."""
+    made_events = set(plan.event_spans)
+    refused = {plan.event_spans[error.index] for error in collected.errors}
+    all_told = collected.rejected <= len(collected.errors)
+    keep: list[SpanOutcome] = []
+    drop: list[tuple[str, str]] = []
+    for outcome in plan.outcomes:
+        key = outcome.span.key
+        stored = outcome.state == "joined" and key in made_events and all_told and key not in refused
+        if not stored:
+            keep.append(outcome)
+        elif key in was_kept:
+            drop.append(key)
+    org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
 
 
 def _join_again(
     org: OrgStore,
     trace_ids: set[str],
+    first: Plan,
     is_agent_id: Callable[[str], bool],
     report: OtlpReport,
     now: datetime,
     context: ServiceContext | None,
     enroll: bool,
 ) -> set[tuple[str, str]]:
-    """Join what another request kept meanwhile: two exports of one trace running at once
-    (children in one, their agent span in the other) each read the kept spans before the
-    other wrote; whichever writes last sees both here, so no child stays pending."""
-    waiting = org.pending_otlp_traces(trace_ids)
-    if not waiting:
+    """Join what another request kept or stored meanwhile: two exports of one trace running
+    at once (children in one, their agent span in the other) each read before the other
+    wrote; whichever writes last sees the other's spans or events here, so no child stays
+    pending."""
+    # the stored tasks this request's own pending spans wait for: another request's pending
+    # spans are looked up by that request, after it kept them
+    kept, stored = org.waiting_otlp_spans(trace_ids, awaited_task_ids(first), since=now - OTLP_SPAN_TTL)
+    if not any(item.state == "pending" for item in kept):
         return set()
-    plan = join([], org.kept_otlp_spans(waiting), is_agent_id)
+    waiting = {item.span.trace_id for item in kept}
+    # this request's joined spans, which are not kept when their events are stored
+    kept += [
+        KeptSpan(outcome.span, outcome.state, outcome.task)
+        for outcome in first.outcomes
+        if outcome.state == "joined" and outcome.span.trace_id in waiting
+    ]
+    plan = _plan(org, [], [*kept, *spans_of_stored(stored)], is_agent_id)
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()
     again = collect(org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
     report.collect.merge(again)
-    org.keep_otlp_spans(joined, at=now)
+    plan.outcomes = joined
+    _keep(org, plan, again, {item.span.key for item in kept}, now)
     return {outcome.span.key for outcome in joined}

@@ -1,8 +1,11 @@
 """OpenTelemetry spans kept between requests of ``POST /v1/traces`` (issue 19).
 
-A span waits here (``pending``) until its ``invoke_agent`` ancestor comes; spans joined to a
-task or found ``unused`` stay so that a late descendant still finds its task.  Rows older
-than the service's time-to-live are deleted by :meth:`OtlpSpanRepository.forget_otlp_spans`.
+A span waits here (``pending``) until its ``invoke_agent`` ancestor comes; spans found
+``unused``, and joined spans that made no event of their own (a ``chat`` span between an agent
+span and its tools), stay so that a late descendant still finds its task.  A joined span whose
+events are stored is not kept: :meth:`OtlpSpanRepository.stored_otlp_events` reads its task
+back from them.  Rows older than the service's time-to-live are deleted by
+:meth:`OtlpSpanRepository.forget_otlp_spans`.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 
-from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, TaskRef
+from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
 
@@ -23,47 +26,96 @@ _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far aw
 class OtlpSpanRepository(OrgScoped):
     """The organization's kept spans."""
 
-    def kept_otlp_spans(self, trace_ids: Iterable[str]) -> list[KeptSpan]:
-        """Every kept span of these traces."""
+    def kept_otlp_spans(
+        self, trace_ids: Iterable[str], *, since: datetime, waiting: bool = False
+    ) -> list[KeptSpan]:
+        """Every span of these traces kept since ``since`` (older ones are forgotten: not
+        read, deleted by the next write); with ``waiting``, only of the traces among them
+        that have a pending span."""
+        with self._reading() as connection:
+            return self._kept(connection, trace_ids, since, waiting)
+
+    def stored_otlp_events(self, task_ids: Iterable[str]) -> list[StoredEvent]:
+        """The ``task_completed`` and ``tool_invoked`` events of these tasks (ids the mapping
+        made) stored for the organization's agents."""
+        with self._reading() as connection:
+            return self._stored(connection, task_ids)
+
+    def waiting_otlp_spans(
+        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
+    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
+        """``kept_otlp_spans(trace_ids, since=since, waiting=True)`` and
+        ``stored_otlp_events(task_ids)`` on one connection."""
+        with self._reading() as connection:
+            return self._kept(connection, trace_ids, since, True), self._stored(connection, task_ids)
+
+    def _kept(
+        self, connection: Any, trace_ids: Iterable[str], since: datetime, waiting: bool
+    ) -> list[KeptSpan]:
         wanted = sorted(set(trace_ids))
         table = t.otlp_pending_spans
         out: list[KeptSpan] = []
-        with self._reading() as connection:
-            for start in range(0, len(wanted), _CHUNK):
-                rows = connection.execute(
-                    select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
-                        table.c.organization_id == self.organization_id,
-                        table.c.trace_id.in_(wanted[start : start + _CHUNK]),
-                    )
-                ).all()
-                for row in rows:
-                    task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
-                    out.append(KeptSpan(Span.from_json(row.span), row.state, task))
+        for start in range(0, len(wanted), _CHUNK):
+            traces: Any = wanted[start : start + _CHUNK]
+            if waiting:
+                traces = select(table.c.trace_id).where(
+                    table.c.organization_id == self.organization_id,
+                    table.c.trace_id.in_(traces),
+                    table.c.state == "pending",
+                    table.c.received_at >= since,
+                )
+            rows = connection.execute(
+                select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
+                    table.c.organization_id == self.organization_id,
+                    table.c.trace_id.in_(traces),
+                    table.c.received_at >= since,
+                )
+            ).all()
+            for row in rows:
+                task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
+                out.append(KeptSpan(Span.from_json(row.span), row.state, task))
         return out
 
-    def pending_otlp_traces(self, trace_ids: Iterable[str]) -> set[str]:
-        """Those of these traces that have a pending span."""
-        wanted = sorted(set(trace_ids))
-        table = t.otlp_pending_spans
-        found: set[str] = set()
-        with self._reading() as connection:
-            for start in range(0, len(wanted), _CHUNK):
-                found.update(
-                    connection.execute(
-                        select(table.c.trace_id)
-                        .where(
-                            table.c.organization_id == self.organization_id,
-                            table.c.trace_id.in_(wanted[start : start + _CHUNK]),
-                            table.c.state == "pending",
-                        )
-                        .distinct()
-                    ).scalars()
+    def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
+        wanted = sorted(set(task_ids))
+        events, agents = t.events, t.agents
+        out: list[StoredEvent] = []
+        for start in range(0, len(wanted), _CHUNK):
+            rows = connection.execute(
+                select(
+                    agents.c.id, events.c.type, events.c.idempotency_key, events.c.timestamp, events.c.data
                 )
-        return found
+                .join(agents, agents.c.id == events.c.agent_id)
+                .where(
+                    agents.c.organization_id == self.organization_id,
+                    events.c.task_id.in_(wanted[start : start + _CHUNK]),
+                    events.c.type.in_(("task_completed", "tool_invoked")),
+                )
+            ).all()
+            out += [
+                StoredEvent(str(row.id), row.type, row.idempotency_key, row.timestamp, row.data)
+                for row in rows
+            ]
+        return out
 
-    def keep_otlp_spans(self, outcomes: Sequence[SpanOutcome], *, at: datetime) -> None:
-        """Store (or update) each span with its state, in one transaction."""
+    def keep_otlp_spans(
+        self,
+        outcomes: Sequence[SpanOutcome],
+        *,
+        at: datetime,
+        drop: Iterable[tuple[str, str]] = (),
+        forget_before: datetime | None = None,
+    ) -> None:
+        """Store (or update) each span with its state, delete the kept spans ``drop`` (spans
+        whose events are now stored) and, with ``forget_before``, the spans received before
+        it, in one transaction; nothing at all when there is nothing to store or drop."""
+        gone = sorted(set(drop))
+        if not outcomes and not gone:
+            return
+        table = t.otlp_pending_spans
         if not outcomes:
+            with self._writing() as connection:
+                self._drop(connection, gone, forget_before)
             return
         table = t.otlp_pending_spans
         rows: dict[tuple[str, str], dict[str, Any]] = {}
@@ -93,8 +145,25 @@ class OtlpSpanRepository(OrgScoped):
         )
         values = list(rows.values())
         with self._writing() as connection:
+            self._drop(connection, gone, forget_before)
             for start in range(0, len(values), _CHUNK):
                 connection.execute(statement, values[start : start + _CHUNK])
+
+    def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
+        """Delete the kept spans ``keys`` and those received before ``before`` (one statement
+        for up to :data:`_CHUNK` keys)."""
+        table = t.otlp_pending_spans
+        chunks = [keys[start : start + _CHUNK] for start in range(0, len(keys), _CHUNK)] or [[]]
+        for number, chunk in enumerate(chunks):
+            which = [
+                and_(table.c.trace_id == trace_id, table.c.span_id == span_id) for trace_id, span_id in chunk
+            ]
+            if before is not None and number == 0:
+                which.append(table.c.received_at < before)
+            if which:
+                connection.execute(
+                    delete(table).where(table.c.organization_id == self.organization_id, or_(*which))
+                )
 
     def forget_otlp_spans(self, *, before: datetime) -> int:
         """Delete the spans received before ``before``; how many."""
