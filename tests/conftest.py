@@ -185,15 +185,15 @@ def unmigrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> I
 # worker.  Only the order changes; a test missing from this list merely starts later.
 LONGEST_FIRST = (
     "tests/demo/test_readme_tour.py",
-    "tests/stress/test_suite_reference_agents.py",
+    "tests/graders/test_similarity.py::test_embedding_method_scores_meaning_not_wording",
     "tests/scoring/test_verdict_honesty.py",
+    "tests/stress/test_suite_reference_agents.py",
     "tests/gate/test_agent_gate.py::test_a_failed_gate_fails_again_when_re_run",
     "tests/gate/test_action.py::test_the_script_gates_an_agent_and_promotes_on_request",
     "tests/multihost/",
     "tests/outages/test_worker_database_outage.py",
     "tests/sdk_typescript/test_node_suite.py",
     "sdk/python/tests/test_sdk_server_killed.py",
-    "tests/graders/test_similarity.py",
 )
 
 
