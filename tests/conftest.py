@@ -190,6 +190,7 @@ LONGEST_FIRST = (
     "tests/stress/test_suite_reference_agents.py",
     "tests/gate/test_agent_gate.py::test_a_failed_gate_fails_again_when_re_run",
     "tests/gate/test_action.py::test_the_script_gates_an_agent_and_promotes_on_request",
+    "tests/gate/test_formats.py::test_inspect_logs_gate_both_ways",
     "tests/multihost/",
     "tests/outages/test_worker_database_outage.py",
     "tests/sdk_typescript/test_node_suite.py",
