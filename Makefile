@@ -46,15 +46,20 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-# `make unit` leaves out the long statistical simulations (marker `slow`); `make test` runs
-# them once, after the rest
+# `make unit` leaves out the long statistical simulations (marker `slow`), `make slow` runs only
+# them; `make test` runs both in one session: the suite is collected once, and the longest tests
+# start first (tests/conftest.py) while `--dist worksteal` lets an idle worker take the other's
+# last tests, so the two workers finish together
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n auto --dist worksteal
+
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto -m "not slow" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
 slow: $(STAMP)
-	$(VENV)/bin/pytest -q -p no:cacheprovider -n auto -m slow $(PYTEST_ARGS)
+	$(PYTEST) -m slow $(PYTEST_ARGS)
 
-test: lint typecheck contracts unit slow
+test: lint typecheck contracts
+	$(PYTEST) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

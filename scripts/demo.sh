@@ -67,7 +67,7 @@ $AAAF assess claims-bot --window-end "$NOW"
 $AAAF assessments claims-bot
 $AAAF report claims-bot --output "$OUT/reports" --at "$NOW"
 
-echo "== stress tests: the library against the four reference agents (docs/stress-tests.md)"
+echo "== stress tests: a sample of the library, every kind of task, against the four reference agents (docs/stress-tests.md)"
 OUT="$OUT_ABS" bash scripts/stress_demo.sh
 
 echo "== the fleet"

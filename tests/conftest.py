@@ -177,3 +177,34 @@ def unmigrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> I
         yield schema.url
     finally:
         schema.drop()
+
+
+# The longest tests (`--durations`, 2 workers), longest first.  They run first: with
+# `--dist worksteal` (the Makefile's) a worker that runs out of tests takes the other's last
+# ones, so the run ends when the short tests run out rather than with one long test left on a
+# worker.  Only the order changes; a test missing from this list merely starts later.
+LONGEST_FIRST = (
+    "tests/demo/test_readme_tour.py",
+    "tests/graders/test_similarity.py::test_embedding_method_scores_meaning_not_wording",
+    "tests/scoring/test_verdict_honesty.py",
+    "tests/stress/test_suite_reference_agents.py",
+    "tests/gate/test_agent_gate.py::test_a_failed_gate_fails_again_when_re_run",
+    "tests/gate/test_action.py::test_the_script_gates_an_agent_and_promotes_on_request",
+    "tests/gate/test_formats.py::test_inspect_logs_gate_both_ways",
+    "tests/multihost/",
+    "tests/outages/test_worker_database_outage.py",
+    "tests/sdk_typescript/test_node_suite.py",
+    "sdk/python/tests/test_sdk_server_killed.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of ``LONGEST_FIRST`` first, in its order; the others keep theirs."""
+
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)
