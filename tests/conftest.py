@@ -179,10 +179,12 @@ def unmigrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> I
         schema.drop()
 
 
-# The longest tests (`--durations`, 2 workers), longest first.  They run first: with
-# `--dist worksteal` (the Makefile's) a worker that runs out of tests takes the other's last
-# ones, so the run ends when the short tests run out rather than with one long test left on a
-# worker.  Only the order changes; a test missing from this list merely starts later.
+# The longest tests (`--durations`, 2 workers), longest first.  `--dist worksteal` (the
+# Makefile's) hands each worker one contiguous share of the collection and lets a worker that
+# runs out take the other's last tests; so each share starts with its turn of these (dealt
+# round-robin), and the run ends when the short tests run out rather than with the long ones
+# queued behind each other on one worker.  Only the order changes; a test missing from this
+# list merely starts later.
 LONGEST_FIRST = (
     "tests/demo/test_readme_tour.py",
     "tests/graders/test_similarity.py::test_embedding_method_scores_meaning_not_wording",
@@ -198,8 +200,28 @@ LONGEST_FIRST = (
 )
 
 
+def _longest_first_shares(items: list[Any], rank: Any, workers: int) -> list[Any]:
+    """``items`` as ``workers`` contiguous shares of the sizes worksteal cuts (the first gets
+    ``len // workers``, each next one its share of the rest), each share starting with every
+    ``workers``-th long test; the other tests keep their order."""
+    long_items = sorted((item for item in items if rank(item) < len(LONGEST_FIRST)), key=rank)
+    chosen = {id(item) for item in long_items}
+    rest = iter([item for item in items if id(item) not in chosen])
+    shares: list[Any] = []
+    remaining = len(items)
+    for worker in range(workers):
+        size = remaining // (workers - worker)
+        remaining -= size
+        share = long_items[worker::workers]
+        shares.extend(share)
+        shares.extend(next(rest) for _ in range(max(0, size - len(share))))
+    shares.extend(rest)
+    return shares
+
+
+@pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected: the shares are of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of ``LONGEST_FIRST`` first, in its order; the others keep theirs."""
+    """The tests of ``LONGEST_FIRST`` first in each worker's share, in its order."""
 
     def rank(item: pytest.Item) -> int:
         return next(
@@ -207,4 +229,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             len(LONGEST_FIRST),
         )
 
-    items.sort(key=rank)
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    items[:] = _longest_first_shares(list(items), rank, workers)
