@@ -41,10 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from aaaf.scoring.composite_rows import composite_rows
+from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
 from aaaf.scoring.resample_arrays import (
+    BoolArray,
     FloatArray,
     IntArray,
     TaskArrays,
@@ -250,15 +251,18 @@ def _partition_performance(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats,
+    threshold: float,
     grouping: IntArray | None = None,
-) -> tuple[FloatArray, FloatArray]:
-    """perf(S) of §2.3 and the completed copies of S, every resample (row) × every subset S
-    (column) of a partition of the window (``subset_of``: each task's subset, -1 none), at once.
+) -> tuple[BoolArray, FloatArray]:
+    """Whether perf(S) of §2.3 is ≥ ``threshold``, and the completed copies of S, every
+    resample (row) × every subset S (column) of a partition of the window (``subset_of``: each
+    task's subset, -1 none), at once.
 
     Each subset holds its groups whole (ids in ``grouping``, by default the consistency
     groups), so its consistency is the size-weighted mean of ``whole``'s CVs over its
     groups — one product with the group → subset membership; its sums are one product of
-    its columns' counts with their ``terms``; every subset's composite is one call."""
+    its columns' counts with their ``terms``; every subset's composite is decided in one call
+    (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is used)."""
     rows = counts.shape[0]
     labels = np.asarray(subset_of, dtype=np.int64).reshape(-1)
     sums = np.zeros((n_subsets, rows, arrays.terms.shape[1]))
@@ -279,8 +283,11 @@ def _partition_performance(
     mean_comp = _divide((size_kept * whole.cv_credit) @ membership, grouped)
     consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
     scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
-    performance = _performance_composite(scores, config).reshape(n_subsets, rows).T
-    return performance, completed
+    names = list(config.performance_weights)
+    at_least = composite_at_least(
+        [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
+    )
+    return at_least.reshape(n_subsets, rows).T, completed
 
 
 def _highest_level(
@@ -298,10 +305,10 @@ def _highest_level(
     each level holds whole (ids: ``grouping``, by default the consistency groups)."""
     index = {level: at for at, level in enumerate(levels)}
     subset_of = [-1 if level is None else index.get(level, -1) for level in level_of]
-    performance, completed = _partition_performance(
-        counts, subset_of, len(levels), arrays, config, whole, grouping
+    performing, completed = _partition_performance(
+        counts, subset_of, len(levels), arrays, config, whole, _LEVEL_QUALIFYING, grouping
     )
-    ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
+    ok = (completed >= _MIN_PER_CLAIM) & performing
     highest = np.zeros(counts.shape[0])
     for at, level in enumerate(levels):
         highest = np.where(ok[:, at], level / float(top), highest)
@@ -461,8 +468,10 @@ def _domain_breadth(
         return np.full(rows, np.nan)
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
-    performance, completed = _partition_performance(counts, subset_of, len(taxonomy), arrays, config, whole)
-    qualified = ((completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)).sum(axis=1)
+    performing, completed = _partition_performance(
+        counts, subset_of, len(taxonomy), arrays, config, whole, _DOMAIN_QUALIFYING
+    )
+    qualified = ((completed >= _MIN_PER_CLAIM) & performing).sum(axis=1)
     return np.where(any_completed, qualified / len(taxonomy), np.nan)
 
 
