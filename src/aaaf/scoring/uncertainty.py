@@ -424,20 +424,17 @@ def _learning_blocks(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig)
     resample, segment = np.nonzero(totals >= _LEARNING_TASKS)
     if resample.size == 0:
         return none
-    # each copy's entry (resample, task) in that listing: each run's first copy is marked with
-    # its entry and a running maximum carries it over the run (``np.repeat`` with counts is
-    # several times slower, measured)
-    drawn = np.nonzero(copies)[0]
-    owner = np.zeros(int(running[-1]), dtype=np.int64)
-    owner[running[drawn] - copies[drawn]] = drawn
-    np.maximum.accumulate(owner, out=owner)
     positions = np.concatenate(
         (
             np.arange(_LEARNING_BLOCK, dtype=np.int64),  # the later block, from the most recent
             np.arange(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS, dtype=np.int64),
         )
     )
-    return resample, order[owner[first[resample, segment][:, None] + positions[None, :]] % m]
+    # the entry (resample, task) holding each wanted copy: the first whose running count
+    # passes its position; the positions are in increasing order, which searchsorted uses
+    wanted = first[resample, segment][:, None] + positions[None, :]
+    entry = np.searchsorted(running, wanted.ravel(), side="right").reshape(wanted.shape)
+    return resample, order[entry % m]
 
 
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
