@@ -52,6 +52,7 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     plain_cpu: list[float] = []
     with_cpu: list[float] = []
     tasks: list[int] = []
+    import numpy  # noqa: F401  (the engine imports it lazily; threadpoolctl limits only loaded libraries)
     from threadpoolctl import threadpool_limits
 
     limits = threadpool_limits(limits=1, user_api="blas")  # as the service scores (one BLAS thread)

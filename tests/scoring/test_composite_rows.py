@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from aaaf.scoring import aaaf as engine
 from aaaf.scoring import uncertainty as unc
-from aaaf.scoring.composite_rows import composite_rows
+from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.core import check_weights, composite
 from aaaf.scoring.defaults import AXES, AAAFConfig
 from aaaf.scoring.fold import fold_evidence
@@ -63,6 +63,28 @@ def test_every_row_is_the_scalar_composite_bit_for_bit(parts: list[int], exact: 
             assert math.isnan(value)
         else:
             assert value == want, (row, weights, value, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_HUNDREDTHS, st.booleans(), st.data())
+def test_at_least_is_the_scalar_composites_decision(parts: list[int], exact: bool, data: Any) -> None:
+    # thresholds on the rows' own composites and their neighbours: the plain sum's bound
+    # must hand every such row to the correctly rounded sum
+    weights = _table(parts, exact)
+    names = [f"d{j}" for j in range(len(weights))]
+    table = check_weights(dict(zip(names, weights, strict=True)))
+    rows = data.draw(
+        st.lists(st.lists(_SCORE, min_size=len(names), max_size=len(names)), min_size=1, max_size=20)
+    )
+    matrix = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=np.float64)
+    wanted = [composite(dict(zip(names, row, strict=True)), table).score for row in rows]
+    thresholds = [0.4, 0.6, data.draw(st.floats(0.0, 1.0))]
+    for value in wanted:
+        if value is not None:
+            thresholds += [value, math.nextafter(value, 2.0), math.nextafter(value, -1.0)]
+    for threshold in thresholds:
+        got = composite_at_least(matrix, weights, threshold).tolist()
+        assert got == [want is not None and want >= threshold for want in wanted], threshold
 
 
 def test_the_issue_weights_give_the_same_075_in_both() -> None:

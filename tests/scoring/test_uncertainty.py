@@ -245,8 +245,11 @@ def test_vectorised_equals_the_engine_on_each_resample_medium_fleets(
         assert_agree(reference[axis], vectorised[axis])
 
 
-def test_learning_rate_blocks_of_copies_agree_with_the_engine() -> None:
-    # 18 completed code tasks of rising quality: most resamples have ≥ 15 code copies
+@pytest.mark.parametrize("min_group", [5, 3, 6])
+def test_learning_rate_blocks_of_copies_agree_with_the_engine(min_group: int) -> None:
+    # 18 completed code tasks of rising quality: most resamples have ≥ 15 code copies; a
+    # block of five copies has a consistency group with groups of five (the default), of
+    # three (a copy's group found among the block's), or never (six)
     ev = Events()
     events: list[EventRecord] = []
     for i in range(18):
@@ -254,7 +257,7 @@ def test_learning_rate_blocks_of_copies_agree_with_the_engine() -> None:
         events += ev.task(
             f"t{i:03d}", status, domain="code", complexity=2, days_ago=20 - i, errors=[{}] * (i < 6)
         )
-    config = CONFIG.with_overrides(uncertainty_resamples=40)
+    config = CONFIG.with_overrides(uncertainty_resamples=40, consistency_min_group=min_group)
     reference = reference_composites(events, config, 40)
     vectorised = vectorised_composites(events, config)
     for axis in ("performance", "capability"):

@@ -28,8 +28,10 @@ import numpy.typing as npt
 from aaaf.scoring.core import renormalised_weights
 
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 _EPS = float(np.finfo(np.float64).eps)
+_TABLE_BITS = 12  # up to 12 dimensions, coverage patterns are looked up in a table of 2^k
 
 
 def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[float]) -> FloatArray:
@@ -38,17 +40,59 @@ def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[
     ``scores``: one column per dimension (a sequence of B-vectors, or a B × k matrix), in the
     order of ``weights``; NaN is a null (uncovered) dimension.
     """
+    products, has_value = _weighted_products(scores, weights)
+    out = np.full(products.shape[0], np.nan)
+    out[has_value] = _correctly_rounded_sums(products[has_value])
+    return out
+
+
+def composite_at_least(
+    scores: Sequence[FloatArray] | FloatArray, weights: Sequence[float], threshold: float
+) -> BoolArray:
+    """Per row, whether ``core.composite(row, weights).score`` is not null and ≥ ``threshold``:
+    exactly the decision :func:`composite_rows`' value gives, for rows whose value is not
+    itself needed (a level or a domain qualifies, SCORING.md §2.3).
+
+    The same products are summed plainly; the plain sum is within ``bound`` of the correctly
+    rounded one (each is within (k − 1)·ε resp. ε/2 of the exact sum, in units of Σ|product|,
+    and the bound is twice that), so a row whose plain sum is farther than ``bound`` from the
+    threshold is decided by it; the rest are summed as :func:`composite_rows` sums them."""
+    products, has_value = _weighted_products(scores, weights)
+    k = products.shape[1]
+    plain = products.sum(axis=1)
+    bound = 2.0 * max(k, 1) * _EPS * np.abs(products).sum(axis=1)
+    out: BoolArray = np.asarray(has_value & (plain - bound >= threshold), dtype=np.bool_)
+    unsure = np.nonzero(has_value & ~out & (plain + bound >= threshold))[0]
+    if unsure.size:
+        out[unsure] = _correctly_rounded_sums(products[unsure]) >= threshold
+    return out
+
+
+def _weighted_products(
+    scores: Sequence[FloatArray] | FloatArray, weights: Sequence[float]
+) -> tuple[FloatArray, BoolArray]:
+    """Each row's weight × score products (0 for a null score), with the weights
+    :func:`aaaf.scoring.core.renormalised_weights` gives the row's coverage pattern, and
+    whether the row has a composite at all."""
     stacked = np.stack(list(scores), axis=1) if not isinstance(scores, np.ndarray) else scores
     stacked = np.asarray(stacked, dtype=np.float64)
     rows, k = stacked.shape
-    out = np.full(rows, np.nan)
     if rows == 0 or k == 0:
-        return out
+        return np.zeros((rows, k)), np.zeros(rows, dtype=np.bool_)
     covered = ~np.isnan(stacked)
     # each row's coverage pattern as one integer (bit j: dimension j covered)
-    codes = covered.astype(np.int64) @ (np.int64(1) << np.arange(k, dtype=np.int64))
-    patterns, inverse = np.unique(codes, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    if k <= _TABLE_BITS:
+        # a float product is exact for these small integers (an int64 one is not BLAS), and the
+        # patterns present are found by a count per possible code, not a sort (-33 %, measured)
+        codes = (covered.astype(np.float64) @ np.exp2(np.arange(k, dtype=np.float64))).astype(np.int64)
+        patterns = np.nonzero(np.bincount(codes, minlength=1 << k))[0]
+        lookup = np.zeros(1 << k, dtype=np.int64)
+        lookup[patterns] = np.arange(patterns.shape[0])
+        inverse = lookup[codes]
+    else:
+        codes = covered.astype(np.int64) @ (np.int64(1) << np.arange(k, dtype=np.int64))
+        patterns, inverse = np.unique(codes, return_inverse=True)
+        inverse = inverse.reshape(-1)
     keys = [str(j) for j in range(k)]
     table = dict(zip(keys, (float(w) for w in weights), strict=True))
     used = np.zeros((patterns.shape[0], k))
@@ -60,10 +104,7 @@ def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[
         if renormalised:
             scored[at] = True
             used[at] = [renormalised.get(key, 0.0) for key in keys]
-    products = used[inverse] * np.where(covered, stacked, 0.0)
-    has_value = scored[inverse]
-    out[has_value] = _correctly_rounded_sums(products[has_value])
-    return out
+    return used[inverse] * np.where(covered, stacked, 0.0), scored[inverse]
 
 
 def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
@@ -100,4 +141,4 @@ def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
     return result
 
 
-__all__ = ["composite_rows"]
+__all__ = ["composite_at_least", "composite_rows"]

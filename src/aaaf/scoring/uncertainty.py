@@ -16,7 +16,8 @@ row of ``C @ per-task quantities``:
 * tool, delegation and orchestration counts are the unattached evidence (once, as
   observed) plus ``C @`` each task's own.
 
-The columns and the draw are :mod:`aaaf.scoring.resample_arrays`'.  Cost is kept near the
+The columns and the draw are :mod:`aaaf.scoring.resample_arrays`', the consistency groups'
+statistics :mod:`aaaf.scoring.resample_groups`'.  Cost is kept near the
 plain assessment's by doing each thing once per partition: the subsets of a partition (the
 taxonomy's domains, the complexity levels, the autonomy levels) are scored together, their
 consistency from one table of group statistics (an autonomy level cuts groups, so its
@@ -36,15 +37,15 @@ composite is :func:`aaaf.scoring.composite_rows.composite_rows`, bit for bit the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from aaaf.scoring.composite_rows import composite_rows
+from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
 from aaaf.scoring.resample_arrays import (
+    BoolArray,
     FloatArray,
     IntArray,
     TaskArrays,
@@ -53,6 +54,7 @@ from aaaf.scoring.resample_arrays import (
     task_arrays,
     window_rows,
 )
+from aaaf.scoring.resample_groups import GroupStats, group_stats
 from aaaf.scoring.uncertainty_report import (
     CAPABILITY_INTERVAL_NOTE,
     INSUFFICIENT,
@@ -90,85 +92,6 @@ def _divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
     return out
 
 
-@dataclass(frozen=True)
-class GroupStats:
-    """Per resample (row) and (domain, level) group (column): copies, CV of per-task
-    accuracy, CV of credit (population, unweighted, SCORING.md §2.2); columns follow ``ids``."""
-
-    ids: IntArray
-    size: FloatArray
-    cv_accuracy: FloatArray
-    cv_credit: FloatArray
-
-    def restricted(self, wanted: IntArray) -> GroupStats:
-        at = np.searchsorted(self.ids, wanted)
-        return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
-
-
-def group_stats(
-    counts: FloatArray, columns: IntArray, arrays: TaskArrays, grouping: IntArray | None = None
-) -> GroupStats:
-    """The groups of the set ``columns`` at once: the set's grouped tasks are put in group
-    order so that each group's copies, sums and squared deviations are one ``reduceat``
-    segment; each variance is taken in two passes (the mean first, then the copies'
-    squared deviations from it); a group whose drawn copies are all equal has exactly 0.
-    ``grouping``: each window task's group id (-1: none), by default ``arrays.group``."""
-    groups = (arrays.group if grouping is None else grouping)[columns]
-    grouped_at = np.nonzero(groups >= 0)[0]
-    rows = counts.shape[0]
-    if grouped_at.size == 0:
-        empty = np.zeros((rows, 0))
-        return GroupStats(np.zeros(0, dtype=np.int64), empty, empty, empty)
-    order = grouped_at[np.argsort(groups[grouped_at], kind="stable")]
-    keys = groups[order]
-    starts = np.concatenate(([0], np.nonzero(np.diff(keys))[0] + 1))
-    local = np.cumsum(np.concatenate(([0], (np.diff(keys) != 0).astype(np.int64))))
-    sub = counts[:, order]
-    taken = columns[order]
-    size = np.add.reduceat(sub, starts, axis=1)
-    cvs = [
-        _group_cv(sub, values, starts, local, size)
-        for values in (arrays.accuracy[taken], arrays.credit[taken])
-    ]
-    return GroupStats(keys[starts].astype(np.int64), size, cvs[0], cvs[1])
-
-
-def _group_cv(
-    sub: FloatArray, values: FloatArray, starts: IntArray, local: IntArray, size: FloatArray
-) -> FloatArray:
-    """Each group's CV of ``values`` over its drawn copies (``sub``: counts, columns in group
-    order; ``starts``: where each group's columns start, ``local``: each column's group).
-
-    A group whose values are all equal in the window has CV exactly 0 in every resample:
-    decided once from the window, its columns are left out of every pass (a group of one
-    task among them; -20 % of group_stats on the bench's fleet, measured)."""
-    low = np.minimum.reduceat(values, starts)
-    high = np.maximum.reduceat(values, starts)
-    varying = low != high
-    cv_all = np.zeros(size.shape)
-    if not varying.any():
-        return cv_all
-    groups = np.nonzero(varying)[0]
-    at = np.nonzero(varying[local])[0]
-    part = sub[:, at]
-    part_values = values[at]
-    part_local = np.cumsum(np.concatenate(([0], (np.diff(local[at]) != 0).astype(np.int64))))
-    part_starts = np.concatenate(([0], np.nonzero(np.diff(local[at]))[0] + 1))
-    part_size = size[:, groups]
-    safe = np.where(part_size > 0.0, part_size, 1.0)
-    mean = np.add.reduceat(part * part_values[None, :], part_starts, axis=1) / safe
-    deviation = part_values[None, :] - mean[:, part_local]
-    variance = np.add.reduceat(part * deviation * deviation, part_starts, axis=1) / safe
-    cv = np.zeros(mean.shape)
-    np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
-    # drawn copies of equal values: exactly 0, as the engine's coefficient_of_variation says
-    drawn = part > 0.0
-    drawn_low = np.minimum.reduceat(np.where(drawn, part_values[None, :], np.inf), part_starts, axis=1)
-    drawn_high = np.maximum.reduceat(np.where(drawn, part_values[None, :], -np.inf), part_starts, axis=1)
-    cv_all[:, groups] = np.where(drawn_low == drawn_high, 0.0, cv)
-    return cv_all
-
-
 def _consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
     """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with ≥
     ``min_group`` copies, the group CVs weighted by group size; null with no such group."""
@@ -195,7 +118,8 @@ def performance_scores(
     """
     sums = counts @ arrays.terms[columns]
     if whole is None:
-        consistency = _consistency_of(group_stats(counts, columns, arrays), config.consistency_min_group)
+        min_group = config.consistency_min_group
+        consistency = _consistency_of(group_stats(counts, columns, arrays, min_group), min_group)
     else:
         present = np.unique(arrays.group[columns])
         consistency = _consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
@@ -241,15 +165,18 @@ def _partition_performance(
     arrays: TaskArrays,
     config: AAAFConfig,
     whole: GroupStats,
+    threshold: float,
     grouping: IntArray | None = None,
-) -> tuple[FloatArray, FloatArray]:
-    """perf(S) of §2.3 and the completed copies of S, every resample (row) × every subset S
-    (column) of a partition of the window (``subset_of``: each task's subset, -1 none), at once.
+) -> tuple[BoolArray, FloatArray]:
+    """Whether perf(S) of §2.3 is ≥ ``threshold``, and the completed copies of S, every
+    resample (row) × every subset S (column) of a partition of the window (``subset_of``: each
+    task's subset, -1 none), at once.
 
     Each subset holds its groups whole (ids in ``grouping``, by default the consistency
     groups), so its consistency is the size-weighted mean of ``whole``'s CVs over its
     groups — one product with the group → subset membership; its sums are one product of
-    its columns' counts with their ``terms``; every subset's composite is one call."""
+    its columns' counts with their ``terms``; every subset's composite is decided in one call
+    (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is used)."""
     rows = counts.shape[0]
     labels = np.asarray(subset_of, dtype=np.int64).reshape(-1)
     sums = np.zeros((n_subsets, rows, arrays.terms.shape[1]))
@@ -270,8 +197,11 @@ def _partition_performance(
     mean_comp = _divide((size_kept * whole.cv_credit) @ membership, grouped)
     consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
     scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
-    performance = _performance_composite(scores, config).reshape(n_subsets, rows).T
-    return performance, completed
+    names = list(config.performance_weights)
+    at_least = composite_at_least(
+        [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
+    )
+    return at_least.reshape(n_subsets, rows).T, completed
 
 
 def _highest_level(
@@ -289,10 +219,10 @@ def _highest_level(
     each level holds whole (ids: ``grouping``, by default the consistency groups)."""
     index = {level: at for at, level in enumerate(levels)}
     subset_of = [-1 if level is None else index.get(level, -1) for level in level_of]
-    performance, completed = _partition_performance(
-        counts, subset_of, len(levels), arrays, config, whole, grouping
+    performing, completed = _partition_performance(
+        counts, subset_of, len(levels), arrays, config, whole, _LEVEL_QUALIFYING, grouping
     )
-    ok = (completed >= _MIN_PER_CLAIM) & (performance >= _LEVEL_QUALIFYING)
+    ok = (completed >= _MIN_PER_CLAIM) & performing
     highest = np.zeros(counts.shape[0])
     for at, level in enumerate(levels):
         highest = np.where(ok[:, at], level / float(top), highest)
@@ -304,28 +234,50 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
     (B × k) holds the window indices of its k copies (a task drawn twice is listed twice).
 
     A learning-rate block holds five copies, so its sums and consistency groups are taken
-    over k columns instead of the window's n: the sums are the listed copies' ``terms``, a
-    copy's group is the copies of its consistency group (a k × k comparison), and the
-    size-weighted mean of the groups' CVs is the mean over the copies of their group's CV."""
+    over k columns instead of the window's n: the sums are the listed copies' ``terms``, and
+    the consistency is :func:`_listed_consistency`'s."""
     k = tasks.shape[1]
     # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
     sums = arrays.terms[tasks[:, 0]].copy()
     for j in range(1, k):
         sums += arrays.terms[tasks[:, j]]
-    groups = arrays.group[tasks].T  # k × B: one row per listed copy
+    consistency = _listed_consistency(tasks, arrays, config.consistency_min_group)
+    return _performance_composite(_scores_of(sums, consistency, config), config)
+
+
+def _listed_consistency(tasks: IntArray, arrays: TaskArrays, min_group: int) -> FloatArray:
+    """The §2.2 consistency of every listed set of k copies (rows of ``tasks``): the
+    size-weighted mean of the CVs of its groups with ≥ ``min_group`` copies is the mean over
+    those groups' copies of their group's CV; null when no group has that many.
+
+    With ``min_group`` ≥ k (the default: five copies, groups of five) only a set whose k
+    copies are all of one group has one, and its CV is that of all k copies; otherwise a
+    copy's group is found by a k × k comparison."""
+    rows, k = tasks.shape
+    groups = arrays.group[tasks]
+    if min_group > k:
+        return np.full(rows, np.nan)
+    if min_group == k:
+        one = np.nonzero((groups >= 0).all(axis=1) & (groups == groups[:, :1]).all(axis=1))[0]
+        consistency = np.full(rows, np.nan)
+        if one.size:
+            cvs = [_copies_cv(values[tasks[one]]) for values in (arrays.accuracy, arrays.credit)]
+            consistency[one] = 1.0 - np.minimum(1.0, _CONS_ACC * cvs[0] + _CONS_COMP * cvs[1])
+        return consistency
+    groups_t = groups.T  # k × B: one row per listed copy
     # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
     # resamples: sums over an axis of length k are several times slower, measured)
-    same = [[(groups[i] == groups[j]) & (groups[i] >= 0) for j in range(k)] for i in range(k)]
+    same = [[(groups_t[i] == groups_t[j]) & (groups_t[i] >= 0) for j in range(k)] for i in range(k)]
     sizes = [np.add.reduce([mask.astype(np.float64) for mask in row]) for row in same]
-    kept = [size >= config.consistency_min_group for size in sizes]
+    kept = [size >= min_group for size in sizes]
     kept_total = np.add.reduce([mask.astype(np.float64) for mask in kept])
-    weighted = [np.zeros(tasks.shape[0]), np.zeros(tasks.shape[0])]
+    weighted = [np.zeros(rows), np.zeros(rows)]
     # CVs only where a group is big enough (five copies of one group are rare: measured)
-    rows = np.nonzero(kept_total > 0.0)[0]
-    for at, values in enumerate((arrays.accuracy[tasks].T[:, rows], arrays.credit[tasks].T[:, rows])):
+    at_rows = np.nonzero(kept_total > 0.0)[0]
+    for at, values in enumerate((arrays.accuracy[tasks].T[:, at_rows], arrays.credit[tasks].T[:, at_rows])):
         for i in range(k):
-            masks = [mask[rows] for mask in same[i]]
-            safe = np.where(sizes[i][rows] > 0.0, sizes[i][rows], 1.0)
+            masks = [mask[at_rows] for mask in same[i]]
+            safe = np.where(sizes[i][at_rows] > 0.0, sizes[i][at_rows], 1.0)
             mean = np.add.reduce([np.where(mask, values[j], 0.0) for j, mask in enumerate(masks)]) / safe
             squares = [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(masks)]
             variance = np.add.reduce(squares) / safe
@@ -334,51 +286,84 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
             # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
             low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(masks)])
             high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(masks)])
-            weighted[at][rows] += np.where(kept[i][rows] & (low != high), cv, 0.0)
+            weighted[at][at_rows] += np.where(kept[i][at_rows] & (low != high), cv, 0.0)
     means = [_divide(total, kept_total) for total in weighted]
-    consistency = 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
-    return _performance_composite(_scores_of(sums, consistency, config), config)
+    return 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
+
+
+def _copies_cv(values: FloatArray) -> FloatArray:
+    """Per row, the population CV of its copies' ``values`` (two passes; 0 when they are all
+    equal or their mean is 0, as the engine's coefficient_of_variation says)."""
+    k = values.shape[1]
+    mean = np.add.reduce([values[:, j] for j in range(k)]) / k
+    variance = np.add.reduce([(values[:, j] - mean) ** 2 for j in range(k)]) / k
+    cv = np.zeros(mean.shape)
+    np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+    return np.where(values.min(axis=1) == values.max(axis=1), 0.0, cv)
+
+
+def _learning_blocks(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> tuple[IntArray, IntArray]:
+    """The learning-rate blocks of §2.3 in every resample: (the resample of each block pair,
+    the window index of each of its 10 copies — the later block's five, then the earlier's).
+
+    A (resample, taxonomy domain) pair has one when the domain has ≥ 15 completed copies; its
+    15 most recent are taken in completion order (ties by task_id, copies adjacent).  Every
+    domain's completed tasks are laid out most recent first, domain after domain, and every
+    resample's copies of them listed in that order: a pair's copies are then one run, whose
+    first 15 are its most recent."""
+    rows = counts.shape[0]
+    taxonomy = {domain: at for at, domain in enumerate(dict.fromkeys(config.taxonomy))}
+    label = np.array(
+        [
+            taxonomy.get(domain, -1) if done > 0.0 and domain is not None else -1
+            for domain, done in zip(arrays.domain, arrays.completed.tolist(), strict=True)
+        ],
+        dtype=np.int64,
+    ).reshape(-1)
+    members = np.nonzero(label >= 0)[0]
+    none = np.zeros(0, dtype=np.int64), np.zeros((0, 2 * _LEARNING_BLOCK), dtype=np.int64)
+    if members.size == 0:
+        return none
+    completion = np.asarray(arrays.completion_order, dtype=np.float64)[members]
+    # domain first, then most recent first; equal times: the later task_id first
+    order = members[np.lexsort((-members, -completion, label[members]))]
+    m = order.size
+    copies = counts[:, order].astype(np.int64).ravel()
+    running = np.cumsum(copies)
+    segment_start = np.nonzero(np.diff(np.concatenate(([-1], label[order]))))[0]
+    segment_end = np.append(segment_start[1:], m) - 1
+    row_offset = (np.arange(rows, dtype=np.int64) * m)[:, None]
+    first = running[row_offset + segment_start] - copies[row_offset + segment_start]  # B × segments
+    totals = running[row_offset + segment_end] - first
+    resample, segment = np.nonzero(totals >= _LEARNING_TASKS)
+    if resample.size == 0:
+        return none
+    positions = np.concatenate(
+        (
+            np.arange(_LEARNING_BLOCK, dtype=np.int64),  # the later block, from the most recent
+            np.arange(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS, dtype=np.int64),
+        )
+    )
+    # the entry (resample, task) holding each wanted copy: the first whose running count
+    # passes its position; the positions are in increasing order, which searchsorted uses
+    wanted = first[resample, segment][:, None] + positions[None, :]
+    entry = np.searchsorted(running, wanted.ravel(), side="right").reshape(wanted.shape)
+    return resample, order[entry % m]
 
 
 def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
     """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
-    most recently completed copies (completion order, ties by task_id, copies adjacent).
-    Every domain's blocks are listed copy by copy and scored in one call."""
+    most recently completed copies (:func:`_learning_blocks`), every block scored in one call."""
     rows = counts.shape[0]
-    positions = np.concatenate(
-        (
-            np.arange(_LEARNING_BLOCK, dtype=np.float64),  # the later block, from the most recent
-            np.arange(_LEARNING_TASKS - _LEARNING_BLOCK, _LEARNING_TASKS, dtype=np.float64),
-        )
-    )
-    resample_of: list[IntArray] = []
-    blocks: list[IntArray] = []
-    for domain in dict.fromkeys(config.taxonomy):
-        candidates = [i for i in range(arrays.n) if arrays.domain[i] == domain and arrays.completed[i] > 0.0]
-        if len(candidates) == 0:
-            continue
-        # stable sort of the task_id-ordered members by completion time
-        ordered = np.array(sorted(candidates, key=lambda i: arrays.completion_order[i]), dtype=np.int64)
-        sub = counts[:, ordered]
-        qualifies = np.nonzero(sub.sum(axis=1) >= _LEARNING_TASKS)[0]
-        if qualifies.size == 0:
-            continue
-        # copies at this position or later: the task at position p from the end is the
-        # last column with more than p copies from it on (copies of a task are adjacent)
-        from_end = np.cumsum(sub[qualifies, ::-1], axis=1)[:, ::-1]
-        column = (from_end[:, :, None] > positions[None, None, :]).sum(axis=1) - 1
-        resample_of.append(qualifies)
-        blocks.append(ordered[column])
     total = np.zeros(rows)
     domains = np.zeros(rows)
-    if not blocks:
+    where, listed = _learning_blocks(counts, arrays, config)
+    if where.size == 0:
         return _divide(total, domains)
-    listed = np.concatenate(blocks)
     later = _listed_performance(listed[:, :_LEARNING_BLOCK], arrays, config)
     earlier = _listed_performance(listed[:, _LEARNING_BLOCK:], arrays, config)
     valid = ~np.isnan(later) & ~np.isnan(earlier)
     learning = np.where(valid, np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0), 0.0)
-    where = np.concatenate(resample_of)
     np.add.at(total, where, learning)
     np.add.at(domains, where, valid.astype(np.float64))
     return _divide(total, domains)
@@ -394,8 +379,10 @@ def _domain_breadth(
         return np.full(rows, np.nan)
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
-    performance, completed = _partition_performance(counts, subset_of, len(taxonomy), arrays, config, whole)
-    qualified = ((completed >= _MIN_PER_CLAIM) & (performance >= _DOMAIN_QUALIFYING)).sum(axis=1)
+    performing, completed = _partition_performance(
+        counts, subset_of, len(taxonomy), arrays, config, whole, _DOMAIN_QUALIFYING
+    )
+    qualified = ((completed >= _MIN_PER_CLAIM) & performing).sum(axis=1)
     return np.where(any_completed, qualified / len(taxonomy), np.nan)
 
 
@@ -436,7 +423,7 @@ def capability_scores(
     a complexity level hold their groups whole, an autonomy level or a learning block not.
     """
     if whole is None:
-        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays)
+        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, config.consistency_min_group)
     any_completed = (counts @ arrays.completed) > 0.0
     ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
     # an autonomy level cuts consistency groups: the groups of (group, level), all at once
@@ -448,7 +435,9 @@ def capability_scores(
         ],
         dtype=np.int64,
     ).reshape(-1)
-    whole_by_autonomy = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, by_autonomy)
+    whole_by_autonomy = group_stats(
+        counts, np.arange(arrays.n, dtype=np.int64), arrays, config.consistency_min_group, by_autonomy
+    )
     autonomy = _highest_level(
         counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, whole_by_autonomy, by_autonomy
     )
@@ -506,7 +495,7 @@ def resampled_scores(
         )
     out: dict[str, tuple[FloatArray, dict[str, FloatArray]]] = {}
     columns = np.arange(arrays.n, dtype=np.int64)
-    whole = group_stats(counts, columns, arrays)
+    whole = group_stats(counts, columns, arrays, config.consistency_min_group)
     itself = window_rows(counts, arrays) if assessed_window else np.zeros(counts.shape[0], dtype=np.bool_)
     for axis, scores in assessed.items():
         weights = config.weights(axis)  # keyed by name: one weight per declared dimension
@@ -541,6 +530,7 @@ __all__ = [
     "CAPABILITY_INTERVAL_NOTE",
     "INSUFFICIENT",
     "FloatArray",
+    "GroupStats",
     "IntArray",
     "TaskArrays",
     "assessment_uncertainty",
@@ -548,6 +538,7 @@ __all__ = [
     "capability_scores",
     "draw_counts",
     "draw_indices",
+    "group_stats",
     "interval_report",
     "interval_text",
     "is_borderline",

@@ -271,7 +271,7 @@ def score_assessment(
         )
 
     try:
-        with one_blas_thread():
+        with one_blas_thread(config.uncertainty_resamples > 0):
             scored = score_agent(
                 events,
                 config,

@@ -137,7 +137,7 @@ def _score_loaded(
 ) -> list[Scored]:
     """Score each agent; ``runs`` are the agents' stored stress runs (absent: none)."""
     scored: list[Scored] = []
-    with one_blas_thread():
+    with one_blas_thread(config.uncertainty_resamples > 0):
         for agent_id in agent_ids:
             try:
                 plain = score_agent(
@@ -156,11 +156,18 @@ def _score_loaded(
 
 
 @contextmanager
-def one_blas_thread() -> Iterator[None]:
+def one_blas_thread(bootstrap: bool = True) -> Iterator[None]:
     """One BLAS thread while scoring: the SCORING.md §2.5 bootstrap's products are small
     (B × tasks), and a threaded BLAS spends more on its threads than on them — several times
-    more on a loaded machine.  Does nothing when no BLAS library is loaded."""
+    more on a loaded machine (a 1 000 × 188 by 188 × 6 product: 0.16 ms with one thread,
+    28 ms median with two on a loaded two-core machine, measured).  threadpoolctl limits only
+    libraries already loaded, and the engine imports NumPy on its first bootstrap, so with
+    ``bootstrap`` (the scoring will resample) NumPy is imported first; without, NumPy is not
+    needed and not imported."""
     from threadpoolctl import threadpool_limits
+
+    if bootstrap:
+        import numpy  # noqa: F401  (loads the BLAS that the limit below applies to)
 
     with threadpool_limits(limits=1, user_api="blas"):
         yield
