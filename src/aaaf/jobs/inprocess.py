@@ -113,6 +113,15 @@ class InProcessQueue:
             self._stress_orgs[run_id] = organization_id
         self._stress_jobs.put(run_id)
 
+    def defer_compare_report(
+        self, connection: Connection, organization_id: uuid.UUID, report_id: uuid.UUID
+    ) -> None:
+        self._jobs.put(partial(self._compare_report, organization_id, report_id))
+
+    def _compare_report(self, organization_id: uuid.UUID, report_id: uuid.UUID) -> None:
+        status = tasks.compare_report_job(self.store, organization_id, report_id, clock=_now)
+        log.debug("compare report %s: %s", report_id, status)
+
     # -- running -------------------------------------------------------------------------------
 
     def start(self) -> None:

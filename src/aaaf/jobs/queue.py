@@ -18,6 +18,8 @@ Tasks (queue ``aaaf``):
   requested over HTTP; ``lock`` and ``queueing_lock`` per run.  A queue of its own, so that a
   worker's stress runs (minutes to hours) never hold its assessments: ``aaaf worker`` runs it
   beside the main queue (:func:`aaaf.jobs.runner.run_worker`);
+* ``aaaf.compare_report`` — a dashboard compare report (:mod:`aaaf.services.compare_reports`);
+  ``queueing_lock`` per report;
 * ``aaaf.sweep`` (queue ``aaaf-sweep``, served by a worker of its own in every ``aaaf worker``
   so that it never waits behind a backlog of assessments) — every ``AAAF_JOBS_SWEEP_SECONDS``: jobs of workers silent for
   ``AAAF_JOBS_STALLED_AFTER_SECONDS`` are retried; assessments whose job gave up after its
@@ -55,6 +57,7 @@ SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+COMPARE_TASK = "aaaf.compare_report"
 BADGE_PRIORITY = -1
 """Below the assessments' (0): a worker scores the assessments waiting before it issues the
 badges of those it scored (a badge costs about what scoring costs: signing, SVG and PNG)."""
@@ -152,6 +155,21 @@ class ProcrastinateQueue:
         except AlreadyEnqueued:
             log.debug("stress run %s already has a waiting job", run_id)
 
+    def defer_compare_report(
+        self, connection: Connection, organization_id: uuid.UUID, report_id: uuid.UUID
+    ) -> None:
+        lock = f"compare:{report_id}"
+        try:
+            self._defer_on(
+                connection,
+                COMPARE_TASK,
+                {"queue": QUEUE, "queueing_lock": lock},
+                organization_id=str(organization_id),
+                report_id=str(report_id),
+            )
+        except AlreadyEnqueued:
+            log.debug("compare report %s already has a waiting job", report_id)
+
 
 def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     """The procrastinate app of ``database_url`` with AAAF's tasks; ``store()`` gives the open
@@ -192,6 +210,12 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
         tasks.stress_run_job(
             store(), queue, uuid.UUID(organization_id), uuid.UUID(run_id), settings=settings, clock=_now
         )
+
+    @app.task(name=COMPARE_TASK, queue=QUEUE)
+    def compare_report(organization_id: str, report_id: str) -> None:
+        # no retry: the job records a failure on the report, and a report already claimed is
+        # never computed again
+        tasks.compare_report_job(store(), uuid.UUID(organization_id), uuid.UUID(report_id), clock=_now)
 
     @app.periodic(cron=f"* * * * * */{settings.jobs_sweep_seconds}")
     @app.task(name="aaaf.sweep", queue=SWEEP_QUEUE, queueing_lock="aaaf.sweep")
