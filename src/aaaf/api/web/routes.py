@@ -29,6 +29,7 @@ from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, TIER_COLOURS
 from aaaf.services import compare_reports
+from aaaf.services.changes import author_of
 from aaaf.store import OrgStore
 
 HERE = Path(__file__).parent
@@ -383,7 +384,7 @@ async def config_submit(request: Request) -> Response:
         part = str(form.get("part") or "")
         try:
             changes = _config_changes(part, form)
-            _org(request, session).update_config(**changes)
+            _org(request, session).update_config(changed_by=author_of(session.principal), **changes)
         except AAAFError as error:
             return _config_page(
                 request, session, status=422, error=error, error_part=part, submitted=dict(form)
