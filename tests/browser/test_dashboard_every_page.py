@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from aaaf.scoring.defaults import AXES
 from tests.api.conftest import LiveServer, free_port, poll_until, start_server, start_worker
 from tests.browser.accessibility import (
     PHONE_320,
@@ -201,6 +202,15 @@ def test_chart_text_is_at_least_12_px_at_every_width(browser: Any, site: Site, w
     try:
         _visit(page, site, site.pages["agent"])
         assert page.locator("svg.chart").count() >= 3
+        # the dimensions as small multiples: one accessible chart per dimension, each with its
+        # title, description and data table labelled by evidence window
+        small = page.locator("figure.chart-box", has=page.locator("svg.chart.small"))
+        assert small.count() == sum(len(names) for names in AXES.values())
+        for index in range(small.count()):
+            figure = small.nth(index)
+            assert figure.locator("svg > title").text_content()
+            assert "assessments from" in (figure.locator("svg > desc").text_content() or "")
+            assert figure.locator("thead th").first.text_content() == "Evidence window"
         smallest = smallest_chart_text_px(page)
         assert smallest is not None and smallest >= 12.0, smallest
         assert sideways_overflow(page)["over"] == 0
