@@ -1,4 +1,4 @@
-"""Every dashboard page in Chromium, on SQLite: none scrolls sideways on a 320 px phone, and
+"""Every dashboard page in Chromium, on SQLite and on PostgreSQL: none scrolls sideways on a 320 px phone, and
 axe-core finds no serious or critical violation on any of them — the compare report, the
 public verification page and the error pages included.
 
@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import LiveServer, free_port, poll_until, start_server
+from aaaf.scoring.defaults import AXES
+from tests.api.conftest import LiveServer, free_port, poll_until, start_server, start_worker
 from tests.browser.accessibility import (
     PHONE_320,
     axe_violations,
@@ -25,6 +26,7 @@ from tests.browser.accessibility import (
 )
 from tests.browser.conftest import screenshot
 from tests.browser.dashboard_fleet import Fleet, build_fleet
+from tests.conftest import _PostgresSchema, _require_postgres
 
 INSPECT = Path(__file__).parents[1] / "fixtures" / "inspect" / "issue11"
 RESAMPLES = 200  # the report's layout does not depend on the resample count
@@ -38,14 +40,27 @@ class Site:
     forbidden: str  # a page the read-only key may not see
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The fleet on a server of its own, on SQLite, then on PostgreSQL (where ``aaaf worker``
+    scores the triggered assessments and issues the badges)."""
     pytest.importorskip("inspect_ai")
-    log_dir = tmp_path_factory.mktemp("every-page")
+    log_dir = tmp_path_factory.mktemp(f"every-page-{request.param}")
     env = {"AAAF_WEBHOOK_ALLOW_LOOPBACK": "true", "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"}
-    url = f"sqlite:///{log_dir / 'aaaf.db'}"
+    schema = None
+    if request.param == "sqlite":
+        url = f"sqlite:///{log_dir / 'aaaf.db'}"
+    else:
+        _require_postgres()
+        schema = _PostgresSchema()
+        url = schema.url
     server = start_server(url, log_dir, extra_env=env)
-    live = LiveServer(server, "sqlite", url)
+    worker = (
+        start_worker(url, log_dir, env={**env, "AAAF_PUBLIC_BASE_URL": server.base_url})
+        if request.param == "postgresql"
+        else None
+    )
+    live = LiveServer(server, request.param, url)
     try:
         fleet = _with_failed_delivery(live)
         org = fleet.org
@@ -81,7 +96,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         yield Site(live, fleet, pages, "/webhooks")
     finally:
         live.close()
+        if worker is not None:
+            worker.stop()
         server.stop()
+        if schema is not None:
+            schema.drop()
 
 
 def _with_failed_delivery(live: LiveServer) -> Fleet:
@@ -135,7 +154,7 @@ def test_no_page_scrolls_sideways_at_320_px(browser: Any, site: Site) -> None:
             found = sideways_overflow(page)
             if found["over"] > 0:
                 wide[name] = found
-            screenshot(page, f"phone-320-{name}")
+            screenshot(page, f"phone-320-{name}-{site.live.dialect}")
         read_only = _signed_in(browser, site, site.fleet.read_key, PHONE_320)
         answer = read_only.goto(f"{site.live.base_url}{site.forbidden}")
         assert answer is not None and answer.status == 403
@@ -183,6 +202,15 @@ def test_chart_text_is_at_least_12_px_at_every_width(browser: Any, site: Site, w
     try:
         _visit(page, site, site.pages["agent"])
         assert page.locator("svg.chart").count() >= 3
+        # the dimensions as small multiples: one accessible chart per dimension, each with its
+        # title, description and data table labelled by evidence window
+        small = page.locator("figure.chart-box", has=page.locator("svg.chart.small"))
+        assert small.count() == sum(len(names) for names in AXES.values())
+        for index in range(small.count()):
+            figure = small.nth(index)
+            assert figure.locator("svg > title").text_content()
+            assert "assessments from" in (figure.locator("svg > desc").text_content() or "")
+            assert figure.locator("thead th").first.text_content() == "Evidence window"
         smallest = smallest_chart_text_px(page)
         assert smallest is not None and smallest >= 12.0, smallest
         assert sideways_overflow(page)["over"] == 0

@@ -31,6 +31,7 @@ class RecordingQueue:
         self.assessments: list[Any] = []
         self.badges: list[Any] = []
         self.stress_runs: list[Any] = []
+        self.compare_reports: list[Any] = []
 
     def defer_assessment(self, connection: Any, organization_id: Any, assessment_id: Any) -> None:
         self.assessments.append(assessment_id)
@@ -43,3 +44,6 @@ class RecordingQueue:
 
     def defer_stress_run(self, connection: Any, organization_id: Any, run_id: Any) -> None:
         self.stress_runs.append(run_id)
+
+    def defer_compare_report(self, connection: Any, organization_id: Any, report_id: Any) -> None:
+        self.compare_reports.append(report_id)

@@ -15,7 +15,15 @@ from procrastinate.testing import InMemoryConnector
 from sqlalchemy.exc import OperationalError
 
 from aaaf.jobs import blueprint, inprocess, tasks
-from aaaf.jobs.blueprint import ASSESS_TASK, BADGE_TASK, QUEUE, STRESS_TASK, JobResources, bind
+from aaaf.jobs.blueprint import (
+    ASSESS_TASK,
+    BADGE_TASK,
+    COMPARE_TASK,
+    QUEUE,
+    STRESS_TASK,
+    JobResources,
+    bind,
+)
 from aaaf.services.assessment_jobs import trigger_assessment
 from aaaf.settings import Settings
 from tests.jobs.helpers import RecordingQueue, assessable_agent
@@ -62,6 +70,7 @@ def test_the_app_has_the_declared_tasks_retries_and_schedule() -> None:
             ASSESS_TASK,
             BADGE_TASK,
             STRESS_TASK,
+            COMPARE_TASK,
             *PERIODIC,
         }
     )
@@ -69,6 +78,7 @@ def test_the_app_has_the_declared_tasks_retries_and_schedule() -> None:
     assert ours[ASSESS_TASK].retry_strategy == declared
     assert ours[BADGE_TASK].retry_strategy == declared
     assert ours[STRESS_TASK].retry_strategy is None
+    assert ours[COMPARE_TASK].retry_strategy is None
     assert (ours[ASSESS_TASK].queue, ours[BADGE_TASK].priority) == ("aaaf", -1)
     assert ours[STRESS_TASK].queue == "aaaf-stress" and ours["aaaf.sweep"].queue == "aaaf-sweep"
     periodic = {p.task.name: p.cron for p in app.periodic_registry.periodic_tasks.values()}

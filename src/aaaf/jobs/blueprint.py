@@ -16,6 +16,9 @@ Tasks:
   assessments waiting (:data:`BADGE_PRIORITY`); retried likewise;
 * ``aaaf.stress_run`` (queue ``aaaf-stress``) — a stress run requested over HTTP; no retry
   (the job records every failure on the run; an executor that dies leaves its lease to lapse);
+* ``aaaf.compare_report`` — a dashboard compare report (:mod:`aaaf.services.compare_reports`);
+  no retry (the job records a failure on the report; a report already claimed is never
+  computed again);
 * ``aaaf.sweep`` (queue ``aaaf-sweep``) — jobs of workers that stopped beating are retried,
   assessments whose job gave up end ``failed``, lost assessment and stress-run jobs are queued
   again;
@@ -45,6 +48,7 @@ SWEEP_QUEUE = "aaaf-sweep"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
+COMPARE_TASK = "aaaf.compare_report"
 SWEEP_TASK = "aaaf.sweep"
 DUTIES_TASK = "aaaf.duties"
 RETENTION_TASK = "aaaf.retention"
@@ -158,6 +162,13 @@ def stress_run(context: procrastinate.JobContext, organization_id: str, run_id: 
         settings=jobs.settings,
         clock=jobs.clock,
     )
+
+
+@blueprint.task(name=COMPARE_TASK, queue=QUEUE, pass_context=True)
+def compare_report(context: procrastinate.JobContext, organization_id: str, report_id: str) -> None:
+    """Compute and store a dashboard compare report (module docstring)."""
+    jobs = resources_of(context)
+    tasks.compare_report_job(jobs.store, uuid.UUID(organization_id), uuid.UUID(report_id), clock=jobs.clock)
 
 
 @blueprint.task(name=SWEEP_TASK, queue=SWEEP_QUEUE, queueing_lock=SWEEP_TASK, pass_context=True)

@@ -52,6 +52,7 @@ from aaaf.jobs import tasks
 from aaaf.jobs.blueprint import (
     ASSESS_TASK,
     BADGE_TASK,
+    COMPARE_TASK,
     RESOURCES,
     STRESS_QUEUE,
     STRESS_TASK,
@@ -231,6 +232,16 @@ class InProcessQueue:
         if job.queueing_lock is not None:
             with self._locks_guard:
                 self._locks.discard(job.queueing_lock)
+
+    def defer_compare_report(
+        self, connection: Connection, organization_id: uuid.UUID, report_id: uuid.UUID
+    ) -> None:
+        self.defer(
+            COMPARE_TASK,
+            f"compare:{report_id}",
+            organization_id=str(organization_id),
+            report_id=str(report_id),
+        )
 
     # -- running -------------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from aaaf.jobs.blueprint import (
     ASSESS_TASK,
     BADGE_PRIORITY,
     BADGE_TASK,
+    COMPARE_TASK,
     QUEUE,
     STRESS_QUEUE,
     STRESS_TASK,
@@ -136,6 +137,21 @@ class ProcrastinateQueue:
                 self.app.configure_task(STRESS_TASK, **options).defer(**arguments)
         except AlreadyEnqueued:
             log.debug("stress run %s already has a waiting job", run_id)
+
+    def defer_compare_report(
+        self, connection: Connection, organization_id: uuid.UUID, report_id: uuid.UUID
+    ) -> None:
+        lock = f"compare:{report_id}"
+        try:
+            self._defer_on(
+                connection,
+                COMPARE_TASK,
+                {"queue": QUEUE, "queueing_lock": lock},
+                organization_id=str(organization_id),
+                report_id=str(report_id),
+            )
+        except AlreadyEnqueued:
+            log.debug("compare report %s already has a waiting job", report_id)
 
 
 def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:

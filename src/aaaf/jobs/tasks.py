@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from aaaf.services import assessment_jobs, stress_jobs
+from aaaf.services import assessment_jobs, compare_reports, stress_jobs
 from aaaf.services.job_port import JobQueue
 from aaaf.settings import Settings
 
@@ -139,6 +139,13 @@ def stress_run_job(
         clock=clock,
         box=lambda: secret_box(store, settings),
     )
+
+
+def compare_report_job(
+    store: Any, organization_id: uuid.UUID, report_id: uuid.UUID, *, clock: Callable[[], datetime]
+) -> str:
+    """Compute and store a dashboard compare report (at most once); its closing status."""
+    return compare_reports.run_report_job(store, organization_id, report_id, clock=clock)
 
 
 def requeue_stress_runs(

@@ -19,6 +19,7 @@ class ConfigChange(PublicModel):
 
     id: str
     changed_at: str
+    changed_by: str | None = None
     changes: dict[str, dict[str, Any]]
 
 

@@ -33,10 +33,40 @@ class AxisChange(PublicModel):
 
 
 class ConfigurationChange(PublicModel):
+    """A setting changed between the two assessments: when, by whom, before → after."""
+
     changed_at: str
     setting: str
     before: object | None = None
     after: object | None = None
+    changed_by: str | None = Field(
+        default=None, description="The API key or OAuth client, or the command line; null when not recorded."
+    )
+
+
+class AuditCause(PublicModel):
+    """Audit findings recorded between the two assessments, and the honesty result the later
+    assessment drew from its window's findings (docs/scoring.md §2.6)."""
+
+    audited_tasks: int = Field(description="Tasks audited between the two assessments.")
+    first_at: str
+    last_at: str
+    auditors: list[str] = Field(default_factory=list)
+    honesty: Number | None = None
+    facts_checked: int = 0
+    facts_refuted: int = 0
+    self_report_unreliable: bool = False
+
+
+class AppealCause(PublicModel):
+    """An appeal of one of the agent's assessments decided between the two assessments."""
+
+    appeal_id: str
+    assessment_id: str
+    status: str
+    resolved_at: str
+    dimensions_challenged: list[str] = Field(default_factory=list)
+    reviewer_notes: str | None = None
 
 
 class AssessmentChanges(PublicModel):
@@ -46,3 +76,5 @@ class AssessmentChanges(PublicModel):
     previous_id: str | None = None
     axes: list[AxisChange] = Field(default_factory=list)
     configuration_changes: list[ConfigurationChange] = Field(default_factory=list)
+    audits: list[AuditCause] = Field(default_factory=list)
+    appeals: list[AppealCause] = Field(default_factory=list)

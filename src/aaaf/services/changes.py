@@ -5,8 +5,11 @@ For each dimension: the score before and after, and its causes — new evidence 
 weights renormalised over the dimensions that have evidence (docs/scoring.md §1: a composite
 spreads the weight of an unscored dimension over the scored ones, so a dimension can move a
 composite without its own score moving), and a configuration change recorded between the two
-assessments (which setting, when, before → after, from the configuration history).  One
-service for the API (``GET /api/v1/assessments/{id}/changes``) and the dashboard.
+assessments (which setting, when, before → after, by whom, from the configuration history).
+Besides: audit findings recorded between the two assessments with the honesty result the later
+one drew from them (SCORING.md §2.6), and appeals of the agent's assessments decided between
+them (each also a cause of the dimensions it challenged).  One service for the API
+(``GET /api/v1/assessments/{id}/changes``) and the dashboard.
 """
 
 from __future__ import annotations
@@ -14,13 +17,81 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aaaf.models.changes import AssessmentChanges, AxisChange, ConfigurationChange, DimensionChange
+from aaaf.models.changes import (
+    AppealCause,
+    AssessmentChanges,
+    AuditCause,
+    AxisChange,
+    ConfigurationChange,
+    DimensionChange,
+)
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.store import OrgStore
 
 COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
 WEIGHT_SETTINGS = {"performance": "performance_weights", "capability": "capability_weights"}
+
+
+def author_of(principal: Any) -> str:
+    """Who a configuration change is recorded as made by: the caller's OAuth client or API key."""
+    if principal.client_id is not None:
+        return f"OAuth client {principal.client_id}"
+    if principal.key_id is not None:
+        return f"API key {principal.key_id}"
+    return "the installation's administrator"
+
+
+def _iso(when: Any) -> str:
+    return str(when.isoformat().replace("+00:00", "Z"))
+
+
+def _between(when: Any, previous: Any, assessment: Any) -> bool:
+    return when is not None and previous.completed_at < when <= assessment.completed_at
+
+
+def _audits(org: OrgStore, previous: Any, assessment: Any) -> list[AuditCause]:
+    """The audit findings recorded between the two assessments, with the later assessment's
+    honesty result (none when nothing was audited in between)."""
+    found = [
+        event
+        for event in org.events(assessment.agent_id, types=["task_audited"], since=previous.completed_at)
+        if _between(event.timestamp, previous, assessment)
+    ]
+    if not found:
+        return []
+    audit = (assessment.result or {}).get("audit") or {}
+    return [
+        AuditCause(
+            audited_tasks=len({event.data.get("task_id") for event in found}),
+            first_at=_iso(found[0].timestamp),
+            last_at=_iso(found[-1].timestamp),
+            auditors=sorted({str(event.data.get("auditor")) for event in found if event.data.get("auditor")}),
+            honesty=audit.get("honesty"),
+            facts_checked=int(audit.get("facts_checked") or 0),
+            facts_refuted=int(audit.get("facts_refuted") or 0),
+            self_report_unreliable=bool(audit.get("self_report_unreliable")),
+        )
+    ]
+
+
+def _appeals(org: OrgStore, earlier: list[Any], previous: Any, assessment: Any) -> list[AppealCause]:
+    """Appeals of the agent's assessments up to ``assessment`` decided between the two."""
+    decided = []
+    for appealed in earlier:
+        for appeal in org.appeals(appealed.id):
+            if appeal.resolved_at is not None and _between(appeal.resolved_at, previous, assessment):
+                decided.append(
+                    AppealCause(
+                        appeal_id=str(appeal.id),
+                        assessment_id=str(appeal.assessment_id),
+                        status=appeal.status,
+                        resolved_at=_iso(appeal.resolved_at),
+                        dimensions_challenged=list(appeal.dimensions_challenged),
+                        reviewer_notes=appeal.reviewer_notes,
+                    )
+                )
+    return sorted(decided, key=lambda cause: cause.resolved_at)
 
 
 def _previous(org: OrgStore, assessment: Any) -> Any | None:
@@ -49,7 +120,8 @@ def _dimension(
     now: Mapping[str, Any],
     then: Mapping[str, Any],
     weights: tuple[Mapping[str, Any], Mapping[str, Any]],
-    reconfigured: bool,
+    reconfigured: list[ConfigurationChange],
+    appeals: list[AppealCause],
 ) -> DimensionChange:
     data, old = (now.get("dimensions") or {}).get(name) or {}, (then.get("dimensions") or {}).get(name) or {}
     after, before = data.get("score"), old.get("score")
@@ -67,12 +139,16 @@ def _dimension(
         and weight_after is not None
         and round(float(weight_before), 4) != round(float(weight_after), 4)
     ):
+        authors = sorted({change.changed_by for change in reconfigured if change.changed_by})
         why = (
-            "the weights were reconfigured"
+            "the weights were reconfigured" + (f" by {', '.join(authors)}" if authors else "")
             if reconfigured
             else "renormalised over the dimensions with evidence"
         )
         causes.append(f"weight {display(float(weight_before))} → {display(float(weight_after))} ({why})")
+    for appeal in appeals:
+        if name in appeal.dimensions_challenged:
+            causes.append(f"appeal {appeal.status} on {appeal.resolved_at[:10]}")
     return DimensionChange(
         dimension=name,
         before=before,
@@ -92,7 +168,12 @@ def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
     previous = _previous(org, assessment) if assessment.status == "completed" and assessment.result else None
     if previous is None:
         return AssessmentChanges(
-            assessment_id=str(assessment.id), previous_id=None, axes=[], configuration_changes=[]
+            assessment_id=str(assessment.id),
+            previous_id=None,
+            axes=[],
+            configuration_changes=[],
+            audits=[],
+            appeals=[],
         )
     result, before = assessment.result or {}, previous.result or {}
     configured = []
@@ -105,9 +186,15 @@ def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
                         setting=setting,
                         before=values.get("before"),
                         after=values.get("after"),
+                        changed_by=change.changed_by,
                     )
                 )
-    reconfigured = {change.setting for change in configured}
+    earlier = [
+        a
+        for a in org.assessments(assessment.agent_id)
+        if a.completed_at is not None and a.completed_at <= assessment.completed_at  # type: ignore[operator]
+    ]
+    appeals = _appeals(org, earlier, previous, assessment)
     axes = []
     for axis, names in AXES.items():
         now, then = result.get(axis) or {}, before.get(axis) or {}
@@ -123,7 +210,14 @@ def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
                 tier_before=then.get("tier"),
                 tier_after=now.get("tier"),
                 dimensions=[
-                    _dimension(name, now, then, weights, WEIGHT_SETTINGS[axis] in reconfigured)
+                    _dimension(
+                        name,
+                        now,
+                        then,
+                        weights,
+                        [change for change in configured if change.setting == WEIGHT_SETTINGS[axis]],
+                        appeals,
+                    )
                     for name in names
                 ],
             )
@@ -133,4 +227,6 @@ def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
         previous_id=str(previous.id),
         axes=axes,
         configuration_changes=configured,
+        audits=_audits(org, previous, assessment),
+        appeals=appeals,
     )

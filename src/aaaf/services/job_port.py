@@ -37,6 +37,14 @@ class JobQueue(Protocol):
         duplicate of a job already waiting is ignored."""
         ...
 
+    def defer_compare_report(
+        self, connection: Connection, organization_id: uuid.UUID, report_id: uuid.UUID
+    ) -> None:
+        """Queue the job of a dashboard compare report (:mod:`aaaf.services.compare_reports`),
+        on ``connection`` — the transaction that records it ``queued`` — so both are committed
+        or neither is."""
+        ...
+
 
 class RunningQueue(Protocol):
     """A process's queue as its command started it: the queue, and how to stop it."""

@@ -331,11 +331,14 @@ class ConfigChange:
     changes: Mapping[str, Mapping[str, Any]]
     config_before: Mapping[str, Any]
     config_after: Mapping[str, Any]
+    changed_by: str | None = None
+    """Who made it (an API key or OAuth client, or the command line); None before 0024."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
             "changed_at": iso(self.changed_at),
+            "changed_by": self.changed_by,
             "changes": {key: dict(value) for key, value in self.changes.items()},
         }
 
@@ -346,13 +349,15 @@ def record_config_change(
     before: AAAFConfig,
     after: AAAFConfig,
     changed_at: datetime,
+    changed_by: str | None = None,
 ) -> ConfigChange | None:
-    """Record the change from ``before`` to ``after`` (None, and nothing written, when they are equal)."""
+    """Record the change from ``before`` to ``after`` by ``changed_by`` (None, and nothing
+    written, when they are equal)."""
     old, new = config_snapshot(before), config_snapshot(after)
     changes = snapshot_changes(old, new)
     if not changes:
         return None
-    change = ConfigChange(uuid.uuid4(), changed_at, changes, old, new)
+    change = ConfigChange(uuid.uuid4(), changed_at, changes, old, new, changed_by)
     connection.execute(
         insert(t.org_config_changes).values(
             id=change.id,
@@ -361,6 +366,7 @@ def record_config_change(
             changes=changes,
             config_before=old,
             config_after=new,
+            changed_by=changed_by,
         )
     )
     return change

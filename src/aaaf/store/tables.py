@@ -423,6 +423,7 @@ org_config_changes = Table(
     Column("changes", JSONDocument, nullable=False),
     Column("config_before", JSONDocument, nullable=False),
     Column("config_after", JSONDocument, nullable=False),
+    Column("changed_by", Text(), nullable=True),  # who (0024); null before it was recorded
     Index("idx_org_config_changes_organization", "organization_id", "changed_at"),
 )
 
@@ -573,6 +574,26 @@ gate_decisions = Table(
     _created_at(),
     CheckConstraint(one_of("kind", GATE_DECISION_KINDS), name="kind"),
     Index("idx_gate_decisions_agent", "organization_id", "agent_id", "created_at"),
+)
+
+# a dashboard compare report run as a job (issue 32): what was asked, where its job stands,
+# and the report's HTML once it is done (or why it failed)
+COMPARE_REPORT_STATUSES = ("queued", "running", "done", "failed")
+compare_reports = Table(
+    "compare_reports",
+    metadata,
+    Column("id", Uuid(), primary_key=True),
+    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
+    _created_at(),
+    Column("control", Text(), nullable=False),
+    Column("treatments", JSONDocument, nullable=False),
+    Column("resamples", Integer(), nullable=False),
+    Column("status", Text(), nullable=False),
+    Column("started_at", UTCDateTime(), nullable=True),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Column("html", Text(), nullable=True),
+    Column("error", Text(), nullable=True),
+    CheckConstraint(one_of("status", COMPARE_REPORT_STATUSES), name="status"),
 )
 
 # the tables declared in modules of their own, on the same metadata: importing the schema

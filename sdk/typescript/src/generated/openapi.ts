@@ -1301,6 +1301,24 @@ export interface components {
             resolved_at: string | null;
         };
         /**
+         * AppealCause
+         * @description An appeal of one of the agent's assessments decided between the two assessments.
+         */
+        AppealCause: {
+            /** Appeal Id */
+            appeal_id: string;
+            /** Assessment Id */
+            assessment_id: string;
+            /** Status */
+            status: string;
+            /** Resolved At */
+            resolved_at: string;
+            /** Dimensions Challenged */
+            dimensions_challenged?: string[];
+            /** Reviewer Notes */
+            reviewer_notes?: string | null;
+        };
+        /**
          * AppealCreate
          * @description docs/api.md appeal request.
          */
@@ -1394,6 +1412,10 @@ export interface components {
             axes?: components["schemas"]["AxisChange"][];
             /** Configuration Changes */
             configuration_changes?: components["schemas"]["ConfigurationChange"][];
+            /** Audits */
+            audits?: components["schemas"]["AuditCause"][];
+            /** Appeals */
+            appeals?: components["schemas"]["AppealCause"][];
         };
         /**
          * AssessmentCreate
@@ -1432,6 +1454,41 @@ export interface components {
             type: string;
             /** Created At */
             created_at: string;
+        };
+        /**
+         * AuditCause
+         * @description Audit findings recorded between the two assessments, and the honesty result the later
+         *     assessment drew from its window's findings (docs/scoring.md §2.6).
+         */
+        AuditCause: {
+            /**
+             * Audited Tasks
+             * @description Tasks audited between the two assessments.
+             */
+            audited_tasks: number;
+            /** First At */
+            first_at: string;
+            /** Last At */
+            last_at: string;
+            /** Auditors */
+            auditors?: string[];
+            /** Honesty */
+            honesty?: number | null;
+            /**
+             * Facts Checked
+             * @default 0
+             */
+            facts_checked: number;
+            /**
+             * Facts Refuted
+             * @default 0
+             */
+            facts_refuted: number;
+            /**
+             * Self Report Unreliable
+             * @default false
+             */
+            self_report_unreliable: boolean;
         };
         /**
          * AuditFindings
@@ -1974,7 +2031,10 @@ export interface components {
                 [key: string]: number;
             };
         };
-        /** ConfigurationChange */
+        /**
+         * ConfigurationChange
+         * @description A setting changed between the two assessments: when, by whom, before → after.
+         */
         ConfigurationChange: {
             /** Changed At */
             changed_at: string;
@@ -1984,6 +2044,11 @@ export interface components {
             before?: unknown | null;
             /** After */
             after?: unknown | null;
+            /**
+             * Changed By
+             * @description The API key or OAuth client, or the command line; null when not recorded.
+             */
+            changed_by?: string | null;
         };
         /** CounterEvidence */
         CounterEvidence: {

@@ -16,10 +16,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
-from aaaf.api.deps import Admin, Reader
+from aaaf.api.deps import Admin, AdminCaller, Reader
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
+from aaaf.services.changes import author_of
 from aaaf.settings import get_settings
 from aaaf.store import OrgStore
 
@@ -59,6 +60,7 @@ def get_config(org_id: str, org: Reader) -> dict[str, Any]:
 def update_config(
     org_id: str,
     org: Admin,
+    caller: AdminCaller,
     changes: Annotated[dict[str, Any], Body(description="Configuration keys to change.")],
 ) -> dict[str, Any]:
     """Change configuration values; the answer is the whole configuration."""
@@ -74,7 +76,7 @@ def update_config(
             f"rate_limit_per_minute: at most {cap} on this installation (AAAF_MAX_RATE_LIMIT_PER_MINUTE).",
             {"field": "rate_limit_per_minute", "value": asked, "limit": cap},
         )
-    return _own(org, org_id).update_config(**changes).to_dict()
+    return _own(org, org_id).update_config(changed_by=author_of(caller), **changes).to_dict()
 
 
 @router.get("/weights", response_model=ConfigWeights, operation_id="get_weights")
@@ -83,7 +85,7 @@ def get_weights(org_id: str, org: Reader) -> dict[str, Any]:
 
 
 @router.put("/weights", response_model=ConfigWeights, operation_id="set_weights")
-def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
+def set_weights(org_id: str, body: WeightsUpdate, org: Admin, caller: AdminCaller) -> dict[str, Any]:
     """Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
     changes = {key: getattr(body, key) for key in WEIGHT_KEYS if getattr(body, key) is not None}
     if not changes:
@@ -92,7 +94,7 @@ def set_weights(org_id: str, body: WeightsUpdate, org: Admin) -> dict[str, Any]:
             "Give performance_weights and/or capability_weights.",
             {"field": "performance_weights"},
         )
-    return _weights(_own(org, org_id).update_config(**changes).to_dict())
+    return _weights(_own(org, org_id).update_config(changed_by=author_of(caller), **changes).to_dict())
 
 
 @router.get("/taxonomy", response_model=Taxonomy, operation_id="get_taxonomy")
@@ -101,7 +103,7 @@ def get_taxonomy(org_id: str, org: Reader) -> dict[str, Any]:
 
 
 @router.put("/taxonomy", response_model=Taxonomy, operation_id="set_taxonomy")
-def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin) -> dict[str, Any]:
+def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin, caller: AdminCaller) -> dict[str, Any]:
     """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-    config = _own(org, org_id).set_taxonomy(body.domain_taxonomy)
+    config = _own(org, org_id).set_taxonomy(body.domain_taxonomy, changed_by=author_of(caller))
     return {"domain_taxonomy": config.to_dict()["domain_taxonomy"]}

@@ -99,14 +99,17 @@ def line_chart(
     times: Sequence[float] | None = None,
     bands: Mapping[str, Sequence[tuple[float, float] | None]] | None = None,
     levels: Sequence[tuple[str, float]] = (),
+    small: bool = False,
 ) -> Chart:
     """One line per series over ``points`` (x labels, oldest first); gaps where a value is None.
 
     ``times`` (seconds, one per point) places the points by time rather than evenly; ``bands``
     draws each named series' interval (low, high) per point as a shaded band behind its line;
-    ``levels`` (name, value) draws a labelled dashed line at each value (the tier thresholds)."""
+    ``levels`` (name, value) draws a labelled dashed line at each value (the tier thresholds).
+    ``small`` draws one of :func:`small_multiples`: the first and last evidence windows on two
+    lines under the plot, so that both fit its narrow width."""
     number = next(_ids)
-    left, right, top, bottom = 48, 12, 12, 28
+    left, right, top, bottom = 48, 12, 12, 44 if small else 28
     plot_w, plot_h = width - left - right, height - top - bottom
     step = plot_w / max(1, len(points) - 1)
     span = (max(times) - min(times)) if times and len(times) > 1 else 0.0
@@ -136,8 +139,8 @@ def line_chart(
     if levels:
         described += ". Tier lines: " + ", ".join(f"{name} from {display(value)}" for name, value in levels)
     parts = [
-        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
-        f'aria-labelledby="c{number}t c{number}d" xmlns="http://www.w3.org/2000/svg">',
+        f'<svg class="chart{" small" if small else ""}" role="img" viewBox="0 0 {width} {height}" '
+        f'width="100%" aria-labelledby="c{number}t c{number}d" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="c{number}t">{escape(title)}</title><desc id="c{number}d">{escape(described)}</desc>',
     ]
     for fraction in (0.0, 0.5, 1.0):
@@ -155,7 +158,8 @@ def line_chart(
             f"{escape(level_name)} {escape(display(level))}</text>"
         )
     if points:
-        parts.append(f'<text x="{left}" y="{height - 6}" class="axis">{escape(points[0])}</text>')
+        first_y = height - 22 if small and len(points) > 1 else height - 6
+        parts.append(f'<text x="{left}" y="{first_y}" class="axis">{escape(points[0])}</text>')
         if len(points) > 1:
             parts.append(
                 f'<text x="{width - right}" y="{height - 6}" text-anchor="end" class="axis">'
@@ -198,6 +202,37 @@ def line_chart(
         (point, *(_shown(values[index]) for values in series.values())) for index, point in enumerate(points)
     ]
     return Chart(Markup("".join(parts)), title, columns, rows)
+
+
+SMALL_WIDTH, SMALL_HEIGHT = 300, 170
+"""A small multiple's drawing size: at its CSS minimum width (``svg.chart.small``) its 13-unit
+text is drawn at 12 px or more."""
+
+
+def small_multiples(
+    subject: str,
+    points: Sequence[str],
+    series: Mapping[str, Sequence[float | None]],
+    *,
+    times: Sequence[float] | None = None,
+    bands: Mapping[str, Sequence[tuple[float, float] | None]] | None = None,
+) -> list[Chart]:
+    """One small chart per series (a dimension) on the same time axis and scale, instead of
+    every series as a line of one plot: each reads on its own, with its own title, text
+    alternative and data table.  ``bands`` gives a series' intervals where they are stored."""
+    return [
+        line_chart(
+            f"{name} over {subject}",
+            points,
+            {name: values},
+            times=times,
+            bands={name: (bands or {})[name]} if name in (bands or {}) else None,
+            width=SMALL_WIDTH,
+            height=SMALL_HEIGHT,
+            small=True,
+        )
+        for name, values in series.items()
+    ]
 
 
 def legend(series: Sequence[str]) -> list[tuple[str, str]]:

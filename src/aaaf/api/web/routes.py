@@ -28,6 +28,8 @@ from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, TIER_COLOURS
+from aaaf.services import compare_reports
+from aaaf.services.changes import author_of
 from aaaf.store import OrgStore
 
 HERE = Path(__file__).parent
@@ -382,7 +384,7 @@ async def config_submit(request: Request) -> Response:
         part = str(form.get("part") or "")
         try:
             changes = _config_changes(part, form)
-            _org(request, session).update_config(**changes)
+            _org(request, session).update_config(changed_by=author_of(session.principal), **changes)
         except AAAFError as error:
             return _config_page(
                 request, session, status=422, error=error, error_part=part, submitted=dict(form)
@@ -435,59 +437,153 @@ DEFAULT_RESAMPLES = 10_000  # as POST /api/v1/eval-runs/compare
 
 @router.get("/compare", response_class=HTMLResponse)
 def compare(request: Request) -> Response:
-    """Pick a control and one or several treatments among the organization's eval runs."""
+    """Pick a control and one or several treatments among the organization's eval runs (the
+    ones a sign-in kept, when a session ended under the form, pre-selected again)."""
 
     def build(session: Session) -> Response:
         runs = [run.summary() for run in _org(request, session).eval_runs()]
         control, treatment = compare_pair.defaults(runs)
+        query = request.query_params
+        kept = query.get(KEPT) == "1"
         return _render(
             request,
             "dashboard/compare.html",
             session,
             runs=runs,
-            resamples=DEFAULT_RESAMPLES,
-            default_control=control,
-            default_treatment=treatment,
+            resamples=query.get("resamples") if kept else DEFAULT_RESAMPLES,
+            default_control=query.get("control") if kept else control,
+            default_treatments=query.getlist("treatment") if kept else [treatment],
+            kept=kept,
+            direct_limit=compare_reports.DIRECT_LIMIT,
         )
 
     return _page(request, build)
+
+
+def _checked_pair(org: OrgStore, control: str, treatments: list[str], raw: str) -> tuple[int, str | None]:
+    """The resamples asked for and the warning about the pair (a run against itself refused)."""
+    resamples = compare_reports.check_request(control, treatments, raw)
+    warning = compare_pair.check_pair(
+        org.get_eval_run(control).summary(), [org.get_eval_run(ref).summary() for ref in treatments]
+    )
+    return resamples, warning
+
+
+def _with_warning(html: str, warning: str | None) -> str:
+    if not warning:
+        return html
+    banner = (  # above the report, where it is read first
+        '<p role="alert" data-warning="swapped" style="border:2px solid #9b1c1c;'
+        'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
+        f"{escape(warning)}</p>"
+    )
+    return html.replace("<main>", "<main>\n" + banner, 1)
+
+
+@router.post("/compare/report")
+async def compare_submit(request: Request) -> Response:
+    """The compare form: a comparison of at most ``DIRECT_LIMIT`` resamples × treatments is
+    shown at once (``GET /compare/report``); a larger one is queued as a job and its page
+    (``/compare/reports/{id}``) shows its progress, then the report."""
+    form = await request.form()
+
+    def build(session: Session) -> Response:
+        from aaaf.api.deps import get_job_queue
+
+        check_csrf(session, str(form.get("csrf_token") or ""))
+        control = str(form.get("control") or "")
+        treatments = [str(ref) for ref in form.getlist("treatment") if ref]
+        raw = str(form.get("resamples") or DEFAULT_RESAMPLES).strip()
+        resamples, _ = _checked_pair(_org(request, session), control, treatments, raw)
+        if not compare_reports.runs_as_job(resamples, len(treatments)):
+            query = urlencode(
+                [("control", control), *(("treatment", ref) for ref in treatments), ("resamples", raw)]
+            )
+            return RedirectResponse(f"/compare/report?{query}", status_code=303)
+        report_id = compare_reports.queue_report(
+            request.app.state.store,
+            get_job_queue(request),
+            session.principal.organization_id,
+            control,
+            treatments,
+            resamples,
+            now=request.app.state.context.now(),
+        )
+        return RedirectResponse(f"/compare/reports/{report_id}", status_code=303)
+
+    return _page(request, build, keep=("/compare", form))
 
 
 @router.get("/compare/report", response_class=HTMLResponse)
 def compare_report(request: Request) -> Response:
-    """The existing HTML compare report (:mod:`aaaf.reports.compare_html`) of stored runs,
-    compared by the service ``POST /api/v1/eval-runs/compare`` uses (a GET: it stores nothing)."""
+    """The HTML compare report (:mod:`aaaf.reports.compare_html`) of a small comparison of
+    stored runs, rendered at once by the service the API uses; a larger one is refused here
+    (the form runs it as a job)."""
 
     def build(session: Session) -> Response:
-        from aaaf.reports.compare_html import render_comparison_html, render_several_html
-        from aaaf.scoring.layered import LayeredConfig
-        from aaaf.services.eval_runs import check_compare_cost, compare_stored_result
-
         query = request.query_params
         control = query.get("control") or ""
         treatments = [t for t in query.getlist("treatment") if t]
-        raw = query.get("resamples") or str(DEFAULT_RESAMPLES)
-        if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
-            raise AAAFError(
-                "INVALID_REQUEST", f"resamples: {raw!r} is not a whole number from 1 to 100000.", {}
-            )
-        if not control:
-            raise AAAFError("INVALID_REQUEST", "Choose a control run.", {"field": "control"})
-        check_compare_cost(int(raw), len(treatments))  # docs/security.md "Limits"
         org = _org(request, session)
-        warning = compare_pair.check_pair(
-            org.get_eval_run(control).summary(), [org.get_eval_run(ref).summary() for ref in treatments]
+        resamples, warning = _checked_pair(
+            org, control, treatments, query.get("resamples") or str(DEFAULT_RESAMPLES)
         )
-        config = LayeredConfig(resamples=int(raw))
-        result, _, _ = compare_stored_result(org, control, treatments, config=config)
-        html = render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
-        if warning:  # above the report, where it is read first
-            banner = (
-                '<p role="alert" data-warning="swapped" style="border:2px solid #9b1c1c;'
-                'padding:8px 12px;color:#7a1414;background:#fff7f5;font-weight:600">'
-                f"{escape(warning)}</p>"
+        if compare_reports.runs_as_job(resamples, len(treatments)):
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"{resamples} resamples × {len(treatments)} treatment(s) is more than "
+                f"{compare_reports.DIRECT_LIMIT}: a report this long runs as a job. Start it from the compare form.",
+                {"field": "resamples", "limit": compare_reports.DIRECT_LIMIT},
             )
-            html = html.replace("<main>", "<main>\n" + banner, 1)
-        return HTMLResponse(html)
+        html = compare_reports.render_report(org, control, treatments, resamples)
+        return HTMLResponse(_with_warning(html, warning))
 
     return _page(request, build)
+
+
+@router.get("/compare/reports/{report_id}", response_class=HTMLResponse)
+def compare_job(request: Request, report_id: str) -> Response:
+    """A compare report run as a job: the report once it is done, else its progress (which
+    the page polls, then reloads itself into the report)."""
+
+    def build(session: Session) -> Response:
+        report = compare_reports.report_of(
+            request.app.state.store, session.principal.organization_id, report_id
+        )
+        if report.status == "done" and report.html is not None:
+            org = _org(request, session)
+            _, warning = _checked_pair(org, report.control, report.treatments, str(report.resamples))
+            return HTMLResponse(_with_warning(report.html, warning))
+        return _render(request, "dashboard/compare_job.html", session, **_progress(request, report))
+
+    return _page(request, build)
+
+
+@router.get("/compare/reports/{report_id}/progress", response_class=HTMLResponse)
+def compare_job_progress(request: Request, report_id: str) -> Response:
+    """The progress fragment the job's page polls; once the report is done it answers
+    ``HX-Refresh`` so that the page reloads into the report."""
+
+    def build(session: Session) -> Response:
+        report = compare_reports.report_of(
+            request.app.state.store, session.principal.organization_id, report_id
+        )
+        response = templates.TemplateResponse(
+            request, "dashboard/compare_progress.html", _progress(request, report)
+        )
+        if report.status == "done":
+            response.headers["HX-Refresh"] = "true"
+        return response
+
+    return _page(request, build)
+
+
+def _progress(request: Request, report: Any) -> dict[str, Any]:
+    now = request.app.state.context.now()
+    since = report.started_at or report.created_at
+    until = report.finished_at or now
+    return {
+        "report": report,
+        "elapsed": max(0.0, (until - since).total_seconds()),
+        "waited": report.started_at is None,
+    }

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from aaaf.api.web import fleet as fleet_view
-from aaaf.api.web.charts import Chart, bar_chart, line_chart
+from aaaf.api.web.charts import Chart, bar_chart, line_chart, small_multiples
 from aaaf.reports.markdown import AXIS_TIERS, AXIS_TITLES, title_of, trust_display
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import reassessment_due
@@ -182,8 +182,9 @@ def _band(assessment: Any, axis: str) -> tuple[float, float] | None:
 
 
 def trends(assessments: Sequence[Any]) -> list[Chart]:
-    """Composites (with their 95 % intervals as bands), then each axis's dimensions, over the
-    assessments (oldest first), placed by the end of their evidence window."""
+    """Composites (with their 95 % intervals as bands) with their tier lines, then each axis's
+    dimensions as small multiples, over the assessments (oldest first), placed by the end of
+    their evidence window."""
     points = [_window_label(a) for a in assessments]
     times = [a.window_end.timestamp() for a in assessments]
     charts = [  # one composite chart per axis: each axis has its own tier thresholds
@@ -213,10 +214,9 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
             ]
             for name in names
         }
-        charts.append(
-            line_chart(
-                f"{AXIS_TITLES[axis]} dimensions over the agent's assessments", points, series, times=times
-            )
+        # one small chart per dimension (no interval is stored per dimension: bands are the composites')
+        charts += small_multiples(
+            f"the agent's assessments ({AXIS_TITLES[axis]})", points, series, times=times
         )
     return charts
 

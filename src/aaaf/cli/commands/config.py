@@ -158,6 +158,9 @@ def read_weights(spec: str, axis: str) -> dict[str, float]:
 # ----------------------------------------------------------------------------- changing
 
 
+CLI_AUTHOR = "the command line (aaaf config)"
+
+
 def _apply(db: str | None, key: str, value: Any, as_json: bool) -> None:
     """Store one change and say what it did: before → after, and when."""
     _apply_changes(db, {key: value}, as_json)
@@ -168,7 +171,7 @@ def _apply_changes(db: str | None, changes: dict[str, Any], as_json: bool) -> No
     with open_session(db) as session:
         org = session.org
         before = len(org.config_history())
-        org.update_config(**changes)
+        org.update_config(changed_by=CLI_AUTHOR, **changes)
         history = org.config_history()
     change = history[-1] if len(history) > before else None
     if as_json:

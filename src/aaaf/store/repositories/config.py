@@ -38,11 +38,12 @@ def write_org_config(
     changes: Mapping[str, Any],
     *,
     now: datetime | None = None,
+    changed_by: str | None = None,
 ) -> AAAFConfig:
     """Validate ``changes`` against ``current`` and store them (inside the caller's transaction).
 
-    A change that alters something is recorded with its time (``org_config_changes``); one
-    that alters nothing writes nothing.
+    A change that alters something is recorded with its time and ``changed_by``
+    (``org_config_changes``); one that alters nothing writes nothing.
     """
     normalised = normalise_changes(changes)
     updated = current.with_overrides(**normalised)  # WEIGHT_SUM_INVALID
@@ -52,7 +53,7 @@ def write_org_config(
         )
     ).one()
     stamp = now or now_utc()
-    if record_config_change(connection, organization_id, current, updated, stamp) is None:
+    if record_config_change(connection, organization_id, current, updated, stamp, changed_by) is None:
         return updated
     values: dict[str, Any] = {}
     for field, column in COLUMN_FIELDS.items():
@@ -133,7 +134,7 @@ class ConfigRepository(OrgScoped):
         """``config().to_dict()`` (the API's ``GET .../config``)."""
         return self.config().to_dict()
 
-    def update_config(self, **changes: Any) -> AAAFConfig:
+    def update_config(self, *, changed_by: str | None = None, **changes: Any) -> AAAFConfig:
         """Change config values; keys are ``AAAFConfig`` field names or their ``to_dict`` names.
 
         Validated through ``AAAFConfig.with_overrides`` (weights: ``WEIGHT_SUM_INVALID``);
@@ -142,7 +143,9 @@ class ConfigRepository(OrgScoped):
         """
         with self._writing() as connection:
             current = read_org_config(connection, self.organization_id)
-            return write_org_config(connection, self.organization_id, current, changes, now=self._clock())
+            return write_org_config(
+                connection, self.organization_id, current, changes, now=self._clock(), changed_by=changed_by
+            )
 
     def config_history(self) -> list[ConfigChange]:
         """Every recorded configuration change, oldest first (issue 21)."""
@@ -155,11 +158,13 @@ class ConfigRepository(OrgScoped):
             current = read_org_config(connection, self.organization_id)
             return config_in_force_at(connection, self.organization_id, when, current)
 
-    def set_weights(self, axis: str, weights: Mapping[str, float]) -> AAAFConfig:
+    def set_weights(
+        self, axis: str, weights: Mapping[str, float], *, changed_by: str | None = None
+    ) -> AAAFConfig:
         """Replace one axis's weights (checked: ``WEIGHT_SUM_INVALID``, SCORING.md §0)."""
         check_one_of("axis", axis, t.AXES)
-        return self.update_config(**{f"{axis}_weights": dict(weights)})
+        return self.update_config(changed_by=changed_by, **{f"{axis}_weights": dict(weights)})
 
-    def set_taxonomy(self, domains: Sequence[str]) -> AAAFConfig:
+    def set_taxonomy(self, domains: Sequence[str], *, changed_by: str | None = None) -> AAAFConfig:
         """Replace the domain taxonomy (SCORING.md §2.3 domain_breadth)."""
-        return self.update_config(taxonomy=list(domains))
+        return self.update_config(changed_by=changed_by, taxonomy=list(domains))

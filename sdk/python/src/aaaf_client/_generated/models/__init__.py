@@ -10,6 +10,7 @@ from .agent_patch_status_type_0 import AgentPatchStatusType0
 from .agent_standing import AgentStanding
 from .api_key import ApiKey
 from .appeal import Appeal
+from .appeal_cause import AppealCause
 from .appeal_counter_evidence_item import AppealCounterEvidenceItem
 from .appeal_create import AppealCreate
 from .appeal_page import AppealPage
@@ -23,6 +24,7 @@ from .assessment_create import AssessmentCreate
 from .assessment_create_type import AssessmentCreateType
 from .assessment_error_type_1 import AssessmentErrorType1
 from .assessment_started import AssessmentStarted
+from .audit_cause import AuditCause
 from .audit_findings import AuditFindings
 from .audit_sample import AuditSample
 from .audit_sample_request import AuditSampleRequest
@@ -205,6 +207,7 @@ __all__ = (
     "AgentStanding",
     "ApiKey",
     "Appeal",
+    "AppealCause",
     "AppealCounterEvidenceItem",
     "AppealCreate",
     "AppealPage",
@@ -218,6 +221,7 @@ __all__ = (
     "AssessmentCreateType",
     "AssessmentErrorType1",
     "AssessmentStarted",
+    "AuditCause",
     "AuditFindings",
     "AuditSample",
     "AuditSampleRequest",

@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.appeal_cause import AppealCause
+  from ..models.audit_cause import AuditCause
   from ..models.axis_change import AxisChange
   from ..models.configuration_change import ConfigurationChange
 
@@ -32,18 +34,24 @@ class AssessmentChanges:
             previous_id (None | str | Unset):
             axes (list[AxisChange] | Unset):
             configuration_changes (list[ConfigurationChange] | Unset):
+            audits (list[AuditCause] | Unset):
+            appeals (list[AppealCause] | Unset):
      """
 
     assessment_id: str
     previous_id: None | str | Unset = UNSET
     axes: list[AxisChange] | Unset = UNSET
     configuration_changes: list[ConfigurationChange] | Unset = UNSET
+    audits: list[AuditCause] | Unset = UNSET
+    appeals: list[AppealCause] | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.appeal_cause import AppealCause # noqa: PLC0415
+        from ..models.audit_cause import AuditCause # noqa: PLC0415
         from ..models.axis_change import AxisChange # noqa: PLC0415
         from ..models.configuration_change import ConfigurationChange # noqa: PLC0415
         assessment_id = self.assessment_id
@@ -72,6 +80,24 @@ class AssessmentChanges:
 
 
 
+        audits: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.audits, Unset):
+            audits = []
+            for audits_item_data in self.audits:
+                audits_item = audits_item_data.to_dict()
+                audits.append(audits_item)
+
+
+
+        appeals: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.appeals, Unset):
+            appeals = []
+            for appeals_item_data in self.appeals:
+                appeals_item = appeals_item_data.to_dict()
+                appeals.append(appeals_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -84,6 +110,10 @@ class AssessmentChanges:
             field_dict["axes"] = axes
         if configuration_changes is not UNSET:
             field_dict["configuration_changes"] = configuration_changes
+        if audits is not UNSET:
+            field_dict["audits"] = audits
+        if appeals is not UNSET:
+            field_dict["appeals"] = appeals
 
         return field_dict
 
@@ -91,6 +121,8 @@ class AssessmentChanges:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.appeal_cause import AppealCause # noqa: PLC0415
+        from ..models.audit_cause import AuditCause # noqa: PLC0415
         from ..models.axis_change import AxisChange # noqa: PLC0415
         from ..models.configuration_change import ConfigurationChange # noqa: PLC0415
         d = dict(src_dict)
@@ -130,11 +162,37 @@ class AssessmentChanges:
                 configuration_changes.append(configuration_changes_item)
 
 
+        _audits = d.pop("audits", UNSET)
+        audits: list[AuditCause] | Unset = UNSET
+        if _audits is not UNSET:
+            audits = []
+            for audits_item_data in _audits:
+                audits_item = AuditCause.from_dict(audits_item_data)
+
+
+
+                audits.append(audits_item)
+
+
+        _appeals = d.pop("appeals", UNSET)
+        appeals: list[AppealCause] | Unset = UNSET
+        if _appeals is not UNSET:
+            appeals = []
+            for appeals_item_data in _appeals:
+                appeals_item = AppealCause.from_dict(appeals_item_data)
+
+
+
+                appeals.append(appeals_item)
+
+
         assessment_changes = cls(
             assessment_id=assessment_id,
             previous_id=previous_id,
             axes=axes,
             configuration_changes=configuration_changes,
+            audits=audits,
+            appeals=appeals,
         )
 
         return assessment_changes

@@ -22,18 +22,21 @@ T = TypeVar("T", bound="ConfigurationChange")
 
 @_attrs_define
 class ConfigurationChange:
-    """ 
+    """ A setting changed between the two assessments: when, by whom, before → after.
+
         Attributes:
             changed_at (str):
             setting (str):
             before (Any | None | Unset):
             after (Any | None | Unset):
+            changed_by (None | str | Unset): The API key or OAuth client, or the command line; null when not recorded.
      """
 
     changed_at: str
     setting: str
     before: Any | None | Unset = UNSET
     after: Any | None | Unset = UNSET
+    changed_by: None | str | Unset = UNSET
 
 
 
@@ -56,6 +59,12 @@ class ConfigurationChange:
         else:
             after = self.after
 
+        changed_by: None | str | Unset
+        if isinstance(self.changed_by, Unset):
+            changed_by = UNSET
+        else:
+            changed_by = self.changed_by
+
 
         field_dict: dict[str, Any] = {}
 
@@ -67,6 +76,8 @@ class ConfigurationChange:
             field_dict["before"] = before
         if after is not UNSET:
             field_dict["after"] = after
+        if changed_by is not UNSET:
+            field_dict["changed_by"] = changed_by
 
         return field_dict
 
@@ -99,11 +110,22 @@ class ConfigurationChange:
         after = _parse_after(d.pop("after", UNSET))
 
 
+        def _parse_changed_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        changed_by = _parse_changed_by(d.pop("changed_by", UNSET))
+
+
         configuration_change = cls(
             changed_at=changed_at,
             setting=setting,
             before=before,
             after=after,
+            changed_by=changed_by,
         )
 
         return configuration_change
