@@ -27,10 +27,7 @@ from aaaf.scoring.defaults import AXES
 from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
-from aaaf.store.repositories.base import OrgScoped
-
-COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
-"""The assessment types that score whole axes (the fleet row's)."""
+from aaaf.store.agent_trend import COMPOSITE_TYPES, AgentTrendRepository
 
 _CHUNK = 500
 
@@ -351,7 +348,7 @@ COUNTED_COMPLETIONS = ("accepted", "partial")
 """The completion statuses that count towards a re-assessment (SCORING.md §2.4)."""
 
 
-class AgentSummaryRepository(OrgScoped):
+class AgentSummaryRepository(AgentTrendRepository):
     """Reading the organization's summaries (the overview's one query) and the completed
     tasks each agent has gathered since (the re-assessment trigger)."""
 
