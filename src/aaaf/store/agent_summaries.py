@@ -459,15 +459,14 @@ class AgentSummaryRepository(AgentTrendRepository):
             )
             .group_by(e.c.agent_id)
         )
-        known = select(s.c.agent_id).where(
-            s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
-        )
-        fresh = (
+        fresh = (  # the never-assessed agents first, then only their events (not every agent's)
             select(e.c.agent_id, tasks)
-            .join(t.agents, t.agents.c.id == e.c.agent_id)
+            .select_from(
+                t.agents.outerjoin(s, s.c.agent_id == t.agents.c.id).join(e, e.c.agent_id == t.agents.c.id)
+            )
             .where(
                 t.agents.c.organization_id == self.organization_id,
-                e.c.agent_id.not_in(known),
+                s.c.due_completed_at.is_(None),  # no summary, or one without a completed assessment
                 e.c.timestamp > fresh_since,
                 counted,
             )
