@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, literal, select, type_coerce
+from sqlalchemy import JSON, bindparam, cast, literal, select, type_coerce
+from sqlalchemy.dialects.postgresql import JSONB
 
 from aaaf.scoring.defaults import AXES
 from aaaf.store import tables as t
@@ -53,22 +54,46 @@ def _trend_paths() -> list[tuple[str, ...]]:
 _TREND_PATHS = _trend_paths()
 
 
-def _picked(dialect: str) -> list[Any]:
-    """The values at :data:`_TREND_PATHS`, each as the stored JSON text of that part (parsed
-    here, so a float reads back bit for bit): PostgreSQL's ``#>`` and, on SQLite (3.38+),
-    ``->`` both return the part as written — SQLite's ``json_extract`` would turn it into a
-    number and back, and its JSON text keeps only 15 digits."""
-    result = t.assessments.c.result
-    if dialect != "sqlite":
-        return [result[path] for path in _TREND_PATHS]
-    return [
-        type_coerce(result.op("->")(literal("$." + ".".join(f'"{key}"' for key in path))), JSON)
-        for path in _TREND_PATHS
-    ]
+_COLUMNS = ("id", "agent_id", "type", "status", "review_state", "window_start", "window_end")
+_COLUMNS += ("created_at", "completed_at")
 
 
-_TREND_PICKED = {dialect: _picked(dialect) for dialect in ("sqlite", "postgresql")}
-"""The picked values per dialect, built once rather than per request."""
+def _trend_query(dialect: str) -> Any:
+    """The agent's (``trend_agent`` of ``trend_org``) assessments newest first: the columns
+    of :data:`_COLUMNS`, then the values at :data:`_TREND_PATHS`, each as the JSON text of
+    that part (parsed here).  PostgreSQL's ``json`` is text that every ``#>`` would parse
+    again (a hundred results times every path): there each result is parsed once into
+    ``jsonb`` (whose numbers keep every digit) in a subquery that OFFSET 0 keeps from being
+    merged into the paths.  On SQLite (3.38+) ``->`` returns the part as written —
+    ``json_extract`` would turn it into a number and back, and its JSON text keeps only 15
+    digits."""
+    a = t.assessments
+    mine = (t.agents.c.organization_id == bindparam("trend_org"), a.c.agent_id == bindparam("trend_agent"))
+    if dialect == "sqlite":
+        picked = [
+            type_coerce(a.c.result.op("->")(literal("$." + ".".join(f'"{key}"' for key in path))), JSON)
+            for path in _TREND_PATHS
+        ]
+        return (
+            select(*(a.c[name] for name in _COLUMNS), *picked)
+            .join(t.agents, t.agents.c.id == a.c.agent_id)
+            .where(*mine)
+            .order_by(a.c.created_at.desc(), a.c.id.desc())
+        )
+    parsed = (
+        select(*(a.c[name] for name in _COLUMNS), cast(a.c.result, JSONB).label("doc"))
+        .join(t.agents, t.agents.c.id == a.c.agent_id)
+        .where(*mine)
+        .offset(0)
+        .subquery("parsed")
+    )
+    return select(
+        *(parsed.c[name] for name in _COLUMNS), *(parsed.c.doc[path] for path in _TREND_PATHS)
+    ).order_by(parsed.c.created_at.desc(), parsed.c.id.desc())
+
+
+_TREND_QUERY = {dialect: _trend_query(dialect) for dialect in ("sqlite", "postgresql")}
+"""The query per dialect, built once rather than per request."""
 
 
 def _trend_result(values: Sequence[Any]) -> dict[str, Any] | None:
@@ -93,16 +118,11 @@ class AgentTrendRepository(OrgScoped):
     def agent_trend(self, agent_id: uuid.UUID) -> list[TrendAssessment]:
         """The agent's assessments newest first, each with only the parts of its result the
         agent page lists and charts, picked out by the database (not the whole document)."""
-        a = t.assessments
-        query = (
-            select(a.c.id, a.c.agent_id, a.c.type, a.c.status, a.c.review_state, a.c.window_start)
-            .add_columns(a.c.window_end, a.c.created_at, a.c.completed_at)
-            .join(t.agents, t.agents.c.id == a.c.agent_id)
-            .where(t.agents.c.organization_id == self.organization_id, a.c.agent_id == agent_id)
-            .order_by(a.c.created_at.desc(), a.c.id.desc())
-        )
         with self._reading() as connection:
-            rows = connection.execute(query.add_columns(*_TREND_PICKED[connection.dialect.name])).all()
+            rows = connection.execute(
+                _TREND_QUERY[connection.dialect.name],
+                {"trend_org": self.organization_id, "trend_agent": agent_id},
+            ).all()
         return [
             TrendAssessment(
                 id=row.id,
