@@ -54,8 +54,8 @@ def _trend_paths() -> list[tuple[str, ...]]:
 _TREND_PATHS = _trend_paths()
 
 
-_COLUMNS = ("id", "agent_id", "type", "status", "review_state", "window_start", "window_end")
-_COLUMNS += ("created_at", "completed_at")
+_COLUMNS: tuple[str, ...] = ("id", "agent_id", "type", "status", "review_state", "window_start")
+_COLUMNS += ("window_end", "created_at", "completed_at")
 
 
 def _trend_query(dialect: str) -> Any:
