@@ -6,7 +6,8 @@ overview reads the per-agent summaries, docs/scaling.md).  Nothing here asserts 
 
 Each fleet is written straight through the services (``collect``, ``assess_all``) into a fresh
 database before the server starts; requests are sequential, from one signed-in httpx client
-(the browser's session cookie), after a warm-up request each.  Beside the first page by name,
+(the browser's session cookie), after a warm-up request each; p95 is by nearest rank (the
+19th of 20), the slowest request apart as ``max_ms``.  Beside the first page by name,
 the third page sorted by change (the sort and the cut are the summaries', in SQL).
 """
 
