@@ -96,17 +96,10 @@ def _appeals(org: OrgStore, earlier: list[Any], previous: Any, assessment: Any) 
 
 def _previous(org: OrgStore, assessment: Any) -> Any | None:
     """The agent's completed whole-axis assessment completed before ``assessment``."""
-    earlier = [
-        a
-        for a in org.assessments(assessment.agent_id, status="completed")
-        if a.id != assessment.id
-        and a.type in COMPOSITE_TYPES
-        and a.result
-        and a.completed_at is not None
-        and assessment.completed_at is not None
-        and a.completed_at <= assessment.completed_at
-    ]
-    return max(earlier, key=lambda a: (a.completed_at, a.created_at)) if earlier else None
+    if assessment.completed_at is None:
+        return None
+    found = org.previous_composite_id(assessment.agent_id, assessment.id, assessment.completed_at)
+    return None if found is None else org.get_assessment(found)
 
 
 def _delta(after: Any, before: Any) -> float | None:

@@ -27,11 +27,8 @@ from aaaf.scoring.defaults import AXES
 from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
-from aaaf.store.repositories.base import OrgScoped
+from aaaf.store.agent_trend import COMPOSITE_TYPES, AgentTrendRepository
 from aaaf.store.tables_summary import agent_summaries as summaries
-
-COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
-"""The assessment types that score whole axes (the fleet row's)."""
 
 _CHUNK = 500
 
@@ -352,7 +349,7 @@ COUNTED_COMPLETIONS = ("accepted", "partial")
 """The completion statuses that count towards a re-assessment (SCORING.md §2.4)."""
 
 
-class AgentSummaryRepository(OrgScoped):
+class AgentSummaryRepository(AgentTrendRepository):
     """Reading the organization's summaries (the overview's one query) and the completed
     tasks each agent has gathered since (the re-assessment trigger)."""
 
@@ -463,15 +460,14 @@ class AgentSummaryRepository(OrgScoped):
             )
             .group_by(e.c.agent_id)
         )
-        known = select(s.c.agent_id).where(
-            s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
-        )
-        fresh = (
+        fresh = (  # the never-assessed agents first, then only their events (not every agent's)
             select(e.c.agent_id, tasks)
-            .join(t.agents, t.agents.c.id == e.c.agent_id)
+            .select_from(
+                t.agents.outerjoin(s, s.c.agent_id == t.agents.c.id).join(e, e.c.agent_id == t.agents.c.id)
+            )
             .where(
                 t.agents.c.organization_id == self.organization_id,
-                e.c.agent_id.not_in(known),
+                s.c.due_completed_at.is_(None),  # no summary, or one without a completed assessment
                 e.c.timestamp > fresh_since,
                 counted,
             )

@@ -273,9 +273,9 @@ def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
 def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any]:
     """The agent page (issue 17 §2): scores, trends, progress, badge, trust, stress, raises."""
     agent = org.get_agent(agent_ref)
-    every = org.assessments(agent.id)  # newest first, read once
+    every = org.agent_trend(agent.id)  # newest first, only what the list and charts read
     history = _composite_assessments(every)
-    latest = history[-1] if history else None
+    latest = org.get_assessment(history[-1].id) if history else None  # the one read whole
     bars: dict[str, Chart] = {}
     raises: dict[str, Any] = {}
     if latest is not None:
