@@ -220,7 +220,7 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
     # and the appeal is resolved — all of it, or (on any failure, a crash included) none of it.
     # The status list file, the database's signed export, is rewritten once that has committed;
     # `aaaf badge` then issues a credential with the corrected scores and a fresh bit.
-    from aaaf.services import badges as badge_service  # heavy (rendering): only when needed
+    from aaaf.services import badge_revocation as revocation
 
     result_dict = rescored.to_dict()
     for key in ("calibration", "config"):
@@ -246,7 +246,7 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
     }
     with org.unit_of_work() as uow:
         superseded = uow.supersede_badge(
-            assessment.id, reason=badge_service.appeal_reason(appeal.id), at=utc(now)
+            assessment.id, reason=revocation.appeal_reason(appeal.id), at=utc(now)
         )
         uow.replace_dimension_scores(
             assessment.id,
@@ -266,5 +266,5 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
         )
         emit(uow, "appeal.resolved", appeal_data(resolved, assessment), now=now)
     if superseded is not None:
-        badge_service.rewrite_status_list(org, now)
+        revocation.rewrite_status_list(org, now)
     return resolved

@@ -41,7 +41,7 @@ def refresh_status_list(
     """Re-sign the status list file (default: beside the issuer key) when it is due at
     ``now`` (always with ``force``); a missing file is written only with ``create`` (else None:
     nothing is published)."""
-    from aaaf.services.badges import default_status_list_path, issuer_key, write_status_list
+    from aaaf.services.badge_revocation import default_status_list_path, issuer_key, write_status_list
 
     path = Path(output) if output is not None else default_status_list_path(session.store)
     if not path.is_file() and not create:

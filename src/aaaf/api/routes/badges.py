@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,7 +26,8 @@ from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.models.badge import BadgeCredential, BadgeOnRecord, BadgeRevocation, Jwks, PublicVerification
-from aaaf.store import Organization, OrgStore, Store
+from aaaf.services.org_session import ScopedOrg
+from aaaf.store import OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
 
@@ -41,13 +41,8 @@ MEDIA_TYPES = {
 }
 
 
-@dataclass(frozen=True)
-class OrgSession:
-    """What the badge service takes: the store, the organization's scope, the organization."""
-
-    store: Store
-    org: OrgStore
-    organization: Organization
+# the dashboard (api/web) builds the badge services' session under this name
+OrgSession = ScopedOrg
 
 
 def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
@@ -56,7 +51,7 @@ def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, n
     from aaaf.services import badges as badge_service
 
     try:
-        badge_service.issue(OrgSession(store, org, org.organization()), assessment_id, now=now)
+        badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
 
@@ -101,10 +96,10 @@ def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: 
 def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
     """Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
-    from aaaf.services import badges as badge_service
+    from aaaf.services import badge_revocation as revocation
     from aaaf.store.repositories.badge_visibility import public_badge_visibility
 
-    result = badge_service.verify_issued(store, assessment_id, now)
+    result = revocation.verify_issued(store, assessment_id, now)
     if public_badge_visibility(store.engine, assessment_id)[0] == "private":
         # a private badge: whether it is valid, and nothing about whom it names
         return {"valid": result.valid, "assessment_id": assessment_id, "visibility": "private"}
@@ -156,11 +151,11 @@ def get_jwks(store: StoreDep) -> dict[str, Any]:
 def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
     """The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
     which badge verifiers fetch from the URL each credential names (public)."""
-    from aaaf.services import badges as badge_service
+    from aaaf.services import badge_revocation as revocation
 
     organization = store.get_organization(org_id)
-    session = OrgSession(store, store.scope(organization.id), organization)
-    return Response(badge_service.status_list_token(session, now), media_type="application/jwt")
+    session = ScopedOrg(store, store.scope(organization.id), organization)
+    return Response(revocation.status_list_token(session, now), media_type="application/jwt")
 
 
 class Revocation(Request):
@@ -180,10 +175,10 @@ def revoke_badge(
 ) -> dict[str, Any]:
     """Revoke the assessment's badge (``admin``): its bit is set in the organization's status
     list with when and why, so every copy handed out verifies as revoked from now on."""
-    from aaaf.services import badges as badge_service
+    from aaaf.services import badge_revocation as revocation
 
-    session = OrgSession(store, org, org.organization())
-    badge, _ = badge_service.revoke(session, assessment_id, reason=body.reason, now=now)
+    session = ScopedOrg(store, org, org.organization())
+    badge, _ = revocation.revoke(session, assessment_id, reason=body.reason, now=now)
     return {
         "assessment_id": str(badge.assessment_id),
         "revoked": badge.revoked,
@@ -206,7 +201,7 @@ def review_badge(
     from aaaf.services import assess as assess_service
     from aaaf.services import badges as badge_service
 
-    session = OrgSession(store, org, org.organization())
+    session = ScopedOrg(store, org, org.organization())
     decided = badge_service.review(
         session, assessment_id, approve=body.decision == "approve", reviewer=body.reviewer, now=now
     )
