@@ -213,7 +213,7 @@ def _emit(uow: Any, event_type: str, assessment: Any, now: datetime) -> None:
 
 
 def fail_and_emit(
-    org: Any, assessment_id: Any, *, error: dict[str, Any], now: datetime, spec: Any = None
+    org: OrgStore, assessment_id: Any, *, error: dict[str, Any], now: datetime, spec: Any = None
 ) -> Any:
     """Record an assessment ``failed`` and raise ``assessment.failed`` (SCORING.md §7
     "Assessments"), in one unit of work."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from aaaf.services.assess_parallel import ScoredAgent
     from aaaf.store.assessment_batch import FinishedAssessment, PreviousComposites
+    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,7 @@ def write_assessment_events(
 
 
 def store_finished(
-    org: Any,
+    org: OrgStore,
     items: Sequence[FinishedAssessment],
     *,
     now: datetime,

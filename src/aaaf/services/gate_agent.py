@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_agent, with_extra
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 
 def _stress_runs(assessment: Any) -> list[str]:
@@ -25,7 +28,7 @@ def _stress_runs(assessment: Any) -> list[str]:
     ]
 
 
-def _side(org: Any, assessment: Any, events: Sequence[Any]) -> Any:
+def _side(org: OrgStore, assessment: Any, events: Sequence[Any]) -> Any:
     """An assessment's evidence as it was scored: the events its type scores, the
     configuration recorded with it, its window end, its stored dimension scores and, for
     stress evidence, each task's stress task id (the pairing key)."""
@@ -53,14 +56,14 @@ def _side(org: Any, assessment: Any, events: Sequence[Any]) -> Any:
     return Side(scored, config, assessment.window_end, assessed, keys)
 
 
-def _task_types(org: Any, run_ids: Sequence[str]) -> dict[str, str]:
+def _task_types(org: OrgStore, run_ids: Sequence[str]) -> dict[str, str]:
     """stress task id → its task type, from the runs' stored results."""
     from aaaf.evals.importers.inspect_stress import evidence_task_id
 
     types: dict[str, str] = {}
     for run_id in run_ids:
         prefix = evidence_task_id(run_id, "")
-        for row in org.stress_run_results(run_id):
+        for row in org.stress_run_results(org.get_stress_run(run_id).id):
             details = row.get("details") or {}
             evidence_task, task_type = str(details.get("evidence_task_id", "")), details.get("task_type")
             if evidence_task.startswith(prefix) and task_type:
@@ -69,7 +72,7 @@ def _task_types(org: Any, run_ids: Sequence[str]) -> dict[str, str]:
 
 
 def compare_assessments(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     baseline: Any,
     candidate: Any,
@@ -104,7 +107,7 @@ def compare_assessments(
 
 
 def run_agent_gate(
-    org: Any,
+    org: OrgStore,
     agent_name: str,
     agent_spec: Any,
     *,
@@ -143,7 +146,7 @@ def run_agent_gate(
 
 
 def gate_stress_run(
-    org: Any,
+    org: OrgStore,
     agent: Any,
     run: Any,
     baseline: Any,

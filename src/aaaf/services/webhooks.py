@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.secret_box import SecretBox
@@ -29,6 +29,9 @@ from aaaf.settings import Settings, get_settings
 from aaaf.store.records import Webhook, WebhookDelivery
 from aaaf.store.repositories.webhooks import DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BACKOFF_SECONDS
 from aaaf.store.tables import WEBHOOK_EVENT_TYPES
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -104,7 +107,7 @@ def _check_policy(max_retries: int | None, retry_backoff_seconds: float | None) 
 
 
 def create_webhook(
-    org: Any,
+    org: OrgStore,
     box: SecretBox,
     url: str,
     event_types: Sequence[str],
@@ -132,7 +135,7 @@ def create_webhook(
 
 
 def update_webhook(
-    org: Any,
+    org: OrgStore,
     webhook_id: str,
     *,
     now: datetime,
@@ -162,7 +165,7 @@ def update_webhook(
     return webhook
 
 
-def redeliver(org: Any, webhook_id: str, delivery_id: str, *, now: datetime) -> WebhookDelivery:
+def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime) -> WebhookDelivery:
     """Send a delivery again (same ``webhook-id``), now, with a fresh retry budget; an
     inactive webhook must be re-activated first (409 ``CONFLICT``)."""
     webhook = org.get_webhook(webhook_id)
@@ -193,7 +196,7 @@ def payload_json(event_type: str, data: Mapping[str, Any], *, now: datetime) -> 
 
 
 def emit(
-    org: Any, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
+    org: OrgStore, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
 ) -> uuid.UUID | None:
     """Record a document 004 §6.3 event for the organization's subscribed webhooks, in the
     unit of work ``org`` is bound to (if any); its id, or None when nothing was recorded: an
