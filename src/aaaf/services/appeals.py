@@ -38,6 +38,7 @@ from aaaf.services.webhooks import appeal_data, emit
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Assessment
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -59,7 +60,7 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
-def config_of(org: OrgStore, assessment: Any) -> Any:
+def config_of(org: OrgStore, assessment: Assessment) -> Any:
     """The configuration ``assessment`` ran with (see the module docstring)."""
     recorded = (assessment.result or {}).get("config")
     if isinstance(recorded, dict):
@@ -69,7 +70,7 @@ def config_of(org: OrgStore, assessment: Any) -> Any:
     return org.config_at(assessment.created_at)
 
 
-def recorded_config(org: OrgStore, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+def recorded_config(org: OrgStore, assessment: Assessment) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
     """The config the assessment was computed with (its recorded spec), that spec and the
     stored evidence row; for an assessment stored before specs were recorded, the config its
     result recorded or the one in force at its creation (:func:`config_of`), None and None
@@ -81,7 +82,7 @@ def recorded_config(org: OrgStore, assessment: Any) -> tuple[AAAFConfig, SchemeS
     return aaaf_config_of(spec), spec, evidence
 
 
-def assessment_task_ids(org: OrgStore, assessment: Any) -> set[str]:
+def assessment_task_ids(org: OrgStore, assessment: Assessment) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
@@ -93,7 +94,7 @@ def assessment_task_ids(org: OrgStore, assessment: Any) -> set[str]:
     return set(result.evidence_summary.get("task_ids", []))
 
 
-def assessed_dimensions(assessment: Any) -> set[str]:
+def assessed_dimensions(assessment: Assessment) -> set[str]:
     result = assessment.result or {}
     names: set[str] = set()
     for axis in ("performance", "capability"):

@@ -32,6 +32,7 @@ from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.uncertainty_report import borderline_threshold
 
 if TYPE_CHECKING:
+    from aaaf.store.records import Assessment
     from aaaf.store.store import Store
 
 STATUSES = ("valid", "expired", "revoked", "unknown")
@@ -113,7 +114,7 @@ def _audit_words(audit: Any) -> str:
     return text + "."
 
 
-def evidence_behind(assessment: Any) -> EvidenceBehind:
+def evidence_behind(assessment: Assessment) -> EvidenceBehind:
     """The :class:`EvidenceBehind` of a stored assessment (None fields when not recorded)."""
     if assessment is None:
         return EvidenceBehind(None, None, None, _audit_words(None))

@@ -20,15 +20,16 @@ from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Assessment
 
 
-def _stress_runs(assessment: Any) -> list[str]:
+def _stress_runs(assessment: Assessment) -> list[str]:
     return [
         str(run) for run in ((assessment.result or {}).get("evidence_sources") or {}).get("stress_runs") or []
     ]
 
 
-def _side(org: OrgStore, assessment: Any, events: Sequence[Any]) -> Any:
+def _side(org: OrgStore, assessment: Assessment, events: Sequence[Any]) -> Any:
     """An assessment's evidence as it was scored: the events its type scores, the
     configuration recorded with it, its window end, its stored dimension scores and, for
     stress evidence, each task's stress task id (the pairing key)."""

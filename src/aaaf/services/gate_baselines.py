@@ -21,9 +21,10 @@ from aaaf.errors import AAAFError
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Assessment
 
 
-def _valid(record: Any, now: datetime) -> bool:
+def _valid(record: Assessment, now: datetime) -> bool:
     """Completed, both axes scored (not ``single_dimension``), not rejected by a reviewer,
     not expired (SCORING.md §2.4)."""
     if record.status != "completed" or record.type == "single_dimension" or record.review_state == "rejected":

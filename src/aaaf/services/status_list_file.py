@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.status_list import renewal_due
 from aaaf.badges.verify import verify_jws
+
+if TYPE_CHECKING:
+    from aaaf.services.org_session import OrgSession
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class StatusListRefresh:
 
 
 def refresh_status_list(
-    session: Any,
+    session: OrgSession,
     now: datetime,
     output: Path | None = None,
     *,

@@ -26,6 +26,7 @@ from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.stress_runs import StressRun
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
     return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
-def stress_run_json(run: Any) -> dict[str, Any]:
+def stress_run_json(run: StressRun) -> dict[str, Any]:
     """A run as the API shows it: everything but ``log_path`` (a path on the server that ran
     it; the CLI shows it) — and never the agent's key, which is not part of a run record."""
     shown: dict[str, Any] = run.to_dict()
@@ -162,7 +163,7 @@ def run_stress_test(
 
 def execute_stress_run(
     org: OrgStore,
-    run: Any,
+    run: StressRun,
     library: Any,
     agent_spec: Any,
     *,
@@ -241,7 +242,7 @@ def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
     return lambda: PinnedTransport(settings, refusal_as_connect_error=True)
 
 
-def _fail(org: OrgStore, run: Any, message: str, *, now: datetime) -> None:
+def _fail(org: OrgStore, run: StressRun, message: str, *, now: datetime) -> None:
     org.finish_stress_run(
         run.id,
         status="failed",
@@ -254,7 +255,7 @@ def _fail(org: OrgStore, run: Any, message: str, *, now: datetime) -> None:
 
 def record_stress_evidence(
     org: OrgStore,
-    run: Any,
+    run: StressRun,
     library: Any,
     records: list[dict[str, Any]],
     *,

@@ -44,6 +44,7 @@ from aaaf.stress.sandbox import SandboxChoice
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.stress_runs import StressRun
     from aaaf.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -250,7 +251,7 @@ def run_stress_job(
 
 def _execute(
     org: OrgStore,
-    run: Any,
+    run: StressRun,
     settings: Settings,
     box: Callable[[], SecretBox],
     logs: Path,

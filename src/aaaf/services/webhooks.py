@@ -32,6 +32,7 @@ from aaaf.store.tables import WEBHOOK_EVENT_TYPES
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Appeal, Assessment, Badge
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -210,12 +211,12 @@ def emit(
     return event_id
 
 
-def _tier(assessment: Any, axis: str) -> str | None:
+def _tier(assessment: Assessment, axis: str) -> str | None:
     value = getattr(assessment, f"{axis}_tier", None)
     return value if isinstance(value, str) else None
 
 
-def assessment_data(assessment: Any) -> dict[str, Any]:
+def assessment_data(assessment: Assessment) -> dict[str, Any]:
     """``data`` of the ``assessment.*`` events (document 004 §6.3's example, plus the
     assessment's type, and its error when it failed)."""
     data: dict[str, Any] = {
@@ -233,7 +234,7 @@ def assessment_data(assessment: Any) -> dict[str, Any]:
     return data
 
 
-def appeal_data(appeal: Any, assessment: Any) -> dict[str, Any]:
+def appeal_data(appeal: Appeal, assessment: Assessment) -> dict[str, Any]:
     """``data`` of ``appeal.filed`` and ``appeal.resolved``."""
     data: dict[str, Any] = {
         "appeal_id": str(appeal.id),
@@ -247,7 +248,7 @@ def appeal_data(appeal: Any, assessment: Any) -> dict[str, Any]:
     return data
 
 
-def badge_data(badge: Any) -> dict[str, Any]:
+def badge_data(badge: Badge) -> dict[str, Any]:
     """``data`` of ``badge.expiring`` and ``badge.expired``."""
     return {
         "badge_id": str(badge.id),
