@@ -18,12 +18,13 @@ import difflib
 import hashlib
 import re
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Badge
     from aaaf.store.store import Store
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -82,7 +83,7 @@ def assessment_for(org: OrgStore, reference: str) -> uuid.UUID:
     return latest.id
 
 
-def current_public_badge(store: Store, organization: str, agent: str) -> Any:
+def current_public_badge(store: Store, organization: str, agent: str) -> Badge:
     """The badge ``/badges/{organization}/{agent}.svg`` serves: the agent's newest current,
     unrevoked, public credential.  ``organization`` and ``agent`` are names (or ids).
     ``NOT_FOUND`` (the same answer for every reason, so nothing private leaks) otherwise."""

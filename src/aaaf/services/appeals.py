@@ -38,7 +38,7 @@ from aaaf.services.webhooks import appeal_data, emit
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Assessment
+    from aaaf.store.records import Appeal, Assessment
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -111,7 +111,7 @@ def file_appeal(
     justification: str,
     counter_evidence: Sequence[dict[str, Any]],
     now: datetime,
-) -> Any:
+) -> Appeal:
     assessment = org.get_assessment(assessment_id)
     config, _, _ = recorded_config(org, assessment)
 
@@ -164,7 +164,9 @@ def file_appeal(
     return appeal
 
 
-def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
+def resolve_appeal(
+    org: OrgStore, appeal_id: str, *, decision: str, notes: str | None, now: datetime
+) -> Appeal:
     if decision not in ("accepted", "rejected"):
         raise AAAFError("INVALID_REQUEST", f"decision must be accepted or rejected, got {decision!r}")
     appeal = org.get_appeal(appeal_id)

@@ -37,6 +37,7 @@ from aaaf.store.availability import database_unavailable
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
     from aaaf.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 
 def trigger_assessment(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     queue: JobQueue,
     *,
     now: datetime,

@@ -20,7 +20,7 @@ from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Assessment
+    from aaaf.store.records import Agent, Assessment
 
 
 def _stress_runs(assessment: Assessment) -> list[str]:
@@ -74,7 +74,7 @@ def _task_types(org: OrgStore, run_ids: Sequence[str]) -> dict[str, str]:
 
 def compare_assessments(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     baseline: Any,
     candidate: Any,
     candidate_events: Sequence[Any],
@@ -148,7 +148,7 @@ def run_agent_gate(
 
 def gate_stress_run(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     run: Any,
     baseline: Any,
     *,

@@ -21,7 +21,7 @@ from aaaf.errors import AAAFError
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Assessment
+    from aaaf.store.records import Agent, Assessment
 
 
 def _valid(record: Assessment, now: datetime) -> bool:
@@ -32,7 +32,9 @@ def _valid(record: Assessment, now: datetime) -> bool:
     return record.valid_until is None or record.valid_until >= now
 
 
-def find_baseline(org: OrgStore, agent: Any, *, now: datetime, assessment_id: str | None = None) -> Any:
+def find_baseline(
+    org: OrgStore, agent: Agent, *, now: datetime, assessment_id: str | None = None
+) -> Assessment | None:
     """The agent's baseline: the one named, else the assessment of its most recent passed
     gate or promotion that is still valid (:func:`_valid`), else None."""
     if assessment_id is not None:
@@ -64,7 +66,7 @@ def find_baseline(org: OrgStore, agent: Any, *, now: datetime, assessment_id: st
 
 def record_gate(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     candidate: Any,
     *,
     baseline: Any,
@@ -90,7 +92,7 @@ def record_gate(
         org.record_gate_decision(agent.id, candidate.id, kind="promotion")
 
 
-def promote(org: OrgStore, assessment_id: str) -> Any:
+def promote(org: OrgStore, assessment_id: str) -> Assessment:
     """Make a completed assessment its agent's baseline (``aaaf gate promote ID``): the next
     agent gate without ``--baseline-assessment`` compares with it.  Returns the assessment."""
     record = org.get_assessment(assessment_id)

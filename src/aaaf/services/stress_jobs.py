@@ -44,6 +44,7 @@ from aaaf.stress.sandbox import SandboxChoice
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
     from aaaf.store.repositories.stress_runs import StressRun
     from aaaf.store.store import Store
 
@@ -119,7 +120,7 @@ def _check_runnable(org: OrgStore, request: StressRequest, settings: Settings) -
 
 def queue_stress_run(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     queue: JobQueue,
     box: SecretBox,
     request: StressRequest,

@@ -347,7 +347,9 @@ def _history_id(value: uuid.UUID | str) -> uuid.UUID:
         ) from error
 
 
-def review(org: OrgStore, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime) -> Any:
+def review(
+    org: OrgStore, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime
+) -> ScoreHistoryEntry:
     """Approve (commit as canonical) or reject a held anomalous score.
 
     Anything but a held anomalous, unreviewed score is ``CONFLICT`` (the store enforces it).
