@@ -18,6 +18,7 @@ from aaaf.badges.credential import build_credential, credential_document, sign, 
 from aaaf.badges.data import badge_data_from_credential
 from aaaf.badges.keys import IssuerKey
 from aaaf.badges.verify import verify
+from aaaf.services import badge_revocation as revocation
 from aaaf.services import badges as service
 from tests.badges.conftest import clock, completed_assessment, sample_badge, session_of
 
@@ -55,7 +56,7 @@ def test_the_badge_json_of_an_audited_assessment_carries_its_audit(session: Any,
     # it is signed: the JWT's credential says the same, and the badge verifies
     _, payload = split_token(paths[1].read_text().strip())
     assert payload["credentialSubject"]["audit"] == ON_THE_BADGE
-    keys = [service.issuer_key(session.store).public]
+    keys = [revocation.issuer_key(session.store).public]
     for path in paths:
         result = verify(path.read_bytes(), keys, now=clock())
         assert result.valid, (path.name, result.reason)
@@ -101,7 +102,7 @@ def test_a_credential_signed_without_the_audit_is_superseded_on_reissue(session:
         assessment, agent_name="security-auditor", organization_name="x", base_url=BASE_URL
     )
     legacy_data = replace(current, audit=None)
-    key = service.issuer_key(session.store)
+    key = revocation.issuer_key(session.store)
     svg = render_svg(legacy_data)
 
     def legacy(slot: Any) -> SignedCredential:

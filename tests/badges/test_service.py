@@ -12,6 +12,7 @@ from aaaf.badges.credential import split_token
 from aaaf.badges.keys import parse_public_keys
 from aaaf.badges.verify import verify
 from aaaf.errors import AAAFError
+from aaaf.services import badge_revocation as revocation
 from aaaf.services import badges as service
 from tests.badges.conftest import BASE_URL, clock, completed_assessment, session_of
 
@@ -28,7 +29,7 @@ def assert_key_sealed_in_database(store: Any) -> None:
 
     from aaaf.store import tables as t
 
-    key = service.issuer_key(store)
+    key = revocation.issuer_key(store)
     raw = key.private_key.private_bytes(
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
@@ -54,7 +55,7 @@ def test_issue_writes_every_format_and_records_the_badge(
     # the key was created on first use and sealed in the database: no key file anywhere
     assert not badge_settings.exists()
     assert_key_sealed_in_database(session.store)
-    keys = [service.issuer_key(session.store).public]
+    keys = [revocation.issuer_key(session.store).public]
     for path in paths[:4]:
         result = verify(path.read_bytes(), keys, now=clock())
         assert result.valid, (path, result.reason)
@@ -128,30 +129,30 @@ def test_revoke_records_the_reason_and_rewrites_the_status_list(session: Any, tm
     paths = service.issue_badge(session, assessment.id, ["png"], tmp_path, clock())
     kept_paths = service.issue_badge(session, kept.id, ["png"], tmp_path, clock())
     now = clock()
-    badge, list_path = service.revoke(session, assessment.id, reason="evidence was fabricated", now=now)
+    badge, list_path = revocation.revoke(session, assessment.id, reason="evidence was fabricated", now=now)
     assert badge.revoked and badge.revoke_reason == "evidence was fabricated" and badge.revoked_at == now
     stored = session.org.get_badge(assessment.id)
     assert stored.revoked and stored.revoke_reason == "evidence was fabricated"
-    assert list_path == service.default_status_list_path(session.store)
-    keys = parse_public_keys(service.issuer_key(session.store).public.pem())
+    assert list_path == revocation.default_status_list_path(session.store)
+    keys = parse_public_keys(revocation.issuer_key(session.store).public.pem())
     result = verify(paths[0].read_bytes(), keys, now=clock(), status_list=list_path.read_bytes())
     assert result.revoked is True and result.revoke_reason == "evidence was fabricated"
     assert not result.valid and result.failed[0].name == "status"
     fine = verify(kept_paths[0].read_bytes(), keys, now=clock(), status_list=list_path.read_bytes())
     assert fine.valid and fine.revoked is False
     # the public verification answer agrees
-    assert service.verify_issued(session.store, assessment.id, clock()).revoked is True
-    assert service.verify_issued(session.store, kept.id, clock()).valid
+    assert revocation.verify_issued(session.store, assessment.id, clock()).revoked is True
+    assert revocation.verify_issued(session.store, kept.id, clock()).valid
 
 
 def test_revoking_needs_a_badge_and_a_reason(session: Any) -> None:
     assessment = completed_assessment(session.org)
     with pytest.raises(AAAFError) as no_badge:
-        service.revoke(session, assessment.id, reason="x", now=clock())
+        revocation.revoke(session, assessment.id, reason="x", now=clock())
     assert no_badge.value.code == "NOT_FOUND"
     service.issue(session, assessment.id, now=clock())
     with pytest.raises(AAAFError) as no_reason:
-        service.revoke(session, assessment.id, reason="  ", now=clock())
+        revocation.revoke(session, assessment.id, reason="  ", now=clock())
     assert no_reason.value.code == "INVALID_REQUEST"
 
 
@@ -208,7 +209,7 @@ def test_a_credential_without_image_digests_is_superseded_on_reissue(session: An
     data = badge_data_from_assessment(
         assessment, agent_name="security-auditor", organization_name="x", base_url=BASE_URL
     )
-    key = service.issuer_key(session.store)
+    key = revocation.issuer_key(session.store)
 
     def legacy(slot: Any) -> SignedCredential:
         credential = build_credential(

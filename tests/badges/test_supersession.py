@@ -22,6 +22,7 @@ from aaaf.badges.verify import verify
 from aaaf.errors import AAAFError
 from aaaf.evidence.validation import validate_event
 from aaaf.scoring.results import AAAFResult
+from aaaf.services import badge_revocation as revocation
 from aaaf.services import badges as service
 from aaaf.services.appeals import file_appeal, resolve_appeal
 from aaaf.services.assess import assess_agent
@@ -83,8 +84,8 @@ def offline(token: str) -> Any:
 def test_appeal_supersedes_and_reissue_gets_a_fresh_bit(session: Any) -> None:
     assessment = assessed(session)
     old = service.issue(session, assessment.id, now=clock())
-    keys = [service.issuer_key(session.store).public]
-    list_path = service.default_status_list_path(session.store)
+    keys = [revocation.issuer_key(session.store).public]
+    list_path = revocation.default_status_list_path(session.store)
 
     appeal = accept_appeal(session, assessment)
     reason = f"superseded: appeal {appeal.id} accepted"
@@ -121,7 +122,7 @@ def test_appeal_supersedes_and_reissue_gets_a_fresh_bit(session: Any) -> None:
     assert verify(new.token, keys, now=clock(), status_list=status).valid
     assert verify(old.token, keys, now=clock(), status_list=status).revoke_reason == reason
     # the public verification answer is about the latest credential
-    assert service.verify_issued(session.store, assessment.id, clock()).valid
+    assert revocation.verify_issued(session.store, assessment.id, clock()).valid
     # issuing again changes nothing: the current credential still says what the assessment says
     again = service.issue(session, assessment.id, now=clock())
     assert again.token == new.token and len(session.org.badge_credentials(assessment.id)) == 2
@@ -132,8 +133,8 @@ def test_the_third_party_verifier_agrees_on_old_and_new(session: Any) -> None:
     old = service.issue(session, assessment.id, now=clock())
     accept_appeal(session, assessment)
     new = service.issue(session, assessment.id, now=clock())
-    status = service.default_status_list_path(session.store).read_text().strip()
-    verifier = OB3Verifier(service.issuer_key(session.store).public.pem())
+    status = revocation.default_status_list_path(session.store).read_text().strip()
+    verifier = OB3Verifier(revocation.issuer_key(session.store).public.pem())
     hook = offline(status)
     assert (
         verifier.verify(new.token, check_status=True, download=hook).id == f"urn:uuid:{_badge_id(new.token)}"
@@ -155,7 +156,7 @@ def test_an_appeal_before_any_badge_supersedes_nothing(session: Any) -> None:
     assessment = assessed(session)
     appeal = accept_appeal(session, assessment)
     assert "superseded_badge" not in appeal.resolution
-    assert not service.default_status_list_path(session.store).exists()
+    assert not revocation.default_status_list_path(session.store).exists()
     first = service.issue(session, assessment.id, now=clock())
     assert first.status_index == 0
     assert subject(first.token)["performance"]["composite_score"] == (
@@ -179,21 +180,21 @@ def test_a_rescoring_outside_an_appeal_also_supersedes_on_issue(session: Any) ->
     assert subject(new.token)["performance"]["dimensions"]["speed"] == 0.5
     retired = org.badge_credentials(assessment.id)[0]
     assert retired.revoke_reason == service.RESCORED_REASON and retired.superseded_at is not None
-    keys = [service.issuer_key(session.store).public]
-    status = service.default_status_list_path(session.store).read_bytes()  # rewritten on issue
+    keys = [revocation.issuer_key(session.store).public]
+    status = revocation.default_status_list_path(session.store).read_bytes()  # rewritten on issue
     assert verify(old.token, keys, now=clock(), status_list=status).revoke_reason == service.RESCORED_REASON
 
 
 def test_a_badge_revoked_by_hand_is_not_issued_again(session: Any, tmp_path: Path) -> None:
     assessment = completed_assessment(session.org)
     service.issue(session, assessment.id, now=clock())
-    service.revoke(session, assessment.id, reason="evidence was fabricated", now=clock())
+    revocation.revoke(session, assessment.id, reason="evidence was fabricated", now=clock())
     with pytest.raises(AAAFError) as caught:
         service.issue_badge(session, assessment.id, ["png"], tmp_path, clock())
     assert caught.value.code == "CONFLICT" and "evidence was fabricated" in caught.value.message
     # an appeal accepted afterwards supersedes it but keeps the revocation's own reason
-    retired, _ = service.supersede(
-        session.org, assessment.id, reason=service.appeal_reason("a1"), now=clock()
+    retired, _ = revocation.supersede(
+        session.org, assessment.id, reason=revocation.appeal_reason("a1"), now=clock()
     )
     assert retired is not None and retired.revoke_reason == "evidence was fabricated"
     with pytest.raises(AAAFError):
@@ -205,10 +206,10 @@ def test_the_status_list_sets_every_revoked_and_superseded_bit(session: Any) -> 
     revoked = completed_assessment(session.org, agent_name="revoked")
     appealed = completed_assessment(session.org, agent_name="appealed")
     tokens = {a.id: service.issue(session, a.id, now=clock()).token for a in (kept, revoked, appealed)}
-    service.revoke(session, revoked.id, reason="key compromise", now=clock())
-    service.supersede(session.org, appealed.id, reason=service.appeal_reason("a2"), now=clock())
-    keys = [service.issuer_key(session.store).public]
-    status = service.default_status_list_path(session.store).read_bytes()
+    revocation.revoke(session, revoked.id, reason="key compromise", now=clock())
+    revocation.supersede(session.org, appealed.id, reason=revocation.appeal_reason("a2"), now=clock())
+    keys = [revocation.issuer_key(session.store).public]
+    status = revocation.default_status_list_path(session.store).read_bytes()
     outcome = {a: verify(token, keys, now=clock(), status_list=status) for a, token in tokens.items()}
     assert outcome[kept.id].valid
     assert outcome[revoked.id].revoke_reason == "key compromise"

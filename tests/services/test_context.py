@@ -9,7 +9,7 @@ import pytest
 
 from aaaf.secret_box import generate_secret
 from aaaf.services import assess as assess_service
-from aaaf.services import badges as badge_service
+from aaaf.services import badge_revocation as revocation
 from aaaf.services.collect import collect
 from aaaf.services.context import ServiceContext
 from aaaf.settings import Settings
@@ -38,7 +38,7 @@ def test_the_store_stamps_rows_with_the_handed_in_clock(store_url: str) -> None:
 def test_the_issuer_key_is_stored_at_the_context_time(store_url: str) -> None:
     context = _context()
     with open_store(store_url) as store:
-        key = badge_service.issuer_key(store, context=context)
+        key = revocation.issuer_key(store, context=context)
         stored = IssuerKeys(store.engine).get("issuer")
         assert stored is not None and stored.kid == key.kid
         assert stored.created_at == FIXED

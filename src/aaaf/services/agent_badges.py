@@ -18,9 +18,14 @@ import difflib
 import hashlib
 import re
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Badge
+    from aaaf.store.store import Store
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -45,18 +50,18 @@ def _as_uuid(text: str) -> uuid.UUID | None:
         return None
 
 
-def nearest_agent_names(org: Any, name: str) -> list[str]:
+def nearest_agent_names(org: OrgStore, name: str) -> list[str]:
     """Up to three enrolled agents whose names are closest to ``name`` (a "did you mean")."""
     return difflib.get_close_matches(name, [agent.name for agent in org.agents()], n=3, cutoff=0.6)
 
 
-def assessment_for(org: Any, reference: str) -> uuid.UUID:
+def assessment_for(org: OrgStore, reference: str) -> uuid.UUID:
     """The assessment ``reference`` names: an assessment id, or an agent's name (its latest
     completed assessment).  ``NOT_FOUND`` says which, with the nearest agent names."""
     as_id = _as_uuid(reference)
     if as_id is not None:
         try:
-            return org.get_assessment(as_id).id  # type: ignore[no-any-return]
+            return org.get_assessment(as_id).id
         except AAAFError:
             pass
     agent = org.find_agent(reference)
@@ -75,10 +80,10 @@ def assessment_for(org: Any, reference: str) -> uuid.UUID:
             f"Agent {agent.name} has no completed assessment: run `aaaf assess {agent.name}` first.",
             {"resource": "assessment", "agent": agent.name},
         )
-    return latest.id  # type: ignore[no-any-return]
+    return latest.id
 
 
-def current_public_badge(store: Any, organization: str, agent: str) -> Any:
+def current_public_badge(store: Store, organization: str, agent: str) -> Badge:
     """The badge ``/badges/{organization}/{agent}.svg`` serves: the agent's newest current,
     unrevoked, public credential.  ``organization`` and ``agent`` are names (or ids).
     ``NOT_FOUND`` (the same answer for every reason, so nothing private leaks) otherwise."""

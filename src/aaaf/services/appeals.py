@@ -38,6 +38,7 @@ from aaaf.services.webhooks import appeal_data, emit
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Appeal, Assessment
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -59,7 +60,7 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
-def config_of(org: OrgStore, assessment: Any) -> Any:
+def config_of(org: OrgStore, assessment: Assessment) -> Any:
     """The configuration ``assessment`` ran with (see the module docstring)."""
     recorded = (assessment.result or {}).get("config")
     if isinstance(recorded, dict):
@@ -69,7 +70,7 @@ def config_of(org: OrgStore, assessment: Any) -> Any:
     return org.config_at(assessment.created_at)
 
 
-def recorded_config(org: OrgStore, assessment: Any) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+def recorded_config(org: OrgStore, assessment: Assessment) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
     """The config the assessment was computed with (its recorded spec), that spec and the
     stored evidence row; for an assessment stored before specs were recorded, the config its
     result recorded or the one in force at its creation (:func:`config_of`), None and None
@@ -81,7 +82,7 @@ def recorded_config(org: OrgStore, assessment: Any) -> tuple[AAAFConfig, SchemeS
     return aaaf_config_of(spec), spec, evidence
 
 
-def assessment_task_ids(org: OrgStore, assessment: Any) -> set[str]:
+def assessment_task_ids(org: OrgStore, assessment: Assessment) -> set[str]:
     """The window tasks of an assessment (what counter evidence may name)."""
     summary = assessment.evidence_summary or {}
     if "task_ids" in summary:
@@ -93,7 +94,7 @@ def assessment_task_ids(org: OrgStore, assessment: Any) -> set[str]:
     return set(result.evidence_summary.get("task_ids", []))
 
 
-def assessed_dimensions(assessment: Any) -> set[str]:
+def assessed_dimensions(assessment: Assessment) -> set[str]:
     result = assessment.result or {}
     names: set[str] = set()
     for axis in ("performance", "capability"):
@@ -110,7 +111,7 @@ def file_appeal(
     justification: str,
     counter_evidence: Sequence[dict[str, Any]],
     now: datetime,
-) -> Any:
+) -> Appeal:
     assessment = org.get_assessment(assessment_id)
     config, _, _ = recorded_config(org, assessment)
 
@@ -163,7 +164,9 @@ def file_appeal(
     return appeal
 
 
-def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str | None, now: datetime) -> Any:
+def resolve_appeal(
+    org: OrgStore, appeal_id: str, *, decision: str, notes: str | None, now: datetime
+) -> Appeal:
     if decision not in ("accepted", "rejected"):
         raise AAAFError("INVALID_REQUEST", f"decision must be accepted or rejected, got {decision!r}")
     appeal = org.get_appeal(appeal_id)
@@ -220,7 +223,7 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
     # and the appeal is resolved — all of it, or (on any failure, a crash included) none of it.
     # The status list file, the database's signed export, is rewritten once that has committed;
     # `aaaf badge` then issues a credential with the corrected scores and a fresh bit.
-    from aaaf.services import badges as badge_service  # heavy (rendering): only when needed
+    from aaaf.services import badge_revocation as revocation
 
     result_dict = rescored.to_dict()
     for key in ("calibration", "config"):
@@ -246,7 +249,7 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
     }
     with org.unit_of_work() as uow:
         superseded = uow.supersede_badge(
-            assessment.id, reason=badge_service.appeal_reason(appeal.id), at=utc(now)
+            assessment.id, reason=revocation.appeal_reason(appeal.id), at=utc(now)
         )
         uow.replace_dimension_scores(
             assessment.id,
@@ -266,5 +269,5 @@ def resolve_appeal(org: OrgStore, appeal_id: str, *, decision: str, notes: str |
         )
         emit(uow, "appeal.resolved", appeal_data(resolved, assessment), now=now)
     if superseded is not None:
-        badge_service.rewrite_status_list(org, now)
+        revocation.rewrite_status_list(org, now)
     return resolved

@@ -53,8 +53,10 @@ from aaaf.services.provenance import AgentRuns, agent_runs
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.assessment_batch import FinishedAssessment
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent, Assessment
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +67,8 @@ ASSESSMENT_TYPES = ("full", "passive_only", "stress_test_only", "single_dimensio
 class AssessOutcome:
     """One agent's outcome in a batch: an assessment, or the error that stopped it."""
 
-    agent: Any
-    assessment: Any | None = None
+    agent: Agent
+    assessment: Assessment | None = None
     error: AAAFError | None = None
 
     def to_model(self, context: ServiceContext | None = None) -> AssessOutcomeModel:
@@ -109,7 +111,7 @@ def _check_type(assessment_type: str, dimension: str | None) -> None:
         )
 
 
-def with_uncertainty_option(config: Any, uncertainty: bool) -> Any:
+def with_uncertainty_option(config: AAAFConfig, uncertainty: bool) -> AAAFConfig:
     """``config`` as is, or with no bootstrap resamples when ``uncertainty`` is False (SCORING.md
     §2.5: B = 0 leaves each axis's ``uncertainty`` out of the result)."""
     if uncertainty or config.uncertainty_resamples == 0:
@@ -117,7 +119,7 @@ def with_uncertainty_option(config: Any, uncertainty: bool) -> Any:
     return config.with_overrides(uncertainty_resamples=0)
 
 
-def _previous_composites(previous: Any) -> dict[str, float | None] | None:
+def _previous_composites(previous: Assessment | None) -> dict[str, float | None] | None:
     if previous is None:
         return None
     return {"performance": previous.performance_composite, "capability": previous.capability_composite}
@@ -125,16 +127,16 @@ def _previous_composites(previous: Any) -> dict[str, float | None] | None:
 
 def assess_with_events(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     events: Sequence[EventRecord],
     *,
     now: datetime,
     assessment_type: str = "passive_only",
     dimension: str | None = None,
     window_end: datetime | None = None,
-    config: Any = None,
+    config: AAAFConfig | None = None,
     uncertainty: bool = True,
-) -> Any:
+) -> Assessment:
     """Score one agent from already-loaded events and store the assessment (completed or failed).
 
     Too little evidence is refused before anything is stored (``INSUFFICIENT_EVIDENCE``, like
@@ -164,7 +166,7 @@ def assess_with_events(
 
 def start_assessment(
     org: OrgStore,
-    agent: Any,
+    agent: Agent,
     events: Sequence[EventRecord],
     *,
     now: datetime,
@@ -172,7 +174,7 @@ def start_assessment(
     dimension: str | None = None,
     window_end: datetime | None = None,
     status: str = "in_progress",
-) -> Any:
+) -> Assessment:
     """Check an assessment can run and record it ``in_progress`` (or ``pending``, for a worker
     to take up), scoring nothing (the API's trigger, SCORING.md §7 "Assessments"):
     ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE`` below the
@@ -203,7 +205,7 @@ def start_assessment(
     return record
 
 
-def _emit(uow: Any, event_type: str, assessment: Any, now: datetime) -> None:
+def _emit(uow: OrgStore, event_type: str, assessment: Assessment, now: datetime) -> None:
     """Raise a document 004 §6.3 webhook event in ``uow`` (it commits with the work).  Imported
     here, not at the top: a SQLite scoring helper process imports this module and must not pay
     for SQLAlchemy (tests/perf/test_assess_parallel.py)."""
@@ -213,8 +215,8 @@ def _emit(uow: Any, event_type: str, assessment: Any, now: datetime) -> None:
 
 
 def fail_and_emit(
-    org: Any, assessment_id: Any, *, error: dict[str, Any], now: datetime, spec: Any = None
-) -> Any:
+    org: OrgStore, assessment_id: uuid.UUID, *, error: dict[str, Any], now: datetime, spec: Any = None
+) -> Assessment:
     """Record an assessment ``failed`` and raise ``assessment.failed`` (SCORING.md §7
     "Assessments"), in one unit of work."""
     with org.unit_of_work() as uow:
@@ -226,15 +228,15 @@ def fail_and_emit(
 
 def score_assessment(
     org: OrgStore,
-    agent: Any,
-    record: Any,
+    agent: Agent,
+    record: Assessment,
     events: Sequence[EventRecord],
     *,
     now: datetime,
-    config: Any = None,
-    previous: Any = None,
+    config: AAAFConfig | None = None,
+    previous: Assessment | None = None,
     runs: AgentRuns | None = None,
-) -> Any:
+) -> Assessment:
     """Score an ``in_progress`` assessment record and store it completed (or failed, with the
     error that stopped it, which is raised); ``previous`` is the completed assessment the
     calibration check (SCORING.md §2.4) compares against; ``runs`` the agent's stored stress
@@ -293,7 +295,7 @@ def score_assessment(
     return org.get_assessment(record.id)
 
 
-def merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> None:
+def merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: uuid.UUID) -> None:
     """Record the stress runs an assessment used as merged into it (issue 15 §4): the harness's
     and the imported logs' (whose evidence it used as reported)."""
     sources = result.get("evidence_sources") or {}
@@ -302,14 +304,14 @@ def merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: Any) -> 
         org.merge_stress_runs([uuid.UUID(run) for run in runs], assessment_id)
 
 
-def assess_agent(org: OrgStore, agent_ref: str, *, now: datetime, **options: Any) -> Any:
+def assess_agent(org: OrgStore, agent_ref: str, *, now: datetime, **options: Any) -> Assessment:
     agent = org.get_agent(agent_ref)
     return assess_with_events(org, agent, org.events(agent.id), now=now, **options)
 
 
 def assess_many(
     org: OrgStore,
-    agents: Iterable[Any],
+    agents: Iterable[Agent],
     *,
     now: datetime,
     assessment_type: str = "passive_only",
@@ -335,7 +337,7 @@ def assess_many(
 
 def _assess_many(
     org: OrgStore,
-    agents: list[Any],
+    agents: list[Agent],
     now: datetime,
     assessment_type: str,
     dimension: str | None,
@@ -359,15 +361,17 @@ def _assess_many(
     previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
     names = {agent.id: agent.name for agent in agents}
     sqlite = org.engine.dialect.name == "sqlite"
-    errors: dict[Any, AAAFError] = {}
+    errors: dict[uuid.UUID, AAAFError] = {}
 
-    def _refused(agent_id: Any, error: dict[str, Any] | None) -> bool:
+    def _refused(agent_id: uuid.UUID, error: dict[str, Any] | None) -> bool:
         if error is None or error.get("code") != "INSUFFICIENT_EVIDENCE":
             return False
         errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
         return True
 
-    def finished(agent_id: Any, item: ScoredAgent | None, error: dict[str, Any] | None) -> FinishedAssessment:
+    def finished(
+        agent_id: uuid.UUID, item: ScoredAgent | None, error: dict[str, Any] | None
+    ) -> FinishedAssessment:
         if item is None:
             assert error is not None
             errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
@@ -435,7 +439,7 @@ def assess_all(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOu
 
 
 def assess_by_evidence(
-    org: OrgStore, agents: Sequence[Any], *, now: datetime, **options: Any
+    org: OrgStore, agents: Sequence[Agent], *, now: datetime, **options: Any
 ) -> list[AssessOutcome]:
     """Assess each agent with the type its evidence supports (``aaaf assess`` without ``--type``).
 
@@ -484,8 +488,8 @@ def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int
 
 
 def due_agents(
-    org: OrgStore, *, now: datetime, completed: Sequence[Any] | None = None
-) -> list[tuple[Any, str]]:
+    org: OrgStore, *, now: datetime, completed: Sequence[Assessment] | None = None
+) -> list[tuple[Agent, str]]:
     """Agents whose re-assessment is due (SCORING.md §2.4), with the reason.
 
     Three queries whatever the fleet's size (the dashboard's overview shows it for 1 000

@@ -24,8 +24,11 @@ from aaaf.scoring.calibration import calibration_check, valid_until
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.services.assess_parallel import ScoredAgent
     from aaaf.store.assessment_batch import FinishedAssessment, PreviousComposites
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Assessment
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +40,14 @@ def self_report_unreliable(result: Mapping[str, Any]) -> bool:
     return isinstance(audit, Mapping) and audit.get("self_report_unreliable") is True
 
 
-def held_for_review(config: Any, *, anomalous: bool, unreliable: bool) -> bool:
+def held_for_review(config: AAAFConfig, *, anomalous: bool, unreliable: bool) -> bool:
     """Whether a completed assessment's badge waits for a reviewer: an anomaly (SCORING.md
     §2.4), unreliable self-reports (§2.6), or the organization's review-before-issue policy
     (document 004 §5.2 step 5, the ``review_before_issue`` key)."""
     return anomalous or unreliable or bool(getattr(config, "review_before_issue", False))
 
 
-def baseline_of(previous: Any) -> PreviousComposites | None:
+def baseline_of(previous: Assessment | None) -> PreviousComposites | None:
     """A completed assessment record as the calibration baseline (SCORING.md §2.4)."""
     from aaaf.store.assessment_batch import PreviousComposites
 
@@ -69,7 +72,7 @@ def finished_assessment(
     window_end: datetime,
     scored: ScoredAgent | None,
     error: Mapping[str, Any] | None,
-    config: Any,
+    config: AAAFConfig,
     snapshot: Mapping[str, Any],
     spec: Any,
     previous: PreviousComposites | None,
@@ -179,7 +182,7 @@ def write_assessment_events(
 
 
 def store_finished(
-    org: Any,
+    org: OrgStore,
     items: Sequence[FinishedAssessment],
     *,
     now: datetime,

@@ -22,9 +22,9 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
@@ -35,12 +35,17 @@ from aaaf.services.assessment_completion import finished_assessment, store_finis
 from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
 
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
+    from aaaf.store.store import Store
+
 log = logging.getLogger(__name__)
 
 
 def trigger_assessment(
-    org: Any,
-    agent: Any,
+    org: OrgStore,
+    agent: Agent,
     queue: JobQueue,
     *,
     now: datetime,
@@ -67,17 +72,8 @@ def trigger_assessment(
     return record
 
 
-@dataclass(frozen=True)
-class _Session:
-    """The (store, org, organization) triple :mod:`aaaf.services.badges` takes."""
-
-    store: Any
-    org: Any
-    organization: Any
-
-
 def run_triggered_assessment(
-    store: Any,
+    store: Store,
     organization_id: uuid.UUID,
     assessment_id: uuid.UUID,
     *,
@@ -91,7 +87,7 @@ def run_triggered_assessment(
 
 
 def run_triggered_assessments(
-    store: Any,
+    store: Store,
     organization_id: uuid.UUID,
     assessment_ids: Sequence[uuid.UUID],
     *,
@@ -149,7 +145,7 @@ def run_triggered_assessments(
     return records
 
 
-def _finished_items(org: Any, running: Sequence[Any], now: datetime) -> list[Any]:
+def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> list[Any]:
     """Each claimed assessment scored (or failed with its reason): evidence, stress runs and
     calibration baselines read once for all of them."""
     from aaaf.scoring.spec import aaaf_spec
@@ -208,20 +204,23 @@ def _finished_items(org: Any, running: Sequence[Any], now: datetime) -> list[Any
     return items
 
 
-def issue_badge_of(store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime) -> Any:
+def issue_badge_of(
+    store: Store, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
+) -> Any:
     """Issue a completed assessment's badge (document 004 §5.1 step 6) unless it is held for
     review, rejected, expired or superseded; returns the issued badge or None (logged why)."""
     from aaaf.services import badges as badge_service
+    from aaaf.services.org_session import ScopedOrg
 
     org = store.scope(organization_id)
     try:
-        return badge_service.issue(_Session(store, org, org.organization()), assessment_id, now=now)
+        return badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
         return None
 
 
-def requeue_pending(store: Any, queue: JobQueue, *, now: datetime, grace: timedelta) -> list[uuid.UUID]:
+def requeue_pending(store: Store, queue: JobQueue, *, now: datetime, grace: timedelta) -> list[uuid.UUID]:
     """Queue again every assessment still ``pending`` ``grace`` after its trigger (its job was
     lost); returns their ids.  A queue that already holds the job ignores the duplicate."""
     from aaaf.store.job_state import pending_assessments
@@ -230,7 +229,7 @@ def requeue_pending(store: Any, queue: JobQueue, *, now: datetime, grace: timede
     for organization_id, assessment_id in pending_assessments(store.engine, created_before=now - grace):
         org = store.scope(organization_id)
         org.in_transaction(
-            lambda connection, o=organization_id, a=assessment_id: queue.defer_assessment(connection, o, a)
+            partial(queue.defer_assessment, organization_id=organization_id, assessment_id=assessment_id)
         )
         requeued.append(assessment_id)
     if requeued:
@@ -239,7 +238,7 @@ def requeue_pending(store: Any, queue: JobQueue, *, now: datetime, grace: timede
 
 
 def give_up(
-    store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
+    store: Store, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, attempts: int, now: datetime
 ) -> bool:
     """End ``failed``, with the reason, a ``pending`` or ``in_progress`` assessment whose job
     gave up after ``attempts`` attempts (the database stayed unavailable through all of its
@@ -259,7 +258,7 @@ def give_up(
     return True
 
 
-def fail_abandoned(store: Any, *, now: datetime) -> list[uuid.UUID]:
+def fail_abandoned(store: Store, *, now: datetime) -> list[uuid.UUID]:
     """:func:`give_up` every assessment whose queued job gave up after its retries and that
     has no job waiting (the sweep's, docs/jobs.md); their ids."""
     from aaaf.store.job_state import abandoned_assessments

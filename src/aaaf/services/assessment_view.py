@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
 from aaaf.models.assessment import Uncertainty
 from aaaf.services.context import ServiceContext, context_or_default
 
+if TYPE_CHECKING:
+    from aaaf.store.records import Assessment as AssessmentRecord
+
 
 def assessment_model(
-    assessment: Any,
+    assessment: AssessmentRecord,
     *,
     extended: bool = False,
     appeals: list[dict[str, Any]] | None = None,
@@ -90,7 +93,7 @@ def assessment_model(
 
 
 def assessment_json(
-    assessment: Any, *, extended: bool = False, context: ServiceContext | None = None
+    assessment: AssessmentRecord, *, extended: bool = False, context: ServiceContext | None = None
 ) -> dict[str, Any]:
     """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
     return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]

@@ -36,6 +36,7 @@ from aaaf.scoring.fold import Task, fold_evidence
 from aaaf.scoring.results import iso
 
 if TYPE_CHECKING:
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
 
 AUDIT_EVENT = "task_audited"
@@ -45,7 +46,7 @@ TRUE_WORDS = frozenset({"true", "yes", "y", "1", "pass", "passed"})
 FALSE_WORDS = frozenset({"false", "no", "n", "0", "fail", "failed"})
 
 
-def _self_reported_window(events: Sequence[Any], config: Any, end: datetime) -> list[Task]:
+def _self_reported_window(events: Sequence[Any], config: AAAFConfig, end: datetime) -> list[Task]:
     """The window's tasks as the agent reported them (findings left out)."""
     reported = [event for event in events if event.type != AUDIT_EVENT]
     return [item.task for item in window_evidence(fold_evidence(reported), config, end).scored]

@@ -1,7 +1,7 @@
 """What the public verification page ``GET /verify/{assessment_id}`` shows (issue 17;
 SCORING.md §7 "Public routes"; document 004 §4.5, which links the page from every badge).
 
-The verdict is exactly the public verification's (:func:`aaaf.services.badges.verify_issued`,
+The verdict is exactly the public verification's (:func:`aaaf.services.badge_revocation.verify_issued`,
 what ``GET /api/v1/badges/{id}/verify`` answers): signature with this installation's issuer
 key, dates, and the organization's status list.  This module only puts it in words a person
 reads — valid, expired, revoked, or cannot be confirmed — together with what the signed
@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.data import BadgeData, badge_data_from_credential, parse_datetime, tier_colour
 from aaaf.badges.svg import ink_for
@@ -30,6 +30,10 @@ from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.scoring.uncertainty_report import borderline_threshold
+
+if TYPE_CHECKING:
+    from aaaf.store.records import Assessment
+    from aaaf.store.store import Store
 
 STATUSES = ("valid", "expired", "revoked", "unknown")
 # (headline, sentence) of each status; the page shows both beside its colour and symbol
@@ -110,7 +114,7 @@ def _audit_words(audit: Any) -> str:
     return text + "."
 
 
-def evidence_behind(assessment: Any) -> EvidenceBehind:
+def evidence_behind(assessment: Assessment) -> EvidenceBehind:
     """The :class:`EvidenceBehind` of a stored assessment (None fields when not recorded)."""
     if assessment is None:
         return EvidenceBehind(None, None, None, _audit_words(None))
@@ -202,7 +206,7 @@ def _axis(name: str, summary: Mapping[str, Any], data: BadgeData | None, thresho
 
 
 def _threshold_and_domains(
-    store: Any, organization_id: uuid.UUID, assessment_id: str
+    store: Store, organization_id: uuid.UUID, assessment_id: str
 ) -> tuple[float, tuple[str, ...], Any]:
     """The §2.5 borderline threshold in force when the assessment ran, its agent's claimed
     domains and the assessment itself (from the store; defaults and None when gone)."""
@@ -226,10 +230,10 @@ def _not_found(assessment_id: str) -> AAAFError:
     )
 
 
-def verification_page(store: Any, assessment_id: str, now: datetime, *, base_url: str) -> VerificationPage:
+def verification_page(store: Store, assessment_id: str, now: datetime, *, base_url: str) -> VerificationPage:
     """The page of the badge of ``assessment_id`` as of ``now``; ``NOT_FOUND`` when there is no
     issued badge or it is private (module docstring)."""
-    from aaaf.services.badges import verify_issued
+    from aaaf.services.badge_revocation import verify_issued
     from aaaf.store.repositories.badge_visibility import public_badge_visibility
 
     badge = store.find_badge(assessment_id)

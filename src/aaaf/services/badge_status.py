@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -24,6 +24,9 @@ from aaaf.badges.status_check import StatusOutcome, StatusSource, check_status, 
 from aaaf.badges.verify import member
 from aaaf.errors import AAAFError
 from aaaf.services.context import ServiceContext, context_or_default
+
+if TYPE_CHECKING:
+    from aaaf.store.store import Store
 
 ASK_FOR_LIST = "give its issuer's status list with --status-list FILE|URL"
 
@@ -102,7 +105,7 @@ def status_on_record(
         return not_checked(f"this installation signed the badge but its database cannot be read ({message})")
 
 
-def _lookup(store: Any, credential: Mapping[str, Any]) -> StatusOutcome:
+def _lookup(store: Store, credential: Mapping[str, Any]) -> StatusOutcome:
     subject = member(credential, "credentialSubject")
     agent, assessment = member(subject, "agent"), member(subject, "assessment")
     org_id, assessment_id = agent.get("organization_id"), assessment.get("id")

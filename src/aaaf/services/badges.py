@@ -1,4 +1,4 @@
-"""Badge issuance, revocation, the status list and the review hold (document 004 §4, §5.1 step 6; issue 7).
+"""Badge issuance and the review hold (document 004 §4, §5.1 step 6; issue 7).
 
 The shell around :mod:`aaaf.badges`: it reads the assessment, agent and organization
 from the store, signs with the organization's issuer key, records the badge (and its
@@ -16,32 +16,30 @@ Rules kept here (SCORING.md §2.4, §6; issue 21 "badges only for what is curren
   before signing (SCORING.md §7 "Badge images", :mod:`aaaf.badges.digest`);
 * a badge is valid from completion to ``assessment.valid_until`` (completion + 90 days by
   default); expired badges stay on record and verify as ``expired: true``;
-* revoking sets the badge's bit in the organization's status list, records when and why
-  in the ``badges`` table, and the list file is rewritten;
 * a ``badges`` row is one issued credential (store migration 0003), signed and inserted
   in one transaction.  Issuing again while the assessment's current credential still
   says what the assessment says re-renders that credential (same bit, nothing signed);
-  when the assessment's scores changed — an accepted appeal (:func:`supersede`, called
-  by ``services.appeals.resolve_appeal``) or any other re-scoring — the old credential
+  when the assessment's scores changed — an accepted appeal
+  (:func:`aaaf.services.badge_revocation.supersede`) or any other re-scoring — the old credential
   is *superseded*: its bit is set with the reason ("superseded: appeal <id> accepted"),
   so copies already handed out verify as revoked and say why, and the new credential
   gets a fresh bit.  A credential revoked by hand is final: its assessment earns no
   new one.
 
-The clock is the caller's (``now``).
+Revocation, the status list and where the issuer key lives are
+:mod:`aaaf.services.badge_revocation`.  The clock is the caller's (``now``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aaaf.badges.bake import bake_png, bake_svg
 from aaaf.badges.credential import (
@@ -56,72 +54,29 @@ from aaaf.badges.data import (
     BadgeData,
     badge_data_from_assessment,
     badge_data_from_credential,
-    issuer_id_for,
-    status_list_url,
     utc,
     xsd_datetime,
 )
 from aaaf.badges.digest import MEMBER as IMAGE_DIGESTS
 from aaaf.badges.digest import image_digests
-from aaaf.badges.keys import (
-    IssuerKey,
-    default_key_path,
-)
+from aaaf.badges.keys import IssuerKey
 from aaaf.badges.markdown import markdown
 from aaaf.badges.png import render_png
-from aaaf.badges.status_list import Revocation, build_status_list_credential, sign_status_list
 from aaaf.badges.svg import render_svg
-from aaaf.badges.verify import VerificationResult, verify
 from aaaf.errors import AAAFError
-from aaaf.services.context import ServiceContext, context_or_default
-from aaaf.services.issuer import sqlite_file_url
+from aaaf.services.badge_revocation import (
+    SUPERSEDED_PREFIX,
+    base_url,
+    issuer_key,
+    write_atomically,
+    write_status_list,
+)
+from aaaf.services.org_session import OrgSession
 from aaaf.store.records import Assessment, Badge, BadgeSlot, SignedCredential
-
-if TYPE_CHECKING:
-    from aaaf.store.org_store import OrgStore
 
 log = logging.getLogger(__name__)
 
 FORMATS = ("svg", "png", "json", "jwt", "md")
-STATUS_LIST_FILE_NAME = "aaaf-status-list.jwt"
-
-
-# -- where things live -------------------------------------------------------------------
-
-
-def issuer_key_path(store: Any, *, context: ServiceContext | None = None) -> Path:
-    """``AAAF_ISSUER_KEY_PATH``, else ``aaaf-issuer.key`` beside the SQLite database."""
-    settings = context_or_default(context).settings
-    return default_key_path(sqlite_file_url(store.url), settings.issuer_key_path)
-
-
-def issuer_key(store: Any, *, context: ServiceContext | None = None) -> IssuerKey:
-    """The installation's signing key, kept sealed in the database (SCORING.md §7 "Secrets";
-    an earlier installation's key file is imported on first use)."""
-    from aaaf.services.issuer import issuer_key as stored_issuer_key
-
-    context = context_or_default(context)
-    return stored_issuer_key(store, now=context.now(), settings=context.settings)
-
-
-def default_status_list_path(store: Any) -> Path:
-    """The status list file the CLI keeps current: beside the issuer key."""
-    return issuer_key_path(store).parent / STATUS_LIST_FILE_NAME
-
-
-def base_url(context: ServiceContext | None = None) -> str:
-    """``AAAF_PUBLIC_BASE_URL``: where badges, credentials and the status list are served."""
-    return context_or_default(context).settings.public_base_url
-
-
-def _write_atomically(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        temporary.write_bytes(content)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 # -- issuing -----------------------------------------------------------------------------
@@ -141,7 +96,9 @@ def parse_formats(formats: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
-def check_issuable(assessment: Assessment, *, now: datetime | None = None, latest: Any = None) -> None:
+def check_issuable(
+    assessment: Assessment, *, now: datetime | None = None, latest: Assessment | None = None
+) -> None:
     """Refuse a badge for an assessment that has not earned one, saying why (module docstring).
 
     ``now`` checks expiry; ``latest`` is the agent's latest completed assessment (a
@@ -177,10 +134,14 @@ def check_issuable(assessment: Assessment, *, now: datetime | None = None, lates
         raise AAAFError(
             "CONFLICT",
             f"Assessment {assessment.id} is superseded by the later assessment {latest.id} of "
-            f"{assessment.agent_name} (completed {xsd_datetime(latest.completed_at)}); only the agent's "
+            f"{assessment.agent_name}{_completed(latest)}; only the agent's "
             f"current assessment earns a badge (`aaaf badge {latest.id}`).",
             {"assessment_id": str(assessment.id), "superseded_by": str(latest.id)},
         )
+
+
+def _completed(assessment: Assessment) -> str:
+    return "" if assessment.completed_at is None else f" (completed {xsd_datetime(assessment.completed_at)})"
 
 
 @dataclass(frozen=True)
@@ -212,17 +173,11 @@ class IssuedBadge:
         raise AAAFError("INVALID_REQUEST", f"Unknown badge format {fmt!r}.")
 
 
-SUPERSEDED_PREFIX = "superseded: "
 RESCORED_REASON = SUPERSEDED_PREFIX + "assessment re-scored"
 REDRAWN_REASON = SUPERSEDED_PREFIX + "badge pictures re-drawn (new image digests)"
 AUDIT_REASON = SUPERSEDED_PREFIX + "re-issued to carry the assessment's audit"
 # what a credential must keep saying to stay current: the assessment and every score
 _CURRENT_MEMBERS = ("assessment", "performance", "capability")
-
-
-def appeal_reason(appeal_id: str | uuid.UUID) -> str:
-    """The revocation reason of a credential superseded by an accepted appeal."""
-    return f"{SUPERSEDED_PREFIX}appeal {appeal_id} accepted"
 
 
 def _revoked_by_hand(badge: Badge) -> bool:
@@ -238,21 +193,25 @@ def _still_says(badge: Badge, data: BadgeData) -> bool:
     return all(subject.get(name) == section[name] for name in _CURRENT_MEMBERS)
 
 
-def _still_audits(badge: Any, data: BadgeData) -> bool:
+def _still_audits(badge: Badge, data: BadgeData) -> bool:
     """Whether a stored credential carries the assessment's ``audit`` (SCORING.md §2.6) —
     one signed before badges carried it does not."""
+    if not badge.credential_jwt:
+        return False
     subject = credential_of_payload(split_token(badge.credential_jwt)[1]).get("credentialSubject", {})
     return bool(subject.get("audit") == data.to_section_4_5().get("audit"))
 
 
-def _still_pictures(badge: Any, digests: dict[str, Any]) -> bool:
+def _still_pictures(badge: Badge, digests: dict[str, Any]) -> bool:
     """Whether a stored credential carries the digests of the pictures drawn now."""
+    if not badge.credential_jwt:
+        return False
     credential = credential_of_payload(split_token(badge.credential_jwt)[1])
     return bool(credential.get(IMAGE_DIGESTS) == digests)
 
 
 def issue(
-    session: Any, assessment_id: str | uuid.UUID, *, now: datetime, key: IssuerKey | None = None
+    session: OrgSession, assessment_id: str | uuid.UUID, *, now: datetime, key: IssuerKey | None = None
 ) -> IssuedBadge:
     """The assessment's badge: its current credential, or a new one (module docstring).
 
@@ -312,6 +271,8 @@ def issue(
     if current is not None:  # a bit changed: the published list must say so
         write_status_list(session, None, now)
     log.info("issued badge of assessment %s (status index %s)", assessment.id, badge.status_index)
+    if badge.credential_jwt is None:  # OrgStore.issue_badge stores what sign_for signed
+        raise AAAFError("INTERNAL_ERROR", f"The badge of assessment {assessment.id} was stored unsigned.")
     return IssuedBadge(
         data=data,
         token=badge.credential_jwt,
@@ -329,7 +290,7 @@ def _supersede_reason(*, says: bool, audits: bool) -> str:
 
 
 def issue_badge(
-    session: Any,
+    session: OrgSession,
     assessment_id: str | uuid.UUID,
     formats: Sequence[str],
     output_dir: Path,
@@ -350,7 +311,7 @@ def issue_badge(
     stem = badge_file_stem(issued.data.agent_name)
     for fmt in chosen:
         path = Path(output_dir) / f"{stem}.{fmt}"
-        _write_atomically(path, issued.render(fmt))
+        write_atomically(path, issued.render(fmt))
         paths.append(path)
     return paths
 
@@ -399,7 +360,9 @@ class IssueOutcome:
         return out
 
 
-def issue_all(session: Any, formats: Sequence[str], output_dir: Path, now: datetime) -> list[IssueOutcome]:
+def issue_all(
+    session: OrgSession, formats: Sequence[str], output_dir: Path, now: datetime
+) -> list[IssueOutcome]:
     """Badges of every agent's latest completed assessment; held or rejected ones are reported."""
     chosen = parse_formats(formats)
     key = issuer_key(session.store)
@@ -423,124 +386,17 @@ def issue_all(session: Any, formats: Sequence[str], output_dir: Path, now: datet
     return outcomes
 
 
-# -- revocation and the status list ------------------------------------------------------
-
-
-def status_list_token(session: Any, now: datetime, *, key: IssuerKey | None = None) -> str:
-    """The organization's signed revocation list as it stands now."""
-    organization = session.organization
-    badges = session.org.badges()
-    revocations = [
-        Revocation(
-            index=b.status_index,
-            revoked_at=b.revoked_at or now,
-            reason=b.revoke_reason or "",
-            assessment_id=str(b.assessment_id),
-        )
-        for b in badges
-        if b.revoked
-    ]
-    document = build_status_list_credential(
-        issuer_id=issuer_id_for(base_url(), str(organization.id)),
-        organization_name=organization.name,
-        list_url=status_list_url(base_url(), str(organization.id)),
-        revocations=revocations,
-        highest_index=max((b.status_index for b in badges), default=0),
-        now=now,
-        valid_for=timedelta(hours=context_or_default(None).settings.status_list_valid_hours),
-    )
-    return sign_status_list(document, key or issuer_key(session.store))
-
-
-def write_status_list(session: Any, output: Path | None, now: datetime) -> Path:
-    """Write the signed status list (default: beside the issuer key)."""
-    path = Path(output) if output is not None else default_status_list_path(session.store)
-    _write_atomically(path, (status_list_token(session, now) + "\n").encode("ascii"))
-    return path
-
-
-def revoke(
-    session: Any,
-    assessment_id: str | uuid.UUID,
-    *,
-    reason: str,
-    now: datetime,
-    status_list_output: Path | None = None,
-) -> tuple[Any, Path]:
-    """Revoke a badge (its bit, when and why) and rewrite the status list file."""
-    if not reason.strip():
-        raise AAAFError("INVALID_REQUEST", "A revocation needs a reason (--reason).", {"field": "reason"})
-    assessment = session.org.get_assessment(assessment_id)
-    if not session.org.badge_credentials(assessment.id):
-        raise AAAFError(
-            "NOT_FOUND",
-            f"No badge has been issued for assessment {assessment.id}.",
-            {"assessment_id": str(assessment.id)},
-        )
-    badge = session.org.revoke_badge(assessment.id, reason=reason.strip(), at=utc(now))
-    path = write_status_list(session, status_list_output, now)
-    log.info("revoked badge of assessment %s (bit %s): %s", assessment.id, badge.status_index, reason)
-    return badge, path
-
-
-def supersede(
-    org: OrgStore,
-    assessment_id: str | uuid.UUID,
-    *,
-    reason: str,
-    now: datetime,
-    status_list_output: Path | None = None,
-) -> tuple[Any | None, Path | None]:
-    """Supersede the assessment's current credential and rewrite the status list file.
-
-    For an accepted appeal (``reason`` = :func:`appeal_reason`): the scores the credential
-    carries are no longer the assessment's, so its bit is set with that reason and the
-    list beside the issuer key is rewritten; ``aaaf badge`` then issues a new credential
-    with a fresh bit.  (None, None) when the assessment has no current credential.
-    """
-    badge = org.supersede_badge(assessment_id, reason=reason, at=utc(now))
-    if badge is None:
-        return None, None
-    path = rewrite_status_list(org, now, status_list_output)
-    log.info(
-        "superseded badge of assessment %s (bit %s): %s", badge.assessment_id, badge.status_index, reason
-    )
-    return badge, path
-
-
-def rewrite_status_list(org: OrgStore, now: datetime, output: Path | None = None) -> Path:
-    """Rewrite the organization's status list file from the database (after a credential's
-    bit was set): the database is the truth, the file its signed export."""
-    scoped = _OrgSession(
-        store=_DatabaseAt(_engine_url(org), org.engine), org=org, organization=org.organization()
-    )
-    return write_status_list(scoped, output, now)
-
-
-def _engine_url(org: OrgStore) -> str:
-    return str(org.engine.url.render_as_string(hide_password=False))
-
-
-@dataclass(frozen=True)
-class _DatabaseAt:
-    """The database an organization's repositories use: the issuer key is in it, and the
-    status list file is written beside it (derived from its URL)."""
-
-    url: str
-    engine: Any
-
-
 # -- the review hold (SCORING.md §2.4) ---------------------------------------------------
 
 
 def review(
-    session: Any,
+    session: OrgSession,
     assessment_id: str | uuid.UUID,
     *,
     approve: bool,
     reviewer: str | None = None,
     now: datetime | None = None,
-) -> Any:
+) -> Assessment:
     """Approve (the badge may be issued) or reject (it never will be) a held assessment.
 
     ``reviewer`` and ``now`` are recorded on the assessment (``reviewed_by``, ``reviewed_at``).
@@ -562,36 +418,6 @@ def review(
     )
     log.info("assessment %s %s on review by %s", assessment.id, decided.review_state, decided.reviewed_by)
     return decided
-
-
-@dataclass(frozen=True)
-class _OrgSession:
-    """The (store, org, organization) triple the functions above take, for one organization."""
-
-    store: Any
-    org: OrgStore
-    organization: Any
-
-
-# -- verifying a stored badge (the public verification endpoint) ---------------------------
-
-
-def verify_issued(store: Any, assessment_id: str | uuid.UUID, now: datetime) -> VerificationResult:
-    """Verify the badge on record with the issuer key and the organization's current status list.
-
-    What ``GET /api/v1/badges/{assessment_id}/verify`` answers (document 004 §6.2): public,
-    so it looks the badge up in any organization.
-    """
-    badge = store.find_badge(assessment_id)
-    if badge is None or not badge.credential_jwt:
-        raise AAAFError(
-            "NOT_FOUND", f"No badge for assessment {assessment_id}.", {"assessment_id": str(assessment_id)}
-        )
-    key = issuer_key(store)
-    organization = store.get_organization(badge.organization_id)
-    scoped = _OrgSession(store=store, org=store.scope(badge.organization_id), organization=organization)
-    status = status_list_token(scoped, now, key=key)
-    return verify(badge.credential_jwt, [key.public], now=now, status_list=status)
 
 
 def _held_because(assessment: Assessment) -> str:

@@ -55,6 +55,7 @@ from aaaf.store.write_errors import blames_the_event
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +197,7 @@ class AgentResolver:
         return agent
 
 
-def _names(agent: Any, reference: str) -> bool:
+def _names(agent: Agent, reference: str) -> bool:
     """Whether ``reference`` (a name, in any spelling :func:`aaaf.names.name_key` makes one, or
     an id) is ``agent``."""
     if reference == agent.name or name_key(reference) == agent.name:
@@ -249,7 +250,7 @@ def _check_provenance(event: ValidEvent, run_id: str | None) -> None:
         )
 
 
-def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Any) -> str:
+def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Agent) -> str:
     """The id of the stress run whose evidence this call stores, once checked: a run of this
     organization, executed by this installation's harness, still being recorded, of ``agent``."""
     run = org.get_stress_run(run_id)  # NOT_FOUND for another organization's or no run
@@ -459,7 +460,7 @@ class _ChunkWriter:
     :meth:`finish`.
     """
 
-    def __init__(self, org: Any) -> None:
+    def __init__(self, org: OrgStore) -> None:
         self.org = org
         self.report = CollectReport()
         self._held: list[_Pending] | None = None  # the last chunk, not yet handed over
@@ -500,7 +501,7 @@ class _ChunkWriter:
         return self.report
 
 
-def _may_write_in_a_thread(org: Any) -> bool:
+def _may_write_in_a_thread(org: OrgStore) -> bool:
     """Only PostgreSQL gains from the writer thread (a chunk is one statement that waits on
     the server without the GIL: 16 400 vs 11 300 events/s).  SQLite's executemany gives the
     GIL back at every row, so two threads convoy on it and new agents wait on the writer's

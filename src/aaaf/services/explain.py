@@ -29,6 +29,7 @@ from aaaf.scoring.spec import SchemeSpec, aaaf_config_of
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Assessment
 
 DEFAULT_TOP = 5
 
@@ -122,7 +123,7 @@ def _stored_dimensions(result: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _appeal_exclusions(assessment: Any) -> dict[str, frozenset[str]]:
+def _appeal_exclusions(assessment: Assessment) -> dict[str, frozenset[str]]:
     """Per dimension, the tasks the last accepted appeal challenging it left out (§2.4)."""
     out: dict[str, frozenset[str]] = {}
     for appeal in assessment.appeals:  # oldest first

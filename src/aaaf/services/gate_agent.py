@@ -14,18 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_agent, with_extra
 
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent, Assessment
 
-def _stress_runs(assessment: Any) -> list[str]:
+
+def _stress_runs(assessment: Assessment) -> list[str]:
     return [
         str(run) for run in ((assessment.result or {}).get("evidence_sources") or {}).get("stress_runs") or []
     ]
 
 
-def _side(org: Any, assessment: Any, events: Sequence[Any]) -> Any:
+def _side(org: OrgStore, assessment: Assessment, events: Sequence[Any]) -> Any:
     """An assessment's evidence as it was scored: the events its type scores, the
     configuration recorded with it, its window end, its stored dimension scores and, for
     stress evidence, each task's stress task id (the pairing key)."""
@@ -53,14 +57,14 @@ def _side(org: Any, assessment: Any, events: Sequence[Any]) -> Any:
     return Side(scored, config, assessment.window_end, assessed, keys)
 
 
-def _task_types(org: Any, run_ids: Sequence[str]) -> dict[str, str]:
+def _task_types(org: OrgStore, run_ids: Sequence[str]) -> dict[str, str]:
     """stress task id → its task type, from the runs' stored results."""
     from aaaf.evals.importers.inspect_stress import evidence_task_id
 
     types: dict[str, str] = {}
     for run_id in run_ids:
         prefix = evidence_task_id(run_id, "")
-        for row in org.stress_run_results(run_id):
+        for row in org.stress_run_results(org.get_stress_run(run_id).id):
             details = row.get("details") or {}
             evidence_task, task_type = str(details.get("evidence_task_id", "")), details.get("task_type")
             if evidence_task.startswith(prefix) and task_type:
@@ -69,8 +73,8 @@ def _task_types(org: Any, run_ids: Sequence[str]) -> dict[str, str]:
 
 
 def compare_assessments(
-    org: Any,
-    agent: Any,
+    org: OrgStore,
+    agent: Agent,
     baseline: Any,
     candidate: Any,
     candidate_events: Sequence[Any],
@@ -104,7 +108,7 @@ def compare_assessments(
 
 
 def run_agent_gate(
-    org: Any,
+    org: OrgStore,
     agent_name: str,
     agent_spec: Any,
     *,
@@ -143,8 +147,8 @@ def run_agent_gate(
 
 
 def gate_stress_run(
-    org: Any,
-    agent: Any,
+    org: OrgStore,
+    agent: Agent,
     run: Any,
     baseline: Any,
     *,

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent, Assessment
 
-def _valid(record: Any, now: datetime) -> bool:
+
+def _valid(record: Assessment, now: datetime) -> bool:
     """Completed, both axes scored (not ``single_dimension``), not rejected by a reviewer,
     not expired (SCORING.md §2.4)."""
     if record.status != "completed" or record.type == "single_dimension" or record.review_state == "rejected":
@@ -28,7 +32,9 @@ def _valid(record: Any, now: datetime) -> bool:
     return record.valid_until is None or record.valid_until >= now
 
 
-def find_baseline(org: Any, agent: Any, *, now: datetime, assessment_id: str | None = None) -> Any:
+def find_baseline(
+    org: OrgStore, agent: Agent, *, now: datetime, assessment_id: str | None = None
+) -> Assessment | None:
     """The agent's baseline: the one named, else the assessment of its most recent passed
     gate or promotion that is still valid (:func:`_valid`), else None."""
     if assessment_id is not None:
@@ -59,8 +65,8 @@ def find_baseline(org: Any, agent: Any, *, now: datetime, assessment_id: str | N
 
 
 def record_gate(
-    org: Any,
-    agent: Any,
+    org: OrgStore,
+    agent: Agent,
     candidate: Any,
     *,
     baseline: Any,
@@ -86,7 +92,7 @@ def record_gate(
         org.record_gate_decision(agent.id, candidate.id, kind="promotion")
 
 
-def promote(org: Any, assessment_id: str) -> Any:
+def promote(org: OrgStore, assessment_id: str) -> Assessment:
     """Make a completed assessment its agent's baseline (``aaaf gate promote ID``): the next
     agent gate without ``--baseline-assessment`` compares with it.  Returns the assessment."""
     record = org.get_assessment(assessment_id)

@@ -13,7 +13,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
 
 IMPORTED_LOG_ADAPTER = "inspect_log"
 """The adapter of a stress run made from an organization's own inspect_ai log (``aaaf
@@ -43,11 +46,11 @@ def _grouped(runs: Iterable[Any]) -> dict[uuid.UUID, AgentRuns]:
     }
 
 
-def agent_runs(org: Any, agent_id: uuid.UUID) -> AgentRuns:
+def agent_runs(org: OrgStore, agent_id: uuid.UUID) -> AgentRuns:
     """The agent's stored runs (none: an empty :class:`AgentRuns`)."""
     return _grouped(org.stress_runs(agent_id)).get(agent_id, AgentRuns())
 
 
-def runs_by_agent(org: Any) -> dict[uuid.UUID, AgentRuns]:
+def runs_by_agent(org: OrgStore) -> dict[uuid.UUID, AgentRuns]:
     """Every agent's stored runs, in one query (``assess --all``); an agent without runs is absent."""
     return _grouped(org.stress_runs())

@@ -26,6 +26,7 @@ from aaaf.services.explain import explain_assessment
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ def configured_weights(org: OrgStore) -> dict[str, dict[str, float]]:
     }
 
 
-def trust_for(org: OrgStore, agent: Any, *, at: datetime) -> tuple[dict[str, Any] | None, str | None]:
+def trust_for(org: OrgStore, agent: Agent, *, at: datetime) -> tuple[dict[str, Any] | None, str | None]:
     """The agent's trust score at ``at`` (read-only), or None and a note saying why not."""
     try:
         from aaaf.services import trust as trust_service
@@ -166,7 +167,7 @@ def fleet_entries(
     return entries, (next(iter(notes)) if notes else None)
 
 
-def _evidence_shortfall(org: OrgStore, agent: Any, at: datetime) -> dict[str, Any] | None:
+def _evidence_shortfall(org: OrgStore, agent: Agent, at: datetime) -> dict[str, Any] | None:
     """The ``INSUFFICIENT_EVIDENCE`` error an assessment of ``agent`` at ``at`` would be refused
     with (its passive evidence, the default type), or None when it would run."""
     from aaaf.errors import AAAFError

@@ -13,13 +13,17 @@ deletes rows only for the rest; the counts and the assessments marked are the sa
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.store.event_partitions import month_start
 
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.store import Store
+
 
 def prune_organization(
-    org: Any, *, now: datetime, dry_run: bool = False, rows_from: datetime | None = None
+    org: OrgStore, *, now: datetime, dry_run: bool = False, rows_from: datetime | None = None
 ) -> Any:
     """Prune one organization with its own retention settings; returns the counts.  Events
     before ``rows_from`` are counted but left for :func:`prune_all` to drop by partition."""
@@ -33,7 +37,7 @@ def prune_organization(
     )
 
 
-def prune_all(store: Any, *, now: datetime, dry_run: bool = False) -> dict[str, Any]:
+def prune_all(store: Store, *, now: datetime, dry_run: bool = False) -> dict[str, Any]:
     """Prune every organization; ``{organization name: counts}``."""
     scopes = [(organization.name, store.scope(organization.id)) for organization in store.organizations()]
     boundary = None

@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.badges.signature import verify_jws
 from aaaf.badges.status_list import renewal_due
+
+if TYPE_CHECKING:
+    from aaaf.services.org_session import OrgSession
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class StatusListRefresh:
 
 
 def refresh_status_list(
-    session: Any,
+    session: OrgSession,
     now: datetime,
     output: Path | None = None,
     *,
@@ -41,7 +44,7 @@ def refresh_status_list(
     """Re-sign the status list file (default: beside the issuer key) when it is due at
     ``now`` (always with ``force``); a missing file is written only with ``create`` (else None:
     nothing is published)."""
-    from aaaf.services.badges import default_status_list_path, issuer_key, write_status_list
+    from aaaf.services.badge_revocation import default_status_list_path, issuer_key, write_status_list
 
     path = Path(output) if output is not None else default_status_list_path(session.store)
     if not path.is_file() and not create:

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.services.context import system_clock
@@ -23,6 +23,10 @@ from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings, get_settings
 from aaaf.stress import model_grading
 from aaaf.stress.sandbox import SandboxChoice, require_sandbox
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.stress_runs import StressRun
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +38,7 @@ OUTCOMES = {"accepted": "pass", "partial": "partial", "rejected": "fail"}
 """Grade → document 004 §7.2 ``stress_test_results.outcome``."""
 
 
-def _agent(org: Any, name: str) -> Any:
+def _agent(org: OrgStore, name: str) -> Any:
     try:
         return org.get_agent(name)
     except AAAFError as error:
@@ -86,7 +90,7 @@ def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
     return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
-def stress_run_json(run: Any) -> dict[str, Any]:
+def stress_run_json(run: StressRun) -> dict[str, Any]:
     """A run as the API shows it: everything but ``log_path`` (a path on the server that ran
     it; the CLI shows it) — and never the agent's key, which is not part of a run record."""
     shown: dict[str, Any] = run.to_dict()
@@ -107,7 +111,7 @@ def check_agent_url(url: str, settings: Settings) -> str:
         ) from None
 
 
-def with_installed(org: Any, library_dirs: Sequence[str] = ()) -> list[str]:
+def with_installed(org: OrgStore, library_dirs: Sequence[str] = ()) -> list[str]:
     """``library_dirs`` and a directory per library the organization installed (issue 20 §3):
     an installed library's tasks are added as ``--library DIR`` tasks are."""
     from aaaf.services.stress_libraries import installed_library_dirs
@@ -116,7 +120,7 @@ def with_installed(org: Any, library_dirs: Sequence[str] = ()) -> list[str]:
 
 
 def start_stress_run(
-    org: Any,
+    org: OrgStore,
     agent_name: str,
     agent_spec: Any,
     *,
@@ -141,7 +145,7 @@ def start_stress_run(
 
 
 def run_stress_test(
-    org: Any,
+    org: OrgStore,
     agent_name: str,
     agent_spec: Any,
     *,
@@ -158,8 +162,8 @@ def run_stress_test(
 
 
 def execute_stress_run(
-    org: Any,
-    run: Any,
+    org: OrgStore,
+    run: StressRun,
     library: Any,
     agent_spec: Any,
     *,
@@ -238,7 +242,7 @@ def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
     return lambda: PinnedTransport(settings, refusal_as_connect_error=True)
 
 
-def _fail(org: Any, run: Any, message: str, *, now: datetime) -> None:
+def _fail(org: OrgStore, run: StressRun, message: str, *, now: datetime) -> None:
     org.finish_stress_run(
         run.id,
         status="failed",
@@ -250,8 +254,8 @@ def _fail(org: Any, run: Any, message: str, *, now: datetime) -> None:
 
 
 def record_stress_evidence(
-    org: Any,
-    run: Any,
+    org: OrgStore,
+    run: StressRun,
     library: Any,
     records: list[dict[str, Any]],
     *,
@@ -350,7 +354,7 @@ def record_stress_evidence(
 
 
 def import_inspect_log(
-    org: Any,
+    org: OrgStore,
     agent_name: str,
     path: str | Path,
     *,

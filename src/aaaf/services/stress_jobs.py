@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.secret_box import SecretBox
@@ -41,6 +41,12 @@ from aaaf.services.job_port import JobQueue
 from aaaf.services.stress import check_agent_url, with_installed
 from aaaf.settings import Settings
 from aaaf.stress.sandbox import SandboxChoice
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
+    from aaaf.store.repositories.stress_runs import StressRun
+    from aaaf.store.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +93,7 @@ class StressRequest:
         )
 
 
-def chosen_tasks(org: Any, request: StressRequest) -> tuple[Any, list[Any]]:
+def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Any, list[Any]]:
     """The library (the standard one and the organization's installed ones) and the tasks the
     request chooses; ``INVALID_REQUEST`` when it chooses none."""
     from aaaf.stress.library import load_library
@@ -100,7 +106,7 @@ def chosen_tasks(org: Any, request: StressRequest) -> tuple[Any, list[Any]]:
     return library, chosen
 
 
-def _check_runnable(org: Any, request: StressRequest, settings: Settings) -> tuple[Any, SandboxChoice]:
+def _check_runnable(org: OrgStore, request: StressRequest, settings: Settings) -> tuple[Any, SandboxChoice]:
     """The checks made when the run is requested and again when its job starts (the worker's
     settings may differ, the URL may resolve elsewhere by then): the URL like a webhook
     target, the tasks, and a sandbox for the tasks that execute code ("no sandbox, no code");
@@ -113,8 +119,8 @@ def _check_runnable(org: Any, request: StressRequest, settings: Settings) -> tup
 
 
 def queue_stress_run(
-    org: Any,
-    agent: Any,
+    org: OrgStore,
+    agent: Agent,
     queue: JobQueue,
     box: SecretBox,
     request: StressRequest,
@@ -149,7 +155,7 @@ def _evidence_prefix(run_id: uuid.UUID) -> str:
     return evidence_task_id(str(run_id), "")
 
 
-def _fail(org: Any, run_id: uuid.UUID, reason: str, now: datetime) -> Any:
+def _fail(org: OrgStore, run_id: uuid.UUID, reason: str, now: datetime) -> Any:
     """Close a run ``failed`` with ``reason``, keeping none of its evidence."""
     org.discard_stress_run_evidence(run_id, _evidence_prefix(run_id))
     log.warning("stress run %s failed: %s", run_id, reason)
@@ -159,7 +165,7 @@ def _fail(org: Any, run_id: uuid.UUID, reason: str, now: datetime) -> Any:
 
 
 @contextlib.contextmanager
-def _lease(org: Any, run_id: uuid.UUID, every: float, clock: Callable[[], datetime]) -> Iterator[None]:
+def _lease(org: OrgStore, run_id: uuid.UUID, every: float, clock: Callable[[], datetime]) -> Iterator[None]:
     """Renew the run's lease every ``every`` seconds while the block runs (a thread: the run
     itself is busy in inspect_ai); a lease that stops being renewed tells the sweep that the
     run's executor died."""
@@ -182,7 +188,7 @@ def _lease(org: Any, run_id: uuid.UUID, every: float, clock: Callable[[], dateti
         thread.join(timeout=every + 30)
 
 
-def start_waiting_runs(org: Any, queue: JobQueue, settings: Settings) -> list[uuid.UUID]:
+def start_waiting_runs(org: OrgStore, queue: JobQueue, settings: Settings) -> list[uuid.UUID]:
     """Queue the jobs of the organization's oldest waiting runs (as many as it may run)."""
     waiting = [run.id for run in org.queued_stress_runs(settings.stress_runs_per_organization)]
     for run_id in waiting:
@@ -191,7 +197,7 @@ def start_waiting_runs(org: Any, queue: JobQueue, settings: Settings) -> list[uu
 
 
 def run_stress_job(
-    store: Any,
+    store: Store,
     queue: JobQueue,
     organization_id: uuid.UUID,
     run_id: uuid.UUID,
@@ -245,8 +251,8 @@ def run_stress_job(
 
 
 def _execute(
-    org: Any,
-    run: Any,
+    org: OrgStore,
+    run: StressRun,
     settings: Settings,
     box: Callable[[], SecretBox],
     logs: Path,
@@ -292,7 +298,7 @@ def _execute(
 
 
 def requeue_stress_runs(
-    store: Any, queue: JobQueue, *, now: datetime, grace: timedelta, lease: timedelta
+    store: Store, queue: JobQueue, *, now: datetime, grace: timedelta, lease: timedelta
 ) -> list[uuid.UUID]:
     """Queue again the job of every run waiting ``queued`` for ``grace`` and of every
     ``running`` run whose lease lapsed ``lease`` ago; their ids."""

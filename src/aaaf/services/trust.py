@@ -42,9 +42,11 @@ from aaaf.scoring.trust import (
     merge_override,
     score_trust_from_events,
 )
+from aaaf.store.records import Agent, ScoreHistoryEntry
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.base import AgentRef
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +89,9 @@ class TrustReport:
         return out
 
 
-def _agent(org: OrgStore, agent: Any) -> Any:
+def _agent(org: OrgStore, agent: Agent | AgentRef) -> Agent:
     """An ``Agent`` record from a record, a name or an id."""
-    if hasattr(agent, "id") and hasattr(agent, "name"):
+    if isinstance(agent, Agent):
         return agent
     return org.get_agent(agent)
 
@@ -190,7 +192,7 @@ def unchanged_since(result: TrustResult, previous: Any | None) -> bool:
 
 def score_agent(
     org: OrgStore,
-    agent: Any,
+    agent: Agent | AgentRef,
     *,
     at: datetime,
     events: Sequence[EventRecord] | None = None,
@@ -222,7 +224,7 @@ def score_agent(
 
 def record_score(
     org: OrgStore,
-    agent: Any,
+    agent: Agent | AgentRef,
     result: TrustResult,
     *,
     computed_at: datetime,
@@ -271,7 +273,7 @@ def record_score(
 
 def trust_report(
     org: OrgStore,
-    agent: Any,
+    agent: Agent | AgentRef,
     *,
     at: datetime,
     record: bool,
@@ -291,7 +293,7 @@ def trust_report(
     return record_score(org, subject, result, computed_at=computed_at or at, config=config)
 
 
-def compute_trust(org: OrgStore, agent: Any, *, at: datetime, record: bool) -> TrustResult:
+def compute_trust(org: OrgStore, agent: Agent | AgentRef, *, at: datetime, record: bool) -> TrustResult:
     """The agent's trust score at ``at``; ``record=True`` only for a present-time score.
 
     Read-only callers (reports, ``--at`` in the past) pass ``record=False``.
@@ -329,7 +331,7 @@ def trust_reports_for_all(
 # ----------------------------------------------------------------------------- history and review
 
 
-def history(org: OrgStore, agent: Any) -> list[Any]:
+def history(org: OrgStore, agent: Agent | AgentRef) -> list[ScoreHistoryEntry]:
     """The agent's trust score history, oldest first."""
     return list(org.score_history(_agent(org, agent).id, SCHEME))
 
@@ -345,7 +347,9 @@ def _history_id(value: uuid.UUID | str) -> uuid.UUID:
         ) from error
 
 
-def review(org: OrgStore, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime) -> Any:
+def review(
+    org: OrgStore, history_id: uuid.UUID | str, *, approve: bool, reviewer: str, at: datetime
+) -> ScoreHistoryEntry:
     """Approve (commit as canonical) or reject a held anomalous score.
 
     Anything but a held anomalous, unreviewed score is ``CONFLICT`` (the store enforces it).

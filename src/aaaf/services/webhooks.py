@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.secret_box import SecretBox
@@ -29,6 +29,10 @@ from aaaf.settings import Settings, get_settings
 from aaaf.store.records import Webhook, WebhookDelivery
 from aaaf.store.repositories.webhooks import DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BACKOFF_SECONDS
 from aaaf.store.tables import WEBHOOK_EVENT_TYPES
+
+if TYPE_CHECKING:
+    from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Appeal, Assessment, Badge
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -104,7 +108,7 @@ def _check_policy(max_retries: int | None, retry_backoff_seconds: float | None) 
 
 
 def create_webhook(
-    org: Any,
+    org: OrgStore,
     box: SecretBox,
     url: str,
     event_types: Sequence[str],
@@ -132,7 +136,7 @@ def create_webhook(
 
 
 def update_webhook(
-    org: Any,
+    org: OrgStore,
     webhook_id: str,
     *,
     now: datetime,
@@ -162,7 +166,7 @@ def update_webhook(
     return webhook
 
 
-def redeliver(org: Any, webhook_id: str, delivery_id: str, *, now: datetime) -> WebhookDelivery:
+def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime) -> WebhookDelivery:
     """Send a delivery again (same ``webhook-id``), now, with a fresh retry budget; an
     inactive webhook must be re-activated first (409 ``CONFLICT``)."""
     webhook = org.get_webhook(webhook_id)
@@ -193,7 +197,7 @@ def payload_json(event_type: str, data: Mapping[str, Any], *, now: datetime) -> 
 
 
 def emit(
-    org: Any, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
+    org: OrgStore, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
 ) -> uuid.UUID | None:
     """Record a document 004 §6.3 event for the organization's subscribed webhooks, in the
     unit of work ``org`` is bound to (if any); its id, or None when nothing was recorded: an
@@ -207,12 +211,12 @@ def emit(
     return event_id
 
 
-def _tier(assessment: Any, axis: str) -> str | None:
+def _tier(assessment: Assessment, axis: str) -> str | None:
     value = getattr(assessment, f"{axis}_tier", None)
     return value if isinstance(value, str) else None
 
 
-def assessment_data(assessment: Any) -> dict[str, Any]:
+def assessment_data(assessment: Assessment) -> dict[str, Any]:
     """``data`` of the ``assessment.*`` events (document 004 §6.3's example, plus the
     assessment's type, and its error when it failed)."""
     data: dict[str, Any] = {
@@ -230,7 +234,7 @@ def assessment_data(assessment: Any) -> dict[str, Any]:
     return data
 
 
-def appeal_data(appeal: Any, assessment: Any) -> dict[str, Any]:
+def appeal_data(appeal: Appeal, assessment: Assessment) -> dict[str, Any]:
     """``data`` of ``appeal.filed`` and ``appeal.resolved``."""
     data: dict[str, Any] = {
         "appeal_id": str(appeal.id),
@@ -244,7 +248,7 @@ def appeal_data(appeal: Any, assessment: Any) -> dict[str, Any]:
     return data
 
 
-def badge_data(badge: Any) -> dict[str, Any]:
+def badge_data(badge: Badge) -> dict[str, Any]:
     """``data`` of ``badge.expiring`` and ``badge.expired``."""
     return {
         "badge_id": str(badge.id),

@@ -29,7 +29,7 @@ def _agent(org: OrgStore, agent_id: str) -> Agent:
 
 
 @router.post("", status_code=201, response_model=AgentOut, operation_id="create_agent")
-def create_agent(body: AgentCreate, org: Writer) -> dict[str, Any]:
+def create_agent(body: AgentCreate, org: Writer) -> AgentOut:
     """Register an agent for assessment (docs/stress-tests.md)."""
     if body.organization_id is not None and body.organization_id != str(org.organization_id):
         raise AAAFError(
@@ -44,13 +44,13 @@ def create_agent(body: AgentCreate, org: Writer) -> dict[str, Any]:
         description=body.description,
         metadata=body.metadata,
     )
-    return agent.to_dict()
+    return AgentOut(**agent.to_dict())
 
 
 @router.get("/{agent_id}", response_model=AgentOut, operation_id="get_agent")
-def get_agent(agent_id: str, org: Reader) -> dict[str, Any]:
+def get_agent(agent_id: str, org: Reader) -> AgentOut:
     """One agent of the caller's organization, by id (or by its unique name)."""
-    return _agent(org, agent_id).to_dict()
+    return AgentOut(**_agent(org, agent_id).to_dict())
 
 
 @router.get("", response_model=Page[AgentOut], operation_id="list_agents")
@@ -81,7 +81,7 @@ def list_agents(
 
 
 @router.patch("/{agent_id}", response_model=AgentOut, operation_id="update_agent")
-def update_agent(agent_id: str, body: AgentPatch, org: Writer) -> dict[str, Any]:
+def update_agent(agent_id: str, body: AgentPatch, org: Writer) -> AgentOut:
     """Change an agent's name, domains, tools, description, metadata or status."""
     agent = _agent(org, agent_id)
     if agent.status == "archived":
@@ -98,11 +98,11 @@ def update_agent(agent_id: str, body: AgentPatch, org: Writer) -> dict[str, Any]
     )
     if body.status is not None and body.status != agent.status:
         agent = org.set_agent_status(agent.id, body.status)
-    return agent.to_dict()
+    return AgentOut(**agent.to_dict())
 
 
 @router.delete("/{agent_id}", response_model=AgentOut, operation_id="archive_agent")
-def archive_agent(agent_id: str, org: Writer) -> dict[str, Any]:
+def archive_agent(agent_id: str, org: Writer) -> AgentOut:
     """Archive an agent: its history (events, assessments, badges) is kept."""
     agent = _agent(org, agent_id)
-    return org.set_agent_status(agent.id, "archived").to_dict()
+    return AgentOut(**org.set_agent_status(agent.id, "archived").to_dict())

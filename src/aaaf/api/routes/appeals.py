@@ -58,7 +58,7 @@ def _appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
 
 
 @router.post("", status_code=201, response_model=AppealOut, operation_id="file_appeal")
-def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
+def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> AppealOut:
     """File an appeal against an assessment (status ``filed``)."""
     appeal: Appeal = appeal_service.file_appeal(
         org,
@@ -68,7 +68,7 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
         counter_evidence=[item.model_dump() for item in body.counter_evidence],
         now=now,
     )
-    return appeal.to_dict()
+    return AppealOut(**appeal.to_dict())
 
 
 @router.get("", response_model=AppealPage, operation_id="list_appeals")
@@ -84,14 +84,14 @@ def list_appeals(
 
 
 @router.get("/{appeal_id}", response_model=AppealOut, operation_id="get_appeal")
-def get_appeal(assessment_id: str, appeal_id: str, org: Reader) -> dict[str, Any]:
-    return _appeal_of(org, assessment_id, appeal_id).to_dict()
+def get_appeal(assessment_id: str, appeal_id: str, org: Reader) -> AppealOut:
+    return AppealOut(**_appeal_of(org, assessment_id, appeal_id).to_dict())
 
 
 @router.post("/{appeal_id}/resolve", response_model=AppealOut, operation_id="resolve_appeal")
 def resolve_appeal(
     assessment_id: str, appeal_id: str, body: AppealResolution, org: Auditor, store: StoreDep, now: NowDep
-) -> dict[str, Any]:
+) -> AppealOut:
     """Accept (re-score the challenged dimensions, supersede the old badge and issue one with
     the corrected scores) or reject an appeal."""
     appeal = _appeal_of(org, assessment_id, appeal_id)
@@ -100,4 +100,4 @@ def resolve_appeal(
     )
     if resolved.status == "accepted":
         issue_after_scoring(store, org, resolved.assessment_id, now)
-    return resolved.to_dict()
+    return AppealOut(**resolved.to_dict())

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,7 +26,8 @@ from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.models.badge import BadgeCredential, BadgeOnRecord, BadgeRevocation, Jwks, PublicVerification
-from aaaf.store import Organization, OrgStore, Store
+from aaaf.services.org_session import ScopedOrg
+from aaaf.store import OrgStore, Store
 
 log = logging.getLogger("aaaf.api")
 
@@ -41,13 +41,8 @@ MEDIA_TYPES = {
 }
 
 
-@dataclass(frozen=True)
-class OrgSession:
-    """What the badge service takes: the store, the organization's scope, the organization."""
-
-    store: Store
-    org: OrgStore
-    organization: Organization
+# the dashboard (api/web) builds the badge services' session under this name
+OrgSession = ScopedOrg
 
 
 def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
@@ -56,40 +51,9 @@ def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, n
     from aaaf.services import badges as badge_service
 
     try:
-        badge_service.issue(OrgSession(store, org, org.organization()), assessment_id, now=now)
+        badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
-
-
-def _shown_to(store: Store, assessment_id: str, key: str | None, now: datetime) -> bool:
-    """Whether the badge's pictures and credential may be served to this request: a public
-    badge to anyone, a private one only to a key (``read``) of its organization."""
-    from aaaf.services.keys import authenticate
-    from aaaf.store.repositories.badge_visibility import public_badge_visibility
-
-    visibility, organization_id = public_badge_visibility(store.engine, assessment_id)
-    if visibility == "public":
-        return True
-    if key is None:
-        return False
-    try:
-        principal = authenticate(store, key, now=now)
-    except AAAFError:
-        return False
-    return principal.organization_id == organization_id and principal.holds("read")
-
-
-def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: datetime) -> Response:
-    from aaaf.services import badges as badge_service
-
-    badge = store.find_badge(assessment_id)
-    if badge is None or not badge.credential_jwt or not _shown_to(store, assessment_id, key, now):
-        raise AAAFError(
-            "NOT_FOUND",
-            f"No badge for assessment {assessment_id}.",
-            {"resource": "badge", "id": assessment_id},
-        )
-    return Response(badge_service.stored_badge(badge).render(fmt), media_type=MEDIA_TYPES[fmt])
 
 
 @router.get(
@@ -98,33 +62,12 @@ def _rendered(store: Store, assessment_id: str, fmt: str, key: str | None, now: 
     response_model_exclude_unset=True,
     operation_id="verify_badge",
 )
-def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> dict[str, Any]:
+def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> PublicVerification:
     """Verify a badge (public): docs/api.md answer, plus ``revoked``, ``reason`` and
     ``evidence_sources`` (per axis, the tasks stress-tested by the issuer and those reported)."""
-    from aaaf.services import badges as badge_service
-    from aaaf.store.repositories.badge_visibility import public_badge_visibility
+    from aaaf.services.badge_records import public_verification
 
-    result = badge_service.verify_issued(store, assessment_id, now)
-    if public_badge_visibility(store.engine, assessment_id)[0] == "private":
-        # a private badge: whether it is valid, and nothing about whom it names
-        return {"valid": result.valid, "assessment_id": assessment_id, "visibility": "private"}
-    subject = result.subject or {}
-    return {
-        "valid": result.valid,
-        "assessment_id": subject.get("assessment_id") or assessment_id,
-        "agent_name": (subject.get("agent") or {}).get("name"),
-        "organization": (subject.get("organization") or {}).get("name"),
-        "performance_tier": (subject.get("performance") or {}).get("tier"),
-        "capability_tier": (subject.get("capability") or {}).get("tier"),
-        # how much of each axis's evidence the issuer stress-tested itself, and how much the
-        # organization reported (docs/stress-tests.md "Provenance"); null: the badge does not say
-        "evidence_sources": subject.get("evidence_sources"),
-        "issued": subject.get("issued"),
-        "valid_until": subject.get("valid_until"),
-        "expired": result.expired,
-        "revoked": result.revoked,
-        "reason": result.reason,
-    }
+    return public_verification(store, assessment_id, now)
 
 
 @router.get("/.well-known/jwks.json", response_model=Jwks, operation_id="get_jwks")
@@ -156,11 +99,11 @@ def get_jwks(store: StoreDep) -> dict[str, Any]:
 def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
     """The organization's revocation list (a signed Bitstring Status List credential, VC-JWT),
     which badge verifiers fetch from the URL each credential names (public)."""
-    from aaaf.services import badges as badge_service
+    from aaaf.services import badge_revocation as revocation
 
     organization = store.get_organization(org_id)
-    session = OrgSession(store, store.scope(organization.id), organization)
-    return Response(badge_service.status_list_token(session, now), media_type="application/jwt")
+    session = ScopedOrg(store, store.scope(organization.id), organization)
+    return Response(revocation.status_list_token(session, now), media_type="application/jwt")
 
 
 class Revocation(Request):
@@ -177,19 +120,19 @@ class Review(Request):
 )
 def revoke_badge(
     assessment_id: str, body: Revocation, org: Admin, store: StoreDep, now: NowDep
-) -> dict[str, Any]:
+) -> BadgeRevocation:
     """Revoke the assessment's badge (``admin``): its bit is set in the organization's status
     list with when and why, so every copy handed out verifies as revoked from now on."""
-    from aaaf.services import badges as badge_service
+    from aaaf.services import badge_revocation as revocation
 
-    session = OrgSession(store, org, org.organization())
-    badge, _ = badge_service.revoke(session, assessment_id, reason=body.reason, now=now)
-    return {
-        "assessment_id": str(badge.assessment_id),
-        "revoked": badge.revoked,
-        "revoked_at": None if badge.revoked_at is None else badge.revoked_at.isoformat(),
-        "revoke_reason": badge.revoke_reason,
-    }
+    session = ScopedOrg(store, org, org.organization())
+    badge, _ = revocation.revoke(session, assessment_id, reason=body.reason, now=now)
+    return BadgeRevocation(
+        assessment_id=str(badge.assessment_id),
+        revoked=badge.revoked,
+        revoked_at=None if badge.revoked_at is None else badge.revoked_at.isoformat(),
+        revoke_reason=badge.revoke_reason,
+    )
 
 
 @router.post(
@@ -206,7 +149,7 @@ def review_badge(
     from aaaf.services import assess as assess_service
     from aaaf.services import badges as badge_service
 
-    session = OrgSession(store, org, org.organization())
+    session = ScopedOrg(store, org, org.organization())
     decided = badge_service.review(
         session, assessment_id, approve=body.decision == "approve", reviewer=body.reviewer, now=now
     )
@@ -217,7 +160,9 @@ def review_badge(
 
 def _format_route(fmt: str) -> None:
     def get_badge_file(assessment_id: str, store: StoreDep, now: NowDep, key: PresentedKey) -> Response:
-        return _rendered(store, assessment_id, fmt, key, now)
+        from aaaf.services.badge_records import shown_badge
+
+        return Response(shown_badge(store, assessment_id, fmt, key, now), media_type=MEDIA_TYPES[fmt])
 
     get_badge_file.__doc__ = (
         f"The badge on record as {fmt.upper()} (public; a private badge only to a key of its organization)."
@@ -243,10 +188,12 @@ for _fmt in MEDIA_TYPES:
     response_model_exclude_unset=True,
     operation_id="get_badge",
 )
-def get_badge(assessment_id: str, org: Reader) -> dict[str, Any]:
+def get_badge(assessment_id: str, org: Reader) -> BadgeOnRecord:
     """The badge record of one of the organization's assessments (``read``): its latest
     credential, status-list bit, dates, revocation and visibility."""
-    return {**org.get_badge(assessment_id).to_dict(), "visibility": org.badge_visibility(assessment_id)}
+    from aaaf.services.badge_records import badge_on_record
+
+    return badge_on_record(org, assessment_id)
 
 
 class VisibilityChange(Request):
@@ -259,14 +206,11 @@ class VisibilityChange(Request):
     response_model_exclude_unset=True,
     operation_id="update_badge",
 )
-def update_badge(assessment_id: str, body: VisibilityChange, org: Admin, now: NowDep) -> dict[str, Any]:
+def update_badge(assessment_id: str, body: VisibilityChange, org: Admin, now: NowDep) -> BadgeOnRecord:
     """Make a badge public or private (``admin``).  A private badge's public
     ``verify`` answers only ``valid``, and its ``.svg``/``.png``/``.json``/``.jwt`` are 404
     without a key of the organization.  The visibility holds for the assessment's badge
     whether or not it is issued yet (and for a re-issue after an appeal)."""
-    org.set_badge_visibility(assessment_id, body.visibility, at=now)
-    try:
-        record = org.get_badge(assessment_id).to_dict()
-    except AAAFError:  # not issued (yet): the visibility waits for it
-        record = {"assessment_id": assessment_id}
-    return {**record, "visibility": org.badge_visibility(assessment_id)}
+    from aaaf.services.badge_records import set_visibility
+
+    return set_visibility(org, assessment_id, body.visibility, now=now)

@@ -20,10 +20,10 @@ router = APIRouter(prefix="/api/v1/keys", tags=["keys"])
 
 
 @router.post("", status_code=201, response_model=KeyCreated, operation_id="create_key")
-def create_key(body: KeyCreate, org: Admin, store: StoreDep, now: NowDep) -> dict[str, Any]:
+def create_key(body: KeyCreate, org: Admin, store: StoreDep, now: NowDep) -> KeyCreated:
     """A new key of the caller's organization with these scopes (shown once)."""
     issued = key_service.create_key(store, org.organization_id, body.scopes, name=body.name, now=now)
-    return {**issued.key.to_dict(), "api_key": issued.secret}
+    return KeyCreated(**issued.key.to_dict(), api_key=issued.secret)
 
 
 @router.get("", response_model=Page[KeyOut], operation_id="list_keys")
@@ -38,6 +38,6 @@ def list_keys(
 
 
 @router.delete("/{key_id}", response_model=KeyOut, operation_id="revoke_key")
-def revoke_key(key_id: str, org: Admin, store: StoreDep, now: NowDep) -> dict[str, Any]:
+def revoke_key(key_id: str, org: Admin, store: StoreDep, now: NowDep) -> KeyOut:
     """Revoke a key (it stays listed, revoked); another organization's key is 404."""
-    return key_service.revoke_key(store, org.organization_id, key_id, now=now).to_dict()
+    return KeyOut(**key_service.revoke_key(store, org.organization_id, key_id, now=now).to_dict())

@@ -161,12 +161,12 @@ CLIENTS = "/api/v1/organizations/{org_id}/oauth-clients"
 @router.post(CLIENTS, status_code=201, response_model=CreatedOAuthClient, operation_id="create_oauth_client")
 def create_oauth_client(
     org_id: str, body: OAuthClientCreate, org: Admin, store: StoreDep, now: NowDep
-) -> dict[str, Any]:
+) -> CreatedOAuthClient:
     """A new OAuth client of the organization with these scopes (``admin``); the secret is shown once."""
     issued = oauth_service.create_client(
         store, _own(org, org_id).organization_id, body.scopes, name=body.name, now=now
     )
-    return {**issued.client.to_dict(), "client_secret": issued.secret}
+    return CreatedOAuthClient(**issued.client.to_dict(), client_secret=issued.secret)
 
 
 @router.get(CLIENTS, response_model=Page[OAuthClient], operation_id="list_oauth_clients")
@@ -187,7 +187,7 @@ def list_oauth_clients(
 )
 def revoke_oauth_client(
     org_id: str, oauth_client_id: str, org: Admin, store: StoreDep, now: NowDep
-) -> dict[str, Any]:
+) -> OAuthClient:
     """Revoke a client (by its record id or its ``client_id``): its tokens stop working at once."""
     organization = _own(org, org_id).organization_id
-    return oauth_service.revoke_client(store, organization, oauth_client_id, now=now).to_dict()
+    return OAuthClient(**oauth_service.revoke_client(store, organization, oauth_client_id, now=now).to_dict())

@@ -7,7 +7,6 @@ organization's own key reads only its own organization; any other id is 404.
 
 from __future__ import annotations
 
-from typing import Any
 from unicodedata import normalize
 
 from fastapi import APIRouter, Depends
@@ -37,32 +36,32 @@ CONFIG_FIELDS = (
     operation_id="create_organization",
     dependencies=[Depends(require_admin_key)],
 )
-def create_organization(body: OrganizationCreate, store: StoreDep, now: NowDep) -> dict[str, Any]:
+def create_organization(body: OrganizationCreate, store: StoreDep, now: NowDep) -> OrganizationCreated:
     """Register an organization (admin key); the answer holds its API key, shown once."""
     config = {name: getattr(body, name) for name in CONFIG_FIELDS if getattr(body, name) is not None}
     organization, issued = key_service.create_organization(
         store, body.name, now=now, taxonomy=body.domain_taxonomy, config=config
     )
-    return {
-        "id": str(organization.id),
-        "name": organization.name,
-        "api_key": issued.secret,
-        "created_at": iso(organization.created_at),
-    }
+    return OrganizationCreated(
+        id=str(organization.id),
+        name=organization.name,
+        api_key=issued.secret,
+        created_at=iso(organization.created_at),
+    )
 
 
 @router.get("/{org_id}", response_model=OrganizationOut, operation_id="get_organization")
-def get_organization(org_id: str, org: Reader) -> dict[str, Any]:
+def get_organization(org_id: str, org: Reader) -> OrganizationOut:
     """The caller's own organization (another one's id is 404)."""
     if org_id != str(org.organization_id):
         raise AAAFError(
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
-    return org.organization().to_dict()
+    return OrganizationOut(**org.organization().to_dict())
 
 
 @router.patch("/{org_id}", response_model=OrganizationOut, operation_id="update_organization")
-def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store: StoreDep) -> dict[str, Any]:
+def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store: StoreDep) -> OrganizationOut:
     """Rename the caller's own organization (``admin``); a name already taken is 409."""
     if org_id != str(org.organization_id):
         raise AAAFError(
@@ -78,4 +77,4 @@ def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store:
         raise AAAFError(
             "CONFLICT", f"An organization named {body.name!r} already exists.", {"name": body.name}
         )
-    return store.update_organization(org.organization_id, name=body.name).to_dict()
+    return OrganizationOut(**store.update_organization(org.organization_id, name=body.name).to_dict())

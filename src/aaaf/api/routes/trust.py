@@ -37,21 +37,21 @@ def get_trust_score(
     at: Annotated[
         AwareDatetime | None, Query(description="RFC 3339 instant to score at (default now).")
     ] = None,
-) -> dict[str, Any]:
+) -> TrustScore:
     """The agent's trust score: each dimension, the composite, the tier and why (read-only)."""
     agent = org.get_agent(agent_id)
     report = trust_service.trust_report(org, agent, at=at or now, record=False)
-    return report.to_dict()
+    return report.to_model()
 
 
 @router.post(
     "", response_model=TrustScore, response_model_exclude_unset=True, operation_id="recompute_trust_score"
 )
-def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> dict[str, Any]:
+def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> TrustScore:
     """Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
     agent = org.get_agent(agent_id)
     report = trust_service.trust_report(org, agent, at=now, record=True, computed_at=now)
-    return report.to_dict()
+    return report.to_model()
 
 
 @router.get("/history", response_model=Page[ScoreHistoryEntry], operation_id="list_trust_history")

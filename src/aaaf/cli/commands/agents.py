@@ -59,7 +59,9 @@ def enroll(
             metadata=meta,
         )
         if as_json:
-            print_json(agent.to_dict())
+            from aaaf.models.tenancy import Agent  # models load when printed (a fast --help)
+
+            print_json(Agent(**agent.to_dict()))
         else:
             console.print(f"enrolled [bold]{agent.name}[/] ({agent.id})")
 

@@ -53,7 +53,9 @@ def file(
             now=datetime.now(UTC),
         )
     if as_json:
-        print_json(appeal.to_dict())
+        from aaaf.models.appeal import Appeal  # models load when printed (a fast --help)
+
+        print_json(Appeal(**appeal.to_dict()))
     else:
         console.print(
             f"filed appeal [bold]{appeal.id}[/] against {appeal.assessment_id} "
@@ -76,7 +78,9 @@ def resolve(
             session.org, appeal_id, decision=decision.value, notes=notes, now=datetime.now(UTC)
         )
     if as_json:
-        print_json(appeal.to_dict())
+        from aaaf.models.appeal import Appeal  # models load when printed (a fast --help)
+
+        print_json(Appeal(**appeal.to_dict()))
         return
     console.print(f"appeal {appeal.id} {appeal.status}")
     for name, change in (appeal.resolution or {}).get("changes", {}).items():

@@ -91,6 +91,7 @@ def assess(
                     (outcome,) = assess_service.assess_by_evidence(session.org, [agent], now=now, **options)
                     if outcome.error is not None:
                         raise outcome.error
+                    assert outcome.assessment is not None  # an outcome without an error has its assessment
                     record = outcome.assessment
                 else:
                     record = assess_service.assess_agent(session.org, name, now=now, **options)

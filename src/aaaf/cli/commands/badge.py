@@ -50,6 +50,7 @@ from aaaf.models import IssuedBadge, StatusListWritten
 from aaaf.models.badge import BadgeIssueOutcome, BadgeRecord, BadgeRevoked
 from aaaf.scoring.core import display
 from aaaf.scoring.evidence_sources import provenance_lines
+from aaaf.services import badge_revocation as revocation
 from aaaf.services import badges as badge_service
 from aaaf.services import issuer as issuer_service
 from aaaf.services.badge_status import live_status_source, local_status_source
@@ -104,7 +105,7 @@ def _now(at: str | None) -> datetime:
 @functools.cache
 def warn_if_local_base_url() -> None:
     """Once per process: badges about to carry a loopback URL nobody else can open."""
-    url = badge_service.base_url(service_context())
+    url = revocation.base_url(service_context())
     if _is_loopback(urlparse(url).hostname):
         err_console.print(
             f"[yellow]warning[/] badges link to {url}, which only this machine can open; set "
@@ -188,7 +189,7 @@ def revoke_command(
     """Revoke a badge: flip its status-list bit, record the reason, rewrite the status list."""
     warn_if_local_base_url()
     with open_session(db) as session:
-        badge, path = badge_service.revoke(
+        badge, path = revocation.revoke(
             session, assessment_id, reason=reason, now=session.context.now(), status_list_output=output
         )
     if as_json:
@@ -262,7 +263,7 @@ def issuer_key_command(
     if pem and as_jwks:
         bad_input("choose --pem or --jwks, not both")
     with open_session(db) as session:
-        key = badge_service.issuer_key(session.store, context=session.context)
+        key = revocation.issuer_key(session.store, context=session.context)
     if as_jwks:
         print_json(jwks([key.public]))
     else:

@@ -118,7 +118,7 @@ def show(
     when = parse_at(at) or now
     record = at is None
     with open_session(db) as session:
-        if all_agents:
+        if name is None:  # --all (exactly one of the two, checked above)
             reports = trust_service.trust_reports_for_all(
                 session.org, at=when, record=record, computed_at=now
             )

@@ -1,0 +1,107 @@
+"""Every recorded ``--json`` output validates against the public model it is printed as
+(issue 31 "public models everywhere"): the outputs ``scripts/json_snapshots.py`` records in
+``tests/fixtures/json_outputs/`` (``test_json_shapes.py`` holds the commands to them byte for
+byte) are parsed by their model of :mod:`aaaf.models`, which refuses a key it does not
+declare, so an output cannot grow a field its model (and so ``docs/schemas`` and both SDKs)
+does not have.  A recorded output with no model here fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from aaaf import models as m
+from aaaf.models.admin import ConfigShow, PendingReview, PendingTrustReview, TrustWeightsStatus
+from aaaf.models.badge import BadgeIssueOutcome, BadgeRevoked, BadgeVerification, IssuedBadge
+from aaaf.models.error import ErrorBody
+from aaaf.models.tenancy import (
+    AgentListing,
+    ApiKeyPage,
+    CreatedApiKey,
+    CreatedOAuthClient,
+    CreatedOrganization,
+    Enrollment,
+    OAuthClient,
+    OAuthClientPage,
+    OrganizationPage,
+)
+from aaaf.models.trust import ScoreHistoryEntry
+from aaaf.models.workflow import WorkflowScore, WorkflowWeights
+
+RECORDED = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "json_outputs"
+
+# recorded output → the type its JSON is (a model, or a list of one)
+MODEL_OF: dict[str, Any] = {
+    "agents": list[AgentListing],
+    "assess_all": list[m.AssessOutcome],
+    "assess_one": m.Assessment,
+    "assessments": list[m.Assessment],
+    "audit_status": m.AuditStatus,
+    "badge": IssuedBadge,
+    "badge_all": list[BadgeIssueOutcome],
+    "badge_revoke": BadgeRevoked,
+    "collect": m.CollectReport,
+    "collect_again": m.CollectReport,
+    "collect_workflow": m.CollectReport,
+    "compare": m.Comparison,
+    "compare_several": m.SeveralComparison,
+    "config_show": ConfigShow,
+    "enroll": Enrollment,
+    "error_explain": ErrorBody,
+    "error_unknown_agent": ErrorBody,
+    "explain": m.Explanation,
+    "explain_dimension": m.Explanation,
+    "keys_create": CreatedApiKey,
+    "keys_list": ApiKeyPage,
+    "oauth_create": CreatedOAuthClient,
+    "oauth_list": OAuthClientPage,
+    "oauth_revoke": OAuthClient,
+    "org_create": CreatedOrganization,
+    "org_list": OrganizationPage,
+    "review_list": list[PendingReview],
+    "trust_history": list[ScoreHistoryEntry],
+    "trust_one": m.TrustScore,
+    "trust_review_pending": list[PendingTrustReview],
+    "trust_weights": TrustWeightsStatus,
+    "verify": BadgeVerification,
+    "verify_json": BadgeVerification,
+    "workflow_score": WorkflowScore,
+    "workflow_weights": WorkflowWeights,
+}
+
+
+# recorded as a refusal with nothing on stdout (exit 2): `config set KEY VALUE` takes its
+# value otherwise now, so these hold no JSON; once they are recorded again, map them to
+# ConfigSetResult above
+NO_JSON = ("config_set", "config_set_unchanged")
+
+
+def _recorded(name: str) -> Any:
+    text = (RECORDED / f"{name}.txt").read_text()
+    return json.loads(text.split("\n", 1)[1])  # the first line is the exit code
+
+
+def test_every_recorded_output_has_a_model() -> None:
+    assert sorted(path.stem for path in RECORDED.glob("*.txt")) == sorted([*MODEL_OF, *NO_JSON])
+    for name in NO_JSON:
+        assert (RECORDED / f"{name}.txt").read_text().strip() == "exit 2", (
+            f"{name} holds JSON now: add its model"
+        )
+
+
+@pytest.mark.parametrize("name", sorted(MODEL_OF))
+def test_the_recorded_output_validates_against_its_model(name: str) -> None:
+    data = _recorded(name)
+    TypeAdapter(MODEL_OF[name]).validate_python(data)
+
+
+def test_a_key_the_model_does_not_declare_is_refused() -> None:
+    data = _recorded("badge_revoke")
+    data["badge"]["undeclared"] = 1
+    with pytest.raises(ValidationError):
+        TypeAdapter(MODEL_OF["badge_revoke"]).validate_python(data)
