@@ -444,14 +444,15 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
     for item in kept:
         spans[item.span.key] = item.span
         state[item.span.key] = item
-    fresh: list[tuple[str, str]] = []
+    fresh: dict[tuple[str, str], None] = {}  # ordered, and a set (a list's `in` was quadratic)
     for span in received:
+        key = span.key
         # a re-sent span found unused before is looked at again (its agent may exist now)
-        if span.key not in state or state[span.key].state != "joined":
-            spans[span.key] = span
-            if span.key not in fresh:
-                fresh.append(span.key)
-    fresh_keys = set(fresh)
+        known = state.get(key)
+        if known is None or known.state != "joined":
+            spans[key] = span
+            fresh[key] = None
+    fresh_keys = fresh.keys()
     to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
 
     resolved: dict[tuple[str, str], tuple[str, TaskRef | None, str | None]] = {}

@@ -26,6 +26,7 @@ from aaaf.evidence.otlp import (
     Plan,
     Span,
     SpanOutcome,
+    StoredEvent,
     awaited_task_ids,
     join,
     recovering_task_ids,
@@ -116,10 +117,24 @@ def ingest_spans(
     if report.collect.rejected > len(report.collect.errors):
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
-    _keep(org, plan, report.collect, {item.span.key for item in kept}, now)
+    keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
+    forget_before = now - OTLP_SPAN_TTL
     if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
-        joined = _join_again(org, trace_ids, plan, is_agent_id, report, now, context, enroll)
+        # kept, then read back on the same connection: the traces' waiting spans, and the
+        # stored tasks this request's own pending spans wait for (another request's pending
+        # spans are looked up by that request, after it kept them)
+        waiting = org.keep_then_wait(
+            keep,
+            at=now,
+            drop=drop,
+            forget_before=forget_before,
+            trace_ids=trace_ids,
+            task_ids=awaited_task_ids(plan),
+        )
+        joined = _join_again(org, waiting, plan, is_agent_id, report, now, context, enroll)
         report.pending_spans -= len(joined & received)
+    else:
+        org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before)
     return report
 
 
@@ -143,12 +158,13 @@ def _plan(
     return plan
 
 
-def _keep(
-    org: OrgStore, plan: Plan, collected: CollectReport, was_kept: set[tuple[str, str]], now: datetime
-) -> None:
-    """Keep the spans a later span may need that their events do not stand for: pending and
-    unused ones, joined ones that made no event or whose events were refused.  A joined span
-    whose events are stored is not kept (nor left kept): its task is found through them."""
+def _to_keep(
+    plan: Plan, collected: CollectReport, was_kept: set[tuple[str, str]]
+) -> tuple[list[SpanOutcome], list[tuple[str, str]]]:
+    """The spans to keep — those a later span may need that their events do not stand for:
+    pending and unused ones, joined ones that made no event or whose events were refused —
+    and the kept ones to drop.  A joined span whose events are stored is not kept (nor left
+    kept): its task is found through them."""
     made_events = set(plan.event_spans)
     refused = {plan.event_spans[error.index] for error in collected.errors}
     all_told = collected.rejected <= len(collected.errors)
@@ -161,12 +177,12 @@ def _keep(
             keep.append(outcome)
         elif key in was_kept:
             drop.append(key)
-    org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
+    return keep, drop
 
 
 def _join_again(
     org: OrgStore,
-    trace_ids: set[str],
+    read_back: tuple[list[KeptSpan], list[StoredEvent]],
     first: Plan,
     is_agent_id: Callable[[str], bool],
     report: OtlpReport,
@@ -177,10 +193,9 @@ def _join_again(
     """Join what another request kept or stored meanwhile: two exports of one trace running
     at once (children in one, their agent span in the other) each read before the other
     wrote; whichever writes last sees the other's spans or events here, so no child stays
-    pending."""
-    # the stored tasks this request's own pending spans wait for: another request's pending
-    # spans are looked up by that request, after it kept them
-    kept, stored = org.waiting_otlp_spans(trace_ids, awaited_task_ids(first), since=now - OTLP_SPAN_TTL)
+    pending.  ``read_back`` is what was read after keeping: the kept spans of this request's
+    traces that have a pending one, and the stored tasks its pending spans wait for."""
+    kept, stored = read_back
     if not any(item.state == "pending" for item in kept):
         return set()
     waiting = {item.span.trace_id for item in kept}
@@ -197,5 +212,6 @@ def _join_again(
     again = collect(org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
     report.collect.merge(again)
     plan.outcomes = joined
-    _keep(org, plan, again, {item.span.key for item in kept}, now)
+    keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
+    org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
     return {outcome.span.key for outcome in joined}
