@@ -21,7 +21,7 @@ DEEP = MAX_JSON_DEPTH + 1
         "NaN and Infinity",
         'a "quoted" [' * 100,  # escaped quotes: the string pattern decides
         "back\\slash\\",
-        "\\\"]]]]\\\"" * 50,
+        '\\"]]]]\\"' * 50,
     ],
 )
 def test_what_a_string_holds_breaks_no_rule(value: str) -> None:
@@ -43,5 +43,5 @@ def test_what_is_outside_strings_is_refused(note: str) -> None:
 
 
 def test_an_unterminated_string_hides_nothing_before_it() -> None:
-    assert json_problem(b'[' * DEEP + b'"open') is not None
+    assert json_problem(b"[" * DEEP + b'"open') is not None
     assert json_problem(b'{"a": NaN, "b": "open') is not None

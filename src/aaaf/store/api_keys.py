@@ -84,7 +84,9 @@ class ApiKeys(CredentialTable[ApiKey]):
             row = connection.execute(
                 select(t.api_keys, org_configs.c.extra.label("organization_extra"))
                 .select_from(
-                    t.api_keys.outerjoin(org_configs, org_configs.c.organization_id == t.api_keys.c.organization_id)
+                    t.api_keys.outerjoin(
+                        org_configs, org_configs.c.organization_id == t.api_keys.c.organization_id
+                    )
                 )
                 .where(t.api_keys.c.key_hash == key_hash)
             ).one_or_none()
