@@ -66,6 +66,7 @@ def _outside_strings(body: bytes) -> bytes:
     """``body`` with every JSON string emptied to ``""``.  Without an escaped quote and with
     its quotes paired, every ``"`` opens or closes a string, so a split on ``"`` says the same
     as the string pattern at C speed; otherwise the pattern decides."""
+    # bench_api PostgreSQL batch_vs_raw 0.22/0.16 -> 0.41/0.44 (alternate runs, with ApiKeys.for_request)
     if b'\\"' not in body:
         parts = body.split(b'"')
         if len(parts) % 2:
