@@ -5,7 +5,8 @@ own, dropped afterwards): a synthetic fleet (smaller than the main bench, to sta
 collected, then
 
 * baseline — ``assess_all`` in this process, the same data (``aaaf assess --all``);
-* queue — every agent triggered (the ``pending`` row and its job in one transaction), run by
+* queue — the fleet triggered at once (``trigger_assessments``: every ``pending`` row and its
+  job in one transaction), run by
   1, then 2 ``aaaf worker`` processes already started; timed from the first trigger to the last
   assessment completed, and to the last badge issued.  The badge jobs the assessments queue
   share those workers (after the assessments waiting: they have a lower priority).
@@ -89,7 +90,7 @@ def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[f
     """Seconds from the first trigger to the last completed assessment with ``workers``
     workers, and to the last badge issued."""
     from aaaf.jobs.queue import ProcrastinateQueue, build_app
-    from aaaf.services.assessment_jobs import trigger_assessment
+    from aaaf.services.assessment_jobs import trigger_assessments
 
     org = store.scope(store.default_organization().id)
     processes = [_start_worker(url, log_dir) for _ in range(workers)]
@@ -108,8 +109,7 @@ def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[f
                 break
             time.sleep(0.2)
         start = time.perf_counter()
-        for agent in agents:
-            trigger_assessment(org, agent, queue, now=datetime.now(UTC))
+        trigger_assessments(org, agents, queue, now=datetime.now(UTC))
         while _unfinished(store):
             time.sleep(0.05)
         assessed = time.perf_counter() - start

@@ -33,8 +33,8 @@ class RecordingQueue:
         self.stress_runs: list[Any] = []
         self.compare_reports: list[Any] = []
 
-    def defer_assessment(self, connection: Any, organization_id: Any, assessment_id: Any) -> None:
-        self.assessments.append(assessment_id)
+    def defer_assessments(self, connection: Any, organization_id: Any, assessment_ids: Any) -> None:
+        self.assessments.extend(assessment_ids)
 
     def defer_badge(self, organization_id: Any, assessment_id: Any) -> None:
         self.badges.append(assessment_id)

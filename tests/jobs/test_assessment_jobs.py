@@ -65,7 +65,7 @@ def test_a_trigger_whose_job_cannot_be_queued_leaves_no_assessment(store) -> Non
     agent = assessable_agent(org, "coder", now=NOW)
 
     class Broken(RecordingQueue):
-        def defer_assessment(self, connection, organization_id, assessment_id) -> None:
+        def defer_assessments(self, connection, organization_id, assessment_ids) -> None:
             raise RuntimeError("the queue is down")
 
     with pytest.raises(RuntimeError):

@@ -320,7 +320,7 @@ def test_the_in_process_runner_retries_as_declared_then_fails_with_the_reason(
     # the declared strategy, without its waits: two retries, then the job gives up
     monkeypatch.setattr(blueprint.assess, "retry_strategy", procrastinate.RetryStrategy(max_attempts=2))
     runner = inprocess.InProcessQueue(store)
-    runner.defer_assessment(None, org.organization_id, record.id)  # type: ignore[arg-type]
+    runner.defer_assessments(None, org.organization_id, [record.id])  # type: ignore[arg-type]
     thread = threading.Thread(target=runner.run_jobs, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

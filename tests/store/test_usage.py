@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+import pytest
+
+from aaaf.errors import AAAFError
 from aaaf.services import keys as key_service
 from aaaf.store import Store
 from aaaf.store.usage import add_usage, organization_rate_limit, usage_between
@@ -35,3 +38,16 @@ def test_the_rate_limit_setting_is_read_from_the_configuration(store: Store) -> 
     store.scope(organization.id).update_config(rate_limit_per_minute=250)
     assert organization_rate_limit(store.engine, organization.id) == 250
     assert store.scope(organization.id).config().rate_limit_per_minute == 250
+
+
+def test_a_key_is_read_with_its_organizations_rate_limit(store: Store) -> None:
+    now = datetime.now(UTC)
+    organization, issued = key_service.create_organization(store, "keyed", now=now)
+    assert key_service.authenticate(store, issued.secret, now=now).rate_limit_per_minute is None
+    store.scope(organization.id).update_config(rate_limit_per_minute=250)
+    principal = key_service.authenticate(store, issued.secret, now=now)
+    assert principal.organization_id == organization.id and principal.rate_limit_per_minute == 250
+    key_service.revoke_key(store, organization.id, str(issued.key.id), now=now)
+    with pytest.raises(AAAFError) as refused:
+        key_service.authenticate(store, issued.secret, now=now)
+    assert refused.value.code == "UNAUTHORIZED"

@@ -84,15 +84,12 @@ def get_principal(request: Request, store: StoreDep, now: NowDep, key: Presented
     """The authenticated caller, counted against its key's rate limit (429 ``RATE_LIMITED``
     beyond it; :mod:`aaaf.api.rate_limit`) and in its organization's usage (:mod:`aaaf.api.usage`)."""
     from aaaf.api.rate_limit import DEFAULT_PER_MINUTE, STATE_KEY
-    from aaaf.store.usage import organization_rate_limit
 
     limiter = getattr(request.app.state, "rate_limiter", None)
     principal = authenticate_limited(request, store, key, now, limiter)
     if limiter is not None:
         cap = request.app.state.context.settings.max_rate_limit_per_minute  # the installation's
-        per_minute = min(
-            organization_rate_limit(store.engine, principal.organization_id) or DEFAULT_PER_MINUTE, cap
-        )
+        per_minute = min(principal.rate_limit_per_minute or DEFAULT_PER_MINUTE, cap)
         decision = limiter.hit(principal.rate_limit_identity, per_minute, policy="per-key")
         setattr(request.state, STATE_KEY, decision)
         if not decision.allowed:

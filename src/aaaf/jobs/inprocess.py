@@ -37,6 +37,7 @@ import queue as queue_module
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -120,15 +121,16 @@ class InProcessQueue:
 
     # -- the JobQueue protocol ---------------------------------------------------------------
 
-    def defer_assessment(
-        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    def defer_assessments(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_ids: Sequence[uuid.UUID]
     ) -> None:
-        self.defer(
-            ASSESS_TASK,
-            f"assessment:{assessment_id}",
-            organization_id=str(organization_id),
-            assessment_id=str(assessment_id),
-        )
+        for assessment_id in assessment_ids:
+            self.defer(
+                ASSESS_TASK,
+                f"assessment:{assessment_id}",
+                organization_id=str(organization_id),
+                assessment_id=str(assessment_id),
+            )
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         self.defer(

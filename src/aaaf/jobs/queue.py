@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -77,20 +77,23 @@ class ProcrastinateQueue:
         job = self.app.configure_task(task, **options).job
         JobDeferrer(self._on_connection, job, connection.connection.driver_connection).defer(**arguments)
 
-    def defer_assessment(
-        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    def defer_assessments(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_ids: Sequence[uuid.UUID]
     ) -> None:
-        lock = f"assessment:{assessment_id}"
-        try:
-            self._defer_on(
-                connection,
-                ASSESS_TASK,
-                {"queue": QUEUE, "lock": lock, "queueing_lock": lock},
-                organization_id=str(organization_id),
-                assessment_id=str(assessment_id),
-            )
-        except AlreadyEnqueued:
-            log.debug("assessment %s already has a waiting job", assessment_id)
+        """One job per assessment, each with its lock and queueing lock, in ``connection``'s
+        transaction (:meth:`_defer_jobs`)."""
+        self._defer_jobs(
+            connection,
+            [
+                self.app.configure_task(
+                    ASSESS_TASK,
+                    queue=QUEUE,
+                    lock=f"assessment:{assessment_id}",
+                    queueing_lock=f"assessment:{assessment_id}",
+                ).make_new_job(organization_id=str(organization_id), assessment_id=str(assessment_id))
+                for assessment_id in assessment_ids
+            ],
+        )
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:
         try:
@@ -102,15 +105,24 @@ class ProcrastinateQueue:
 
     def defer_badges(self, connection: Connection, badges: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
         """Queue the badges of ``badges`` (organization id, assessment id) in ``connection``'s
-        transaction — the one that stores their assessments — in one statement; a badge whose
-        job already waits keeps that job (each then in a savepoint of its own)."""
+        transaction — the one that stores their assessments (:meth:`_defer_jobs`)."""
+        self._defer_jobs(
+            connection,
+            [
+                self.app.configure_task(
+                    BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
+                ).make_new_job(organization_id=str(organization_id), assessment_id=str(assessment_id))
+                for organization_id, assessment_id in badges
+            ],
+        )
+
+    def _defer_jobs(self, connection: Connection, jobs: list[Any]) -> None:
+        """Insert ``jobs`` in ``connection``'s transaction in one statement; a job whose
+        queueing lock is held by one already waiting keeps that one (each then in a savepoint
+        of its own)."""
+        if not jobs:
+            return
         raw = connection.connection.driver_connection
-        jobs = [
-            self.app.configure_task(
-                BADGE_TASK, queue=QUEUE, queueing_lock=f"badge:{assessment_id}", priority=BADGE_PRIORITY
-            ).make_new_job(organization_id=str(organization_id), assessment_id=str(assessment_id))
-            for organization_id, assessment_id in badges
-        ]
         try:
             with connection.begin_nested():
                 self._on_connection.batch_defer_jobs(jobs, connection=raw)
@@ -122,7 +134,7 @@ class ProcrastinateQueue:
                 with connection.begin_nested():
                     self._on_connection.defer_job(job, connection=raw)
             except AlreadyEnqueued:
-                log.debug("the badge of %s already has a waiting job", job.task_kwargs["assessment_id"])
+                log.debug("%s already has a waiting job", job.queueing_lock)
 
     def defer_stress_run(
         self, connection: Connection | None, organization_id: uuid.UUID, run_id: uuid.UUID

@@ -48,7 +48,7 @@ from aaaf.services.assessment_completion import (
 from aaaf.services.assessment_view import assessment_json as assessment_json
 from aaaf.services.assessment_view import assessment_model as assessment_model
 from aaaf.services.context import ServiceContext
-from aaaf.services.provenance import AgentRuns, agent_runs
+from aaaf.services.provenance import AgentRuns, agent_runs, runs_by_agent
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -177,32 +177,66 @@ def start_assessment(
 ) -> Assessment:
     """Check an assessment can run and record it ``in_progress`` (or ``pending``, for a worker
     to take up), scoring nothing (the API's trigger, SCORING.md §7 "Assessments"):
-    ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE`` below the
-    minimums (no record is made), ``ASSESSMENT_IN_PROGRESS`` when the agent has one pending or
-    running.  :func:`score_assessment` finishes it."""
+    :func:`start_assessments` of one agent.  :func:`score_assessment` finishes it."""
+    (record,) = start_assessments(
+        org,
+        [(agent, events)],
+        now=now,
+        assessment_type=assessment_type,
+        dimension=dimension,
+        window_end=window_end,
+        status=status,
+    )
+    return record
+
+
+def start_assessments(
+    org: OrgStore,
+    fleet: Sequence[tuple[Any, Sequence[EventRecord]]],
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    dimension: str | None = None,
+    window_end: datetime | None = None,
+    status: str = "in_progress",
+) -> list[Any]:
+    """Check each ``(agent, events)`` of ``fleet`` can be assessed, then record every one
+    ``in_progress`` (or ``pending``) in one unit of work — all of them or none (SCORING.md §7
+    "Assessments"): ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE``
+    below the minimums, ``ASSESSMENT_IN_PROGRESS`` when an agent has one pending or running;
+    the first refusal is raised and no record is made."""
     _check_type(assessment_type, dimension)
-    runs = agent_runs(org, agent.id)
-    require_stress_evidence(events, assessment_type, agent.name, harness_runs=runs.harness)
+    if len(fleet) == 1:
+        agent = fleet[0][0]
+        runs = {agent.id: agent_runs(org, agent.id)}
+    else:  # every agent's runs in one query, as assess --all reads them
+        runs = runs_by_agent(org)
     config = org.config()
     end = window_end or now
-    aaaf_scheme.check_minimums(
-        evidence_for(events, assessment_type, harness_runs=runs.harness),
-        config,
-        end,
-        assessment_type=scheme_type(assessment_type),
-        dimension=dimension,
-    )
-    with org.unit_of_work() as uow:  # assessment.started commits with the record
-        record = uow.create_assessment(
-            agent.id,
-            type=assessment_type,
-            window_start=end - timedelta(days=config.window_days),
-            window_end=end,
+    for agent, events in fleet:
+        harness = (runs.get(agent.id) or AgentRuns()).harness
+        require_stress_evidence(events, assessment_type, agent.name, harness_runs=harness)
+        aaaf_scheme.check_minimums(
+            evidence_for(events, assessment_type, harness_runs=harness),
+            config,
+            end,
+            assessment_type=scheme_type(assessment_type),
             dimension=dimension,
-            status=status,
         )
-        _emit(uow, "assessment.started", record, now)
-    return record
+    records = []
+    with org.unit_of_work() as uow:  # assessment.started commits with each record
+        for agent, _ in fleet:
+            record = uow.create_assessment(
+                agent.id,
+                type=assessment_type,
+                window_start=end - timedelta(days=config.window_days),
+                window_end=end,
+                dimension=dimension,
+                status=status,
+            )
+            _emit(uow, "assessment.started", record, now)
+            records.append(record)
+    return records
 
 
 def _emit(uow: OrgStore, event_type: str, assessment: Assessment, now: datetime) -> None:

@@ -1,6 +1,7 @@
 """Assessments off the request path (issue 14; document 004 §5.1 step 6, §5.2 steps 5-6).
 
-* :func:`trigger_assessment` — the API's trigger: checks what can be checked at once, records
+* :func:`trigger_assessment` (:func:`trigger_assessments` for many agents at once) — the
+  API's trigger: checks what can be checked at once, records
   the assessment ``pending`` and queues its job in the same transaction (a server killed
   mid-trigger leaves both or neither); ``ASSESSMENT_IN_PROGRESS`` when the agent already has
   one pending or running (the partial unique index ``uq_assessments_one_running``).
@@ -53,23 +54,53 @@ def trigger_assessment(
     dimension: str | None = None,
     window_end: datetime | None = None,
 ) -> Any:
-    """Check, record ``pending`` and queue an assessment, in one transaction (module docstring)."""
-    events = org.events(agent.id)
+    """Check, record ``pending`` and queue an assessment, in one transaction (module
+    docstring): :func:`trigger_assessments` of one agent."""
+    (record,) = trigger_assessments(
+        org,
+        [agent],
+        queue,
+        now=now,
+        assessment_type=assessment_type,
+        dimension=dimension,
+        window_end=window_end,
+    )
+    return record
+
+
+def trigger_assessments(
+    org: Any,
+    agents: Sequence[Any],
+    queue: JobQueue,
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    dimension: str | None = None,
+    window_end: datetime | None = None,
+) -> list[Any]:
+    """Check, record ``pending`` and queue an assessment of each of ``agents`` (a fleet
+    triggered at once), all in one transaction: every record with its job, or — the first
+    refusal raised (``INSUFFICIENT_EVIDENCE``, ``ASSESSMENT_IN_PROGRESS``, …) — nothing.  The
+    evidence of all of them is read in one query; each job keeps its own queueing lock."""
+    if not agents:
+        return []
+    if len(agents) == 1:
+        events = {agents[0].id: org.events(agents[0].id)}
+    else:
+        events = org.events_for_agents([agent.id for agent in agents])
     with org.unit_of_work() as uow:
-        record = assess_service.start_assessment(
+        records = assess_service.start_assessments(
             uow,
-            agent,
-            events,
+            [(agent, events[agent.id]) for agent in agents],
             now=now,
             assessment_type=assessment_type,
             dimension=dimension,
             window_end=window_end,
             status="pending",
         )
-        uow.in_transaction(
-            lambda connection: queue.defer_assessment(connection, org.organization_id, record.id)
-        )
-    return record
+        ids = [record.id for record in records]
+        uow.in_transaction(lambda connection: queue.defer_assessments(connection, org.organization_id, ids))
+    return records
 
 
 def run_triggered_assessment(
@@ -229,7 +260,7 @@ def requeue_pending(store: Store, queue: JobQueue, *, now: datetime, grace: time
     for organization_id, assessment_id in pending_assessments(store.engine, created_before=now - grace):
         org = store.scope(organization_id)
         org.in_transaction(
-            partial(queue.defer_assessment, organization_id=organization_id, assessment_id=assessment_id)
+            partial(queue.defer_assessments, organization_id=organization_id, assessment_ids=[assessment_id])
         )
         requeued.append(assessment_id)
     if requeued:

@@ -10,6 +10,7 @@ The command that starts a process (``aaaf serve``, ``aaaf worker``) picks the qu
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Protocol
 
 from sqlalchemy import Connection
@@ -18,11 +19,12 @@ from sqlalchemy import Connection
 class JobQueue(Protocol):
     """Where the services put their jobs."""
 
-    def defer_assessment(
-        self, connection: Connection, organization_id: uuid.UUID, assessment_id: uuid.UUID
+    def defer_assessments(
+        self, connection: Connection, organization_id: uuid.UUID, assessment_ids: Sequence[uuid.UUID]
     ) -> None:
-        """Queue the scoring of a ``pending`` assessment, on ``connection`` — the write
-        transaction that records the assessment — so both are committed or neither is."""
+        """Queue the scoring of ``pending`` assessments, one job each, on ``connection`` — the
+        write transaction that records them — so all are committed or none is; an assessment
+        whose job already waits keeps that job."""
         ...
 
     def defer_badge(self, organization_id: uuid.UUID, assessment_id: uuid.UUID) -> None:

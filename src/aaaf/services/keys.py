@@ -47,6 +47,9 @@ class Principal:
     key_id: uuid.UUID | None = None
     #: the OAuth client whose token the request presented (issue 13 §3), else None
     client_id: str | None = None
+    #: the organization's ``rate_limit_per_minute`` setting, read with the credential (None:
+    #: not set, the default applies)
+    rate_limit_per_minute: int | None = None
 
     @property
     def rate_limit_identity(self) -> str:
@@ -179,9 +182,15 @@ def authenticate(store: Store, secret: str | None, *, now: datetime) -> Principa
     if not secret or not secret.startswith(KEY_PREFIX):
         raise AAAFError("UNAUTHORIZED", "Missing or invalid API key.", {})
     keys = ApiKeys(store.engine)
-    key = keys.by_hash(hash_key(secret))
-    if key is None or not key.active:
+    found = keys.for_request(hash_key(secret))  # the key and its organization's rate limit, one read
+    if found is None or not found[0].active:
         raise AAAFError("UNAUTHORIZED", "Missing or invalid API key.", {})
+    key, per_minute = found
     if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
         keys.touch(key.id, at=now)  # not a write per request: last use to the minute is enough
-    return Principal(organization_id=key.organization_id, scopes=frozenset(key.scopes), key_id=key.id)
+    return Principal(
+        organization_id=key.organization_id,
+        scopes=frozenset(key.scopes),
+        key_id=key.id,
+        rate_limit_per_minute=per_minute,
+    )

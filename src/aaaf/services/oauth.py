@@ -27,6 +27,7 @@ from aaaf.errors import AAAFError
 from aaaf.services.keys import SCOPES, Principal, check_scopes
 from aaaf.store import Store
 from aaaf.store.oauth_clients import OAuthClient, OAuthClients
+from aaaf.store.usage import organization_rate_limit
 
 CLIENT_ID_PREFIX = "oc_"
 CLIENT_SECRET_PREFIX = "ocs_"
@@ -191,4 +192,9 @@ def principal_from_token(store: Store, token: str, *, now: datetime) -> Principa
     if client is None or not client.active or str(client.organization_id) != claims.get("org"):
         raise _unauthorized()
     scopes = frozenset(str(claims.get("scope", "")).split()) & frozenset(client.scopes)
-    return Principal(organization_id=client.organization_id, scopes=scopes, client_id=client.client_id)
+    return Principal(
+        organization_id=client.organization_id,
+        scopes=scopes,
+        client_id=client.client_id,
+        rate_limit_per_minute=organization_rate_limit(store.engine, client.organization_id),
+    )

@@ -53,7 +53,7 @@ class ApiKey:
 
 
 class ApiKeys(CredentialTable[ApiKey]):
-    """The ``api_keys`` table; every method but :meth:`by_hash` is scoped by organization."""
+    """The ``api_keys`` table; every method but :meth:`for_request` is scoped by organization."""
 
     table = t.api_keys
     record = ApiKey
@@ -73,9 +73,26 @@ class ApiKeys(CredentialTable[ApiKey]):
             organization_id, at=at, name=name, prefix=prefix, key_hash=key_hash, scopes=list(scopes)
         )
 
-    def by_hash(self, key_hash: str) -> ApiKey | None:
-        """The key with this hash, revoked or not (authentication decides what that means)."""
-        return self._by_column("key_hash", key_hash)
+    def for_request(self, key_hash: str) -> tuple[ApiKey, int | None] | None:
+        """The key with this hash, revoked or not (authentication decides what that means), and its organization's
+        ``rate_limit_per_minute`` setting (None: not set), in one read — all a request needs
+        to authenticate and limit its caller."""
+        from aaaf.store.tables import org_configs
+        from aaaf.store.usage import rate_limit_setting
+
+        with read_connection(self._engine) as connection:
+            row = connection.execute(
+                select(t.api_keys, org_configs.c.extra.label("organization_extra"))
+                .select_from(
+                    t.api_keys.outerjoin(
+                        org_configs, org_configs.c.organization_id == t.api_keys.c.organization_id
+                    )
+                )
+                .where(t.api_keys.c.key_hash == key_hash)
+            ).one_or_none()
+        if row is None:
+            return None
+        return self._record(row), rate_limit_setting(row.organization_extra)
 
     def active_count(self, organization_id: uuid.UUID) -> int:
         """How many of the organization's keys are not revoked."""

@@ -93,11 +93,18 @@ def usage_between(engine: Engine, organization_id: uuid.UUID, first: date, last:
 def organization_rate_limit(engine: Engine, organization_id: uuid.UUID) -> int | None:
     """The organization's ``rate_limit_per_minute`` setting (None: not set, the default applies).
 
-    One indexed single-row read — what every authenticated request pays to learn its limit,
-    instead of building the whole configuration."""
+    One indexed single-row read — what a request authenticated by an access token pays to
+    learn its limit, instead of building the whole configuration (a key's request reads it
+    with the key, :meth:`aaaf.store.api_keys.ApiKeys.for_request`)."""
     with read_connection(engine) as connection:
         extra = connection.execute(
             select(t.org_configs.c.extra).where(t.org_configs.c.organization_id == organization_id)
         ).scalar_one_or_none()
-    value = (extra or {}).get("rate_limit_per_minute") if isinstance(extra, Mapping) else None
+    return rate_limit_setting(extra)
+
+
+def rate_limit_setting(extra: Any) -> int | None:
+    """``rate_limit_per_minute`` of an ``org_configs.extra`` value (None: not set or not a
+    positive whole number)."""
+    value = extra.get("rate_limit_per_minute") if isinstance(extra, Mapping) else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

@@ -1,0 +1,98 @@
+"""A fleet triggered at once (issue 34 §1), on SQLite and PostgreSQL: every agent's ``pending``
+assessment and its job in one transaction — all of them or none — one job per agent, and a
+second trigger while they are pending makes nothing more."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from aaaf.errors import AAAFError
+from aaaf.jobs.queue import ProcrastinateQueue, build_app
+from aaaf.services.assessment_jobs import trigger_assessments
+from tests.cli.events_factory import NOW
+from tests.jobs.helpers import RecordingQueue, assessable_agent
+
+
+def _fleet(org: Any, size: int = 3) -> list[Any]:
+    return [assessable_agent(org, f"agent-{i}", now=NOW) for i in range(size)]
+
+
+def _all_assessments(org: Any, agents: list[Any]) -> list[Any]:
+    return [a for agent in agents for a in org.assessments(agent.id)]
+
+
+def test_a_bulk_trigger_records_one_pending_assessment_and_one_job_per_agent(store) -> None:
+    org = store.scope(store.default_organization().id)
+    agents = _fleet(org)
+    queue = RecordingQueue()
+    records = trigger_assessments(org, agents, queue, now=NOW)
+    assert [r.agent_id for r in records] == [a.id for a in agents]
+    assert {r.status for r in records} == {"pending"}
+    assert queue.assessments == [r.id for r in records]
+    with pytest.raises(AAAFError) as refused:  # while they are pending: nothing more
+        trigger_assessments(org, agents, queue, now=NOW + timedelta(minutes=1))
+    assert refused.value.code == "ASSESSMENT_IN_PROGRESS"
+    assert queue.assessments == [r.id for r in records]
+    assert sorted(a.id for a in _all_assessments(org, agents)) == sorted(r.id for r in records)
+
+
+def test_a_bulk_trigger_refused_for_one_agent_records_none(store) -> None:
+    org = store.scope(store.default_organization().id)
+    agents = _fleet(org)
+    bare = org.enroll_agent("no-evidence")
+    queue = RecordingQueue()
+    with pytest.raises(AAAFError) as refused:
+        trigger_assessments(org, [*agents, bare], queue, now=NOW)
+    assert refused.value.code == "INSUFFICIENT_EVIDENCE"
+    assert _all_assessments(org, agents) == [] and queue.assessments == []
+
+
+def test_a_bulk_trigger_is_one_transaction(store) -> None:
+    """The last agent's assessment already runs: the records written before it roll back."""
+    org = store.scope(store.default_organization().id)
+    agents = _fleet(org)
+    (running,) = trigger_assessments(org, agents[-1:], RecordingQueue(), now=NOW)
+    queue = RecordingQueue()
+    with pytest.raises(AAAFError) as refused:
+        trigger_assessments(org, agents, queue, now=NOW)
+    assert refused.value.code == "ASSESSMENT_IN_PROGRESS"
+    assert [a.id for a in _all_assessments(org, agents)] == [running.id] and queue.assessments == []
+
+    class Broken(RecordingQueue):
+        def defer_assessments(self, connection: Any, organization_id: Any, assessment_ids: Any) -> None:
+            raise RuntimeError("the queue is down")
+
+    with pytest.raises(RuntimeError):
+        trigger_assessments(org, agents[:-1], Broken(), now=NOW)
+    assert [a.id for a in _all_assessments(org, agents)] == [running.id]
+
+
+def _assess_jobs(store: Any) -> list[tuple[str, str, str]]:
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT args ->> 'assessment_id', queueing_lock, status::text FROM procrastinate_jobs"
+                " WHERE task_name = 'aaaf.assess' ORDER BY 1"
+            )
+        ).all()
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_bulk_trigger_queues_one_procrastinate_job_per_agent(store: Any, store_url: str) -> None:
+    org = store.scope(store.default_organization().id)
+    agents = _fleet(org)
+    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
+    records = trigger_assessments(org, agents, queue, now=NOW)
+    expected = sorted((str(r.id), f"assessment:{r.id}", "todo") for r in records)
+    assert _assess_jobs(store) == expected
+    with pytest.raises(AAAFError):
+        trigger_assessments(org, agents, queue, now=NOW)
+    # the sweep queueing them again while they wait: the waiting jobs are kept, none doubled
+    with store.engine.begin() as connection:
+        queue.defer_assessments(connection, org.organization_id, [r.id for r in records])
+    assert _assess_jobs(store) == expected
