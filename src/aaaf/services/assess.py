@@ -192,14 +192,14 @@ def start_assessment(
 
 def start_assessments(
     org: OrgStore,
-    fleet: Sequence[tuple[Any, Sequence[EventRecord]]],
+    fleet: Sequence[tuple[Agent, Sequence[EventRecord]]],
     *,
     now: datetime,
     assessment_type: str = "passive_only",
     dimension: str | None = None,
     window_end: datetime | None = None,
     status: str = "in_progress",
-) -> list[Any]:
+) -> list[Assessment]:
     """Check each ``(agent, events)`` of ``fleet`` can be assessed, then record every one
     ``in_progress`` (or ``pending``) in one unit of work — all of them or none (SCORING.md §7
     "Assessments"): ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE``
