@@ -192,7 +192,7 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
     items = []
     # the collector paused while the evidence is loaded and scored, as assess --all does: the
     # job body on 40 agents x 200 events, in-process, 4.08 s with vs 4.63 s without (4 runs each)
-    with gc_paused(), one_blas_thread():
+    with gc_paused(), one_blas_thread(config.uncertainty_resamples > 0):
         events = org.events_for_agents(agent_ids)
         for claimed in running:
             scored, error = None, None
