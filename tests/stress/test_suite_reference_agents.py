@@ -50,7 +50,8 @@ def suite(tmp_path: Path) -> Iterator[tuple[Any, dict[str, Any], dict[str, Any]]
             f"ref-{name}",
             _spec(name),
             task_ids=list(dict.fromkeys(SUBSET)),
-            parallel=8 if name == "careless" else 4,  # careless dawdles: it waits, it does not compute
+            # careless dawdles (it waits, it does not compute): as in scripts/stress_demo.sh
+            parallel=16 if name == "careless" else 4,
             log_dir=directory / "logs",
         )
     yield org, runs, records
