@@ -112,6 +112,9 @@ class Settings(BaseSettings):
     # a worker that cannot reach its database keeps trying (docs/jobs.md "When the database
     # goes away") for this long, then exits with status 75 (EX_TEMPFAIL) for its supervisor
     jobs_database_outage_seconds: float = Field(default=300.0, gt=0)
+    # how long the queue's pool waits for a connection before the worker counts its database as
+    # gone and starts its queue again (aaaf.jobs.queue)
+    jobs_pool_timeout_seconds: float = Field(default=10.0, gt=0)
     # stress runs over HTTP are jobs too (aaaf.services.stress_jobs; docs/jobs.md "Stress runs"):
     # at most this many of one organization run at once, the rest wait ``queued``
     stress_runs_per_organization: int = Field(default=2, ge=1)

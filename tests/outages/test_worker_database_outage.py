@@ -112,7 +112,9 @@ def test_a_worker_reconnects_after_its_connections_drop_and_fails_no_assessment(
 
 
 def test_a_worker_that_cannot_reach_its_database_exits_75(own_database: OwnDatabase, tmp_path: Path) -> None:
-    outage = {"AAAF_JOBS_DATABASE_OUTAGE_SECONDS": "4", **FAST_SWEEP}
+    # a pool that gives up on its database after 2 s rather than 10: the worker notices the outage
+    # sooner (each of its listener, heartbeat and job status waits that long), the claim is the same
+    outage = {"AAAF_JOBS_DATABASE_OUTAGE_SECONDS": "4", "AAAF_JOBS_POOL_TIMEOUT_SECONDS": "2", **FAST_SWEEP}
     worker = start_worker(own_database.url, tmp_path, env=outage)
     try:
         with own_database.down():

@@ -44,10 +44,6 @@ from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-POOL_TIMEOUT_SECONDS = 10.0
-"""How long the queue's pool waits for a connection: a database gone for this long stops a
-worker's heartbeat, and the worker starts its queue again (:mod:`aaaf.jobs.runner`)."""
-
 
 def conninfo(database_url: str) -> str:
     """The libpq URI of a SQLAlchemy PostgreSQL URL (``postgresql+psycopg://`` → ``postgresql://``),
@@ -173,7 +169,10 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
     opened = store()
     app = procrastinate.App(
         connector=procrastinate.PsycopgConnector(
-            conninfo=conninfo(database_url), timeout=POOL_TIMEOUT_SECONDS
+            conninfo=conninfo(database_url),
+            # a database gone for this long stops a worker's heartbeat, and the worker starts
+            # its queue again (aaaf.jobs.runner)
+            timeout=settings.jobs_pool_timeout_seconds,
         )
     )
     resources = JobResources(
