@@ -304,10 +304,10 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
     standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
     held = latest is not None and latest.review_state == "pending_review"
-    from aaaf.services.changes import assessment_changes
+    from aaaf.services.changes import changes_of
 
     return {
-        "changes": None if len(history) < 2 or latest is None else assessment_changes(org, str(latest.id)),
+        "changes": None if len(history) < 2 or latest is None else changes_of(org, latest),
         "agent": agent,
         "latest": latest,
         "hold_reason": fleet_view.hold_reason(latest) if held else None,
