@@ -107,9 +107,7 @@ class AppealRepository(AssessmentRepository):
                 )
             ]
 
-    def appeals_decided_between(
-        self, agent_id: uuid.UUID, after: datetime, until: datetime
-    ) -> list[Appeal]:
+    def appeals_decided_between(self, agent_id: uuid.UUID, after: datetime, until: datetime) -> list[Appeal]:
         """Appeals of the agent's assessments completed by ``until`` that were decided in
         (``after``, ``until``], by resolution time — in one query (what changed between two
         assessments, SCORING.md §2.4; was one query per assessment)."""
