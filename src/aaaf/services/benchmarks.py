@@ -27,6 +27,7 @@ from aaaf.scoring.defaults import (
     BENCHMARK_MIN_AGENTS,
     BENCHMARK_MIN_ORGANIZATIONS,
     COMPOSITE_DIMENSIONS,
+    AAAFConfig,
 )
 from aaaf.stats.benchmark import deciles, percentile_against
 from aaaf.store import OrgStore, Store
@@ -136,10 +137,13 @@ def benchmark_table(
     )
 
 
-def agent_standing(org: OrgStore, agent: str, *, now: datetime) -> AgentStanding:
+def agent_standing(
+    org: OrgStore, agent: str, *, now: datetime, config: AAAFConfig | None = None
+) -> AgentStanding:
     """Where the organization's agent ``agent`` (its id or name; ``NOT_FOUND`` for an agent of
     another organization) stands: per published cell of ``all`` and of each domain it claims,
-    its latest valid score's percentile.  Empty when it has no valid assessment."""
+    its latest valid score's percentile.  Empty when it has no valid assessment.  ``config``:
+    the organization's configuration when the caller has read it."""
     found = org.get_agent(agent)
     assessment_id, scores = agent_latest_scores(org.engine, org.organization_id, found.id, now)
     domains = [
@@ -167,6 +171,6 @@ def agent_standing(org: OrgStore, agent: str, *, now: datetime) -> AgentStanding
         agent_name=found.name,
         assessment_id=None if assessment_id is None else str(assessment_id),
         computed_at=None if computed is None else _iso(computed),
-        organization_opted_in=bool(org.config().benchmark_opt_in),
+        organization_opted_in=bool((org.config() if config is None else config).benchmark_opt_in),
         standings=standings,
     )

@@ -28,6 +28,7 @@ from aaaf.models.changes import (
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
 from aaaf.store import OrgStore
+from aaaf.store.records import Assessment
 
 COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
 WEIGHT_SETTINGS = {"performance": "performance_weights", "capability": "capability_weights"}
@@ -75,22 +76,21 @@ def _audits(org: OrgStore, previous: Any, assessment: Any) -> list[AuditCause]:
     ]
 
 
-def _appeals(org: OrgStore, earlier: list[Any], previous: Any, assessment: Any) -> list[AppealCause]:
+def _appeals(org: OrgStore, previous: Any, assessment: Any) -> list[AppealCause]:
     """Appeals of the agent's assessments up to ``assessment`` decided between the two."""
-    decided = []
-    for appealed in earlier:
-        for appeal in org.appeals(appealed.id):
-            if appeal.resolved_at is not None and _between(appeal.resolved_at, previous, assessment):
-                decided.append(
-                    AppealCause(
-                        appeal_id=str(appeal.id),
-                        assessment_id=str(appeal.assessment_id),
-                        status=appeal.status,
-                        resolved_at=_iso(appeal.resolved_at),
-                        dimensions_challenged=list(appeal.dimensions_challenged),
-                        reviewer_notes=appeal.reviewer_notes,
-                    )
-                )
+    decided = [
+        AppealCause(
+            appeal_id=str(appeal.id),
+            assessment_id=str(appeal.assessment_id),
+            status=appeal.status,
+            resolved_at=_iso(appeal.resolved_at),
+            dimensions_challenged=list(appeal.dimensions_challenged),
+            reviewer_notes=appeal.reviewer_notes,
+        )
+        for appeal in org.appeals_decided_between(
+            assessment.agent_id, previous.completed_at, assessment.completed_at
+        )
+    ]
     return sorted(decided, key=lambda cause: cause.resolved_at)
 
 
@@ -157,7 +157,11 @@ def _dimension(
 
 def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
     """The changes of ``assessment_id`` against the agent's previous assessment (module docstring)."""
-    assessment = org.get_assessment(assessment_id)
+    return changes_of(org, org.get_assessment(assessment_id))
+
+
+def changes_of(org: OrgStore, assessment: Assessment) -> AssessmentChanges:
+    """:func:`assessment_changes` of an assessment already read whole (the agent page's latest)."""
     previous = _previous(org, assessment) if assessment.status == "completed" and assessment.result else None
     if previous is None:
         return AssessmentChanges(
@@ -182,12 +186,7 @@ def assessment_changes(org: OrgStore, assessment_id: str) -> AssessmentChanges:
                         changed_by=change.changed_by,
                     )
                 )
-    earlier = [
-        a
-        for a in org.assessments(assessment.agent_id)
-        if a.completed_at is not None and a.completed_at <= assessment.completed_at  # type: ignore[operator]
-    ]
-    appeals = _appeals(org, earlier, previous, assessment)
+    appeals = _appeals(org, previous, assessment)
     axes = []
     for axis, names in AXES.items():
         now, then = result.get(axis) or {}, before.get(axis) or {}

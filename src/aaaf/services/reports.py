@@ -25,6 +25,8 @@ from aaaf.reports.summary import FleetEntry, render_fleet_summary
 from aaaf.services.explain import explain_assessment
 
 if TYPE_CHECKING:
+    from aaaf.scoring.defaults import AAAFConfig
+    from aaaf.scoring.records import EventRecord
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
 
@@ -55,17 +57,26 @@ def configured_weights(org: OrgStore) -> dict[str, dict[str, float]]:
     }
 
 
-def trust_for(org: OrgStore, agent: Agent, *, at: datetime) -> tuple[dict[str, Any] | None, str | None]:
-    """The agent's trust score at ``at`` (read-only), or None and a note saying why not."""
+def trust_for(
+    org: OrgStore,
+    agent: Agent,
+    *,
+    at: datetime,
+    events: Sequence[EventRecord] | None = None,
+    aaaf_config: AAAFConfig | None = None,
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The agent's trust score at ``at`` (read-only), or None and a note saying why not.
+    ``events`` and ``aaaf_config``: the agent's events and the organization's configuration when
+    the caller has read them (the agent page); else they are read here."""
     try:
         from aaaf.services import trust as trust_service
     except ImportError:
         return None, TRUST_MISSING_NOTE
-    compute = getattr(trust_service, "compute_trust", None)
-    if compute is None:
+    score = getattr(trust_service, "score_agent", None)
+    if score is None:
         return None, TRUST_MISSING_NOTE
     try:
-        result = compute(org, agent, at=at, record=False)
+        result = score(org, agent, at=at, events=events, aaaf_config=aaaf_config)
     except AAAFError as error:
         return None, f"No trust score: {error.message}"
     return result.to_dict(), None

@@ -14,8 +14,8 @@ from datetime import datetime
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.tables_compare import compare_reports as reports_table
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def record_report(
     report_id = uuid.uuid4()
     with write_transaction(engine) as connection:
         connection.execute(
-            insert(t.compare_reports).values(
+            insert(reports_table).values(
                 id=report_id,
                 organization_id=organization_id,
                 created_at=at,
@@ -66,7 +66,7 @@ def record_report(
 
 def get_report(engine: Engine, organization_id: uuid.UUID, report_id: uuid.UUID) -> CompareReport | None:
     """The organization's report ``report_id``, or None."""
-    table = t.compare_reports
+    table = reports_table
     with read_connection(engine) as connection:
         row = connection.execute(
             select(table).where(table.c.id == report_id, table.c.organization_id == organization_id)
@@ -79,7 +79,7 @@ def get_report(engine: Engine, organization_id: uuid.UUID, report_id: uuid.UUID)
 def claim_report(engine: Engine, organization_id: uuid.UUID, report_id: uuid.UUID, *, at: datetime) -> bool:
     """Mark a ``queued`` report ``running``; False when it is not queued (already claimed,
     done, failed or unknown) — its job then does nothing."""
-    table = t.compare_reports
+    table = reports_table
     with write_transaction(engine) as connection:
         claimed = connection.execute(
             update(table)
@@ -103,7 +103,7 @@ def close_report(
     error: str | None = None,
 ) -> None:
     """Close a ``running`` report: ``done`` with its HTML, or ``failed`` with ``error``."""
-    table = t.compare_reports
+    table = reports_table
     with write_transaction(engine) as connection:
         connection.execute(
             update(table)

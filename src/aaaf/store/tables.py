@@ -233,6 +233,13 @@ assessments = Table(
         sqlite_where=text("status IN ('pending', 'in_progress')"),
         postgresql_where=text("status IN ('pending', 'in_progress')"),
     ),
+    # the assessments held for review, by agent (migration 0025): the few the review queue reads
+    Index(
+        "idx_assessments_held",
+        "agent_id",
+        sqlite_where=text("review_state = 'pending_review'"),
+        postgresql_where=text("review_state = 'pending_review'"),
+    ),
 )
 
 dimension_scores = Table(
@@ -576,26 +583,6 @@ gate_decisions = Table(
     Index("idx_gate_decisions_agent", "organization_id", "agent_id", "created_at"),
 )
 
-# a dashboard compare report run as a job (issue 32): what was asked, where its job stands,
-# and the report's HTML once it is done (or why it failed)
-COMPARE_REPORT_STATUSES = ("queued", "running", "done", "failed")
-compare_reports = Table(
-    "compare_reports",
-    metadata,
-    Column("id", Uuid(), primary_key=True),
-    Column("organization_id", Uuid(), ForeignKey("organizations.id"), nullable=False),
-    _created_at(),
-    Column("control", Text(), nullable=False),
-    Column("treatments", JSONDocument, nullable=False),
-    Column("resamples", Integer(), nullable=False),
-    Column("status", Text(), nullable=False),
-    Column("started_at", UTCDateTime(), nullable=True),
-    Column("finished_at", UTCDateTime(), nullable=True),
-    Column("html", Text(), nullable=True),
-    Column("error", Text(), nullable=True),
-    CheckConstraint(one_of("status", COMPARE_REPORT_STATUSES), name="status"),
-)
-
 # the tables declared in modules of their own, on the same metadata: importing the schema
 # declares every table (Alembic's autogenerate, the migrations-agree test, create_all)
-from aaaf.store import tables_access, tables_shared, tables_summary  # noqa: E402, F401
+from aaaf.store import tables_access, tables_compare, tables_shared, tables_summary  # noqa: E402, F401

@@ -22,8 +22,9 @@ from aaaf.api.web.charts import Chart, bar_chart, line_chart, small_multiples
 from aaaf.reports.markdown import AXIS_TIERS, AXIS_TITLES, title_of, trust_display
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import reassessment_due
-from aaaf.scoring.defaults import AXES
+from aaaf.scoring.defaults import AXES, AAAFConfig
 from aaaf.scoring.evidence_sources import provenance_lines
+from aaaf.scoring.records import EventRecord
 from aaaf.services import assess as assess_service
 from aaaf.services import benchmarks as benchmark_service
 from aaaf.services import reports as report_service
@@ -221,16 +222,18 @@ def trends(assessments: Sequence[Any]) -> list[Chart]:
     return charts
 
 
-def collection_progress(org: OrgStore, agent: Any, *, now: datetime) -> dict[str, Any]:
+def collection_progress(
+    events: Sequence[EventRecord], config: AAAFConfig, *, now: datetime
+) -> dict[str, Any]:
     """Evidence gathered in the window ending now against the minimums the engine enforces
     (SCORING.md §2.1: tasks in the window per axis) and, per dimension, the samples and
-    events the engine would score it on today (minimums waived, as ``explain`` does)."""
+    events the engine would score it on today (minimums waived, as ``explain`` does), from the
+    agent's ``events`` under the organization's ``config`` (read once by the page)."""
     from aaaf.scoring.aaaf import dimension_scores
     from aaaf.scoring.fold import fold_evidence
 
-    config = org.config()
     names = [name for axis in AXES.values() for name in axis]
-    window, dims = dimension_scores(fold_evidence(org.events(agent.id)), config, now, names)
+    window, dims = dimension_scores(fold_evidence(events), config, now, names)
     tasks = len(window.scored)
     required = {"performance": config.min_tasks_performance, "capability": config.min_tasks_capability}
     axes = {}
@@ -254,7 +257,7 @@ def collection_progress(org: OrgStore, agent: Any, *, now: datetime) -> dict[str
     return {"window_start": _day(window.window_start), "window_end": _day(window.window_end), "axes": axes}
 
 
-def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
+def _raises(org: OrgStore, assessment: Any, configured: AAAFConfig) -> dict[str, Any]:
     """What would raise each tier: the report's :func:`aaaf.reports.markdown.tier_raise` under
     the weights the assessment was scored with (its recorded spec, as ``aaaf explain``)."""
     from aaaf.reports.markdown import tier_raise
@@ -262,7 +265,7 @@ def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
 
     evidence = org.assessment_evidence(assessment.id)
     config = (
-        org.config()
+        configured
         if evidence is None
         else aaaf_config_of(SchemeSpec(evidence.scheme, evidence.scheme_version, evidence.config))
     )
@@ -273,6 +276,7 @@ def _raises(org: OrgStore, assessment: Any) -> dict[str, Any]:
 def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any]:
     """The agent page (issue 17 §2): scores, trends, progress, badge, trust, stress, raises."""
     agent = org.get_agent(agent_ref)
+    config, events = org.config(), org.events(agent.id)  # read once: progress, trust, raises, standing
     every = org.agent_trend(agent.id)  # newest first, only what the list and charts read
     history = _composite_assessments(every)
     latest = org.get_assessment(history[-1].id) if history else None  # the one read whole
@@ -288,7 +292,7 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
                     for name, dim in (data.get("dimensions") or {}).items()
                 ],
             )
-        raises = _raises(org, latest)
+        raises = _raises(org, latest, config)
     badges = [b for b in org.badges(agent_id=agent.id, current_only=True)]
     badges.sort(key=lambda b: b.issued_at, reverse=True)
     trust_history = trust_service.history(org, agent)
@@ -298,16 +302,16 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         {"Trust score": [entry.score for entry in trust_history]},
         maximum=1000.0,
     )
-    trust_now, trust_note = report_service.trust_for(org, agent, at=now)
+    trust_now, trust_note = report_service.trust_for(org, agent, at=now, events=events, aaaf_config=config)
     stress = []
     for run in org.stress_runs(agent.id):
         stress.append({"run": run, "results": org.stress_run_results(run.id)})
-    standing = benchmark_service.agent_standing(org, str(agent.id), now=now)  # issue 20 §2
+    standing = benchmark_service.agent_standing(org, str(agent.id), now=now, config=config)  # issue 20 §2
     held = latest is not None and latest.review_state == "pending_review"
-    from aaaf.services.changes import assessment_changes
+    from aaaf.services.changes import changes_of
 
     return {
-        "changes": None if len(history) < 2 or latest is None else assessment_changes(org, str(latest.id)),
+        "changes": None if len(history) < 2 or latest is None else changes_of(org, latest),
         "agent": agent,
         "latest": latest,
         "hold_reason": fleet_view.hold_reason(latest) if held else None,
@@ -316,7 +320,7 @@ def agent_page(org: OrgStore, agent_ref: str, *, now: datetime) -> dict[str, Any
         "bars": bars,
         "trends": trends(history) if history else [],
         "assessments": every,
-        "progress": collection_progress(org, agent, now=now),
+        "progress": collection_progress(events, config, now=now),
         "badge": badges[0] if badges else None,
         "trust_history": trust_history,
         "trust_chart": trust_chart,

@@ -102,7 +102,7 @@ def reject(
 def pending(db: DbOption = None, as_json: JsonOption = False) -> None:
     """Assessments awaiting review."""
     with open_session(db) as session:
-        held = [a for a in session.org.assessments(status="completed") if a.review_state == "pending_review"]
+        held = session.org.assessments(status="completed", review_state="pending_review")
     if as_json:
         print_json(
             [

@@ -107,6 +107,30 @@ class AppealRepository(AssessmentRepository):
                 )
             ]
 
+    def appeals_decided_between(self, agent_id: uuid.UUID, after: datetime, until: datetime) -> list[Appeal]:
+        """Appeals of the agent's assessments completed by ``until`` that were decided in
+        (``after``, ``until``], by resolution time — in one query (what changed between two
+        assessments, SCORING.md §2.4; was one query per assessment)."""
+        with self._reading() as connection:
+            return [
+                appeal_from_row(appeal)
+                for appeal in connection.execute(
+                    select(t.appeals)
+                    .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
+                    .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+                    .where(
+                        t.agents.c.organization_id == self.organization_id,
+                        t.assessments.c.agent_id == agent_id,
+                        t.assessments.c.completed_at.is_not(None),
+                        t.assessments.c.completed_at <= until,
+                        t.appeals.c.resolved_at.is_not(None),
+                        t.appeals.c.resolved_at > after,
+                        t.appeals.c.resolved_at <= until,
+                    )
+                    .order_by(t.appeals.c.resolved_at, t.appeals.c.filed_at, t.appeals.c.id)
+                )
+            ]
+
     def open_appeals(self) -> list[Appeal]:
         """The organization's appeals not yet resolved (filed or under review), oldest first
         (the dashboard's overview, issue 17 §2)."""
