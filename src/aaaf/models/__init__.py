@@ -94,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "ConfigWeights": "aaaf.models.org_config",
     "Taxonomy": "aaaf.models.org_config",
     "OrgConfig": "aaaf.models.org_config",
+    "LocalStressRun": "aaaf.models.stress_run",
     "StressRun": "aaaf.models.stress_run",
     "StressRunQueued": "aaaf.models.stress_run",
     "StressRunResult": "aaaf.models.stress_run",
@@ -139,6 +140,7 @@ _PUBLIC_SHAPE_NAMES: dict[str, str] = {
     "agent_standing": "AgentStanding",
     "benchmark_computation": "BenchmarkComputation",
     "stress_library": "StressLibrary",
+    "local_stress_run": "LocalStressRun",
     "database_status": "DatabaseStatus",
     "migration": "Migration",
     "prune_result": "PruneResult",
@@ -204,6 +206,7 @@ __all__ = [
     "IssuedBadge",
     "Jwk",
     "Jwks",
+    "LocalStressRun",
     "Migration",
     "ModelGraded",
     "Number",
@@ -305,7 +308,13 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ReportsWritten,
     )
     from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
-    from aaaf.models.stress_run import StressRun, StressRunQueued, StressRunResult, StressRunWithResults
+    from aaaf.models.stress_run import (
+        LocalStressRun,
+        StressRun,
+        StressRunQueued,
+        StressRunResult,
+        StressRunWithResults,
+    )
     from aaaf.models.tenancy import (
         Agent,
         AgentListing,
