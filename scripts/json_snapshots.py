@@ -163,6 +163,12 @@ def snapshots() -> dict[str, str]:
         client = json.loads(run("oauth_create", "oauth-clients", "create", "--scopes", "read", "--json"))
         run("oauth_list", "oauth-clients", "list", "--json")
         run("oauth_revoke", "oauth-clients", "revoke", client["client_id"], "--json")
+        # issue 31: the operator's commands that printed hand-built dicts
+        run("status", "status", "--json")
+        run("db_upgrade", "db", "upgrade", "--json")
+        run("init", "init", "--dir", f"{tmp}/init", "--json", store=False)
+        run("report", "report", agent, "--output", f"{tmp}/reports", "--at", NOW, "--json")
+        run("gate_promote", "gate", "promote", single["id"], "--json")
     return out
 
 

@@ -51,11 +51,14 @@ MODEL_OF: dict[str, Any] = {
     "compare": m.Comparison,
     "compare_several": m.SeveralComparison,
     "config_show": ConfigShow,
+    "db_upgrade": m.Migration,
     "enroll": Enrollment,
     "error_explain": ErrorBody,
     "error_unknown_agent": ErrorBody,
     "explain": m.Explanation,
     "explain_dimension": m.Explanation,
+    "gate_promote": m.BaselinePromoted,
+    "init": m.FilesWritten,
     "keys_create": CreatedApiKey,
     "keys_list": ApiKeyPage,
     "oauth_create": CreatedOAuthClient,
@@ -63,7 +66,9 @@ MODEL_OF: dict[str, Any] = {
     "oauth_revoke": OAuthClient,
     "org_create": CreatedOrganization,
     "org_list": OrganizationPage,
+    "report": m.ReportsWritten,
     "review_list": list[PendingReview],
+    "status": m.DatabaseStatus,
     "trust_history": list[ScoreHistoryEntry],
     "trust_one": m.TrustScore,
     "trust_review_pending": list[PendingTrustReview],
@@ -105,3 +110,19 @@ def test_a_key_the_model_does_not_declare_is_refused() -> None:
     data["badge"]["undeclared"] = 1
     with pytest.raises(ValidationError):
         TypeAdapter(MODEL_OF["badge_revoke"]).validate_python(data)
+
+
+def test_the_prune_output_validates_against_its_model(tmp_path: Path) -> None:
+    """``db prune --json`` is not recorded (its cut-offs follow the wall clock): run it here."""
+    from typer.testing import CliRunner
+
+    from aaaf.cli.main import app
+
+    db = str(tmp_path / "aaaf.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["org", "create", "acme", "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["db", "prune", "--dry-run", "--db", db, "--json"])
+    assert result.exit_code == 0, result.output
+    pruned = m.PruneResult.model_validate_json(result.stdout)
+    assert pruned.dry_run and pruned.organizations["acme"].events == 0
+    assert m.dump(pruned) == json.loads(result.stdout)

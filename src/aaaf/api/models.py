@@ -12,6 +12,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
+from aaaf.models.operations import QueueStatus
 from aaaf.models.tenancy import Agent as AgentOut
 from aaaf.models.tenancy import ApiKey as KeyOut
 from aaaf.models.tenancy import CreatedApiKey as KeyCreated
@@ -176,17 +177,6 @@ class AssessmentStarted(BaseModel):
 class KeyCreate(Request):
     scopes: list[str] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
-
-
-class QueueStatus(BaseModel):
-    """The job queue (docs/jobs.md "Is anybody working?")."""
-
-    runner: str = Field(description="procrastinate (PostgreSQL, `aaaf worker`) or in-process (SQLite).")
-    waiting_jobs: int
-    oldest_waiting_seconds: float | None
-    last_worker_heartbeat: str | None
-    status: str = Field(description="ok, or degraded: jobs wait and no worker was seen.")
-    reason: str | None
 
 
 class Health(BaseModel):

@@ -58,6 +58,14 @@ _EXPORTS: dict[str, str] = {
     "SeveralComparison": "aaaf.models.comparison",
     "ErrorBody": "aaaf.models.error",
     "ErrorDetail": "aaaf.models.error",
+    "BaselinePromoted": "aaaf.models.operations",
+    "DatabaseStatus": "aaaf.models.operations",
+    "FilesWritten": "aaaf.models.operations",
+    "Migration": "aaaf.models.operations",
+    "PruneCounts": "aaaf.models.operations",
+    "PruneResult": "aaaf.models.operations",
+    "QueueStatus": "aaaf.models.operations",
+    "ReportsWritten": "aaaf.models.operations",
     "Explanation": "aaaf.models.explain",
     "Agent": "aaaf.models.tenancy",
     "AgentListing": "aaaf.models.tenancy",
@@ -86,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "ConfigWeights": "aaaf.models.org_config",
     "Taxonomy": "aaaf.models.org_config",
     "OrgConfig": "aaaf.models.org_config",
+    "LocalStressRun": "aaaf.models.stress_run",
     "StressRun": "aaaf.models.stress_run",
     "StressRunQueued": "aaaf.models.stress_run",
     "StressRunResult": "aaaf.models.stress_run",
@@ -131,6 +140,13 @@ _PUBLIC_SHAPE_NAMES: dict[str, str] = {
     "agent_standing": "AgentStanding",
     "benchmark_computation": "BenchmarkComputation",
     "stress_library": "StressLibrary",
+    "local_stress_run": "LocalStressRun",
+    "database_status": "DatabaseStatus",
+    "migration": "Migration",
+    "prune_result": "PruneResult",
+    "files_written": "FilesWritten",
+    "reports_written": "ReportsWritten",
+    "baseline_promoted": "BaselinePromoted",
 }
 
 
@@ -160,6 +176,7 @@ __all__ = [
     "BadgeRevoked",
     "BadgeUrls",
     "BadgeVerification",
+    "BaselinePromoted",
     "BenchmarkCell",
     "BenchmarkComputation",
     "BenchmarkTable",
@@ -172,6 +189,7 @@ __all__ = [
     "CreatedApiKey",
     "CreatedOAuthClient",
     "CreatedOrganization",
+    "DatabaseStatus",
     "DimensionScore",
     "DimensionStanding",
     "Enrollment",
@@ -184,9 +202,12 @@ __all__ = [
     "EventWarning",
     "EvidenceSources",
     "Explanation",
+    "FilesWritten",
     "IssuedBadge",
     "Jwk",
     "Jwks",
+    "LocalStressRun",
+    "Migration",
     "ModelGraded",
     "Number",
     "OAuthClient",
@@ -196,8 +217,12 @@ __all__ = [
     "Organization",
     "PendingReview",
     "PendingTrustReview",
+    "PruneCounts",
+    "PruneResult",
     "PublicModel",
     "PublicVerification",
+    "QueueStatus",
+    "ReportsWritten",
     "ReviewDecision",
     "ScoreHistoryEntry",
     "SeveralComparison",
@@ -272,8 +297,24 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.error import ErrorBody, ErrorDetail
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
     from aaaf.models.explain import Explanation
+    from aaaf.models.operations import (
+        BaselinePromoted,
+        DatabaseStatus,
+        FilesWritten,
+        Migration,
+        PruneCounts,
+        PruneResult,
+        QueueStatus,
+        ReportsWritten,
+    )
     from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
-    from aaaf.models.stress_run import StressRun, StressRunQueued, StressRunResult, StressRunWithResults
+    from aaaf.models.stress_run import (
+        LocalStressRun,
+        StressRun,
+        StressRunQueued,
+        StressRunResult,
+        StressRunWithResults,
+    )
     from aaaf.models.tenancy import (
         Agent,
         AgentListing,

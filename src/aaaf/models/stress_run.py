@@ -27,6 +27,27 @@ class StressRun(PublicModel):
     assessment_id: str | None
 
 
+class LocalStressRun(PublicModel):
+    """A run as the CLI prints it (``aaaf stress run|runs``, ``aaaf import-inspect``): the
+    fields of :class:`StressRun` and, after ``request``, where the run's log was written."""
+
+    id: str
+    agent_id: str
+    adapter: str
+    agent_reference: str
+    library: str
+    library_version: str
+    status: str
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    attempts: int
+    request: dict[str, Any] | None
+    log_path: str | None
+    summary: dict[str, Any]
+    assessment_id: str | None
+
+
 class StressRunResult(PublicModel):
     """One executed task of a run, in execution order."""
 

@@ -41,10 +41,6 @@ MEDIA_TYPES = {
 }
 
 
-# the dashboard (api/web) builds the badge services' session under this name
-OrgSession = ScopedOrg
-
-
 def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
     """Issue the badge of a just-completed assessment; a held or refused one is only logged
     (the assessment record says why: its review state)."""

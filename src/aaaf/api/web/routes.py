@@ -303,8 +303,9 @@ def review(
     ``POST /api/v1/badges/{id}/review`` does, for a key holding the ``auditor`` scope."""
 
     def build(session: Session) -> Response:
-        from aaaf.api.routes.badges import OrgSession, issue_after_scoring
+        from aaaf.api.routes.badges import issue_after_scoring
         from aaaf.services import badges as badge_service
+        from aaaf.services.org_session import ScopedOrg
 
         check_csrf(session, csrf_token)
         session.principal.require("auditor")
@@ -314,7 +315,7 @@ def review(
         org = _org(request, session)
         now = request.app.state.context.now()
         decided = badge_service.review(
-            OrgSession(store, org, org.organization()),
+            ScopedOrg(store, org, org.organization()),
             assessment_id,
             approve=decision == "approve",
             reviewer=reviewer.strip() or None,

@@ -43,7 +43,9 @@ def upgrade(
     if after != sorted(head_revisions()):  # pragma: no cover - upgrade_to_head raises first
         raise typer.Exit(1)
     if as_json:
-        print_json({"database": shown, "from": before, "to": after})
+        from aaaf.models import Migration
+
+        print_json(Migration.model_validate({"database": shown, "from": before, "to": after}))
     elif before == after:
         console.print(f"{shown} is at the schema head ({', '.join(after)})")
     else:
@@ -68,7 +70,10 @@ def prune(
     with open_store(database_url(db)) as store:
         counts = prune_all(store, now=datetime.now(UTC), dry_run=dry_run)
     if as_json:
-        print_json({"dry_run": dry_run, "organizations": {name: c.to_dict() for name, c in counts.items()}})
+        from aaaf.models import PruneCounts, PruneResult
+
+        organizations = {name: PruneCounts.model_validate(c.to_dict()) for name, c in counts.items()}
+        print_json(PruneResult(dry_run=dry_run, organizations=organizations))
         return
     verb = "would delete" if dry_run else "deleted"
     for name, c in counts.items():

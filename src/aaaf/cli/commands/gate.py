@@ -286,7 +286,9 @@ def _promote(assessment_id: Path | None, db: str | None, as_json: bool) -> None:
         record = promote(session.org, str(assessment_id))
         agent = session.org.get_agent(str(record.agent_id))
     if as_json:
-        print_json({"promoted": str(record.id), "agent": agent.name, "type": record.type})
+        from aaaf.models import BaselinePromoted
+
+        print_json(BaselinePromoted(promoted=str(record.id), agent=agent.name, type=record.type))
     else:
         console.print(
             f"assessment {record.id} is now the baseline of {agent.name} (its next `aaaf gate --agent` "

@@ -70,7 +70,9 @@ def import_inspect(
                     markup=False,
                 )
     if as_json:
-        print_json([run.to_dict() for run in imported])
+        from aaaf.models import LocalStressRun
+
+        print_json([LocalStressRun.model_validate(run.to_dict()) for run in imported])
         return
     console.print(
         "not run by this installation: stored as evidence reported by the organization, not "

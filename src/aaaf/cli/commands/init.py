@@ -50,7 +50,9 @@ def init(
         target.write_text(text, encoding="utf-8")
         written.append(str(target))
     if as_json:
-        print_json({"written": written, "kept": kept})
+        from aaaf.models import FilesWritten
+
+        print_json(FilesWritten(written=written, kept=kept))
         return
     for shown in written:
         console.print(f"wrote {shown}", markup=False)

@@ -84,7 +84,9 @@ def report(
                 ]
                 skipped = []
     if as_json:
-        print_json({"written": [str(path) for path in written], "skipped": skipped})
+        from aaaf.models import ReportsWritten
+
+        print_json(ReportsWritten(written=[str(path) for path in written], skipped=skipped))
         return
     for path in written:
         console.print(f"wrote {path}")

@@ -27,15 +27,17 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
         judged = queue_health(session.store.engine, session.context)
         shown = make_url(session.store.url).render_as_string(hide_password=True)
         organization = session.organization.name
-    queue = judged.to_dict()
-    body = {
-        "database": shown,
-        "organization": organization,
-        "agents": len(agents),
-        "assessments": dict(sorted(assessments.items())),
-        "status": queue["status"],
-        "queue": queue,
-    }
+    from aaaf.models import DatabaseStatus, QueueStatus
+
+    queue = QueueStatus.model_validate(judged.to_dict())
+    body = DatabaseStatus(
+        database=shown,
+        organization=organization,
+        agents=len(agents),
+        assessments=dict(sorted(assessments.items())),
+        status=queue.status,
+        queue=queue,
+    )
     if as_json:
         print_json(body)
         return
@@ -43,16 +45,14 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
     console.print(f"organization  {organization}", markup=False)
     counts = ", ".join(f"{n} {state}" for state, n in sorted(assessments.items())) or "none"
     console.print(f"agents        {len(agents)}; assessments: {counts}", markup=False)
-    oldest = queue["oldest_waiting_seconds"]
-    waiting = f"{queue['waiting_jobs']} waiting" + (
-        "" if oldest is None else f", the oldest for {oldest:.0f} s"
-    )
+    oldest = queue.oldest_waiting_seconds
+    waiting = f"{queue.waiting_jobs} waiting" + ("" if oldest is None else f", the oldest for {oldest:.0f} s")
     runner = (
-        "the server runs jobs itself (SQLite)" if queue["runner"] == "in-process" else "aaaf worker processes"
+        "the server runs jobs itself (SQLite)" if queue.runner == "in-process" else "aaaf worker processes"
     )
-    beat = queue["last_worker_heartbeat"] or "never"
+    beat = queue.last_worker_heartbeat or "never"
     console.print(f"jobs          {waiting}; run by {runner}", markup=False)
-    if queue["runner"] != "in-process":
+    if queue.runner != "in-process":
         console.print(f"last worker heartbeat  {beat}", markup=False)
     if judged.degraded:
         console.print(f"[yellow]degraded:[/] {judged.reason}")

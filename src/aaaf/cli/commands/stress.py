@@ -192,7 +192,9 @@ def stress_test(
         progress = _Progress(len(chosen))
         if as_json:
             run, _ = _run(run_stress_test, session, name, spec, library, dimension, task, parallel, log_dir, turn_timeout, task_timeout, None, box)  # fmt: skip
-            print_json(run.to_dict())
+            from aaaf.models import LocalStressRun
+
+            print_json(LocalStressRun.model_validate(run.to_dict()))
             return
         with Live(progress.render(), console=console, refresh_per_second=4) as live:
 
@@ -245,7 +247,9 @@ def stress_runs(
         agent = session.org.get_agent(name)
         runs = session.org.stress_runs(agent.id)
     if as_json:
-        print_json([run.to_dict() for run in runs])
+        from aaaf.models import LocalStressRun
+
+        print_json([LocalStressRun.model_validate(run.to_dict()) for run in runs])
         return
     table = Table(title=f"Stress runs of {agent.name}")
     for column in ("id", "adapter", "library", "started", "status", "tasks", "model-graded", "merged into"):

@@ -38,7 +38,6 @@ class QueueStatus:
     last_worker_heartbeat: None | str
     status: str
     reason: None | str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -62,7 +61,7 @@ class QueueStatus:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "runner": runner,
             "waiting_jobs": waiting_jobs,
@@ -118,22 +117,5 @@ class QueueStatus:
             reason=reason,
         )
 
-
-        queue_status.additional_properties = d
         return queue_status
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
