@@ -22,7 +22,7 @@ from aaaf.scoring.uncertainty_report import awarded_probability
 from tests.api.conftest import LiveServer, agent_evidence, task_events, wait_for_status
 from tests.browser.dashboard_fleet import Fleet, build_fleet, sign_in
 
-pytestmark = pytest.mark.parametrize("live", ["sqlite"], indirect=True)
+pytestmark = pytest.mark.parametrize("live", ["sqlite", "postgresql"], indirect=True)
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 VIEWPORT = {"width": 1440, "height": 900}
