@@ -1,5 +1,5 @@
 """The lead's six questions (issue 32), each answered on the overview or one click from it, in
-Chromium on SQLite: which agents hold a tier, which are borderline, which got worse and why,
+Chromium on SQLite and PostgreSQL: which agents hold a tier, which are borderline, which got worse and why,
 which are due, what is held and why, what would raise a tier.  Each test opens the page that
 answers, checks the element that answers against the API, and screenshots it.
 
