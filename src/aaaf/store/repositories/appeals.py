@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, Select, insert, select, update
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
@@ -76,15 +76,22 @@ class AppealRepository(AssessmentRepository):
             )
         return self.get_appeal(appeal_id)
 
+    def _organization_appeals(self) -> Select[Any]:
+        """The organization's appeals: joined through their assessment to its agent, whose
+        organization is the tenant boundary (appeals carry no organization of their own)."""
+        return (
+            select(t.appeals)
+            .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
+            .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+            .where(t.agents.c.organization_id == self.organization_id)
+        )
+
     def _appeal_row(self, connection: Connection, appeal_id: uuid.UUID | str) -> Row[Any]:
         wanted = as_uuid(appeal_id)
         row = None
         if wanted is not None:
             row = connection.execute(
-                select(t.appeals)
-                .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
-                .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
-                .where(t.appeals.c.id == wanted, t.agents.c.organization_id == self.organization_id)
+                self._organization_appeals().where(t.appeals.c.id == wanted)
             ).one_or_none()
         if row is None:
             raise not_found("Appeal", appeal_id)
@@ -115,11 +122,8 @@ class AppealRepository(AssessmentRepository):
             return [
                 appeal_from_row(appeal)
                 for appeal in connection.execute(
-                    select(t.appeals)
-                    .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
-                    .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+                    self._organization_appeals()
                     .where(
-                        t.agents.c.organization_id == self.organization_id,
                         t.assessments.c.agent_id == agent_id,
                         t.assessments.c.completed_at.is_not(None),
                         t.assessments.c.completed_at <= until,
@@ -138,11 +142,8 @@ class AppealRepository(AssessmentRepository):
             return [
                 appeal_from_row(appeal)
                 for appeal in connection.execute(
-                    select(t.appeals)
-                    .join(t.assessments, t.assessments.c.id == t.appeals.c.assessment_id)
-                    .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+                    self._organization_appeals()
                     .where(
-                        t.agents.c.organization_id == self.organization_id,
                         t.appeals.c.status.in_(OPEN_APPEAL_STATUSES),
                     )
                     .order_by(t.appeals.c.filed_at, t.appeals.c.id)
