@@ -8,6 +8,7 @@ isolate themselves by creating their own organizations (:meth:`LiveServer.organi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -243,26 +244,27 @@ class LiveServer:
             client.close()
 
 
-@pytest.fixture(scope="session", params=DIALECTS)
-def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """``aaaf serve`` on SQLite, then on PostgreSQL (one server each for the session)."""
-    log_dir = tmp_path_factory.mktemp(f"serve-{request.param}")
+@contextlib.contextmanager
+def serving(dialect: str, log_dir: Path, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
+    """``aaaf serve`` on ``dialect`` (SQLite in ``log_dir``, or a PostgreSQL schema of its own,
+    dropped afterwards) with ``env``; on PostgreSQL the jobs (triggered assessments, badges)
+    run in an ``aaaf worker`` beside it (issue 14), with the server's public URL: the badges
+    it signs name it."""
+    extra = env or {}
     schema = None
-    if request.param == "sqlite":
+    if dialect == "sqlite":
         url = f"sqlite:///{log_dir / 'aaaf.db'}"
     else:
         _require_postgres()
         schema = _PostgresSchema()
         url = schema.url
-    server = start_server(url, log_dir)
-    # on PostgreSQL the jobs (triggered assessments, badges) run in a worker (issue 14)
-    # (with the server's public URL: the badges it signs name it)
+    server = start_server(url, log_dir, extra_env=extra)
     worker = (
-        start_worker(url, log_dir, env={"AAAF_PUBLIC_BASE_URL": server.base_url})
-        if request.param == "postgresql"
+        start_worker(url, log_dir, env={**extra, "AAAF_PUBLIC_BASE_URL": server.base_url})
+        if dialect == "postgresql"
         else None
     )
-    live_server = LiveServer(server, request.param, url)
+    live_server = LiveServer(server, dialect, url)
     try:
         yield live_server
     finally:
@@ -272,6 +274,13 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             worker.stop()
         if schema is not None:
             schema.drop()
+
+
+@pytest.fixture(scope="session", params=DIALECTS)
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """``aaaf serve`` on SQLite, then on PostgreSQL (one server each for the session)."""
+    with serving(request.param, tmp_path_factory.mktemp(f"serve-{request.param}")) as live_server:
+        yield live_server
 
 
 # evidence ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from aaaf.scoring.defaults import AXES
-from tests.api.conftest import LiveServer, free_port, poll_until, start_server, start_worker
+from tests.api.conftest import LiveServer, free_port, poll_until, serving
 from tests.browser.accessibility import (
     PHONE_320,
     axe_violations,
@@ -26,7 +26,6 @@ from tests.browser.accessibility import (
 )
 from tests.browser.conftest import screenshot
 from tests.browser.dashboard_fleet import Fleet, build_fleet
-from tests.conftest import _PostgresSchema, _require_postgres
 
 INSPECT = Path(__file__).parents[1] / "fixtures" / "inspect" / "issue11"
 RESAMPLES = 200  # the report's layout does not depend on the resample count
@@ -47,21 +46,7 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     pytest.importorskip("inspect_ai")
     log_dir = tmp_path_factory.mktemp(f"every-page-{request.param}")
     env = {"AAAF_WEBHOOK_ALLOW_LOOPBACK": "true", "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"}
-    schema = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{log_dir / 'aaaf.db'}"
-    else:
-        _require_postgres()
-        schema = _PostgresSchema()
-        url = schema.url
-    server = start_server(url, log_dir, extra_env=env)
-    worker = (
-        start_worker(url, log_dir, env={**env, "AAAF_PUBLIC_BASE_URL": server.base_url})
-        if request.param == "postgresql"
-        else None
-    )
-    live = LiveServer(server, request.param, url)
-    try:
+    with serving(request.param, log_dir, env) as live:
         fleet = _with_failed_delivery(live)
         org = fleet.org
         alpha = fleet.agents["alpha"]["id"]
@@ -94,13 +79,6 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             "not-found": "/no-such-page",
         }
         yield Site(live, fleet, pages, "/webhooks")
-    finally:
-        live.close()
-        if worker is not None:
-            worker.stop()
-        server.stop()
-        if schema is not None:
-            schema.drop()
 
 
 def _with_failed_delivery(live: LiveServer) -> Fleet:
