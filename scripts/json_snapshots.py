@@ -29,6 +29,18 @@ WALL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?
 KEY_ID = re.compile(r"\b(kid|key_id|fingerprint)(\"?: \")([A-Za-z0-9_\-:]+)")
 API_KEY = re.compile(r"\b(?:ak|oc)_[A-Za-z0-9_\-]+")  # API keys, OAuth client ids
 LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-]{40,}(?:\.[A-Za-z0-9_\-]+)*")
+PROMPTFOO = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "promptfoo" / "graders_results.json"
+LIBRARY_TASK = """tasks:
+  - id: legal-1
+    task_type: domain_probe
+    dimensions: [domain_breadth]
+    domain: legal
+    complexity_level: 1
+    prompt: "What is 2 + 2? Answer with the number."
+    time_baseline_seconds: 5
+    checks: [{kind: answer_number, name: four, value: 4}]
+    reference: {answer: "4"}
+"""
 
 
 class Normaliser:
@@ -89,8 +101,11 @@ def snapshots() -> dict[str, str]:
         for args in gen:
             subprocess.run([py, "-m", *args], check=True, capture_output=True)
 
+        # no CI's step summary (`gate` would name it); installed libraries unpacked in here
+        env = {"GITHUB_STEP_SUMMARY": None, "AAAF_STRESS_LIBRARY_CACHE": str(tmp / "cache")}
+
         def run(name: str, *args: str, stderr: bool = False, store: bool = True) -> str:
-            result = runner.invoke(app, [*args, "--db", db] if store else list(args))
+            result = runner.invoke(app, [*args, "--db", db] if store else list(args), env=env)
             text = result.stderr if stderr else result.stdout
             out[name] = f"exit {result.exit_code}\n" + norm(text)
             return result.stdout
@@ -173,6 +188,29 @@ def snapshots() -> dict[str, str]:
         run("init", "init", "--dir", f"{tmp}/init", "--json", store=False)
         run("report", "report", agent, "--output", f"{tmp}/reports", "--at", NOW, "--json")
         run("gate_promote", "gate", "promote", single["id"], "--json")
+        # issue 31: the rest of the outputs that printed hand-built dicts, and those of the
+        # benchmark and the libraries
+        run("audit_sample", "audit", "sample", agent, "--output", f"{tmp}/sheet.jsonl", "--window-end", NOW,
+            "--json")  # fmt: skip
+        run("issuer_jwks", "issuer", "key", "--jwks")
+        run("eval_score", "eval", "score", f"{evals}/control.json", "--resamples", "500", "--json", store=False)
+        run("eval_grade", "eval", "grade", f"{evals}/treatment.json", "--output", f"{tmp}/graded.json", "--json",
+            store=False)  # fmt: skip
+        run("eval_import", "eval", "import", str(PROMPTFOO), "--from", "promptfoo", "--output", f"{tmp}/imported",
+            "--json", store=False)  # fmt: skip
+        run("gate", "gate", f"{evals}/control.json", f"{evals}/treatment.json", "--fail-on", "none",
+            "--resamples", "500", "--summary", f"{tmp}/summary.md", "--json", store=False)  # fmt: skip
+        run("stress_list", "stress-test", "--list", "--dimension", "learning_rate", "--json", store=False)
+        library = tmp / "library"
+        library.mkdir()
+        (library / "tasks.yaml").write_text(LIBRARY_TASK, encoding="utf-8")
+        run("library_publish", "stress-libraries", "publish", str(library), "--name", "legal-lib",
+            "--version", "1.0", "--description", "one legal task", "--json")  # fmt: skip
+        run("library_list", "stress-libraries", "list", "--json")
+        run("library_install", "stress-libraries", "install", "legal-lib", "1.0", "--json")
+        run("benchmarks_compute", "benchmarks", "compute", "--json")
+        run("benchmarks_show", "benchmarks", "show", "--json")
+        run("benchmarks_standing", "benchmarks", "standing", agent, "--json")
     return out
 
 
