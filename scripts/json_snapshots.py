@@ -193,7 +193,16 @@ def snapshots() -> dict[str, str]:
         run("audit_sample", "audit", "sample", agent, "--output", f"{tmp}/sheet.jsonl", "--window-end", NOW,
             "--json")  # fmt: skip
         run("issuer_jwks", "issuer", "key", "--jwks")
-        run("eval_score", "eval", "score", f"{evals}/control.json", "--resamples", "500", "--json", store=False)
+        run(
+            "eval_score",
+            "eval",
+            "score",
+            f"{evals}/control.json",
+            "--resamples",
+            "500",
+            "--json",
+            store=False,
+        )
         run("eval_grade", "eval", "grade", f"{evals}/treatment.json", "--output", f"{tmp}/graded.json", "--json",
             store=False)  # fmt: skip
         run("eval_import", "eval", "import", str(PROMPTFOO), "--from", "promptfoo", "--output", f"{tmp}/imported",

@@ -16,6 +16,8 @@ import pytest
 from junitparser import Failure, JUnitXml
 from typer.testing import CliRunner
 
+from aaaf.models import dump
+from aaaf.models.gate import GateOutcome
 from aaaf.services.gate_baselines import find_baseline
 from aaaf.store.store import open_store
 from tests.gate.conftest import ROOT, aaaf
@@ -40,7 +42,12 @@ def _gate(
         "gate", "--agent", "bot", "--agent-cmd", command, *selected, "--db", db,
         "--log-dir", str(tmp_path / "logs"), "--json", *extra, cwd=tmp_path,
     )  # fmt: skip
-    return result.returncode, (json.loads(result.stdout) if result.stdout else {}), result.stderr
+    if not result.stdout:
+        return result.returncode, {}, result.stderr
+    body = json.loads(result.stdout)
+    # the agent gate's --json is its public model, key for key and in order
+    assert json.dumps(dump(GateOutcome.model_validate(body))) == json.dumps(body)
+    return result.returncode, body, result.stderr
 
 
 def _database(tmp_path: Path) -> str:

@@ -41,6 +41,14 @@ OUTPUTS = {
     "verify_json": "badge_verification",
     "workflow_score": "workflow_score",
     "workflow_weights": "workflow_weights",
+    "audit_sample": "audit_worksheet",
+    "eval_score": "eval_solo_score",
+    "eval_grade": "eval_graded_run",
+    "eval_import": "eval_imported_runs",
+    "gate": "gate_outcome",
+    "issuer_jwks": "jwks",
+    "stress_list": "stress_task_listing[]",
+    "library_list": "stress_library_page",
 }
 
 

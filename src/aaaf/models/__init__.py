@@ -99,6 +99,17 @@ _EXPORTS: dict[str, str] = {
     "StressRunQueued": "aaaf.models.stress_run",
     "StressRunResult": "aaaf.models.stress_run",
     "StressRunWithResults": "aaaf.models.stress_run",
+    "AuditWorksheet": "aaaf.models.audit_worksheet",
+    "GradedRunWritten": "aaaf.models.eval_cli",
+    "GradingSummary": "aaaf.models.eval_cli",
+    "ImportedRun": "aaaf.models.eval_cli",
+    "ImportedRuns": "aaaf.models.eval_cli",
+    "JudgeCalibration": "aaaf.models.eval_cli",
+    "SoloScore": "aaaf.models.eval_cli",
+    "GateFiles": "aaaf.models.gate",
+    "GateOutcome": "aaaf.models.gate",
+    "StressLibraryPage": "aaaf.models.stress_tasks",
+    "StressTaskListing": "aaaf.models.stress_tasks",
 }
 
 #: name → the public result whose JSON Schema is published in docs/schemas/ (its model's name)
@@ -147,6 +158,14 @@ _PUBLIC_SHAPE_NAMES: dict[str, str] = {
     "files_written": "FilesWritten",
     "reports_written": "ReportsWritten",
     "baseline_promoted": "BaselinePromoted",
+    "audit_worksheet": "AuditWorksheet",
+    "eval_solo_score": "SoloScore",
+    "eval_graded_run": "GradedRunWritten",
+    "eval_imported_runs": "ImportedRuns",
+    "gate_outcome": "GateOutcome",
+    "jwks": "Jwks",
+    "stress_task_listing": "StressTaskListing",
+    "stress_library_page": "StressLibraryPage",
 }
 
 
@@ -166,6 +185,7 @@ __all__ = [
     "Assessment",
     "AuditStatus",
     "AuditSummary",
+    "AuditWorksheet",
     "AxisEvidence",
     "AxisScore",
     "BadgeCredential",
@@ -203,7 +223,14 @@ __all__ = [
     "EvidenceSources",
     "Explanation",
     "FilesWritten",
+    "GateFiles",
+    "GateOutcome",
+    "GradedRunWritten",
+    "GradingSummary",
+    "ImportedRun",
+    "ImportedRuns",
     "IssuedBadge",
+    "JudgeCalibration",
     "Jwk",
     "Jwks",
     "LocalStressRun",
@@ -226,12 +253,15 @@ __all__ = [
     "ReviewDecision",
     "ScoreHistoryEntry",
     "SeveralComparison",
+    "SoloScore",
     "StatusListWritten",
     "StressLibrary",
+    "StressLibraryPage",
     "StressRun",
     "StressRunQueued",
     "StressRunResult",
     "StressRunWithResults",
+    "StressTaskListing",
     "Taxonomy",
     "TrustScore",
     "TrustWeightsStatus",
@@ -270,6 +300,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         Uncertainty,
     )
     from aaaf.models.audit import AuditStatus
+    from aaaf.models.audit_worksheet import AuditWorksheet
     from aaaf.models.badge import (
         BadgeIssueOutcome,
         BadgeOnRecord,
@@ -295,8 +326,17 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.collect import CollectReport, EventError, EventWarning
     from aaaf.models.comparison import Comparison, SeveralComparison
     from aaaf.models.error import ErrorBody, ErrorDetail
+    from aaaf.models.eval_cli import (
+        GradedRunWritten,
+        GradingSummary,
+        ImportedRun,
+        ImportedRuns,
+        JudgeCalibration,
+        SoloScore,
+    )
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
     from aaaf.models.explain import Explanation
+    from aaaf.models.gate import GateFiles, GateOutcome
     from aaaf.models.operations import (
         BaselinePromoted,
         DatabaseStatus,
@@ -315,6 +355,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         StressRunResult,
         StressRunWithResults,
     )
+    from aaaf.models.stress_tasks import StressLibraryPage, StressTaskListing
     from aaaf.models.tenancy import (
         Agent,
         AgentListing,

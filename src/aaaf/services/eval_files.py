@@ -13,10 +13,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.evals.models import load_run, parse_run
+
+if TYPE_CHECKING:
+    from aaaf.models.eval_cli import ImportedRuns
 
 RUN_FORMATS: tuple[str, ...] = ("auto", "aaaf", "inspect_ai", "promptfoo")
 
@@ -270,3 +273,24 @@ def run_file_name(run: Mapping[str, Any], taken: set[str]) -> str:
         name = f"{stem}-{number}.json"
     taken.add(name)
     return name
+
+
+def import_runs(path: str | Path, source_format: str, output: Path) -> ImportedRuns:
+    """Every run of another tool's log written into ``output`` in our format, one file per
+    run (column), as given — ungraded here — with the importer's notes on each."""
+    from aaaf.models.eval_cli import ImportedRun, ImportedRuns
+
+    taken: set[str] = set()
+    written = []
+    for run in read_runs(path, source_format):
+        file = write_run(run, output / run_file_name(run, taken))
+        written.append(
+            ImportedRun(
+                path=str(file),
+                run_id=run["run_id"],
+                variant=run["variant"],
+                samples=len(run["samples"]),
+                import_notes=run.get("import_notes", []),
+            )
+        )
+    return ImportedRuns(runs=written)

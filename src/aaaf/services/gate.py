@@ -69,6 +69,7 @@ from aaaf.services.gate_checks import (
 )
 
 if TYPE_CHECKING:
+    from aaaf.models.gate import GateFiles, GateOutcome
     from aaaf.scoring.assessment_difference import AssessmentDifference
     from aaaf.scoring.task_flips import FlipReport
 
@@ -157,8 +158,11 @@ class GateResult:
     def action(self) -> str:
         return GATE_ACTIONS[self.verdict]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_model(self, files: GateFiles) -> GateOutcome:
+        """The public shape of the decision (``aaaf gate --json``), with the files written."""
+        from aaaf.models.gate import GateOutcome
+
+        return GateOutcome.model_validate({
             "mode": self.mode,
             "passed": self.passed,
             "exit_code": self.exit_code,
@@ -174,7 +178,8 @@ class GateResult:
             "checks": [check.to_dict() for check in self.checks],
             "tasks": self.flips.to_dict() if self.flips is not None else None,
             **dict(self.extra),
-        }
+            "files": files,
+        })  # fmt: skip
 
 
 def failing_conditions(
@@ -429,6 +434,11 @@ class Written:
     junit: Path | None = None
     html: Path | None = None
     step_summary: Path | None = None
+
+    def to_model(self) -> GateFiles:
+        from aaaf.models.gate import GateFiles
+
+        return GateFiles(**{name: None if path is None else str(path) for name, path in vars(self).items()})
 
 
 def write_outputs(

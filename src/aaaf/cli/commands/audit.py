@@ -79,12 +79,12 @@ def sample(
             window_end=parse_when(window_end, "--window-end"),
         )
     output.write_text(audit_service.render_worksheet(sheet, chosen), encoding="utf-8")
-    summary = {key: value for key, value in sheet.items() if key != "rows"}
-    summary["task_ids"] = [row["task_id"] for row in sheet["rows"]]
-    summary["output"] = str(output)
-    summary["format"] = chosen
     if as_json:
-        print_json(summary)
+        from aaaf.models.audit_worksheet import AuditWorksheet
+
+        drawn = {key: value for key, value in sheet.items() if key != "rows"}
+        task_ids = [row["task_id"] for row in sheet["rows"]]
+        print_json(AuditWorksheet(**drawn, task_ids=task_ids, output=str(output), format=chosen))
         return
     console.print(
         f"sampled {sheet['sampled']} of {sheet['completed_tasks']} completed tasks of {sheet['agent']} "

@@ -265,7 +265,9 @@ def issuer_key_command(
     with open_session(db) as session:
         key = revocation.issuer_key(session.store, context=session.context)
     if as_jwks:
-        print_json(jwks([key.public]))
+        from aaaf.models.badge import Jwks
+
+        print_json(Jwks.model_validate(jwks([key.public])))
     else:
         typer.echo(key.public.pem(), nl=False)
 

@@ -42,14 +42,8 @@ from aaaf.reports import verdict_text
 from aaaf.scoring.core import display
 from aaaf.scoring.layered import LAYERS
 from aaaf.scoring.verdict import fmt, score_solo
-from aaaf.services.evals import (
-    grading_summary,
-    pick_column,
-    read_runs,
-    run_file_name,
-    to_layered_run,
-    write_run,
-)
+from aaaf.services.eval_files import import_runs
+from aaaf.services.evals import grading_summary, pick_column, read_runs, to_layered_run, write_run
 
 eval_app = typer.Typer(
     name="eval",
@@ -96,10 +90,17 @@ def eval_score(
     graded = grade_runs([chosen], options)
     report = score_solo(to_layered_run(graded.runs[0]), config)
     if as_json:
-        payload = verdict_text.solo_dict(report)
-        payload["grading"] = graded.summaries()[0]
-        payload["calibration"] = graded.calibration_dict()
-        print_json(payload)
+        from aaaf.models.eval_cli import SoloScore
+
+        print_json(
+            SoloScore.model_validate(
+                {
+                    **verdict_text.solo_dict(report),
+                    "grading": graded.summaries()[0],
+                    "calibration": graded.calibration_dict(),
+                }
+            )
+        )
         return
     style = VERDICT_STYLES[report.verdict]
     verdict_part, _, rest = verdict_text.solo_headline(report).partition(" — ")
@@ -167,7 +168,7 @@ def eval_grade(
     graded = grade_runs([chosen], options)
     result = graded.runs[0]
     if output is None:
-        print_json(result)
+        print_json(result)  # the graded run itself, in our run format (docs/scoring.md §5)
         summary = grading_summary(result)
         err_console.print(
             f"graded {summary['assertions_graded_here']} assertions, {summary['judge_scores']} judge scores, "
@@ -177,12 +178,16 @@ def eval_grade(
         return
     write_run(result, output)
     if as_json:
+        from aaaf.models.eval_cli import GradedRunWritten
+
         print_json(
-            {
-                "output": str(output),
-                "grading": grading_summary(result),
-                "calibration": graded.calibration_dict(),
-            }
+            GradedRunWritten.model_validate(
+                {
+                    "output": str(output),
+                    "grading": grading_summary(result),
+                    "calibration": graded.calibration_dict(),
+                }
+            )
         )
         return
     print_grading(graded, ["run"])
@@ -205,26 +210,12 @@ def eval_import(
     as_json: JsonOption = False,
 ) -> None:
     """Turn another tool's eval log into runs in our format (one file per run/column), ungraded-as-given."""
-    runs = read_runs(file, source_format)
-    taken: set[str] = set()
-    written = []
-    for run in runs:
-        path = write_run(run, output / run_file_name(run, taken))
-        written.append(
-            {
-                "path": str(path),
-                "run_id": run["run_id"],
-                "variant": run["variant"],
-                "samples": len(run["samples"]),
-                "import_notes": run.get("import_notes", []),
-            }
-        )
+    imported = import_runs(file, source_format, output)
     if as_json:
-        print_json({"runs": written})
+        print_json(imported)
         return
-    for item in written:
-        notes = f", {len(item['import_notes'])} import notes" if item["import_notes"] else ""
+    for item in imported.runs:
+        notes = f", {len(item.import_notes)} import notes" if item.import_notes else ""
         console.print(
-            f"{item['path']}: run {item['run_id']} ({item['variant']}), {item['samples']} samples{notes}",
-            markup=False,
+            f"{item.path}: run {item.run_id} ({item.variant}), {item.samples} samples{notes}", markup=False
         )

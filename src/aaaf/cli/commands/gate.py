@@ -48,6 +48,7 @@ from aaaf.services.gate import (
     DEFAULT_FAIL_ON,
     GATE_RESAMPLES,
     GateResult,
+    Written,
     parse_fail_on,
     write_outputs,
 )
@@ -229,7 +230,7 @@ def gate(
         result = decide_eval(comparison, conditions, **({} if margin is None else {"margin": margin}))
     written = write_outputs(result, summary=summary, junit=junit, html=html, comparison=comparison)
     if as_json:
-        print_json({**result.to_dict(), "files": _files(written)})
+        print_json(result.to_model(written.to_model()))
     else:
         _print(result, written)
     raise typer.Exit(result.exit_code)
@@ -297,17 +298,10 @@ def _promote(assessment_id: Path | None, db: str | None, as_json: bool) -> None:
         )
 
 
-def _files(written: object) -> dict[str, str | None]:
-    return {
-        name: (str(getattr(written, name)) if getattr(written, name) is not None else None)
-        for name in ("summary", "junit", "html", "step_summary")
-    }
-
-
-def _print(result: GateResult, written: object) -> None:
+def _print(result: GateResult, written: Written) -> None:
     from aaaf.services.gate_report import markdown_summary
 
     console.print(markdown_summary(result), markup=False)
-    for name, path in _files(written).items():
+    for name, path in written.to_model():
         if path is not None:
             console.print(f"{name}: {path}", markup=False)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.live import Live
@@ -22,6 +22,9 @@ from aaaf.cli.context import (
     print_json,
 )
 from aaaf.errors import AAAFError
+
+if TYPE_CHECKING:
+    from aaaf.models.stress_tasks import StressTaskListing
 
 
 class ReferenceAgent(StrEnum):
@@ -68,43 +71,44 @@ class _Progress:
         return table
 
 
-def task_listing(library: Any, chosen: list[Any]) -> list[dict[str, Any]]:
+def task_listing(library: Any, chosen: list[Any]) -> list[StressTaskListing]:
     """What ``--list`` shows of each task, in run order (docs/stress-tests.md "Listing the tasks")."""
+    from aaaf.models.stress_tasks import StressTaskListing
     from aaaf.stress.library import sequence_position
 
     return [
-        {
-            "id": loaded.task.id,
-            "task_type": loaded.task.task_type,
-            "domain": loaded.task.domain,
-            "complexity_level": loaded.task.complexity_level,
-            "autonomy_level": loaded.task.autonomy_level,
-            "dimensions": list(loaded.task.dimensions),
-            "category": loaded.task.category,
-            "sequence_position": sequence_position(library.tasks, loaded.task.id),
-            "tools": list(loaded.task.tools),
-            "time_baseline_seconds": loaded.task.time_baseline_seconds,
-            "library": loaded.library,
-        }
+        StressTaskListing(
+            id=loaded.task.id,
+            task_type=loaded.task.task_type,
+            domain=loaded.task.domain,
+            complexity_level=loaded.task.complexity_level,
+            autonomy_level=loaded.task.autonomy_level,
+            dimensions=list(loaded.task.dimensions),
+            category=loaded.task.category,
+            sequence_position=sequence_position(library.tasks, loaded.task.id),
+            tools=list(loaded.task.tools),
+            time_baseline_seconds=loaded.task.time_baseline_seconds,
+            library=loaded.library,
+        )
         for loaded in chosen
     ]
 
 
-def _print_listing(listing: list[dict[str, Any]]) -> None:
+def _print_listing(listing: list[StressTaskListing]) -> None:
     table = Table(title=f"{len(listing)} stress tasks, in run order")
     for column in ("id", "type", "domain", "level", "autonomy", "sequence", "tools", "baseline s"):
         table.add_column(column)
     for item in listing:
-        sequence = f"{item['category']} #{item['sequence_position']}" if item["category"] else ""
+        sequence = f"{item.category} #{item.sequence_position}" if item.category else ""
         table.add_row(
-            item["id"],
-            item["task_type"],
-            item["domain"] or "(none)",
-            str(item["complexity_level"]),
-            "" if item["autonomy_level"] is None else str(item["autonomy_level"]),
+            item.id,
+            item.task_type,
+            item.domain or "(none)",
+            str(item.complexity_level),
+            "" if item.autonomy_level is None else str(item.autonomy_level),
             sequence,
-            ", ".join(item["tools"]),
-            f"{item['time_baseline_seconds']:g}",
+            ", ".join(item.tools),
+            f"{item.time_baseline_seconds:g}",
         )
     console.print(table)
 

@@ -19,7 +19,6 @@ import typer
 from rich.table import Table
 
 from aaaf.cli.context import DbOption, JsonOption, console, handle_errors, open_session, print_json
-from aaaf.models import dump
 from aaaf.services import stress_libraries as library_service
 from aaaf.stress.library import read_library_directory
 
@@ -74,7 +73,9 @@ def list_libraries(db: DbOption = None, as_json: JsonOption = False) -> None:
     with open_session(db) as session:
         items = library_service.list_libraries(session.org)
     if as_json:
-        print_json({"items": [dump(item) for item in items], "next_cursor": None})  # the API's page
+        from aaaf.models.stress_tasks import StressLibraryPage
+
+        print_json(StressLibraryPage(items=items, next_cursor=None))
         return
     if not items:
         console.print("no library published or shared yet", markup=False)
