@@ -15,6 +15,8 @@ swings with the neighbours' load, the CPU one much less.  Nothing here asserts o
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import sys
 import tempfile
 import time
@@ -55,6 +57,8 @@ async def _plain_posts(url: str, bodies: list[bytes], concurrency: int) -> float
 
 def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
     """Deliveries/s through the outbox beside plain httpx POSTs/s, same receiver, same run."""
+    if database_url:  # a server database seals webhook secrets with AAAF_SECRET_KEY: this run's own
+        os.environ.setdefault("AAAF_SECRET_KEY", base64.b64encode(os.urandom(32)).decode())
     settings = Settings(webhook_allow_loopback=True, webhook_timeout_seconds=10.0)
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-webhooks-") as tmp:
         url = database_url or f"sqlite:///{Path(tmp) / 'aaaf.db'}"
