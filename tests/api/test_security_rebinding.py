@@ -12,17 +12,20 @@ import pytest
 from tests.api.conftest import LiveServer, Server, agent_evidence, poll_until, start_server
 from tests.webhook_receiver import WebhookReceiver
 
-# in the server process: "rebind.test" resolves to a public address twice (the check when the
-# webhook is created, the check before the delivery), then to loopback
+# in the server process each name below resolves to a public address as many times as it is
+# checked before its requests, then to loopback: "hook.rebind.test" once (the check when the
+# webhook is created; each delivery's one lookup is the one it connects to),
+# "agent.rebind.test" twice (when the stress run is created and when its job starts)
 SITECUSTOMIZE = """
 import socket
 _real = socket.getaddrinfo
-_calls = {"n": 0}
+_public = {"hook.rebind.test": 1, "agent.rebind.test": 2}
+_calls = {}
 
 def _rebinding(host, port, *args, **kwargs):
-    if host == "rebind.test":
-        _calls["n"] += 1
-        address = "93.184.216.34" if _calls["n"] <= 2 else "127.0.0.1"
+    if host in _public:
+        _calls[host] = _calls.get(host, 0) + 1
+        address = "93.184.216.34" if _calls[host] <= _public[host] else "127.0.0.1"
         return _real(address, port, *args, **kwargs)
     return _real(host, port, *args, **kwargs)
 
@@ -54,7 +57,7 @@ def test_a_rebound_webhook_host_gets_nothing_on_loopback(rebinding_server: Serve
             port = receiver.base_url.rsplit(":", 1)[1]
             created = org.client.post(
                 "/api/v1/webhooks",
-                json={"url": f"http://rebind.test:{port}/hook", "event_types": ["assessment.started"]},
+                json={"url": f"http://hook.rebind.test:{port}/hook", "event_types": ["assessment.started"]},
             )
             assert created.status_code == 201, created.text
             hook = created.json()
@@ -96,8 +99,8 @@ def test_a_rebound_agent_endpoint_gets_nothing_on_loopback(rebinding_server: Ser
         assessment = wait_for_status(org.client, started.json()["id"], timeout=120)
         with agent_endpoint(answer="30") as endpoint:
             port = endpoint.url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1]
-            url = endpoint.url.replace(f"127.0.0.1:{port}", f"rebind.test:{port}")
-            assert "rebind.test" in url
+            url = endpoint.url.replace(f"127.0.0.1:{port}", f"agent.rebind.test:{port}")
+            assert "agent.rebind.test" in url
             answer = org.client.post(
                 f"/api/v1/assessments/{assessment['id']}/stress-test",
                 json={"agent_url": url, "model": "m", "task_ids": ["probe-legal-1"]},

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import update
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.validation import validate_event
@@ -23,8 +24,9 @@ from aaaf.services.issuer import secret_box
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.services.webhook_delivery import backoff_delay, deliver_due
 from aaaf.settings import Settings
-from aaaf.store import OrgStore, Store
+from aaaf.store import OrgStore, Store, tables
 from aaaf.store.records import SignedCredential
+from aaaf.store.webhook_outbox import AttemptRecord, ClaimedDelivery, claim_due, record_attempts
 from tests.cli.events_factory import NOW, agent_log
 from tests.store.factories import PERFORMANCE_ROWS, T0, completed
 from tests.webhook_receiver import WebhookReceiver
@@ -193,6 +195,59 @@ def test_410_disables_the_endpoint(store: Store, org: OrgStore, receiver: Webhoo
     with pytest.raises(AAAFError) as caught:
         webhook_service.redeliver(org, str(hook.id), str(delivery.id), now=datetime.now(UTC))
     assert caught.value.code == "CONFLICT"
+
+
+def test_outcomes_recorded_together_skip_only_a_lost_lease(store: Store, org: OrgStore) -> None:
+    """Three outcomes written in one batch: one whose lease ran out and was claimed again by
+    another sender meanwhile is not written (False) while the others are — an answer in place
+    of its claim's ``interrupted`` entry, and a 410 that turns its webhook off."""
+    kept = subscribe(store, org, "http://127.0.0.1:9/kept", types=["badge.expired"])
+    gone = subscribe(store, org, "http://127.0.0.1:9/gone", types=["badge.expiring"])
+    at = datetime.now(UTC)
+    webhook_service.emit(org, "badge.expired", {"badge_id": "a"}, now=at)
+    webhook_service.emit(org, "badge.expired", {"badge_id": "b"}, now=at)
+    webhook_service.emit(org, "badge.expiring", {"badge_id": "c"}, now=at)
+    lease = timedelta(seconds=60)
+    claimed = claim_due(store.engine, now=at, limit=10, lease=lease)
+    assert len(claimed) == 3
+    by_hook = sorted(claimed, key=lambda c: (c.delivery.webhook_id != kept.webhook.id, c.delivery.payload))
+    answered, lost, refused = by_hook
+    assert refused.delivery.webhook_id == gone.webhook.id
+    # the lease of ``lost`` (alone) runs out, and another sender claims it
+    with store.engine.begin() as connection:
+        connection.execute(
+            update(tables.webhook_deliveries)
+            .where(tables.webhook_deliveries.c.id == lost.delivery.id)
+            .values(next_attempt_at=at)
+        )
+    [again] = claim_due(store.engine, now=at + timedelta(seconds=1), limit=10, lease=lease)
+    assert again.delivery.id == lost.delivery.id
+
+    def outcome(item: ClaimedDelivery, code: int, status: str, disable: str | None = None) -> AttemptRecord:
+        entry = {"attempt": 1, "at": "x", "status_code": code, "duration_ms": 1.0, "error": None}
+        return AttemptRecord(
+            item, at=at, attempt=entry, status=status, next_attempt_at=None, disable_reason=disable
+        )
+
+    written = record_attempts(
+        store.engine,
+        [
+            outcome(answered, 200, "succeeded"),
+            outcome(lost, 200, "succeeded"),
+            outcome(refused, 410, "failed", "gone"),
+        ],
+    )
+    assert written == [True, False, True]
+    done = org.get_webhook_delivery(kept.webhook.id, answered.delivery.id)
+    assert done.status == "succeeded" and done.last_status_code == 200
+    assert [a["status_code"] for a in done.attempts] == [200]  # the outcome replaced the claim's entry
+    still = org.get_webhook_delivery(kept.webhook.id, lost.delivery.id)
+    assert still.status == "pending" and still.attempt_count == 2
+    assert [bool(a.get("interrupted")) for a in still.attempts] == [True, True]  # the new owner's
+    assert org.get_webhook_delivery(gone.webhook.id, refused.delivery.id).status == "failed"
+    hook = org.get_webhook(gone.webhook.id)
+    assert not hook.active and hook.disabled_reason == "gone"
+    assert org.get_webhook(kept.webhook.id).active
 
 
 def test_a_slow_endpoint_does_not_hold_up_another(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from aaaf.errors import AAAFError
 from aaaf.settings import Settings
@@ -58,21 +58,28 @@ def resolve_host(host: str, port: int) -> list[IPAddress]:
     return found
 
 
-def check_outbound_url(url: str, settings: Settings) -> str:
-    """``url`` when the server may send to it, else 400 ``INVALID_REQUEST`` saying why."""
+def check_url_form(url: str) -> SplitResult:
+    """``url``'s parts when its form may be called (http or https, a host, no credentials),
+    else 400 ``INVALID_REQUEST`` saying why; where its host resolves is not looked at."""
     try:
         parts = urlsplit(url)
-        port = parts.port
+        parts.port  # noqa: B018 - a port out of range raises here
     except ValueError:
         raise _refuse(url, "not a valid URL") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise _refuse(url, "only http and https URLs with a host can be called")
     if parts.username is not None or parts.password is not None:
         raise _refuse(url, "credentials in the URL are not accepted")
-    if settings.webhook_allow_loopback:
+    return parts
+
+
+def check_outbound_url(url: str, settings: Settings) -> str:
+    """``url`` when the server may send to it, else 400 ``INVALID_REQUEST`` saying why."""
+    parts = check_url_form(url)
+    if settings.webhook_allow_loopback or not parts.hostname:
         return url
     try:
-        addresses = resolve_host(parts.hostname, port or (443 if parts.scheme == "https" else 80))
+        addresses = resolve_host(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
     except (OSError, UnicodeError):
         raise _refuse(url, f"the host {parts.hostname} does not resolve") from None
     check_addresses(url, parts.hostname, addresses, settings)

@@ -38,11 +38,11 @@ from aaaf.scoring.results import iso
 from aaaf.secret_box import SecretBox
 from aaaf.services.context import system_clock
 from aaaf.services.issuer import Database, secret_box
-from aaaf.services.outbound_url import check_outbound_url
+from aaaf.services.outbound_url import check_url_form
 from aaaf.services.pinned_transport import PinnedTransport
 from aaaf.services.webhooks import open_secret
 from aaaf.settings import Settings, get_settings
-from aaaf.store.webhook_outbox import ClaimedDelivery, claim_due, record_attempt
+from aaaf.store.webhook_outbox import AttemptRecord, ClaimedDelivery, claim_due, record_attempts
 
 USER_AGENT = "AAAF-Webhooks/1"
 GONE = 410
@@ -104,7 +104,8 @@ async def _attempt(
 ) -> _Outcome:
     started = time.perf_counter()
     try:
-        await asyncio.to_thread(check_outbound_url, claimed.url, settings)
+        # the form here; where the host resolves is checked by the transport as it connects
+        check_url_form(claimed.url)
         secret = open_secret(box, claimed.secret_sealed)
         delivery = claimed.delivery
         headers = signed_headers(secret, delivery.message_id, delivery.payload, moment)
@@ -149,11 +150,44 @@ def _endpoint(url: str) -> str:
     return f"{parsed.scheme}://{parsed.host}:{parsed.port or ''}"
 
 
+class _Recorder:
+    """Records the outcomes of a round's attempts as they finish, a batch per transaction: each
+    write takes every outcome that finished while the previous write ran (one thread hop and
+    one commit for many attempts instead of one each)."""
+
+    def __init__(self, store: Database) -> None:
+        self._store = store
+        self._waiting: list[tuple[AttemptRecord, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def record(self, record: AttemptRecord) -> bool:
+        """Whether it was written (False: the lease was lost meanwhile)."""
+        written: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.append((record, written))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        return await written
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                results = await asyncio.to_thread(record_attempts, self._store.engine, [r for r, _ in batch])
+            except Exception as error:  # each attempt's sender raises it, as its own write would
+                for _, written in batch:
+                    if not written.done():
+                        written.set_exception(error)
+                continue
+            for (_, written), result in zip(batch, results, strict=True):
+                if not written.done():
+                    written.set_result(result)
+
+
 async def _send_one(
     client: httpx.AsyncClient,
     claimed: ClaimedDelivery,
     *,
-    store: Database,
+    recorder: _Recorder,
     box: SecretBox,
     settings: Settings,
     clock: Callable[[], datetime],
@@ -189,15 +223,15 @@ async def _send_one(
         next_at = clock() + timedelta(seconds=backoff_delay(claimed.retry_backoff_seconds, number))
     else:
         status = "failed"
-    recorded = await asyncio.to_thread(
-        record_attempt,
-        store.engine,
-        claimed,
-        at=moment,
-        attempt=attempt,
-        status=status,
-        next_attempt_at=next_at,
-        disable_reason=disable,
+    recorded = await recorder.record(
+        AttemptRecord(
+            claimed,
+            at=moment,
+            attempt=attempt,
+            status=status,
+            next_attempt_at=next_at,
+            disable_reason=disable,
+        )
     )
     if not recorded:
         summary.lost_leases += 1
@@ -218,7 +252,6 @@ async def deliver_due_async(
     limit: int | None = None,
     settings: Settings | None = None,
     clock: Callable[[], datetime] = system_clock,
-    client: httpx.AsyncClient | None = None,
 ) -> DeliverySummary:
     """:func:`deliver_due` for a caller already inside an event loop."""
     settings = settings or get_settings()
@@ -232,8 +265,8 @@ async def deliver_due_async(
         box = secret_box(store, settings)
         limiter = asyncio.Semaphore(settings.webhook_concurrency)
         endpoint_limiters: dict[str, asyncio.Semaphore] = {}
-        own = client is None
-        http = client or httpx.AsyncClient(
+        recorder = _Recorder(store)
+        async with httpx.AsyncClient(
             timeout=httpx.Timeout(settings.webhook_timeout_seconds),
             follow_redirects=False,
             # connects to the address it checked (DNS rebinding; docs/security.md "Outbound requests")
@@ -241,14 +274,13 @@ async def deliver_due_async(
                 settings, limits=httpx.Limits(max_connections=settings.webhook_concurrency * 2)
             ),
             trust_env=False,
-        )
-        try:
+        ) as http:
             await asyncio.gather(
                 *(
                     _send_one(
                         http,
                         item,
-                        store=store,
+                        recorder=recorder,
                         box=box,
                         settings=settings,
                         clock=clock,
@@ -259,9 +291,6 @@ async def deliver_due_async(
                     for item in claimed
                 )
             )
-        finally:
-            if own:
-                await http.aclose()
     summary.seconds = time.perf_counter() - started
     return summary
 

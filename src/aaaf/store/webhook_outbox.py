@@ -8,20 +8,21 @@ read), so exactly one sender gets it; a sender that dies mid-send leaves the del
 again when the lease runs out.  Works the same on SQLite and PostgreSQL.
 
 Every attempt is in the delivery's log, even one cut off by a crash: the claim itself appends
-the attempt, ``interrupted`` (and counts it), in the claiming transaction; recording the
-outcome replaces that entry.  A sender that dies mid-attempt leaves it there, so the log
+the attempt, ``interrupted`` (and counts it), in the claiming transaction, committed before
+the request is sent; recording the outcome replaces that entry (the outcomes that finished
+meanwhile are recorded together, in one transaction).  A sender that dies mid-attempt leaves it there, so the log
 shows every request the endpoint may have seen.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, bindparam, select, update
 
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
@@ -95,55 +96,87 @@ def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) ->
     return claimed
 
 
-def record_attempt(
-    engine: Engine,
-    claimed: ClaimedDelivery,
-    *,
-    at: datetime,
-    attempt: Mapping[str, Any],
-    status: str,
-    next_attempt_at: datetime | None,
-    disable_reason: str | None = None,
-) -> bool:
-    """Record ``attempt``'s outcome in the delivery's log (in place of the ``interrupted``
-    entry its claim wrote) and set its status and next attempt; with ``disable_reason`` the
-    webhook is turned off too (a 410 answer).  False when the lease was lost meanwhile
-    (another sender owns the delivery now): nothing is written."""
+@dataclass(frozen=True)
+class AttemptRecord:
+    """One attempt's outcome to record: its log entry, the delivery's new status and next
+    attempt, and with ``disable_reason`` the webhook turned off too (a 410 answer)."""
+
+    claimed: ClaimedDelivery
+    at: datetime
+    attempt: Mapping[str, Any]
+    status: str
+    next_attempt_at: datetime | None
+    disable_reason: str | None = None
+
+
+def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bool]:
+    """Record each attempt's outcome in its delivery's log (in place of the ``interrupted``
+    entry its claim wrote) with the delivery's status and next attempt, all in one transaction
+    (a statement to read the logs and one to write them, whatever their number); per record,
+    False when the lease was lost meanwhile (another sender owns the delivery now): nothing of
+    that one is written."""
+    if not records:
+        return []
     d = t.webhook_deliveries
-    delivery = claimed.delivery
-    entry = dict(attempt)
+    written: list[bool] = []
+    rows: list[dict[str, Any]] = []
     with write_transaction(engine) as connection:
-        current = connection.execute(
-            select(d.c.attempts, d.c.attempt_count, d.c.next_attempt_at, d.c.status).where(
-                d.c.id == delivery.id
+        current = {
+            row.id: row
+            for row in connection.execute(
+                select(d.c.id, d.c.attempts, d.c.attempt_count, d.c.next_attempt_at, d.c.status)
+                .where(d.c.id.in_([record.claimed.delivery.id for record in records]))
+                .order_by(d.c.id)
+                .with_for_update()  # PostgreSQL: no claim slips in between the check and the write
             )
-        ).one_or_none()
-        if current is None or current.status != "pending" or current.next_attempt_at != claimed.lease_until:
-            return False
-        log = list(current.attempts or [])
-        if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
-            log.pop()  # the claim's entry: this is its outcome
-        connection.execute(
-            update(d)
-            .where(d.c.id == delivery.id)
-            .values(
-                attempts=[*log, entry],
-                attempt_count=max(int(current.attempt_count), int(entry.get("attempt") or 0)),
-                status=status,
-                next_attempt_at=next_attempt_at,
-                last_attempt_at=at,
-                last_status_code=entry.get("status_code"),
-                last_error=entry.get("error"),
-                updated_at=at,
+        }
+        for record in records:
+            row = current.get(record.claimed.delivery.id)
+            if row is None or row.status != "pending" or row.next_attempt_at != record.claimed.lease_until:
+                written.append(False)
+                continue
+            written.append(True)
+            entry = dict(record.attempt)
+            log = list(row.attempts or [])
+            if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
+                log.pop()  # the claim's entry: this is its outcome
+            rows.append(
+                {
+                    "row_id": row.id,
+                    "new_attempts": [*log, entry],
+                    "new_attempt_count": max(int(row.attempt_count), int(entry.get("attempt") or 0)),
+                    "new_status": record.status,
+                    "new_next_attempt_at": record.next_attempt_at,
+                    "new_last_attempt_at": record.at,
+                    "new_last_status_code": entry.get("status_code"),
+                    "new_last_error": entry.get("error"),
+                    "new_updated_at": record.at,
+                }
             )
-        )
-        if disable_reason is not None:
+        if rows:
             connection.execute(
-                update(t.webhooks)
-                .where(t.webhooks.c.id == delivery.webhook_id)
-                .values(active=False, disabled_reason=disable_reason, updated_at=at)
+                update(d)
+                .where(d.c.id == bindparam("row_id"))
+                .values(
+                    attempts=bindparam("new_attempts", type_=d.c.attempts.type),
+                    attempt_count=bindparam("new_attempt_count"),
+                    status=bindparam("new_status"),
+                    next_attempt_at=bindparam("new_next_attempt_at", type_=d.c.next_attempt_at.type),
+                    last_attempt_at=bindparam("new_last_attempt_at", type_=d.c.last_attempt_at.type),
+                    last_status_code=bindparam("new_last_status_code"),
+                    last_error=bindparam("new_last_error"),
+                    updated_at=bindparam("new_updated_at", type_=d.c.updated_at.type),
+                ),
+                rows,
             )
-    return True
+        for record, done in zip(records, written, strict=True):
+            if done and record.disable_reason is not None:
+                connection.execute(
+                    update(t.webhooks)
+                    .where(t.webhooks.c.id == record.claimed.delivery.webhook_id)
+                    .values(active=False, disabled_reason=record.disable_reason, updated_at=record.at)
+                )
+    return written
 
 
 def pending_count(engine: Engine, *, webhook_id: uuid.UUID | None = None) -> int:
