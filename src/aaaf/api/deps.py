@@ -191,7 +191,8 @@ def org_store(scope: str) -> Callable[..., OrgStore]:
     """A dependency: the store scoped to the caller's organization (caller needs ``scope``)."""
 
     def dependency(store: StoreDep, principal: Annotated[Principal, Depends(caller(scope))]) -> OrgStore:
-        return store.scope(principal.organization_id)
+        # an API key's row, read for this request, names an existing organization: no second read
+        return store.scope(principal.organization_id, exists=principal.key_id is not None)
 
     dependency.__name__ = f"org_store_with_{scope.replace(':', '_')}"
     return dependency

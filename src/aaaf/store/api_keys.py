@@ -19,7 +19,7 @@ from sqlalchemy import func, select, update
 from aaaf.scoring.results import iso
 from aaaf.store import tables_access as t
 from aaaf.store.credentials import CredentialTable
-from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.engine import one_statement_read, read_connection, write_transaction
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class ApiKeys(CredentialTable[ApiKey]):
         from aaaf.store.tables import org_configs
         from aaaf.store.usage import rate_limit_setting
 
-        with read_connection(self._engine) as connection:
+        with one_statement_read(self._engine) as connection:  # every request: no BEGIN, no ROLLBACK
             row = connection.execute(
                 select(t.api_keys, org_configs.c.extra.label("organization_extra"))
                 .select_from(

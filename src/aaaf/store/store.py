@@ -243,8 +243,12 @@ class Store:
                 ) from error
         return self.get_organization(organization.id)
 
-    def scope(self, org_id: uuid.UUID | str) -> OrgStore:
-        """Repositories filtered by one organization (``NOT_FOUND`` if it does not exist)."""
+    def scope(self, org_id: uuid.UUID | str, *, exists: bool = False) -> OrgStore:
+        """Repositories filtered by one organization (``NOT_FOUND`` if it does not exist).
+        ``exists``: the caller has just read a row that names it by its foreign key (the API
+        key of the request), so it is not read again."""
+        if exists and isinstance(org_id, uuid.UUID):
+            return OrgStore(self._engine, org_id, clock=self.clock)
         return OrgStore(self._engine, self.get_organization(org_id).id, clock=self.clock)
 
     # system-wide -----------------------------------------------------------------------

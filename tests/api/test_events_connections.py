@@ -1,0 +1,58 @@
+"""How many pooled connections an events request takes on PostgreSQL (issue 34 §2): one for
+the API key (read in autocommit) and one for everything else — the configuration, the agents
+and the write share one transaction, committed before the answer.  Each checkout costs a
+ping, so a request that took five (as it once did) is slower however fast the COPY is."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event, func, select
+
+from aaaf.api import create_app
+from aaaf.store import tables as t
+from tests.api.conftest import ADMIN_KEY, task_events
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.mark.parametrize("store_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True)
+def test_an_events_request_takes_one_connection_besides_its_key(store_url: str) -> None:
+    with TestClient(create_app(store_url, admin_key=ADMIN_KEY)) as client:
+        checkouts: list[str] = []
+        # only the requests' own (routes and dependencies run in AnyIO's worker threads; the
+        # usage meter's flush runs elsewhere)
+        event.listen(
+            client.app.state.store.engine.pool,  # type: ignore[attr-defined]
+            "checkout",
+            lambda *_: checkouts.append(threading.current_thread().name),
+        )
+        created = client.post(
+            "/api/v1/organizations", json={"name": "pool"}, headers={"Authorization": f"Bearer {ADMIN_KEY}"}
+        ).json()
+        headers = {"Authorization": f"Bearer {created['api_key']}"}
+        agent = client.post("/api/v1/agents", json={"name": "counted"}, headers=headers).json()["id"]
+        now = datetime.now(UTC)
+        batch = [e for i in range(50) for e in task_events(agent, f"t{i}", now - timedelta(hours=i + 1))]
+
+        checkouts.clear()
+        first = client.post("/api/v1/events/batch", json={"events": batch}, headers=headers)
+        assert first.status_code == 201 and first.json()["accepted"] == 100
+        assert len([name for name in checkouts if name.startswith("AnyIO")]) == 2
+
+        checkouts.clear()  # sent again: every event a duplicate, through the staged path
+        again = client.post("/api/v1/events/batch", json={"events": batch}, headers=headers)
+        assert again.status_code == 201 and again.json()["duplicates"] == 100
+        assert len([name for name in checkouts if name.startswith("AnyIO")]) == 2
+
+        checkouts.clear()
+        single = task_events(agent, "single", now)[0]
+        assert client.post("/api/v1/events", json=single, headers=headers).status_code == 201
+        assert len([name for name in checkouts if name.startswith("AnyIO")]) == 2
+
+        with client.app.state.store.engine.connect() as connection:  # type: ignore[attr-defined]
+            stored = connection.execute(select(func.count()).select_from(t.events)).scalar_one()
+        assert stored == 101
