@@ -203,11 +203,11 @@ def _join_again(
         for outcome in first.outcomes
         if outcome.state == "joined" and outcome.span.trace_id in waiting
     ]
+    plan = _plan(org, [], [*kept, *spans_of_stored(stored)], is_agent_id)
+    joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
+    if not joined:
+        return set()
     with org.unit_of_work() as work:
-        plan = _plan(work, [], [*kept, *spans_of_stored(stored)], is_agent_id)
-        joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
-        if not joined:
-            return set()
         again = collect(work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
         plan.outcomes = joined
         keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
