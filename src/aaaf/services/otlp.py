@@ -208,7 +208,9 @@ def _join_again(
     if not joined:
         return set()
     with org.unit_of_work() as work:
-        again = collect(work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
+        again = collect(
+            work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
+        )
         plan.outcomes = joined
         keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
         work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
