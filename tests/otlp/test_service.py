@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from aaaf.evidence.otlp import SpanOutcome
 from aaaf.services.otlp import OTLP_SPAN_TTL, ingest_spans
 from aaaf.store import tables as t
 from tests.otlp.test_mapping import T0, agent, span, tool
@@ -152,10 +151,11 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
     assert _kept(store) == []
 
 
-def test_keeping_then_reading_back_reads_after_committing_what_it_kept(store, monkeypatch) -> None:
-    """The keep and the read-back share a connection on PostgreSQL; the read comes after the
-    keep is committed (another connection sees the kept span when the read starts), so of
-    two exports of one trace at once the one reading last sees the other's spans."""
+def test_an_export_reads_back_after_committing_what_it_kept(store, monkeypatch) -> None:
+    """The kept spans are read, the events and the spans kept, in one transaction; the
+    read-back comes after it is committed (another connection sees the kept span when the
+    read-back starts), so of two exports of one trace at once the one reading last sees the
+    other's spans."""
     org = store.scope(store.default_organization().id)
     child = tool("c" * 16, "a" * 16, "edit", start=1)
     real = org._kept
@@ -166,14 +166,7 @@ def test_keeping_then_reading_back_reads_after_committing_what_it_kept(store, mo
         return real(*args)
 
     monkeypatch.setattr(org, "_kept", reading)
-    kept, stored = org.keep_then_wait(
-        [SpanOutcome(child, "pending")],
-        at=NOW,
-        drop=[],
-        forget_before=NOW - OTLP_SPAN_TTL,
-        trace_ids={child.trace_id},
-        task_ids={"otel-x-y"},
-    )
-    assert [(item.span.key, item.state) for item in kept] == [(child.key, "pending")]
-    assert stored == []
-    assert seen_elsewhere == [[("c" * 16, "pending")]]
+    report = ingest_spans(org, [child], now=NOW)
+    assert report.pending_spans == 1
+    # the first read, inside the transaction, before the keep; the read-back, after the commit
+    assert seen_elsewhere == [[], [("c" * 16, "pending")]]

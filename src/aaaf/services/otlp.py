@@ -4,9 +4,9 @@
 earlier requests (:mod:`aaaf.store.repositories.otlp_spans`), maps those that now belong to
 a task (:func:`aaaf.evidence.otlp.join`) and stores their events through
 :func:`aaaf.services.collect.collect` — the same validation, idempotent store and agent
-enrolment as ``POST /api/v1/events/batch`` and ``aaaf collect --enroll``.  The events are
-stored before the spans' new states, so a crash between the two only makes a re-sent span
-map again into duplicates.  Only the spans a later span may need and no stored event stands
+enrolment as ``POST /api/v1/events/batch`` and ``aaaf collect --enroll``.  The kept spans
+are read, and the events and the spans' new states stored, in one transaction (one pool
+checkout, one commit): both are stored or neither.  Only the spans a later span may need and no stored event stands
 for are kept (pending ones above all): a request whose tasks are complete in it writes no
 kept span, and a late descendant of a stored task finds it through the task's events.  Kept
 spans older than :data:`OTLP_SPAN_TTL` are forgotten: no longer read, deleted by the next
@@ -84,8 +84,9 @@ def ingest_spans(
     :data:`ENROL_SCOPE`), else the span is refused saying so."""
     report = OtlpReport(spans=len(spans))
     trace_ids = {span.trace_id for span in spans}
-    kept = org.kept_otlp_spans(trace_ids, since=now - OTLP_SPAN_TTL)
+    forget_before = now - OTLP_SPAN_TTL
     known: dict[str, bool] = {}
+    store = org  # where an agent id is looked up: the unit of work's connection inside it
 
     def is_agent_id(reference: str) -> bool:
         if reference not in known:
@@ -94,14 +95,22 @@ def ingest_spans(
             except ValueError:
                 known[reference] = False
             else:
-                known[reference] = org.find_agent(reference) is not None
+                known[reference] = store.find_agent(reference) is not None
         return known[reference]
 
-    plan = _plan(org, spans, kept, is_agent_id)
-    report.collect = collect(
-        org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
-    )
     received = {span.key for span in spans}
+    # one transaction (one pool checkout, one commit) for the read, the events and the kept
+    # spans: the events and the spans' new states are stored together or not at all
+    with org.unit_of_work() as work:
+        store = work
+        kept = work.kept_otlp_spans(trace_ids, since=forget_before)
+        plan = _plan(work, spans, kept, is_agent_id)
+        report.collect = collect(
+            work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
+        )
+        keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
+        work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before)
+    store = org
     refused: dict[tuple[str, str], str] = {}
     for error in report.collect.errors:
         key = plan.event_spans[error.index]
@@ -117,24 +126,13 @@ def ingest_spans(
     if report.collect.rejected > len(report.collect.errors):
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
-    keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
-    forget_before = now - OTLP_SPAN_TTL
     if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
-        # kept, then read back on the same connection: the traces' waiting spans, and the
-        # stored tasks this request's own pending spans wait for (another request's pending
-        # spans are looked up by that request, after it kept them)
-        waiting = org.keep_then_wait(
-            keep,
-            at=now,
-            drop=drop,
-            forget_before=forget_before,
-            trace_ids=trace_ids,
-            task_ids=awaited_task_ids(plan),
-        )
+        # read back once committed: the traces' waiting spans, and the stored tasks this
+        # request's own pending spans wait for (another request's pending spans are looked
+        # up by that request, after it kept them)
+        waiting = org.waiting_otlp_spans(trace_ids, awaited_task_ids(plan), since=forget_before)
         joined = _join_again(org, waiting, plan, is_agent_id, report, now, context, enroll)
         report.pending_spans -= len(joined & received)
-    else:
-        org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before)
     return report
 
 
@@ -209,9 +207,12 @@ def _join_again(
     joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
     if not joined:
         return set()
-    again = collect(org, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context)
+    with org.unit_of_work() as work:
+        again = collect(
+            work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
+        )
+        plan.outcomes = joined
+        keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
+        work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
     report.collect.merge(again)
-    plan.outcomes = joined
-    keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
-    org.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
     return {outcome.span.key for outcome in joined}

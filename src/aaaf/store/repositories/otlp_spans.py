@@ -115,32 +115,6 @@ class OtlpSpanRepository(OrgScoped):
         with self._writing() as connection:
             self._write(connection, outcomes, at, gone, forget_before)
 
-    def keep_then_wait(
-        self,
-        outcomes: Sequence[SpanOutcome],
-        *,
-        at: datetime,
-        drop: Iterable[tuple[str, str]],
-        forget_before: datetime,
-        trace_ids: Iterable[str],
-        task_ids: Iterable[str],
-    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
-        """:meth:`keep_otlp_spans` committed, then :meth:`waiting_otlp_spans` (since
-        ``forget_before``) on the same connection: one checkout (and pre-ping) instead of
-        two.  The read still follows the commit, so of two requests writing at once the one
-        reading last sees the other's spans."""
-        gone = sorted(set(drop))
-        if self._bound is not None or self._engine.dialect.name != "postgresql":
-            # a unit of work commits at its end; SQLite's write transaction is BEGIN IMMEDIATE
-            self.keep_otlp_spans(outcomes, at=at, drop=gone, forget_before=forget_before)
-            return self.waiting_otlp_spans(trace_ids, task_ids, since=forget_before)
-        with self._engine.connect() as connection:
-            if outcomes or gone:
-                with connection.begin():
-                    self._write(connection, outcomes, at, gone, forget_before)
-            waiting = self._kept(connection, trace_ids, forget_before, True)
-            return waiting, self._stored(connection, task_ids)
-
     def _write(
         self,
         connection: Any,
