@@ -9,7 +9,8 @@ CHECK and three indexes, WAL, ``synchronous=NORMAL``, foreign keys on), the agen
 enrolled, and every row is built exactly as the event writer stores it on SQLite
 (32-hex-digit ids, naive-UTC timestamp text, orjson data, the RFC 8785 content digest of an
 id-less event).
-Timed: ``BEGIN``, one ``executemany`` of the writer's own INSERT, ``COMMIT``.
+Timed: ``BEGIN``, one ``executemany`` of the writer's own INSERT, ``COMMIT`` (also timed alone).
+Repeated into fresh databases (``make bench`` takes the median, beside collect's own).
 """
 
 from __future__ import annotations
@@ -60,19 +61,31 @@ def prepared_rows(log_path: Path, db_path: Path) -> list[tuple[str, ...]]:
     return rows
 
 
-def floor_insert(log_path: Path, db_path: Path) -> tuple[float, int]:
-    """Seconds to insert the prepared rows in one executemany and one transaction, and their count."""
-    rows = prepared_rows(log_path, db_path)
-    connection = sqlite3.connect(db_path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA foreign_keys=ON")
-    start = time.perf_counter()
-    connection.execute("BEGIN IMMEDIATE")
-    connection.executemany(_SQLITE_INSERT, rows)
-    connection.execute("COMMIT")
-    elapsed = time.perf_counter() - start
-    (count,) = connection.execute("SELECT count(*) FROM events").fetchone()
-    connection.close()
-    assert count == len(rows), (count, len(rows))
-    return elapsed, count
+def floor_insert(log_path: Path, db_paths: list[Path]) -> list[tuple[float, float, int]]:
+    """Per database of ``db_paths`` (each fresh, filled in turn with the same rows, prepared
+    for it untimed): the seconds of the whole timed part, the seconds of its ``COMMIT`` alone,
+    and the rows stored.
+
+    The ``COMMIT`` is timed apart because it is where the run pays the disk: the WAL
+    auto-checkpoint copies the transaction's pages into the database file and syncs it, and
+    on a disk shared with other work that sync is what varies most from run to run.
+    """
+    timings = []
+    for db_path in db_paths:
+        rows = prepared_rows(log_path, db_path)
+        connection = sqlite3.connect(db_path, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        start = time.perf_counter()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.executemany(_SQLITE_INSERT, rows)
+        before_commit = time.perf_counter()
+        connection.execute("COMMIT")
+        end = time.perf_counter()
+        (count,) = connection.execute("SELECT count(*) FROM events").fetchone()
+        connection.close()
+        assert count == len(rows), (count, len(rows))
+        timings.append((end - start, end - before_commit, count))
+        del rows
+    return timings
