@@ -99,3 +99,36 @@ def test_a_foreign_agents_batch_rolls_back_the_whole_run(store, declared: bool) 
         writer.add(_batch(home, foreign, sqlite=sqlite))
     assert refused.value.code == "NOT_FOUND"
     assert _stored_ids(store) == set()
+
+
+def test_the_kept_batches_agents_are_refreshed_at_once_then_each_later_batch(store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The summaries of every batch kept before ``begin`` in one refresh (per batch, their
+    queries were most of a large run's write), then each later batch's with it."""
+    from aaaf.store import assessment_batch
+
+    org = store.scope(store.default_organization().id)
+    sqlite = store.engine.dialect.name == "sqlite"
+    agents = [org.enroll_agent(f"agent-{n}") for n in range(4)]
+    refreshed: list[list[uuid.UUID]] = []
+    beside: list[list[uuid.UUID]] = []
+    real = assessment_batch.refresh_agent_summaries
+
+    def refresh(connection, organization_id, agent_ids):  # type: ignore[no-untyped-def]
+        refreshed.append(list(agent_ids))
+        real(connection, organization_id, agent_ids)
+
+    monkeypatch.setattr(assessment_batch, "refresh_agent_summaries", refresh)
+    with AssessmentWriter(
+        store.engine,
+        org.organization_id,
+        also=lambda _c, records: beside.append([r.agent_id for r in records]),
+    ) as writer:
+        for agent in agents[:3]:
+            writer.add(_batch(org, agent, sqlite=sqlite))
+        assert refreshed == []  # kept, not written
+        writer.begin()
+        writer.add(_batch(org, agents[3], sqlite=sqlite))
+    ids = [agent.id for agent in agents]
+    assert refreshed == [ids[:3], ids[3:]]
+    assert beside == [ids[:3], ids[3:]]
+    assert _stored_ids(store) == {record.id for record in writer.records}

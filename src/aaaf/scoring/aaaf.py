@@ -328,16 +328,20 @@ def assess(
 def with_uncertainty(
     window: WindowEvidence, config: AAAFConfig, performance: AxisResult, capability: AxisResult
 ) -> tuple[AxisResult, AxisResult]:
-    """Both axes with their SCORING.md §2.5 ``uncertainty`` (one draw matrix for both)."""
-    # imported here: NumPy is 0.35 s of the start of every process that imports the engine
-    # (each `aaaf` command, each `assess --all` helper), and only the bootstrap needs it
-    from aaaf.scoring.uncertainty import assessment_uncertainty
+    """Both axes with their SCORING.md §2.5 ``uncertainty`` (one draw matrix for both; none
+    with B = 0)."""
+    found: Mapping[str, Any] = {}
+    if config.uncertainty_resamples > 0:
+        # imported here: NumPy is 0.35 s of the start of every process that imports the engine
+        # (each `aaaf` command, each `assess --all` helper), and only the bootstrap needs it
+        # (so a run with B = 0, `--no-uncertainty`, never imports it)
+        from aaaf.scoring.uncertainty import assessment_uncertainty
 
-    assessed = {
-        axis.axis: {name: dim.score for name, dim in axis.dimensions.items()}
-        for axis in (performance, capability)
-    }
-    found = assessment_uncertainty(window, config, assessed)
+        assessed = {
+            axis.axis: {name: dim.score for name, dim in axis.dimensions.items()}
+            for axis in (performance, capability)
+        }
+        found = assessment_uncertainty(window, config, assessed)
     return (
         replace(performance, uncertainty=found.get("performance")),
         replace(capability, uncertainty=found.get("capability")),
