@@ -22,8 +22,7 @@ Tasks:
 * ``aaaf.sweep`` (queue ``aaaf-sweep``) — jobs of workers that stopped beating are retried,
   assessments whose job gave up end ``failed``, lost assessment and stress-run jobs are queued
   again;
-* ``aaaf.duties`` (queue ``aaaf-sweep``, beside the sweep), ``aaaf.retention``,
-  ``aaaf.benchmarks`` — :mod:`aaaf.jobs.periodic`.
+* ``aaaf.duties``, ``aaaf.retention``, ``aaaf.benchmarks`` — :mod:`aaaf.jobs.periodic`.
 
 :func:`schedule` gives the periodic ones with their cron (the sweep's period is
 ``AAAF_JOBS_SWEEP_SECONDS``).
@@ -192,10 +191,7 @@ async def sweep(context: procrastinate.JobContext, timestamp: int) -> None:
     )
 
 
-# on the sweep's queue: the every-minute duties (webhook deliveries among them) never wait
-# behind a backlog of assessments, nor hold one up (a worker started took its first tick's
-# duties before a fleet triggered then: 40 agents x 200 events waited 5 s on a loaded machine)
-@blueprint.task(name=DUTIES_TASK, queue=SWEEP_QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
+@blueprint.task(name=DUTIES_TASK, queue=QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
 def duties(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_duties` at the tick's time."""
     periodic.run_duties(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
