@@ -109,3 +109,32 @@ def test_without_the_policy_a_plain_assessment_is_not_held(store) -> None:
 class _Session:
     def __init__(self, store, org, organization) -> None:
         self.store, self.org, self.organization = store, org, organization
+
+
+def _statements_of_duties(store, *, now) -> int:
+    from sqlalchemy import event
+
+    executed: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:
+        executed.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        run_duties(store, now=now)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    return len(executed)
+
+
+def test_the_every_minute_duties_read_a_fleet_at_once(store) -> None:
+    """Two assessed agents or six, nothing to emit: the same statements (the duties made two
+    an agent, and on 40 agents took longer than scoring them)."""
+    org = store.scope(store.default_organization().id)
+    counts = []
+    for fleet in (range(2), range(2, 6)):
+        for index in fleet:
+            assessable_agent(org, f"agent-{index}", now=NOW)
+            assess_agent(org, f"agent-{index}", now=NOW)
+        counts.append(_statements_of_duties(store, now=NOW))
+    assert counts[0] == counts[1]

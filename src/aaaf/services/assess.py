@@ -160,7 +160,7 @@ def assess_with_events(
         record = uow.create_assessment(
             agent.id, type=assessment_type, window_start=start, window_end=end, dimension=dimension
         )
-        _emit(uow, "assessment.started", record, now)
+        _emit(uow, "assessment.started", [record], now)
     return score_assessment(org, agent, record, events, now=now, config=config, previous=previous, runs=runs)
 
 
@@ -223,29 +223,30 @@ def start_assessments(
             assessment_type=scheme_type(assessment_type),
             dimension=dimension,
         )
-    records = []
-    with org.unit_of_work() as uow:  # assessment.started commits with each record
-        for agent, _ in fleet:
-            record = uow.create_assessment(
-                agent.id,
-                type=assessment_type,
-                window_start=end - timedelta(days=config.window_days),
-                window_end=end,
-                dimension=dimension,
-                status=status,
-            )
-            _emit(uow, "assessment.started", record, now)
-            records.append(record)
+    with org.unit_of_work() as uow:  # every record with its assessment.started, in one write each
+        records = uow.create_assessments(
+            [agent.id for agent, _ in fleet],
+            type=assessment_type,
+            window_start=end - timedelta(days=config.window_days),
+            window_end=end,
+            dimension=dimension,
+            status=status,
+        )
+        _emit(uow, "assessment.started", records, now)
     return records
 
 
-def _emit(uow: OrgStore, event_type: str, assessment: Assessment, now: datetime) -> None:
-    """Raise a document 004 §6.3 webhook event in ``uow`` (it commits with the work).  Imported
-    here, not at the top: a SQLite scoring helper process imports this module and must not pay
-    for SQLAlchemy (tests/perf/test_assess_parallel.py)."""
-    from aaaf.services.webhooks import assessment_data, emit
+def _emit(uow: OrgStore, event_type: str, assessments: Sequence[Assessment], now: datetime) -> None:
+    """Raise a document 004 §6.3 webhook event of each of ``assessments`` in ``uow`` (it commits
+    with the work), in one write.  Imported here, not at the top: a SQLite scoring helper
+    process imports this module and must not pay for SQLAlchemy (tests/perf/test_assess_parallel.py)."""
+    from aaaf.services.webhooks import assessment_data, payload_json
+    from aaaf.store.repositories.webhook_deliveries import write_webhook_events
 
-    emit(uow, event_type, assessment_data(assessment), now=now)
+    events = [(event_type, payload_json(event_type, assessment_data(a), now=now)) for a in assessments]
+    uow.in_transaction(
+        lambda connection: write_webhook_events(connection, uow.organization_id, events, at=now)
+    )
 
 
 def fail_and_emit(
@@ -256,7 +257,7 @@ def fail_and_emit(
     with org.unit_of_work() as uow:
         uow.fail_assessment(assessment_id, error=error, completed_at=now, spec=spec)
         failed = uow.get_assessment(assessment_id)
-        _emit(uow, "assessment.failed", failed, now)
+        _emit(uow, "assessment.failed", [failed], now)
     return failed
 
 

@@ -72,39 +72,49 @@ def badge_duties(org: OrgStore, *, now: datetime, summary: DutiesSummary) -> Non
 
 
 def evidence_duties(org: OrgStore, *, now: datetime, summary: DutiesSummary) -> None:
-    """``evidence.threshold_reached`` once per (agent, last assessment), and due re-assessments."""
+    """``evidence.threshold_reached`` once per (agent, last assessment), and due re-assessments.
+
+    Three reads whatever the fleet: its agents, their latest completed assessments and their
+    ``task_completed`` events (one read of each an agent made a 40-agent duty take longer
+    than scoring those agents)."""
+    from aaaf.store.assessment_batch import latest_completed_composites
+
     config = org.config()
-    for agent in org.agents():
-        if agent.status == "archived":
-            continue
-        previous = org.latest_completed_assessment(agent.id)
-        completed = org.events(agent.id, types=["task_completed"])
+    agents = [agent for agent in org.agents() if agent.status != "archived"]
+    ids = [agent.id for agent in agents]
+    latest = latest_completed_composites(org.engine, org.organization_id, ids, every_type=True)
+    completions = org.events_for_agents(ids, types=["task_completed"])
+    for agent in agents:
+        previous = latest.get(agent.id)
+        completed = completions.get(agent.id, [])
         if previous is None or previous.completed_at is None:
             since = now - timedelta(days=config.window_days)
             count = completed_tasks_since(completed, since)
             threshold, last = config.min_tasks_performance, None
             decided = reassessment_due(now=now, valid_until=None, completed_tasks_since_last=0, config=config)
-            due, reason = decided.due, reassessment_text(decided)
         else:
             count = completed_tasks_since(completed, previous.completed_at)
-            threshold, last = config.reassessment_task_threshold, previous
+            threshold, last = config.reassessment_task_threshold, previous.assessment_id
             decided = reassessment_due(
                 now=now, valid_until=previous.valid_until, completed_tasks_since_last=count, config=config
             )
-            due, reason = decided.due, reassessment_text(decided)
         if count >= threshold:
             data = {
                 "agent_id": str(agent.id),
                 "completed_tasks": count,
                 "threshold": threshold,
-                "last_assessment_id": str(last.id) if last is not None else None,
+                "last_assessment_id": str(last) if last is not None else None,
             }
-            key = f"evidence.threshold_reached:{agent.id}:{last.id if last is not None else 'first'}"
+            key = f"evidence.threshold_reached:{agent.id}:{last if last is not None else 'first'}"
             if emit(org, "evidence.threshold_reached", data, now=now, dedupe_key=key):
                 summary.evidence_threshold_reached += 1
-        if due:
+        if decided.due:
             summary.reassessments_due.append(
-                {"organization_id": str(org.organization_id), "agent_id": str(agent.id), "reason": reason}
+                {
+                    "organization_id": str(org.organization_id),
+                    "agent_id": str(agent.id),
+                    "reason": reassessment_text(decided),
+                }
             )
 
 

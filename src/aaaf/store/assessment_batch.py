@@ -72,17 +72,23 @@ class PreviousComposites:
 
 
 def latest_completed_composites(
-    engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID]
+    engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID], *, every_type: bool = False
 ) -> dict[uuid.UUID, PreviousComposites]:
     """Each agent's most recently completed assessment's composites (the §2.4 calibration baseline).
 
-    Single-dimension assessments have no composite and are no baseline.
+    Single-dimension assessments have no composite and are no baseline; ``every_type`` counts
+    them too (the latest completed assessment whatever its type: the periodic duties').
     """
     wanted = list(dict.fromkeys(agent_ids))
     out: dict[uuid.UUID, PreviousComposites] = {}
     if not wanted:
         return out
     a = t.assessments
+    kept = (
+        [a.c.status == "completed"]
+        if every_type
+        else [a.c.status == "completed", a.c.type != "single_dimension"]
+    )
     with read_connection(engine) as connection:
         own = _own(connection, organization_id, wanted)
         for start in range(0, len(own), 500):
@@ -96,7 +102,7 @@ def latest_completed_composites(
                     a.c.completed_at,
                     a.c.valid_until,
                 )
-                .where(a.c.agent_id.in_(chunk), a.c.status == "completed", a.c.type != "single_dimension")
+                .where(a.c.agent_id.in_(chunk), *kept)
                 .order_by(a.c.agent_id, a.c.completed_at.desc(), a.c.created_at.desc())
             )
             for row in rows:

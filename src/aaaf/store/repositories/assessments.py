@@ -102,6 +102,11 @@ def assessment_from_row(
     )
 
 
+def _chunks(ids: Sequence[uuid.UUID], size: int = 500) -> list[Sequence[uuid.UUID]]:
+    """``ids`` in runs of ``size``: an ``IN`` list each, within SQLite's bound parameters."""
+    return [ids[start : start + size] for start in range(0, len(ids), size)]
+
+
 def dimension_row_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any, ...]) -> dict[str, Any]:
     dim = row if isinstance(row, DimensionRow) else DimensionRow(*row)
     check_one_of("axis", dim.axis, t.AXES)
@@ -162,7 +167,7 @@ class AssessmentRepository(EventRepository):
 
     def create_assessment(
         self,
-        agent_id: uuid.UUID,
+        agent_id: uuid.UUID | str,
         *,
         type: str,
         window_start: datetime,
@@ -171,13 +176,41 @@ class AssessmentRepository(EventRepository):
         created_at: datetime | None = None,
         status: str = "in_progress",
     ) -> Assessment:
-        """Start an assessment: ``in_progress`` (scored at once, the CLI) or ``pending`` (a
-        trigger a worker takes up, issue 14).
+        """Start an assessment of the agent ``agent_id`` (its id or name): :meth:`create_assessments`
+        of one agent."""
+        with self._reading() as connection:
+            agent = self._require_agent(connection, agent_id)
+        (record,) = self.create_assessments(
+            [agent.id],
+            type=type,
+            window_start=window_start,
+            window_end=window_end,
+            dimension=dimension,
+            created_at=created_at,
+            status=status,
+        )
+        return record
 
-        ``ASSESSMENT_IN_PROGRESS`` (document 004 §6.4) if the agent already has one pending
-        or running — enforced by the partial unique index ``uq_assessments_one_running``, so
-        two concurrent starts cannot both succeed.  A ``single_dimension`` assessment names
-        its dimension.
+    def create_assessments(
+        self,
+        agent_ids: Sequence[uuid.UUID],
+        *,
+        type: str,
+        window_start: datetime,
+        window_end: datetime,
+        dimension: str | None = None,
+        created_at: datetime | None = None,
+        status: str = "in_progress",
+    ) -> list[Assessment]:
+        """Start an assessment of each of the agents ``agent_ids``, all of them or none (one
+        read of the agents, one of the assessments they have running, one insert, one read of
+        the records): ``in_progress`` (scored at once, the CLI) or ``pending`` (a trigger a
+        worker takes up, issue 14).
+
+        ``NOT_FOUND`` for an agent not the organization's; ``ASSESSMENT_IN_PROGRESS`` (document
+        004 §6.4) if an agent already has one pending or running — enforced by the partial
+        unique index ``uq_assessments_one_running``, so two concurrent starts cannot both
+        succeed.  A ``single_dimension`` assessment names its dimension.
         """
         check_one_of("type", type, t.ASSESSMENT_TYPES)
         check_one_of("status", status, RUNNING_STATUSES)
@@ -187,34 +220,79 @@ class AssessmentRepository(EventRepository):
                 "A single_dimension assessment must name its dimension.",
                 {"field": "dimension"},
             )
-        assessment_id = uuid.uuid4()
+        stamp = created_at or self._clock()
+        ids = [uuid.uuid4() for _ in agent_ids]
+        rows = [
+            {
+                "id": assessment_id,
+                "agent_id": agent_id,
+                "type": type,
+                "status": status,
+                "dimension": dimension,
+                "window_start": window_start,
+                "window_end": window_end,
+                "anomalous": False,
+                "review_state": "not_required",
+                "created_at": stamp,
+            }
+            for assessment_id, agent_id in zip(ids, agent_ids, strict=True)
+        ]
+        if not rows:
+            return []
+        a = t.assessments
         try:
             with self._writing() as connection:
-                agent = self._require_agent(connection, agent_id)
-                running = connection.execute(
-                    select(t.assessments.c.id).where(
-                        t.assessments.c.agent_id == agent.id, t.assessments.c.status.in_(RUNNING_STATUSES)
+                names: dict[uuid.UUID, str] = {}
+                running: dict[uuid.UUID, uuid.UUID] = {}
+                for chunk in _chunks(list(dict.fromkeys(agent_ids))):
+                    names.update(
+                        connection.execute(
+                            select(t.agents.c.id, t.agents.c.name).where(
+                                t.agents.c.organization_id == self.organization_id, t.agents.c.id.in_(chunk)
+                            )
+                        )
+                        .tuples()
+                        .all()
                     )
+                    running.update(
+                        connection.execute(
+                            select(a.c.agent_id, a.c.id).where(
+                                a.c.agent_id.in_(chunk), a.c.status.in_(RUNNING_STATUSES)
+                            )
+                        )
+                        .tuples()
+                        .all()
+                    )
+                started: set[uuid.UUID] = set()
+                for agent_id in agent_ids:
+                    if agent_id not in names:
+                        raise not_found("Agent", agent_id)
+                    if agent_id in running or agent_id in started:  # already, or twice in the list
+                        raise self._in_progress(names[agent_id], running.get(agent_id))
+                    started.add(agent_id)
+                connection.execute(insert(a), rows)
+                found = {
+                    row.id: row
+                    for chunk in _chunks(ids)
+                    for row in connection.execute(self._assessment_query().where(a.c.id.in_(chunk)))
+                }
+        except IntegrityError as error:  # a concurrent start won the race
+            raise self._in_progress(self._raced(agent_ids), None) from error
+        return [assessment_from_row(found[assessment_id]) for assessment_id in ids]
+
+    def _raced(self, agent_ids: Sequence[uuid.UUID]) -> str:
+        """The agent (its id) among ``agent_ids`` a concurrent start took first."""
+        a = t.assessments
+        with self._reading() as connection:
+            for chunk in _chunks(agent_ids):
+                raced = connection.execute(
+                    select(a.c.agent_id)
+                    .where(a.c.agent_id.in_(chunk), a.c.status.in_(RUNNING_STATUSES))
+                    .limit(1)
                 ).scalar_one_or_none()
-                if running is not None:
-                    raise self._in_progress(agent.name, running)
-                connection.execute(
-                    insert(t.assessments).values(
-                        id=assessment_id,
-                        agent_id=agent.id,
-                        type=type,
-                        status=status,
-                        dimension=dimension,
-                        window_start=window_start,
-                        window_end=window_end,
-                        anomalous=False,
-                        review_state="not_required",
-                        created_at=created_at or self._clock(),
-                    )
-                )
-        except IntegrityError as error:
-            raise self._in_progress(str(agent_id), None) from error
-        return self.get_assessment(assessment_id)
+                if raced is not None:
+                    return str(raced)
+        return str(agent_ids[0])
 
     @staticmethod
     def _in_progress(agent: str, running: uuid.UUID | None) -> AAAFError:
