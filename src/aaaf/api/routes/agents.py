@@ -8,7 +8,7 @@ assessments, but its events, assessments and badges stay on record.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -65,7 +65,7 @@ def list_agents(
     ] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> dict[str, Any]:
+) -> Page[AgentOut]:
     """The organization's agents by name."""
     if org_id is not None and org_id != str(org.organization_id):
         raise AAAFError(
@@ -77,7 +77,9 @@ def list_agents(
     rows = org.agents_page(
         status=status, include_archived=False, after_name=None if after is None else after[0], limit=limit + 1
     )
-    return keyset_page(rows, limit=limit, key=lambda a: [a.name], render=lambda a: a.to_dict())
+    return keyset_page(
+        rows, limit=limit, key=lambda a: [a.name], render=lambda a: a.to_dict(), page=Page[AgentOut]
+    )
 
 
 @router.patch("/{agent_id}", response_model=AgentOut, operation_id="update_agent")

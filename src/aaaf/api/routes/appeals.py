@@ -10,7 +10,7 @@ changes nothing but the record (:mod:`aaaf.services.appeals`, as ``aaaf appeal``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter
 from pydantic import Field
@@ -74,12 +74,16 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
 @router.get("", response_model=AppealPage, operation_id="list_appeals")
 def list_appeals(
     assessment_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> AppealPage:
     """The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
     assessment = org.get_assessment(assessment_id)
     rows = org.appeals_page(assessment.id, after=time_id_after(cursor), limit=limit + 1)
     return keyset_page(
-        rows, limit=limit, key=lambda a: [time_key(a.filed_at), str(a.id)], render=lambda a: a.to_dict()
+        rows,
+        limit=limit,
+        key=lambda a: [time_key(a.filed_at), str(a.id)],
+        render=lambda a: a.to_dict(),
+        page=AppealPage,
     )
 
 

@@ -15,7 +15,7 @@ the CLI's ``--json`` prints:
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import AwareDatetime
@@ -57,7 +57,7 @@ def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> 
 @router.get("/history", response_model=Page[ScoreHistoryEntry], operation_id="list_trust_history")
 def list_trust_history(
     agent_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> Page[ScoreHistoryEntry]:
     """Every trust score recorded for the agent, oldest first, with anomaly and review state."""
     agent = org.get_agent(agent_id)
     entries = trust_service.history(org, agent)
@@ -67,4 +67,5 @@ def list_trust_history(
         cursor=cursor,
         limit=limit,
         render=lambda entry: entry.to_dict(),
+        page=Page[ScoreHistoryEntry],
     )
