@@ -99,6 +99,11 @@ _EXPORTS: dict[str, str] = {
     "StressRunQueued": "aaaf.models.stress_run",
     "StressRunResult": "aaaf.models.stress_run",
     "StressRunWithResults": "aaaf.models.stress_run",
+    "DeliveryAttempt": "aaaf.models.webhook",
+    "DeliveryOut": "aaaf.models.webhook",
+    "WebhookCreated": "aaaf.models.webhook",
+    "WebhookOut": "aaaf.models.webhook",
+    "UsageDay": "aaaf.models.usage",
 }
 
 #: name → the public result whose JSON Schema is published in docs/schemas/ (its model's name)
@@ -190,6 +195,8 @@ __all__ = [
     "CreatedOAuthClient",
     "CreatedOrganization",
     "DatabaseStatus",
+    "DeliveryAttempt",
+    "DeliveryOut",
     "DimensionScore",
     "DimensionStanding",
     "Enrollment",
@@ -236,7 +243,10 @@ __all__ = [
     "TrustScore",
     "TrustWeightsStatus",
     "Uncertainty",
+    "UsageDay",
     "VerificationCheck",
+    "WebhookCreated",
+    "WebhookOut",
     "WorkflowScore",
     "WorkflowWeights",
     "dump",
@@ -328,6 +338,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         Organization,
     )
     from aaaf.models.trust import ScoreHistoryEntry, TrustScore
+    from aaaf.models.usage import UsageDay
+    from aaaf.models.webhook import DeliveryAttempt, DeliveryOut, WebhookCreated, WebhookOut
     from aaaf.models.workflow import WorkflowScore, WorkflowWeights
 
     PUBLIC_SHAPES: dict[str, type[BaseModel]]
