@@ -134,8 +134,7 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
 )
 def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLOW_WINDOW) -> WorkflowScore:
     """Every stored run of the agent with S and its four parts, and the agent's window mean."""
-    agent = org.get_agent(agent_id)
-    return _answer(workflow_service.score_stored(org, str(agent.id), window=window), WorkflowScore)
+    return _answer(workflow_service.score_stored(org, agent_id, window=window), WorkflowScore)
 
 
 @router.get("/api/v1/workflow-weights", response_model=WorkflowWeights, operation_id="get_workflow_weights")
