@@ -104,6 +104,16 @@ _EXPORTS: dict[str, str] = {
     "WebhookCreated": "aaaf.models.webhook",
     "WebhookOut": "aaaf.models.webhook",
     "UsageDay": "aaaf.models.usage",
+    "Page": "aaaf.models.page",
+    "BatchResult": "aaaf.models.events",
+    "EventItemError": "aaaf.models.events",
+    "EventOut": "aaaf.models.events",
+    "EventStored": "aaaf.models.events",
+    "AssessmentStarted": "aaaf.models.assessment",
+    "Health": "aaaf.models.operations",
+    "AuditSample": "aaaf.models.audit",
+    "AuditSampleTask": "aaaf.models.audit",
+    "OrganizationCreated": "aaaf.models.tenancy",
 }
 
 #: name → the public result whose JSON Schema is published in docs/schemas/ (its model's name)
@@ -169,6 +179,9 @@ __all__ = [
     "AppealPage",
     "AssessOutcome",
     "Assessment",
+    "AssessmentStarted",
+    "AuditSample",
+    "AuditSampleTask",
     "AuditStatus",
     "AuditSummary",
     "AxisEvidence",
@@ -182,6 +195,7 @@ __all__ = [
     "BadgeUrls",
     "BadgeVerification",
     "BaselinePromoted",
+    "BatchResult",
     "BenchmarkCell",
     "BenchmarkComputation",
     "BenchmarkTable",
@@ -206,10 +220,14 @@ __all__ = [
     "EvalRunPage",
     "EvalRunSummary",
     "EventError",
+    "EventItemError",
+    "EventOut",
+    "EventStored",
     "EventWarning",
     "EvidenceSources",
     "Explanation",
     "FilesWritten",
+    "Health",
     "IssuedBadge",
     "Jwk",
     "Jwks",
@@ -222,6 +240,8 @@ __all__ = [
     "OpenModel",
     "OrgConfig",
     "Organization",
+    "OrganizationCreated",
+    "Page",
     "PendingReview",
     "PendingTrustReview",
     "PruneCounts",
@@ -269,6 +289,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.appeal import Appeal, AppealPage
     from aaaf.models.assessment import (
         Assessment,
+        AssessmentStarted,
         AssessOutcome,
         AuditSummary,
         AxisEvidence,
@@ -279,7 +300,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ModelGraded,
         Uncertainty,
     )
-    from aaaf.models.audit import AuditStatus
+    from aaaf.models.audit import AuditSample, AuditSampleTask, AuditStatus
     from aaaf.models.badge import (
         BadgeIssueOutcome,
         BadgeOnRecord,
@@ -306,11 +327,13 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.comparison import Comparison, SeveralComparison
     from aaaf.models.error import ErrorBody, ErrorDetail
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
+    from aaaf.models.events import BatchResult, EventItemError, EventOut, EventStored
     from aaaf.models.explain import Explanation
     from aaaf.models.operations import (
         BaselinePromoted,
         DatabaseStatus,
         FilesWritten,
+        Health,
         Migration,
         PruneCounts,
         PruneResult,
@@ -318,6 +341,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ReportsWritten,
     )
     from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
+    from aaaf.models.page import Page
     from aaaf.models.stress_run import (
         LocalStressRun,
         StressRun,
@@ -336,6 +360,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         OAuthClient,
         OAuthClientPage,
         Organization,
+        OrganizationCreated,
     )
     from aaaf.models.trust import ScoreHistoryEntry, TrustScore
     from aaaf.models.usage import UsageDay
