@@ -45,12 +45,9 @@ def draw_audit_sample(
 ) -> AuditSample:
     """Draw the audit sample of the agent's window (``auditor``); nothing is stored."""
     asked = body or AuditSampleRequest()
-    agent = org.get_agent(agent_id)
-    sheet = audit_service.draw_worksheet(
-        org, str(agent.id), now=now, rate=asked.rate, seed=asked.seed, window_end=asked.window_end
+    return audit_service.audit_sample(
+        org, agent_id, now=now, rate=asked.rate, seed=asked.seed, window_end=asked.window_end
     )
-    tasks = sheet.pop("rows")
-    return AuditSample.model_validate({"agent_id": str(agent.id), **sheet, "tasks": tasks})
 
 
 @router.get("", response_model=AuditStatus, operation_id="get_audit_status")
@@ -63,9 +60,7 @@ def get_audit_status(
     ] = None,
 ) -> AuditStatus:
     """Coverage, honesty, the required rate and whether it is met, for the agent's window."""
-    agent = org.get_agent(agent_id)
-    status = audit_service.audit_status(org, str(agent.id), now=now, window_end=window_end)
-    return AuditStatus.model_validate({"agent_id": str(agent.id), **status})
+    return audit_service.agent_audit_status(org, agent_id, now=now, window_end=window_end)
 
 
 @router.post("/findings", status_code=201, response_model=BatchResult, operation_id="record_audit_findings")
