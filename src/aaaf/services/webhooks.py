@@ -147,7 +147,7 @@ def create_webhook(
 
 def webhook_out(webhook: Webhook) -> WebhookOut:
     """A webhook as the API shows it (never its secret)."""
-    return webhook_out(webhook)
+    return WebhookOut(**webhook.to_dict())
 
 
 def list_webhooks(org: OrgStore) -> list[Webhook]:
@@ -202,7 +202,7 @@ def update_webhook(
         retry_backoff_seconds=retry_backoff_seconds,
         now=now,
     )
-    return WebhookOut(**webhook.to_dict())
+    return webhook_out(webhook)
 
 
 def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime) -> DeliveryOut:
