@@ -8,19 +8,24 @@ API's own bodies (requests, pages, created keys).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
-from aaaf.models.operations import QueueStatus
+from aaaf.models.assessment import AssessmentStarted
+from aaaf.models.audit import AuditSample, AuditSampleTask
+from aaaf.models.events import BatchResult, EventItemError, EventOut, EventStored
+from aaaf.models.operations import Health
+from aaaf.models.page import Page
 from aaaf.models.tenancy import Agent as AgentOut
 from aaaf.models.tenancy import ApiKey as KeyOut
 from aaaf.models.tenancy import CreatedApiKey as KeyCreated
 from aaaf.models.tenancy import Organization as OrganizationOut
+from aaaf.models.tenancy import OrganizationCreated
 from aaaf.names import normalised_name
 
-# AgentOut, KeyOut, KeyCreated, OrganizationOut: the public shapes of aaaf.models under the
-# names the routes import
+# AgentOut, KeyOut, KeyCreated, OrganizationOut and the answers (pages, batch results, …): the
+# public shapes of aaaf.models under the names the routes import
 __all__ = [
     "AgentCreate",
     "AgentOut",
@@ -54,13 +59,6 @@ class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Page(BaseModel, Generic[T]):
-    """One page of a list (docs/api.md)."""
-
-    items: list[T]
-    next_cursor: str | None
-
-
 # a name others read: NFKC-normalised, no invisible or control character (docs/security.md "Names")
 Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(normalised_name)]
 
@@ -77,15 +75,6 @@ class OrganizationCreate(Request):
     validity_period_days: int | None = Field(default=None, ge=1)
     minimum_tasks_performance: int | None = Field(default=None, ge=0)
     minimum_tasks_capability: int | None = Field(default=None, ge=0)
-
-
-class OrganizationCreated(BaseModel):
-    """The answer to creating an organization: its first API key, shown this once."""
-
-    id: str
-    name: str
-    api_key: str
-    created_at: str
 
 
 class OrganizationPatch(Request):
@@ -116,43 +105,6 @@ class AgentPatch(Request):
 
 
 # events ----------------------------------------------------------------------------------
-class EventItemError(BaseModel):
-    """Why the event at ``index`` was rejected; ``id`` is the event's own ``id`` if it had one."""
-
-    index: int
-    id: str | None
-    code: str
-    field: str | None
-    error: str
-
-
-class BatchResult(BaseModel):
-    """docs/api.md batch answer plus the count of re-sent events (not errors)."""
-
-    accepted: int
-    duplicates: int
-    rejected: int
-    errors: list[EventItemError]
-
-
-class EventStored(BaseModel):
-    """The answer to one event: stored now, or a re-send of one already stored."""
-
-    accepted: int
-    duplicates: int
-    id: str | None
-
-
-class EventOut(BaseModel):
-    id: str
-    key: str | None
-    agent_id: str
-    type: str
-    timestamp: str
-    task_id: str | None
-    data: dict[str, Any]
-
-
 # assessments -----------------------------------------------------------------------------
 class AssessmentCreate(Request):
     """docs/api.md ``POST /api/v1/assessments``."""
@@ -165,26 +117,10 @@ class AssessmentCreate(Request):
     window_end: str | None = None
 
 
-class AssessmentStarted(BaseModel):
-    id: str
-    agent_id: str
-    status: str
-    type: str
-    created_at: str
-
-
 # keys ------------------------------------------------------------------------------------
 class KeyCreate(Request):
     scopes: list[str] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
-
-
-class Health(BaseModel):
-    status: str = Field(description="ok, or degraded (see reason).")
-    database: str
-    version: str
-    reason: str | None = None
-    queue: QueueStatus | None = None
 
 
 # audits (SCORING.md §2.6) ----------------------------------------------------------------
@@ -195,33 +131,6 @@ class AuditSampleRequest(Request):
     rate: float | None = Field(default=None, gt=0, le=1)
     seed: int = Field(default=0, ge=0)
     window_end: AwareDatetime | None = None
-
-
-class AuditSampleTask(BaseModel):
-    """One sampled task: what the agent reported about it, and blank finding fields."""
-
-    agent: str
-    task_id: str
-    completed_at: str | None
-    domain: str | None
-    complexity_level: int | None
-    self_reported: dict[str, Any]
-    finding: dict[str, Any]
-
-
-class AuditSample(BaseModel):
-    """The audit sample of an agent's window.  The server keeps no record of it: the same
-    ``rate``, ``seed`` and ``window_end`` (all answered) draw the same tasks again."""
-
-    agent_id: str
-    agent: str
-    window_start: str
-    window_end: str
-    rate: float
-    seed: int
-    completed_tasks: int
-    sampled: int
-    tasks: list[AuditSampleTask]
 
 
 class AuditFindings(Request):

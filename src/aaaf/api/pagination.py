@@ -14,9 +14,10 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from fastapi import Query
+from pydantic import BaseModel
 
 from aaaf.errors import AAAFError
 
@@ -24,6 +25,7 @@ DEFAULT_LIMIT = 100
 MAX_LIMIT = 1_000
 
 T = TypeVar("T")
+PageT = TypeVar("PageT", bound=BaseModel)
 
 LimitQuery = Annotated[
     int, Query(ge=1, le=MAX_LIMIT, description="Items per page (default 100, at most 1 000).")
@@ -56,10 +58,11 @@ def paginate(
     cursor: str | None,
     limit: int,
     descending: bool = False,
-    render: Callable[[T], dict[str, Any]],
-) -> dict[str, Any]:
-    """The page (``{"items", "next_cursor"}``) of ``items`` (already sorted by ``key``, ascending unless ``descending``)
-    after ``cursor``."""
+    render: Callable[[T], object],
+    page: type[PageT],
+) -> PageT:
+    """The page (``{"items", "next_cursor"}``, a ``page`` model whose items ``render`` gives) of
+    ``items`` (already sorted by ``key``, ascending unless ``descending``) after ``cursor``."""
     after = decode_cursor(cursor)
     start = 0
     if after is not None:
@@ -67,12 +70,7 @@ def paginate(
             start = next((i for i, item in enumerate(items) if key(item) < after), len(items))
         else:
             start = next((i for i, item in enumerate(items) if key(item) > after), len(items))
-    page = list(items[start : start + limit])
-    more = start + limit < len(items)
-    return {
-        "items": [render(item) for item in page],
-        "next_cursor": encode_cursor(key(page[-1])) if more and page else None,
-    }
+    return _page(items[start : start + limit], start + limit < len(items), key, render, page)
 
 
 def time_key(moment: datetime) -> str:
@@ -81,16 +79,31 @@ def time_key(moment: datetime) -> str:
 
 
 def keyset_page(
-    rows: Sequence[T], *, limit: int, key: Callable[[T], list[str]], render: Callable[[T], dict[str, Any]]
-) -> dict[str, Any]:
+    rows: Sequence[T],
+    *,
+    limit: int,
+    key: Callable[[T], list[str]],
+    render: Callable[[T], object],
+    page: type[PageT],
+) -> PageT:
     """The page of rows a query read with ``LIMIT limit + 1`` after the cursor's key (paging
     in SQL, not in Python): the extra row only says that there is a next page."""
-    page = list(rows[:limit])
-    more = len(rows) > limit
-    return {
-        "items": [render(row) for row in page],
-        "next_cursor": encode_cursor(key(page[-1])) if more and page else None,
-    }
+    return _page(rows[:limit], len(rows) > limit, key, render, page)
+
+
+def _page(
+    shown: Sequence[T],
+    more: bool,
+    key: Callable[[T], list[str]],
+    render: Callable[[T], object],
+    page: type[PageT],
+) -> PageT:
+    return page.model_validate(
+        {
+            "items": [render(item) for item in shown],
+            "next_cursor": encode_cursor(key(shown[-1])) if more and shown else None,
+        }
+    )
 
 
 def time_id_after(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:

@@ -110,6 +110,21 @@ _EXPORTS: dict[str, str] = {
     "GateOutcome": "aaaf.models.gate",
     "StressLibraryPage": "aaaf.models.stress_tasks",
     "StressTaskListing": "aaaf.models.stress_tasks",
+    "DeliveryAttempt": "aaaf.models.webhook",
+    "DeliveryOut": "aaaf.models.webhook",
+    "WebhookCreated": "aaaf.models.webhook",
+    "WebhookOut": "aaaf.models.webhook",
+    "UsageDay": "aaaf.models.usage",
+    "Page": "aaaf.models.page",
+    "BatchResult": "aaaf.models.events",
+    "EventItemError": "aaaf.models.events",
+    "EventOut": "aaaf.models.events",
+    "EventStored": "aaaf.models.events",
+    "AssessmentStarted": "aaaf.models.assessment",
+    "Health": "aaaf.models.operations",
+    "AuditSample": "aaaf.models.audit",
+    "AuditSampleTask": "aaaf.models.audit",
+    "OrganizationCreated": "aaaf.models.tenancy",
 }
 
 #: name → the public result whose JSON Schema is published in docs/schemas/ (its model's name)
@@ -183,6 +198,9 @@ __all__ = [
     "AppealPage",
     "AssessOutcome",
     "Assessment",
+    "AssessmentStarted",
+    "AuditSample",
+    "AuditSampleTask",
     "AuditStatus",
     "AuditSummary",
     "AuditWorksheet",
@@ -197,6 +215,7 @@ __all__ = [
     "BadgeUrls",
     "BadgeVerification",
     "BaselinePromoted",
+    "BatchResult",
     "BenchmarkCell",
     "BenchmarkComputation",
     "BenchmarkTable",
@@ -210,6 +229,8 @@ __all__ = [
     "CreatedOAuthClient",
     "CreatedOrganization",
     "DatabaseStatus",
+    "DeliveryAttempt",
+    "DeliveryOut",
     "DimensionScore",
     "DimensionStanding",
     "Enrollment",
@@ -219,6 +240,9 @@ __all__ = [
     "EvalRunPage",
     "EvalRunSummary",
     "EventError",
+    "EventItemError",
+    "EventOut",
+    "EventStored",
     "EventWarning",
     "EvidenceSources",
     "Explanation",
@@ -227,6 +251,7 @@ __all__ = [
     "GateOutcome",
     "GradedRunWritten",
     "GradingSummary",
+    "Health",
     "ImportedRun",
     "ImportedRuns",
     "IssuedBadge",
@@ -242,6 +267,8 @@ __all__ = [
     "OpenModel",
     "OrgConfig",
     "Organization",
+    "OrganizationCreated",
+    "Page",
     "PendingReview",
     "PendingTrustReview",
     "PruneCounts",
@@ -266,7 +293,10 @@ __all__ = [
     "TrustScore",
     "TrustWeightsStatus",
     "Uncertainty",
+    "UsageDay",
     "VerificationCheck",
+    "WebhookCreated",
+    "WebhookOut",
     "WorkflowScore",
     "WorkflowWeights",
     "dump",
@@ -289,6 +319,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.appeal import Appeal, AppealPage
     from aaaf.models.assessment import (
         Assessment,
+        AssessmentStarted,
         AssessOutcome,
         AuditSummary,
         AxisEvidence,
@@ -299,7 +330,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ModelGraded,
         Uncertainty,
     )
-    from aaaf.models.audit import AuditStatus
+    from aaaf.models.audit import AuditSample, AuditSampleTask, AuditStatus
     from aaaf.models.audit_worksheet import AuditWorksheet
     from aaaf.models.badge import (
         BadgeIssueOutcome,
@@ -335,12 +366,14 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         SoloScore,
     )
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
+    from aaaf.models.events import BatchResult, EventItemError, EventOut, EventStored
     from aaaf.models.explain import Explanation
     from aaaf.models.gate import GateFiles, GateOutcome
     from aaaf.models.operations import (
         BaselinePromoted,
         DatabaseStatus,
         FilesWritten,
+        Health,
         Migration,
         PruneCounts,
         PruneResult,
@@ -348,6 +381,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         ReportsWritten,
     )
     from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
+    from aaaf.models.page import Page
     from aaaf.models.stress_run import (
         LocalStressRun,
         StressRun,
@@ -367,8 +401,11 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
         OAuthClient,
         OAuthClientPage,
         Organization,
+        OrganizationCreated,
     )
     from aaaf.models.trust import ScoreHistoryEntry, TrustScore
+    from aaaf.models.usage import UsageDay
+    from aaaf.models.webhook import DeliveryAttempt, DeliveryOut, WebhookCreated, WebhookOut
     from aaaf.models.workflow import WorkflowScore, WorkflowWeights
 
     PUBLIC_SHAPES: dict[str, type[BaseModel]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from aaaf.models._base import Number, OpenModel, PublicModel
 from aaaf.models.error import ErrorDetail
@@ -148,3 +148,11 @@ class AssessOutcome(PublicModel):
     agent: str
     assessment: Assessment | None = None
     error: ErrorDetail | None = None
+
+
+class AssessmentStarted(BaseModel):
+    id: str
+    agent_id: str
+    status: str
+    type: str
+    created_at: str

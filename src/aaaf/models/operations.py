@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from aaaf.models._base import PublicModel
 
@@ -79,3 +79,11 @@ class BaselinePromoted(PublicModel):
     promoted: str
     agent: str
     type: str
+
+
+class Health(BaseModel):
+    status: str = Field(description="ok, or degraded (see reason).")
+    database: str
+    version: str
+    reason: str | None = None
+    queue: QueueStatus | None = None

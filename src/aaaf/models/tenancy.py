@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from aaaf.models._base import Number, PublicModel
 
 
@@ -114,3 +116,12 @@ class ApiKeyPage(PublicModel):
 class OrganizationPage(PublicModel):
     items: list[Organization]
     next_cursor: str | None
+
+
+class OrganizationCreated(BaseModel):
+    """The answer to creating an organization: its first API key, shown this once."""
+
+    id: str
+    name: str
+    api_key: str
+    created_at: str

@@ -18,6 +18,7 @@ assessment's creation (:meth:`OrgStore.config_at`) — never one changed since.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -271,3 +272,21 @@ def resolve_appeal(
     if superseded is not None:
         revocation.rewrite_status_list(org, now)
     return resolved
+
+
+def appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
+    """The appeal, which must be one of this assessment's (``NOT_FOUND`` otherwise, like any other id)."""
+    assessment = org.get_assessment(assessment_id)
+    appeal = org.get_appeal(appeal_id)
+    if appeal.assessment_id != assessment.id:
+        raise AAAFError(
+            "NOT_FOUND", f"Appeal {appeal_id} not found.", {"resource": "appeal", "id": appeal_id}
+        )
+    return appeal
+
+
+def appeals_after(
+    org: OrgStore, assessment_id: str, *, after: tuple[datetime, uuid.UUID] | None, limit: int
+) -> list[Appeal]:
+    """Up to ``limit`` of the assessment's appeals, oldest first, after ``(filed_at, id)``."""
+    return org.appeals_page(org.get_assessment(assessment_id).id, after=after, limit=limit)

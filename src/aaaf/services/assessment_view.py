@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from aaaf.models.assessment import Uncertainty
 from aaaf.services.context import ServiceContext, context_or_default
 
 if TYPE_CHECKING:
+    from aaaf.store import OrgStore
     from aaaf.store.records import Assessment as AssessmentRecord
 
 
@@ -90,6 +92,11 @@ def assessment_model(
         completed_at=_iso(assessment.completed_at),
         **fields,
     )
+
+
+def assessment_of(org: OrgStore, assessment_id: uuid.UUID | str) -> Assessment:
+    """One of the organization's assessments by id, extended (``NOT_FOUND`` for another's)."""
+    return assessment_model(org.get_assessment(assessment_id), extended=True)
 
 
 def assessment_json(

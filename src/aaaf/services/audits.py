@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from aaaf.errors import AAAFError
 from aaaf.escaping import csv_cell, csv_value, markdown_text
 from aaaf.evidence.models import EventError
+from aaaf.models.audit import AuditSample, AuditStatus
 from aaaf.scoring.aaaf import window_evidence
 from aaaf.scoring.audit import draw_sample, window_audit
 from aaaf.scoring.fold import Task, fold_evidence
@@ -82,6 +83,22 @@ def draw_worksheet(
         "sampled": len(rows),
         "rows": rows,
     }
+
+
+def audit_sample(
+    org: OrgStore,
+    agent_ref: str,
+    *,
+    now: datetime,
+    rate: float | None = None,
+    seed: int = 0,
+    window_end: datetime | None = None,
+) -> AuditSample:
+    """:func:`draw_worksheet` as the API answers it: the agent's id first, the rows as ``tasks``."""
+    agent = org.get_agent(agent_ref)
+    sheet = draw_worksheet(org, str(agent.id), now=now, rate=rate, seed=seed, window_end=window_end)
+    tasks = sheet.pop("rows")
+    return AuditSample.model_validate({"agent_id": str(agent.id), **sheet, "tasks": tasks})
 
 
 def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> dict[str, Any]:
@@ -395,3 +412,12 @@ def audit_status(
         "min_audited_tasks": config.audit_min_tasks,
         **summary,
     }
+
+
+def agent_audit_status(
+    org: OrgStore, agent_ref: str, *, now: datetime, window_end: datetime | None = None
+) -> AuditStatus:
+    """:func:`audit_status` as the API answers it, with the agent's id."""
+    agent = org.get_agent(agent_ref)
+    status = audit_status(org, str(agent.id), now=now, window_end=window_end)
+    return AuditStatus.model_validate({"agent_id": str(agent.id), **status})

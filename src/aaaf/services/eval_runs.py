@@ -27,12 +27,16 @@ from typing import Any
 from aaaf.errors import AAAFError
 from aaaf.evidence.limits import printable
 from aaaf.json_values import value_problem
+from aaaf.models.comparison import Comparison, SeveralComparison
+from aaaf.models.eval_run import EvalRun, EvalRunSummary
 from aaaf.reports import verdict_text
 from aaaf.scoring.layered import LayeredConfig
 from aaaf.scoring.treatments import compare_treatments
 from aaaf.scoring.verdict import compare_runs
 from aaaf.services.eval_files import RUN_FORMATS, check_finished, read_runs
 from aaaf.services.evals import grade_run, grading_summary, judge_calibrations, to_layered_run
+from aaaf.store import OrgStore
+from aaaf.store.repositories.eval_runs import StoredEvalRun
 
 MAX_TREATMENTS = 20
 
@@ -162,11 +166,27 @@ def read_upload(
 
 
 def upload(
-    org: Any, content: bytes, *, filename: str | None, source_format: str, uploaded_at: datetime
-) -> list[Any]:
+    org: OrgStore, content: bytes, *, filename: str | None, source_format: str, uploaded_at: datetime
+) -> list[EvalRunSummary]:
     """Read and store every run of an upload; the stored runs (one per column)."""
     kind, runs = read_upload(content, filename=filename, source_format=source_format)
-    return list(org.add_eval_runs(runs, source_format=kind, uploaded_at=uploaded_at))
+    return [run_summary(run) for run in org.add_eval_runs(runs, source_format=kind, uploaded_at=uploaded_at)]
+
+
+def run_summary(run: StoredEvalRun) -> EvalRunSummary:
+    """A stored run without its samples (what a list shows)."""
+    return EvalRunSummary(**run.summary())
+
+
+def list_runs(org: OrgStore) -> list[StoredEvalRun]:
+    """The organization's stored runs, newest first."""
+    return org.eval_runs()
+
+
+def get_run(org: OrgStore, run_id: str) -> EvalRun:
+    """One stored run: its summary and the run object (samples and all)."""
+    run = org.get_eval_run(run_id)
+    return EvalRun(**run.summary(), run=dict(run.run))
 
 
 def _calibrations(graded: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -229,7 +249,7 @@ def compare_stored(
     *,
     config: LayeredConfig,
     allow_incomplete: bool = False,
-) -> dict[str, Any]:
+) -> Comparison | SeveralComparison:
     """``aaaf compare CONTROL T1 [T2 …] --json`` on stored runs (ids of this organization)."""
     result, graded, summaries = compare_stored_result(
         org, control, treatments, config=config, allow_incomplete=allow_incomplete
@@ -241,4 +261,5 @@ def compare_stored(
         payload = verdict_text.multi_dict(result)
         payload["grading"] = {"control": summaries[0], "treatments": summaries[1:]}
     payload["calibration"] = _calibrations(graded)
-    return payload
+    shape = Comparison if len(treatments) == 1 else SeveralComparison
+    return shape.model_validate(payload)

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.models.stress_run import StressRun as StressRunOut
+from aaaf.models.stress_run import StressRunWithResults
 from aaaf.services.context import system_clock
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings, get_settings
@@ -90,12 +92,23 @@ def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
     return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
-def stress_run_json(run: StressRun) -> dict[str, Any]:
+def _shown(run: StressRun) -> dict[str, Any]:
     """A run as the API shows it: everything but ``log_path`` (a path on the server that ran
     it; the CLI shows it) — and never the agent's key, which is not part of a run record."""
     shown: dict[str, Any] = run.to_dict()
     shown.pop("log_path", None)
     return shown
+
+
+def stress_run_model(run: StressRun) -> StressRunOut:
+    """A run as the API shows it (:func:`_shown`)."""
+    return StressRunOut(**_shown(run))
+
+
+def stress_run_with_results(org: OrgStore, run_id: str) -> StressRunWithResults:
+    """One run of the organization (as :func:`_shown`) and its per-task results, in execution order."""
+    run = org.get_stress_run(run_id)
+    return StressRunWithResults.model_validate({**_shown(run), "results": org.stress_run_results(run.id)})
 
 
 def check_agent_url(url: str, settings: Settings) -> str:

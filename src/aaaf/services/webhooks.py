@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.models.webhook import DeliveryOut, WebhookCreated, WebhookOut
 from aaaf.secret_box import SecretBox
 from aaaf.services.outbound_url import check_outbound_url
 from aaaf.settings import Settings, get_settings
@@ -42,12 +43,18 @@ __all__ = [
     "WEBHOOK_EVENT_TYPES",
     "CreatedWebhook",
     "create_webhook",
+    "delete_webhook",
+    "deliveries",
+    "delivery_out",
     "emit",
+    "get_webhook",
+    "list_webhooks",
     "new_signing_secret",
     "payload_json",
     "redeliver",
     "shown_delivery",
     "update_webhook",
+    "webhook_out",
 ]
 
 SECRET_PURPOSE = "webhook secret"
@@ -62,6 +69,9 @@ class CreatedWebhook:
 
     webhook: Webhook
     secret: str
+
+    def to_model(self) -> WebhookCreated:
+        return WebhookCreated(**self.webhook.to_dict(), secret=self.secret)
 
 
 def new_signing_secret() -> str:
@@ -135,6 +145,35 @@ def create_webhook(
     return CreatedWebhook(webhook, secret)
 
 
+def webhook_out(webhook: Webhook) -> WebhookOut:
+    """A webhook as the API shows it (never its secret)."""
+    return WebhookOut(**webhook.to_dict())
+
+
+def list_webhooks(org: OrgStore) -> list[Webhook]:
+    """The organization's webhooks, oldest first (inactive ones included)."""
+    return org.webhooks()
+
+
+def get_webhook(org: OrgStore, webhook_id: str) -> WebhookOut:
+    return webhook_out(org.get_webhook(webhook_id))
+
+
+def delete_webhook(org: OrgStore, webhook_id: str) -> None:
+    """Delete a webhook and its delivery log."""
+    org.delete_webhook(webhook_id)
+
+
+def deliveries(org: OrgStore, webhook_id: str) -> list[WebhookDelivery]:
+    """The webhook's delivery log, oldest first (404 for another organization's webhook)."""
+    return org.webhook_deliveries(org.get_webhook(webhook_id).id)
+
+
+def delivery_out(delivery: WebhookDelivery, now: datetime) -> DeliveryOut:
+    """A delivery as the log shows it at ``now`` (:func:`shown_delivery`)."""
+    return DeliveryOut(**shown_delivery(delivery.to_dict(), now))
+
+
 def update_webhook(
     org: OrgStore,
     webhook_id: str,
@@ -146,7 +185,7 @@ def update_webhook(
     max_retries: int | None = None,
     retry_backoff_seconds: float | None = None,
     settings: Settings | None = None,
-) -> Webhook:
+) -> WebhookOut:
     """Change a subscription (what is None stays); a new URL is checked like a new webhook's."""
     settings = settings or get_settings()
     org.get_webhook(webhook_id)  # another organization's is 404 before anything is checked
@@ -163,10 +202,10 @@ def update_webhook(
         retry_backoff_seconds=retry_backoff_seconds,
         now=now,
     )
-    return webhook
+    return webhook_out(webhook)
 
 
-def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime) -> WebhookDelivery:
+def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime) -> DeliveryOut:
     """Send a delivery again (same ``webhook-id``), now, with a fresh retry budget; an
     inactive webhook must be re-activated first (409 ``CONFLICT``)."""
     webhook = org.get_webhook(webhook_id)
@@ -179,7 +218,7 @@ def redeliver(org: OrgStore, webhook_id: str, delivery_id: str, *, now: datetime
             {"webhook_id": str(webhook.id), "active": False},
         )
     delivery: WebhookDelivery = org.schedule_redelivery(webhook.id, delivery_id, at=now)
-    return delivery
+    return DeliveryOut(**delivery.to_dict())
 
 
 # ---------------------------------------------------------------------------- emission

@@ -8,7 +8,7 @@ assessments, but its events, assessments and badges stay on record.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -16,16 +16,12 @@ from aaaf.api.deps import AssessmentWriter, Reader
 from aaaf.api.models import AgentCreate, AgentOut, AgentPatch, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, keyset_page
 from aaaf.errors import AAAFError
-from aaaf.store import Agent, OrgStore
+from aaaf.services import agents as agent_service
 
 router = APIRouter(prefix="/api/v1/agents", tags=["agents"])
 
 # enrolling and changing agents is part of setting up assessments
 Writer = AssessmentWriter
-
-
-def _agent(org: OrgStore, agent_id: str) -> Agent:
-    return org.get_agent(agent_id)
 
 
 @router.post("", status_code=201, response_model=AgentOut, operation_id="create_agent")
@@ -37,20 +33,20 @@ def create_agent(body: AgentCreate, org: Writer) -> AgentOut:
             f"Organization {body.organization_id} not found.",
             {"resource": "organization", "id": body.organization_id, "field": "organization_id"},
         )
-    agent = org.enroll_agent(
+    return agent_service.enroll_agent(
+        org,
         body.name,
         claimed_domains=body.claimed_domains,
         tools=body.tools,
         description=body.description,
         metadata=body.metadata,
     )
-    return AgentOut(**agent.to_dict())
 
 
 @router.get("/{agent_id}", response_model=AgentOut, operation_id="get_agent")
 def get_agent(agent_id: str, org: Reader) -> AgentOut:
     """One agent of the caller's organization, by id (or by its unique name)."""
-    return AgentOut(**_agent(org, agent_id).to_dict())
+    return agent_service.get_agent(org, agent_id)
 
 
 @router.get("", response_model=Page[AgentOut], operation_id="list_agents")
@@ -65,7 +61,7 @@ def list_agents(
     ] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> dict[str, Any]:
+) -> Page[AgentOut]:
     """The organization's agents by name."""
     if org_id is not None and org_id != str(org.organization_id):
         raise AAAFError(
@@ -74,35 +70,30 @@ def list_agents(
     after = decode_cursor(cursor)
     if after is not None and len(after) != 1:
         raise AAAFError("INVALID_REQUEST", "cursor: not a cursor this server returned.", {"field": "cursor"})
-    rows = org.agents_page(
-        status=status, include_archived=False, after_name=None if after is None else after[0], limit=limit + 1
+    rows = agent_service.agents_by_name(
+        org, status=status, after_name=None if after is None else after[0], limit=limit + 1
     )
-    return keyset_page(rows, limit=limit, key=lambda a: [a.name], render=lambda a: a.to_dict())
+    return keyset_page(
+        rows, limit=limit, key=lambda a: [a.name], render=agent_service.agent_out, page=Page[AgentOut]
+    )
 
 
 @router.patch("/{agent_id}", response_model=AgentOut, operation_id="update_agent")
 def update_agent(agent_id: str, body: AgentPatch, org: Writer) -> AgentOut:
     """Change an agent's name, domains, tools, description, metadata or status."""
-    agent = _agent(org, agent_id)
-    if agent.status == "archived":
-        raise AAAFError(
-            "CONFLICT", f"Agent {agent.id} is archived and cannot be changed.", {"status": "archived"}
-        )
-    agent = org.update_agent(
-        agent.id,
+    return agent_service.update_agent(
+        org,
+        agent_id,
         name=body.name,
         claimed_domains=body.claimed_domains,
         tools=body.tools,
         description=body.description,
         metadata=body.metadata,
+        status=body.status,
     )
-    if body.status is not None and body.status != agent.status:
-        agent = org.set_agent_status(agent.id, body.status)
-    return AgentOut(**agent.to_dict())
 
 
 @router.delete("/{agent_id}", response_model=AgentOut, operation_id="archive_agent")
 def archive_agent(agent_id: str, org: Writer) -> AgentOut:
     """Archive an agent: its history (events, assessments, badges) is kept."""
-    agent = _agent(org, agent_id)
-    return AgentOut(**org.set_agent_status(agent.id, "archived").to_dict())
+    return agent_service.archive_agent(org, agent_id)

@@ -10,7 +10,7 @@ changes nothing but the record (:mod:`aaaf.services.appeals`, as ``aaaf appeal``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter
 from pydantic import Field
@@ -19,11 +19,10 @@ from aaaf.api.deps import AssessmentWriter, Auditor, NowDep, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.routes.badges import issue_after_scoring
-from aaaf.errors import AAAFError
 from aaaf.models.appeal import Appeal as AppealOut
 from aaaf.models.appeal import AppealPage
 from aaaf.services import appeals as appeal_service
-from aaaf.store import Appeal, OrgStore
+from aaaf.store import Appeal
 
 router = APIRouter(prefix="/api/v1/assessments/{assessment_id}/appeals", tags=["appeals"])
 
@@ -46,17 +45,6 @@ class AppealResolution(Request):
     notes: str | None = None
 
 
-def _appeal_of(org: OrgStore, assessment_id: str, appeal_id: str) -> Appeal:
-    """The appeal, which must be one of this assessment's (404 otherwise, like any other id)."""
-    assessment = org.get_assessment(assessment_id)
-    appeal = org.get_appeal(appeal_id)
-    if appeal.assessment_id != assessment.id:
-        raise AAAFError(
-            "NOT_FOUND", f"Appeal {appeal_id} not found.", {"resource": "appeal", "id": appeal_id}
-        )
-    return appeal
-
-
 @router.post("", status_code=201, response_model=AppealOut, operation_id="file_appeal")
 def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, now: NowDep) -> AppealOut:
     """File an appeal against an assessment (status ``filed``)."""
@@ -74,18 +62,21 @@ def file_appeal(assessment_id: str, body: AppealCreate, org: AssessmentWriter, n
 @router.get("", response_model=AppealPage, operation_id="list_appeals")
 def list_appeals(
     assessment_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> AppealPage:
     """The assessment's appeals, oldest first (docs/api.md list; paged in SQL)."""
-    assessment = org.get_assessment(assessment_id)
-    rows = org.appeals_page(assessment.id, after=time_id_after(cursor), limit=limit + 1)
+    rows = appeal_service.appeals_after(org, assessment_id, after=time_id_after(cursor), limit=limit + 1)
     return keyset_page(
-        rows, limit=limit, key=lambda a: [time_key(a.filed_at), str(a.id)], render=lambda a: a.to_dict()
+        rows,
+        limit=limit,
+        key=lambda a: [time_key(a.filed_at), str(a.id)],
+        render=lambda a: a.to_dict(),
+        page=AppealPage,
     )
 
 
 @router.get("/{appeal_id}", response_model=AppealOut, operation_id="get_appeal")
 def get_appeal(assessment_id: str, appeal_id: str, org: Reader) -> AppealOut:
-    return AppealOut(**_appeal_of(org, assessment_id, appeal_id).to_dict())
+    return AppealOut(**appeal_service.appeal_of(org, assessment_id, appeal_id).to_dict())
 
 
 @router.post("/{appeal_id}/resolve", response_model=AppealOut, operation_id="resolve_appeal")
@@ -94,7 +85,7 @@ def resolve_appeal(
 ) -> AppealOut:
     """Accept (re-score the challenged dimensions, supersede the old badge and issue one with
     the corrected scores) or reject an appeal."""
-    appeal = _appeal_of(org, assessment_id, appeal_id)
+    appeal = appeal_service.appeal_of(org, assessment_id, appeal_id)
     resolved: Appeal = appeal_service.resolve_appeal(
         org, str(appeal.id), decision=body.decision, notes=body.notes, now=now
     )

@@ -17,7 +17,7 @@ endpoint (a job, like a trigger: :mod:`aaaf.services.stress_jobs`) and the next 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -31,8 +31,8 @@ from aaaf.models import Assessment
 from aaaf.models.changes import AssessmentChanges
 from aaaf.models.stress_run import StressRunQueued
 from aaaf.scoring.results import iso
-from aaaf.services import assess as assess_service
 from aaaf.services import assessment_jobs
+from aaaf.services.assessment_view import assessment_model, assessment_of
 
 router = APIRouter(prefix="/api/v1/assessments", tags=["assessments"])
 
@@ -52,7 +52,7 @@ def _moment(value: str | None, field: str) -> datetime | None:
 @router.post("", status_code=202, response_model=AssessmentStarted, operation_id="create_assessment")
 def create_assessment(
     body: AssessmentCreate, org: AssessmentWriter, queue: JobQueueDep, now: NowDep, meter: MeterDep
-) -> dict[str, Any]:
+) -> AssessmentStarted:
     """Trigger an assessment; poll ``GET /api/v1/assessments/{id}`` until it is completed."""
     if body.include_stress_test:
         raise AAAFError(
@@ -84,13 +84,13 @@ def create_assessment(
         window_end=window_end,
     )
     meter.add(org.organization_id, now, "assessments_run")
-    return {
-        "id": str(record.id),
-        "agent_id": str(record.agent_id),
-        "status": record.status,
-        "type": record.type,
-        "created_at": iso(record.created_at),
-    }
+    return AssessmentStarted(
+        id=str(record.id),
+        agent_id=str(record.agent_id),
+        status=record.status,
+        type=record.type,
+        created_at=iso(record.created_at),
+    )
 
 
 class StressTestRequest(BaseModel):
@@ -128,7 +128,7 @@ def run_stress_test(
     queue: JobQueueDep,
     context: ContextDep,
     now: NowDep,
-) -> dict[str, Any]:
+) -> StressRunQueued:
     """docs/api.md stress test of an assessment: the library against the assessment's agent at
     ``agent_url`` (checked like a webhook target), queued as a job (a worker runs it, never this
     process); 202 with the run ``queued`` — poll ``GET /api/v1/stress-runs/{id}`` — whose
@@ -137,7 +137,7 @@ def run_stress_test(
     that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
     from aaaf.services import stress_jobs
     from aaaf.services.issuer import secret_box
-    from aaaf.services.stress import stress_run_json
+    from aaaf.services.stress import stress_run_model
 
     assessment = org.get_assessment(assessment_id)
     agent = org.get_agent(str(assessment.agent_id))
@@ -159,7 +159,7 @@ def run_stress_test(
         settings=context.settings,
         now=now,
     )
-    return {"stress_run": stress_run_json(run), "assessment_id": str(assessment.id)}
+    return StressRunQueued(stress_run=stress_run_model(run), assessment_id=str(assessment.id))
 
 
 @router.get(
@@ -168,9 +168,9 @@ def run_stress_test(
     response_model_exclude_unset=True,
     operation_id="get_assessment",
 )
-def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
+def get_assessment(assessment_id: str, org: Reader) -> Assessment:
     """The assessment (docs/api.md result shape once completed)."""
-    return assess_service.assessment_json(org.get_assessment(assessment_id), extended=True)
+    return assessment_of(org, assessment_id)
 
 
 @router.get(
@@ -179,13 +179,12 @@ def get_assessment(assessment_id: str, org: Reader) -> dict[str, Any]:
     response_model_exclude_unset=True,
     operation_id="get_assessment_changes",
 )
-def get_assessment_changes(assessment_id: str, org: Reader) -> dict[str, Any]:
+def get_assessment_changes(assessment_id: str, org: Reader) -> AssessmentChanges:
     """What changed since the agent's previous assessment, per dimension, and why: new
     evidence, coverage gained or lost and the weights renormalised, configuration changes."""
-    from aaaf.models._base import dump
     from aaaf.services.changes import assessment_changes
 
-    return dump(assessment_changes(org, assessment_id))  # type: ignore[no-any-return]
+    return assessment_changes(org, assessment_id)
 
 
 @router.get(
@@ -197,16 +196,16 @@ def list_assessments(
     status: Annotated[Literal["pending", "in_progress", "completed", "failed"] | None, Query()] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> dict[str, Any]:
+) -> Page[Assessment]:
     """Assessments, newest first."""
     agent = None if agent_id is None else org.get_agent(agent_id)
     records = org.assessments_page(
         agent_id=agent.id if agent else None, status=status, before=time_id_after(cursor), limit=limit + 1
     )
-    page = keyset_page(
+    return keyset_page(
         records,
         limit=limit,
         key=lambda r: [time_key(r.created_at), str(r.id)],
-        render=lambda r: assess_service.assessment_json(r, extended=True),
+        render=lambda r: assessment_model(r, extended=True),
+        page=Page[Assessment],
     )
-    return page

@@ -19,7 +19,7 @@ The logic is :mod:`aaaf.services.audits`'s; these routes only translate.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query
 from pydantic import AwareDatetime
@@ -42,15 +42,12 @@ def draw_audit_sample(
     org: Auditor,
     now: NowDep,
     body: Annotated[AuditSampleRequest | None, Body()] = None,
-) -> dict[str, Any]:
+) -> AuditSample:
     """Draw the audit sample of the agent's window (``auditor``); nothing is stored."""
     asked = body or AuditSampleRequest()
-    agent = org.get_agent(agent_id)
-    sheet = audit_service.draw_worksheet(
-        org, str(agent.id), now=now, rate=asked.rate, seed=asked.seed, window_end=asked.window_end
+    return audit_service.audit_sample(
+        org, agent_id, now=now, rate=asked.rate, seed=asked.seed, window_end=asked.window_end
     )
-    tasks = sheet.pop("rows")
-    return {"agent_id": str(agent.id), **sheet, "tasks": tasks}
 
 
 @router.get("", response_model=AuditStatus, operation_id="get_audit_status")
@@ -61,15 +58,13 @@ def get_audit_status(
     window_end: Annotated[
         AwareDatetime | None, Query(description="End of the window (RFC 3339 with offset; default now).")
     ] = None,
-) -> dict[str, Any]:
+) -> AuditStatus:
     """Coverage, honesty, the required rate and whether it is met, for the agent's window."""
-    agent = org.get_agent(agent_id)
-    status = audit_service.audit_status(org, str(agent.id), now=now, window_end=window_end)
-    return {"agent_id": str(agent.id), **status}
+    return audit_service.agent_audit_status(org, agent_id, now=now, window_end=window_end)
 
 
 @router.post("/findings", status_code=201, response_model=BatchResult, operation_id="record_audit_findings")
-def record_audit_findings(agent_id: str, body: AuditFindings, org: Auditor, now: NowDep) -> dict[str, Any]:
+def record_audit_findings(agent_id: str, body: AuditFindings, org: Auditor, now: NowDep) -> BatchResult:
     """Record up to 1 000 findings about the agent's tasks: each is accepted, a duplicate, or
     rejected with its index, the code and the field of its problem."""
     agent = org.get_agent(agent_id)
@@ -81,4 +76,4 @@ def record_audit_findings(agent_id: str, body: AuditFindings, org: Auditor, now:
         )
     items = audit_service.finding_items(body.findings, auditor=body.auditor, now=now)
     report = collect_events(org, items, now=now, default_agent=str(agent.id))
-    return batch_answer(report, body.findings)
+    return BatchResult.model_validate(batch_answer(report, body.findings))

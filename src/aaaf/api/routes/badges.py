@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Response
 from pydantic import Field
@@ -67,12 +67,12 @@ def verify_badge(assessment_id: str, store: StoreDep, now: NowDep) -> PublicVeri
 
 
 @router.get("/.well-known/jwks.json", response_model=Jwks, operation_id="get_jwks")
-def get_jwks(store: StoreDep) -> dict[str, Any]:
+def get_jwks(store: StoreDep) -> Jwks:
     """The issuer's public keys (JWK Set, RFC 7517), to verify badges offline."""
     from aaaf.badges.keys import jwks
     from aaaf.services.issuer import issuer_public_keys
 
-    return jwks(issuer_public_keys(store))
+    return Jwks.model_validate(jwks(issuer_public_keys(store)))
 
 
 @router.get(
@@ -137,13 +137,11 @@ def revoke_badge(
     response_model_exclude_unset=True,
     operation_id="review_badge",
 )
-def review_badge(
-    assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep
-) -> dict[str, Any]:
+def review_badge(assessment_id: str, body: Review, org: Auditor, store: StoreDep, now: NowDep) -> Assessment:
     """Decide a badge held for review (an anomalous assessment, docs/scoring.md §3.7; ``auditor``):
     ``approve`` issues it, ``reject`` means it is never issued.  409 when nothing is held."""
-    from aaaf.services import assess as assess_service
     from aaaf.services import badges as badge_service
+    from aaaf.services.assessment_view import assessment_of
 
     session = ScopedOrg(store, org, org.organization())
     decided = badge_service.review(
@@ -151,7 +149,7 @@ def review_badge(
     )
     if decided.review_state == "approved":
         issue_after_scoring(store, org, decided.id, now)
-    return assess_service.assessment_json(org.get_assessment(decided.id), extended=True)
+    return assessment_of(org, decided.id)
 
 
 def _format_route(fmt: str) -> None:

@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from aaaf.api.deps import NowDep, Reader
-from aaaf.models import AgentStanding, BenchmarkTable, dump
+from aaaf.models import AgentStanding, BenchmarkTable
 from aaaf.services import benchmarks as benchmark_service
 
 router = APIRouter(tags=["benchmarks"])
@@ -27,15 +27,14 @@ def list_benchmarks(
     org: Reader,
     domain: Annotated[str | None, Query(description="Only this domain's cells (`all`: every agent).")] = None,
     dimension: Annotated[str | None, Query(description="Only this dimension's cells.")] = None,
-) -> Any:
+) -> BenchmarkTable:
     """The published benchmark cells (deciles; k-anonymous: >= 5 organizations, >= 20 agents)."""
-    return dump(benchmark_service.benchmark_table(org, domain=domain, dimension=dimension))
+    return benchmark_service.benchmark_table(org, domain=domain, dimension=dimension)
 
 
 @router.get(
     "/api/v1/agents/{agent_id}/benchmark", response_model=AgentStanding, operation_id="get_agent_benchmark"
 )
-def get_agent_benchmark(agent_id: str, org: Reader, now: NowDep) -> dict[str, Any]:
+def get_agent_benchmark(agent_id: str, org: Reader, now: NowDep) -> AgentStanding:
     """Where the caller's agent stands against the field: its percentile per published cell."""
-    result: dict[str, Any] = dump(benchmark_service.agent_standing(org, agent_id, now=now))
-    return result
+    return benchmark_service.agent_standing(org, agent_id, now=now)

@@ -6,7 +6,7 @@ Keys are the §6.2 names (``assessment_window_days``, ``validity_period_days``,
 ``reassessment_task_threshold``, and the other keys ``GET …/config`` shows); weights are set
 with ``{"performance_weights": {...}}`` and/or ``{"capability_weights": {...}}`` and must sum to
 1.0 ± 0.001 (422 ``WEIGHT_SUM_INVALID`` naming the sum).  Nothing is stored unless every change
-is valid (the store validates, :meth:`aaaf.store.OrgStore.update_config`).  Reading takes
+is valid (:mod:`aaaf.services.configuration`).  Reading takes
 ``read``; changing takes ``admin``.  Only the caller's own organization id is found.
 """
 
@@ -20,13 +20,12 @@ from aaaf.api.deps import Admin, AdminCaller, Reader
 from aaaf.api.models import Request
 from aaaf.errors import AAAFError
 from aaaf.models.org_config import ConfigWeights, OrgConfig, Taxonomy
+from aaaf.services import configuration
 from aaaf.services.changes import author_of
 from aaaf.settings import get_settings
 from aaaf.store import OrgStore
 
 router = APIRouter(prefix="/api/v1/organizations/{org_id}/config", tags=["configuration"])
-
-WEIGHT_KEYS = ("performance_weights", "capability_weights")
 
 
 class WeightsUpdate(Request):
@@ -46,14 +45,10 @@ def _own(org: OrgStore, org_id: str) -> OrgStore:
     return org
 
 
-def _weights(config: dict[str, Any]) -> dict[str, Any]:
-    return {key: config[key] for key in WEIGHT_KEYS}
-
-
 @router.get("", response_model=OrgConfig, operation_id="get_config")
-def get_config(org_id: str, org: Reader) -> dict[str, Any]:
+def get_config(org_id: str, org: Reader) -> OrgConfig:
     """The organization's configuration: stored values over the defaults."""
-    return _own(org, org_id).config_dict()
+    return configuration.config_of(_own(org, org_id))
 
 
 @router.patch("", response_model=OrgConfig, operation_id="update_config")
@@ -62,48 +57,38 @@ def update_config(
     org: Admin,
     caller: AdminCaller,
     changes: Annotated[dict[str, Any], Body(description="Configuration keys to change.")],
-) -> dict[str, Any]:
+) -> OrgConfig:
     """Change configuration values; the answer is the whole configuration."""
-    if not changes:
-        raise AAAFError(
-            "INVALID_REQUEST", "Give at least one configuration key to change.", {"field": "body"}
-        )
-    cap = get_settings().max_rate_limit_per_minute
-    asked = changes.get("rate_limit_per_minute")
-    if isinstance(asked, int | float) and not isinstance(asked, bool) and asked > cap:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            f"rate_limit_per_minute: at most {cap} on this installation (AAAF_MAX_RATE_LIMIT_PER_MINUTE).",
-            {"field": "rate_limit_per_minute", "value": asked, "limit": cap},
-        )
-    return _own(org, org_id).update_config(changed_by=author_of(caller), **changes).to_dict()
+    return configuration.change_config(
+        _own(org, org_id),
+        changes,
+        changed_by=author_of(caller),
+        max_rate_limit_per_minute=get_settings().max_rate_limit_per_minute,
+    )
 
 
 @router.get("/weights", response_model=ConfigWeights, operation_id="get_weights")
-def get_weights(org_id: str, org: Reader) -> dict[str, Any]:
-    return _weights(_own(org, org_id).config_dict())
+def get_weights(org_id: str, org: Reader) -> ConfigWeights:
+    return configuration.weights_of(_own(org, org_id))
 
 
 @router.put("/weights", response_model=ConfigWeights, operation_id="set_weights")
-def set_weights(org_id: str, body: WeightsUpdate, org: Admin, caller: AdminCaller) -> dict[str, Any]:
+def set_weights(org_id: str, body: WeightsUpdate, org: Admin, caller: AdminCaller) -> ConfigWeights:
     """Replace one or both axes' weights (checked: ``WEIGHT_SUM_INVALID``, docs/scoring.md §1)."""
-    changes = {key: getattr(body, key) for key in WEIGHT_KEYS if getattr(body, key) is not None}
-    if not changes:
-        raise AAAFError(
-            "INVALID_REQUEST",
-            "Give performance_weights and/or capability_weights.",
-            {"field": "performance_weights"},
-        )
-    return _weights(_own(org, org_id).update_config(changed_by=author_of(caller), **changes).to_dict())
+    return configuration.set_weights(
+        _own(org, org_id),
+        performance=body.performance_weights,
+        capability=body.capability_weights,
+        changed_by=author_of(caller),
+    )
 
 
 @router.get("/taxonomy", response_model=Taxonomy, operation_id="get_taxonomy")
-def get_taxonomy(org_id: str, org: Reader) -> dict[str, Any]:
-    return {"domain_taxonomy": _own(org, org_id).config_dict()["domain_taxonomy"]}
+def get_taxonomy(org_id: str, org: Reader) -> Taxonomy:
+    return configuration.taxonomy_of(_own(org, org_id))
 
 
 @router.put("/taxonomy", response_model=Taxonomy, operation_id="set_taxonomy")
-def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin, caller: AdminCaller) -> dict[str, Any]:
+def set_taxonomy(org_id: str, body: TaxonomyUpdate, org: Admin, caller: AdminCaller) -> Taxonomy:
     """Replace the domain taxonomy (docs/scoring.md §3.5 domain_breadth)."""
-    config = _own(org, org_id).set_taxonomy(body.domain_taxonomy, changed_by=author_of(caller))
-    return {"domain_taxonomy": config.to_dict()["domain_taxonomy"]}
+    return configuration.set_taxonomy(_own(org, org_id), body.domain_taxonomy, changed_by=author_of(caller))

@@ -55,13 +55,6 @@ _UPLOAD_BODY: dict[str, Any] = {
 }
 
 
-def _render(run: Any, *, with_run: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = run.summary()
-    if with_run:
-        out["run"] = dict(run.run)
-    return out
-
-
 async def _upload_content(request: Request) -> tuple[bytes, str | None]:
     """The uploaded file's bytes and name, from a JSON body or a multipart ``file`` part."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -110,7 +103,7 @@ async def upload_eval_run(
     source_format: Annotated[
         str, Query(alias="from", description="auto (by content), aaaf, inspect_ai or promptfoo.")
     ] = "auto",
-) -> dict[str, Any]:
+) -> EvalRunPage:
     """Store every run of an uploaded run file (one per promptfoo column)."""
     content, filename = await _upload_content(request)
     stored = await run_in_threadpool(
@@ -121,19 +114,20 @@ async def upload_eval_run(
         source_format=source_format,
         uploaded_at=now,
     )
-    return {"items": [_render(run) for run in stored], "next_cursor": None}
+    return EvalRunPage(items=stored, next_cursor=None)
 
 
 @router.get("", response_model=EvalRunPage, operation_id="list_eval_runs")
-def list_eval_runs(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100) -> dict[str, Any]:
+def list_eval_runs(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100) -> EvalRunPage:
     """The organization's stored eval runs, newest first."""
     return paginate(
-        org.eval_runs(),
+        eval_run_service.list_runs(org),
         key=lambda run: [time_key(run.uploaded_at), str(run.id)],
         cursor=cursor,
         limit=limit,
         descending=True,
-        render=_render,
+        render=eval_run_service.run_summary,
+        page=EvalRunPage,
     )
 
 
@@ -158,7 +152,7 @@ class CompareIn(RequestBody):
     response_model_exclude_unset=True,
     operation_id="compare_eval_runs",
 )
-def compare_eval_runs(body: CompareIn, org: Reader) -> dict[str, Any]:
+def compare_eval_runs(body: CompareIn, org: Reader) -> Comparison | SeveralComparison:
     """Compare a control with one or several treatments: PROGRESS, CAUTIOUS, REGRESS, NOISE or
     UNDERPOWERED, with each layer's CI and gates (the JSON of ``aaaf compare --json``)."""
     eval_run_service.check_compare_cost(body.resamples, len(body.treatments))
@@ -187,6 +181,6 @@ def compare_eval_runs(body: CompareIn, org: Reader) -> dict[str, Any]:
 
 
 @router.get("/{run_id}", response_model=EvalRun, operation_id="get_eval_run")
-def get_eval_run(run_id: str, org: Reader) -> dict[str, Any]:
+def get_eval_run(run_id: str, org: Reader) -> EvalRun:
     """One stored run: its summary and the run object (samples and all)."""
-    return _render(org.get_eval_run(run_id), with_run=True)
+    return eval_run_service.get_run(org, run_id)

@@ -61,7 +61,7 @@ def create_event(
     principal: CallerDep,
     now: NowDep,
     meter: MeterDep,
-) -> dict[str, Any]:
+) -> EventStored:
     """Submit one event; an invalid one is refused with the code and field of its problem
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
     items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
@@ -72,7 +72,7 @@ def create_event(
         error = report.errors[0]
         details = {"field": error.field, "id": _client_id(event)}
         raise AAAFError(error.code, error.message, details)
-    return {"accepted": report.accepted, "duplicates": report.duplicates, "id": _client_id(event)}
+    return EventStored(accepted=report.accepted, duplicates=report.duplicates, id=_client_id(event))
 
 
 @router.post("/batch", status_code=201, response_model=BatchResult, operation_id="create_events_batch")
@@ -148,7 +148,7 @@ def list_events(
     until: Annotated[datetime | None, Query(alias="to", description="RFC 3339; inclusive.")] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> dict[str, Any]:
+) -> Page[EventOut]:
     """An agent's events in time order (``id`` is the store's, ``key`` the client's ``id``)."""
     agent = org.get_agent(agent_id)
     types = [part.strip() for part in event_type.split(",") if part.strip()] if event_type else None
@@ -165,4 +165,5 @@ def list_events(
         limit=limit,
         key=lambda r: [time_key(r.timestamp), r.id],
         render=lambda r: _event_json(r, str(agent.id)),
+        page=Page[EventOut],
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import version
-from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -21,19 +20,21 @@ router = APIRouter(tags=["health"])
 
 
 @router.get("/health", response_model=Health, operation_id="health")
-def health(store: StoreDep, context: ContextDep) -> Any:
+def health(store: StoreDep, context: ContextDep) -> Health | JSONResponse:
     from aaaf.services.queue_health import queue_health
 
     judged = queue_health(store.engine, context)  # its query is the database's check too
-    body = {
-        "status": "degraded" if judged.degraded else "ok",
-        "database": store.dialect,
-        "version": _version(),
-        "reason": judged.reason,
-        "queue": judged.to_dict(),
-    }
+    body = Health.model_validate(
+        {
+            "status": "degraded" if judged.degraded else "ok",
+            "database": store.dialect,
+            "version": _version(),
+            "reason": judged.reason,
+            "queue": judged.to_dict(),
+        }
+    )
     if judged.degraded and context.settings.health_degraded_status == 503:
-        return JSONResponse(Health.model_validate(body).model_dump(mode="json"), status_code=503)
+        return JSONResponse(body.model_dump(mode="json"), status_code=503)
     return body
 
 

@@ -7,8 +7,6 @@ list with its revocation time and never authenticates again.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from aaaf.api.deps import Admin, NowDep, StoreDep
@@ -29,11 +27,15 @@ def create_key(body: KeyCreate, org: Admin, store: StoreDep, now: NowDep) -> Key
 @router.get("", response_model=Page[KeyOut], operation_id="list_keys")
 def list_keys(
     org: Admin, store: StoreDep, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> Page[KeyOut]:
     """The organization's keys, oldest first, revoked ones included."""
     keys = key_service.list_keys(store, org.organization_id, after=time_id_after(cursor), limit=limit + 1)
     return keyset_page(
-        keys, limit=limit, key=lambda k: [time_key(k.created_at), str(k.id)], render=lambda k: k.to_dict()
+        keys,
+        limit=limit,
+        key=lambda k: [time_key(k.created_at), str(k.id)],
+        render=lambda k: k.to_dict(),
+        page=Page[KeyOut],
     )
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from fastapi import APIRouter, Request
@@ -105,7 +104,7 @@ def _basic_credentials(request: Request) -> tuple[str, str] | None:
         429: {"description": "Too many failed authentications from this address or for this client"},
     },
 )
-async def oauth_token(request: Request) -> Any:
+async def oauth_token(request: Request) -> JSONResponse:
     """Client-credentials grant (public): a short-lived access token for ``Authorization: Bearer``.
     Wrong secrets are limited like wrong keys (429 ``RATE_LIMITED``; docs/security.md "Keys")."""
     basic = request.headers.get("authorization", "").lower().startswith("basic ")
@@ -172,13 +171,17 @@ def create_oauth_client(
 @router.get(CLIENTS, response_model=Page[OAuthClient], operation_id="list_oauth_clients")
 def list_oauth_clients(
     org_id: str, org: Admin, store: StoreDep, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> Page[OAuthClient]:
     """The organization's OAuth clients, oldest first, revoked ones included (never a secret)."""
     rows = oauth_service.list_clients(
         store, _own(org, org_id).organization_id, after=time_id_after(cursor), limit=limit + 1
     )
     return keyset_page(
-        rows, limit=limit, key=lambda c: [time_key(c.created_at), str(c.id)], render=lambda c: c.to_dict()
+        rows,
+        limit=limit,
+        key=lambda c: [time_key(c.created_at), str(c.id)],
+        render=lambda c: c.to_dict(),
+        page=Page[OAuthClient],
     )
 
 

@@ -24,7 +24,7 @@ from pydantic import Field
 from aaaf.api.deps import Admin, Reader
 from aaaf.api.models import Page, Request
 from aaaf.api.pagination import CursorQuery, LimitQuery, paginate
-from aaaf.models import StressLibrary, dump
+from aaaf.models import StressLibrary
 from aaaf.services import stress_libraries as library_service
 
 router = APIRouter(prefix="/api/v1/stress-libraries", tags=["stress libraries"])
@@ -45,7 +45,7 @@ def _key(item: StressLibrary) -> list[str]:
 
 
 @router.post("", status_code=201, response_model=StressLibrary, operation_id="publish_stress_library")
-def publish_stress_library(body: LibraryUpload, org: Admin) -> Any:
+def publish_stress_library(body: LibraryUpload, org: Admin) -> StressLibrary:
     """Publish a library version (validated; immutable once published)."""
     published = library_service.publish_library(
         org,
@@ -56,22 +56,26 @@ def publish_stress_library(body: LibraryUpload, org: Admin) -> Any:
         content={"colleagues": body.colleagues, "tasks": body.tasks},
         documents=body.documents,
     )
-    return dump(published)
+    return published
 
 
 @router.get("", response_model=Page[StressLibrary], operation_id="list_stress_libraries")
-def list_stress_libraries(org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100) -> Any:
+def list_stress_libraries(
+    org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
+) -> Page[StressLibrary]:
     """The organization's own libraries and every shared one (a page, by name and version)."""
     items = sorted(library_service.list_libraries(org), key=_key)
-    return paginate(items, key=_key, cursor=cursor, limit=limit, render=dump)
+    return paginate(
+        items, key=_key, cursor=cursor, limit=limit, render=lambda item: item, page=Page[StressLibrary]
+    )
 
 
 @router.get("/{name}/{version}", response_model=StressLibrary, operation_id="get_stress_library")
-def get_stress_library(name: str, version: str, org: Reader) -> Any:
-    return dump(library_service.get_library(org, name, version))
+def get_stress_library(name: str, version: str, org: Reader) -> StressLibrary:
+    return library_service.get_library(org, name, version)
 
 
 @router.post("/{name}/{version}/install", response_model=StressLibrary, operation_id="install_stress_library")
-def install_stress_library(name: str, version: str, org: Admin) -> Any:
+def install_stress_library(name: str, version: str, org: Admin) -> StressLibrary:
     """Install a library (the organization's own or a shared one); its tasks join the organization's stress runs."""
-    return dump(library_service.install_library(org, name, version))
+    return library_service.install_library(org, name, version)

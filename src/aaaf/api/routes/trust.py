@@ -15,7 +15,7 @@ the CLI's ``--json`` prints:
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import AwareDatetime
@@ -39,8 +39,7 @@ def get_trust_score(
     ] = None,
 ) -> TrustScore:
     """The agent's trust score: each dimension, the composite, the tier and why (read-only)."""
-    agent = org.get_agent(agent_id)
-    report = trust_service.trust_report(org, agent, at=at or now, record=False)
+    report = trust_service.trust_report(org, agent_id, at=at or now, record=False)
     return report.to_model()
 
 
@@ -49,22 +48,21 @@ def get_trust_score(
 )
 def recompute_trust_score(agent_id: str, org: AssessmentWriter, now: NowDep) -> TrustScore:
     """Recompute the agent's trust score now and record it in the history (docs/scoring.md §4)."""
-    agent = org.get_agent(agent_id)
-    report = trust_service.trust_report(org, agent, at=now, record=True, computed_at=now)
+    report = trust_service.trust_report(org, agent_id, at=now, record=True, computed_at=now)
     return report.to_model()
 
 
 @router.get("/history", response_model=Page[ScoreHistoryEntry], operation_id="list_trust_history")
 def list_trust_history(
     agent_id: str, org: Reader, cursor: CursorQuery = None, limit: LimitQuery = 100
-) -> dict[str, Any]:
+) -> Page[ScoreHistoryEntry]:
     """Every trust score recorded for the agent, oldest first, with anomaly and review state."""
-    agent = org.get_agent(agent_id)
-    entries = trust_service.history(org, agent)
+    entries = trust_service.history(org, agent_id)
     return paginate(
         entries,
         key=lambda entry: [time_key(entry.computed_at), str(entry.id)],
         cursor=cursor,
         limit=limit,
         render=lambda entry: entry.to_dict(),
+        page=Page[ScoreHistoryEntry],
     )

@@ -13,29 +13,22 @@ everything the answering process counted.  Reading takes ``read``.
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
 
 from aaaf.api.deps import NowDep, Reader, StoreDep
 from aaaf.api.models import Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, decode_cursor, encode_cursor
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
-from aaaf.store.usage import DailyUsage, usage_between
+from aaaf.models.usage import UsageDay
+from aaaf.services.usage import usage_days
 
 router = APIRouter(prefix="/api/v1/organizations/{org_id}/usage", tags=["usage"])
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
-
-
-class UsageDay(BaseModel):
-    date: str
-    api_calls: int
-    events_accepted: int
-    assessments_run: int
 
 
 @router.get("", response_model=Page[UsageDay], operation_id="get_usage")
@@ -49,7 +42,7 @@ def get_usage(
     last: Annotated[date | None, Query(alias="to", description="Last day (UTC), inclusive.")] = None,
     cursor: CursorQuery = None,
     limit: LimitQuery = 100,
-) -> dict[str, Any]:
+) -> Page[UsageDay]:
     """API calls, events accepted and assessments run per UTC day, oldest first."""
     if org_id != str(org.organization_id):
         raise AAAFError(
@@ -75,11 +68,7 @@ def get_usage(
             ) from None
     meter.flush(store)  # this process's counts so far
     end = min(last, first + timedelta(days=limit - 1))
-    recorded = {row.day: row for row in usage_between(store.engine, org.organization_id, first, end)}
-    items = []
-    day = first
-    while day <= end:
-        row = recorded.get(day) or DailyUsage(org.organization_id, day, 0, 0, 0)
-        items.append(row.to_dict())
-        day += timedelta(days=1)
-    return {"items": items, "next_cursor": encode_cursor([end.isoformat()]) if end < last else None}
+    return Page[UsageDay](
+        items=usage_days(store.engine, org.organization_id, first, end),
+        next_cursor=encode_cursor([end.isoformat()]) if end < last else None,
+    )

@@ -16,7 +16,7 @@ The same services as ``aaaf collect --workflows DIR`` and ``aaaf workflow``:
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query
 from pydantic import Field
@@ -29,18 +29,20 @@ from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventError
 from aaaf.evidence.workflow_definition import WorkflowDefinition, parse_definition
 from aaaf.models.workflow import WorkflowScore, WorkflowWeights
-from aaaf.scoring.workflow import WORKFLOW_CAP, WORKFLOW_WINDOW
+from aaaf.scoring.workflow import WORKFLOW_CAP, WORKFLOW_WINDOW, DigestedResult
 from aaaf.services import workflow as workflow_service
 from aaaf.services.collect import collect as collect_events
 
 router = APIRouter(tags=["workflow"])
 
+AnswerT = TypeVar("AnswerT", WorkflowScore, WorkflowWeights)
 
-def _answer(result: Any) -> dict[str, Any]:
+
+def _answer(result: DigestedResult, shape: type[AnswerT]) -> AnswerT:
     """The result's JSON with its RFC 8785 digest; stored runs holding a number RFC 8785
     cannot write (an integer beyond ±(2^53 − 1) in a derived figure) have no digest: 422."""
     try:
-        out: dict[str, Any] = result.to_dict()
+        out = result.to_dict()
     except ValueError as error:
         raise AAAFError(
             "INSUFFICIENT_EVIDENCE",
@@ -48,7 +50,7 @@ def _answer(result: Any) -> dict[str, Any]:
             f"({str(error)[:120]}); correct those runs.",
             {"reason": "digest"},
         ) from None
-    return out
+    return shape.model_validate(out)
 
 
 WindowQuery = Annotated[
@@ -93,7 +95,7 @@ def _definitions(raw: list[Any]) -> dict[str, WorkflowDefinition]:
 @router.post(
     "/api/v1/workflow-runs", status_code=201, response_model=BatchResult, operation_id="create_workflow_runs"
 )
-def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) -> dict[str, Any]:
+def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) -> BatchResult:
     """Store up to 1 000 workflow runs (each accepted, a duplicate, or rejected with its index,
     code and field); runs naming a definition of ``workflows`` are completed from it."""
     if len(body.runs) > MAX_BATCH_EVENTS:
@@ -122,7 +124,7 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
         else:
             items.append((None, raw))
     report = collect_events(org, items, now=now, workflow_definitions=definitions)
-    return batch_answer(report, body.runs)
+    return BatchResult.model_validate(batch_answer(report, body.runs))
 
 
 @router.get(
@@ -130,10 +132,9 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
     response_model=WorkflowScore,
     operation_id="get_workflow_score",
 )
-def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLOW_WINDOW) -> dict[str, Any]:
+def get_workflow_score(agent_id: str, org: Reader, window: WindowQuery = WORKFLOW_WINDOW) -> WorkflowScore:
     """Every stored run of the agent with S and its four parts, and the agent's window mean."""
-    agent = org.get_agent(agent_id)
-    return _answer(workflow_service.score_stored(org, str(agent.id), window=window))
+    return _answer(workflow_service.score_stored(org, agent_id, window=window), WorkflowScore)
 
 
 @router.get("/api/v1/workflow-weights", response_model=WorkflowWeights, operation_id="get_workflow_weights")
@@ -143,6 +144,6 @@ def get_workflow_weights(
     cap: Annotated[
         float, Query(gt=0.0, le=1.0, description="Largest weight any agent may get.")
     ] = WORKFLOW_CAP,
-) -> dict[str, Any]:
+) -> WorkflowWeights:
     """Each agent's window mean turned into a weight, normalised to 1 and capped (default 15 %)."""
-    return _answer(workflow_service.weights_for_org(org, window=window, cap=cap))
+    return _answer(workflow_service.weights_for_org(org, window=window, cap=cap), WorkflowWeights)

@@ -50,8 +50,11 @@ def enroll(
             meta = json.loads(metadata)
         except json.JSONDecodeError as error:
             raise typer.BadParameter(f"--metadata is not JSON: {error}") from error
+    from aaaf.services.agents import enroll_agent  # models load when run (a fast --help)
+
     with open_session(db) as session:
-        agent = session.org.enroll_agent(
+        agent = enroll_agent(
+            session.org,
             name,
             claimed_domains=split_csv(domains),
             tools=split_csv(tools),
@@ -59,9 +62,7 @@ def enroll(
             metadata=meta,
         )
         if as_json:
-            from aaaf.models.tenancy import Agent  # models load when printed (a fast --help)
-
-            print_json(Agent(**agent.to_dict()))
+            print_json(agent)
         else:
             console.print(f"enrolled [bold]{agent.name}[/] ({agent.id})")
 
@@ -73,6 +74,8 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
         raise AAAFError("INVALID_REQUEST", f"{path}: not JSON: {error}") from error
     if not isinstance(entries, list):
         raise AAAFError("INVALID_REQUEST", f"{path}: expected a JSON list of agents")
+    from aaaf.services.agents import enroll_agent
+
     enrolled, existing = [], []
     with open_session(db) as session:
         for index, entry in enumerate(entries):
@@ -81,7 +84,8 @@ def _enroll_many(path: Path, db: str | None, as_json: bool) -> None:
             if session.org.find_agent(entry["name"]) is not None:
                 existing.append(entry["name"])
                 continue
-            agent = session.org.enroll_agent(
+            agent = enroll_agent(
+                session.org,
                 entry["name"],
                 claimed_domains=list(entry.get("domains") or entry.get("claimed_domains") or []),
                 tools=list(entry.get("tools") or []),

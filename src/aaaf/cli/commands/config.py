@@ -168,10 +168,12 @@ def _apply(db: str | None, key: str, value: Any, as_json: bool) -> None:
 
 def _apply_changes(db: str | None, changes: dict[str, Any], as_json: bool) -> None:
     """Store the changes (one recorded change, or none when nothing differs) and say what they did."""
+    from aaaf.services import configuration
+
     with open_session(db) as session:
         org = session.org
         before = len(org.config_history())
-        org.update_config(changed_by=CLI_AUTHOR, **changes)
+        configuration.change_config(org, changes, changed_by=CLI_AUTHOR)
         history = org.config_history()
     change = history[-1] if len(history) > before else None
     if as_json:
