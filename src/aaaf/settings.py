@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     # at once (more are answered 503)
     http_read_timeout_seconds: float = Field(default=30.0, gt=0)
     http_max_connections: int = Field(default=1000, ge=1)
+    # `aaaf serve --workers N` (docs/api.md): uvicorn's supervisor restarts a server process that
+    # does not answer its health ping within this time; uvicorn's 5 s restarts busy, healthy
+    # processes mid-request on a loaded host
+    http_worker_healthcheck_seconds: int = Field(default=30, ge=1)
     # installation limits an organization cannot raise (docs/security.md "Limits"): its
     # rate_limit_per_minute, its active API keys, and what one comparison may cost
     max_rate_limit_per_minute: int = Field(default=6000, ge=1)

@@ -128,3 +128,35 @@ def test_unknown_axis_is_invalid_request(store: Store) -> None:
     with pytest.raises(AAAFError) as caught:
         org_of(store).set_weights("charm", {})
     assert caught.value.code == "INVALID_REQUEST"
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_the_configuration_is_read_in_one_round_trip(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ingest path reads it on every request: its row, weights and taxonomy in one query
+    (three on main), counted as psycopg's waits for the server; another org's rows stay its own."""
+    import psycopg
+
+    from aaaf.store.org_store import read_org_config
+
+    org, other = org_of(store), org_of(store, name="other")
+    org.set_weights("capability", NEW_CAPABILITY_WEIGHTS)
+    org.set_taxonomy(["legal"])
+    other.set_weights("capability", AAAFConfig().capability_weights)
+    waits: list[object] = []
+    real_wait = psycopg.Connection.wait
+
+    def counted(self: psycopg.Connection[object], *args: object, **kwargs: object) -> object:
+        waits.append(args[0])
+        return real_wait(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with store.engine.connect() as connection:
+        connection.exec_driver_sql("SELECT 1")  # the checkout's ping and BEGIN, not counted
+        monkeypatch.setattr(psycopg.Connection, "wait", counted)
+        config = read_org_config(connection, org.organization_id)
+        assert len(waits) == 1
+        monkeypatch.undo()
+        assert read_org_config(connection, other.organization_id) == AAAFConfig()
+    assert dict(config.capability_weights) == NEW_CAPABILITY_WEIGHTS
+    assert config.taxonomy == ("legal",)
+    assert config == org.config()

@@ -92,6 +92,8 @@ def serve(
         timeout_keep_alive=5,
         limit_concurrency=settings.http_max_connections,
         h11_max_incomplete_event_size=65_536,
+        # with --workers N: how long a process may miss its health ping before it is restarted
+        timeout_worker_healthcheck=settings.http_worker_healthcheck_seconds,
     )
 
 

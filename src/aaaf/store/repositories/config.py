@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import NoResultFound
 
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.store import tables as t
@@ -102,24 +103,33 @@ def _replace_weights(
 
 
 def read_org_config(connection: Connection, organization_id: uuid.UUID) -> AAAFConfig:
-    config_row = (
-        connection.execute(select(t.org_configs).where(t.org_configs.c.organization_id == organization_id))
+    """The organization's configuration in one round trip: its ``org_configs`` row, joined to
+    the organization (the taxonomy) and to its stored weights (a row each; none: one row)."""
+    weights = t.dimension_weight_configs
+    rows = (
+        connection.execute(
+            select(
+                t.org_configs,
+                t.organizations.c.domain_taxonomy,
+                weights.c.axis.label("weight_axis"),
+                weights.c.dimension.label("weight_dimension"),
+                weights.c.weight.label("weight_value"),
+            )
+            .join(t.organizations, t.organizations.c.id == t.org_configs.c.organization_id)
+            .outerjoin(weights, weights.c.org_config_id == t.org_configs.c.id)
+            .where(t.org_configs.c.organization_id == organization_id)
+        )
         .mappings()
-        .one()
+        .all()
     )
-    weights = connection.execute(
-        select(
-            t.dimension_weight_configs.c.axis,
-            t.dimension_weight_configs.c.dimension,
-            t.dimension_weight_configs.c.weight,
-        ).where(t.dimension_weight_configs.c.org_config_id == config_row["id"])
-    ).all()
-    taxonomy = connection.execute(
-        select(t.organizations.c.domain_taxonomy).where(t.organizations.c.id == organization_id)
-    ).scalar_one()
-    return build_config(
-        dict(config_row), [(row.axis, row.dimension, row.weight) for row in weights], taxonomy
-    )
+    if not rows:
+        raise NoResultFound(f"organization {organization_id} has no configuration")
+    stored = [
+        (row["weight_axis"], row["weight_dimension"], row["weight_value"])
+        for row in rows
+        if row["weight_axis"] is not None
+    ]
+    return build_config(dict(rows[0]), stored, rows[0]["domain_taxonomy"])
 
 
 class ConfigRepository(OrgScoped):
