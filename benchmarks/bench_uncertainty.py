@@ -55,7 +55,10 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     import numpy  # noqa: F401  (the engine imports it lazily; threadpoolctl limits only loaded libraries)
     from threadpoolctl import threadpool_limits
 
+    from aaaf.memory import keep_allocations
+
     limits = threadpool_limits(limits=1, user_api="blas")  # as the service scores (one BLAS thread)
+    keep_allocations()  # and with the allocator's thresholds it sets for resampling runs
     for index in range(agents):
         events = _records(list(agent_events(f"bench-{index}", events_per_agent, NOW, rng)))
         for _ in range(repeats):

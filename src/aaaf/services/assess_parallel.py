@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aaaf.errors import AAAFError
+from aaaf.memory import keep_allocations
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
@@ -163,11 +164,14 @@ def one_blas_thread(bootstrap: bool = True) -> Iterator[None]:
     28 ms median with two on a loaded two-core machine, measured).  threadpoolctl limits only
     libraries already loaded, and the engine imports NumPy on its first bootstrap, so with
     ``bootstrap`` (the scoring will resample) NumPy is imported first; without, NumPy is not
-    needed and not imported."""
+    needed and not imported.  With ``bootstrap`` the C allocator also keeps the bootstrap's
+    large temporaries for reuse (:func:`aaaf.memory.keep_allocations`)."""
     from threadpoolctl import threadpool_limits
 
     if bootstrap:
         import numpy  # noqa: F401  (loads the BLAS that the limit below applies to)
+
+        keep_allocations()
 
     with threadpool_limits(limits=1, user_api="blas"):
         yield
