@@ -4,12 +4,15 @@ One organization with one webhook on a SQLite store (or ``--webhooks-db URL``); 
 events are emitted into the outbox in one unit of work (``emit_per_s``), then
 :func:`aaaf.services.webhook_delivery.deliver_due` rounds send them all — claim, sign
 (Standard Webhooks), POST, record each attempt — to a threaded HTTP/1.1 receiver on
-127.0.0.1 in this process (``deliveries_per_s``).  The baseline, measured in the same run
-against the same receiver with the same concurrency: plain ``httpx.AsyncClient`` POSTs of
-the same bodies, nothing signed or recorded (``baseline_httpx_posts_per_s``).  Each also
-reports this process's CPU time per request (the receiver's threads are in it for both;
-SQLite's work is, PostgreSQL's server is not): on a loaded machine the wall-clock ratio
-swings with the neighbours' load, the CPU one much less.  Nothing here asserts on time.
+127.0.0.1 (``deliveries_per_s``).  The baseline, measured in the same run against the same
+receiver with the same concurrency: plain ``httpx.AsyncClient`` POSTs of the same bodies,
+nothing signed or recorded (``baseline_httpx_posts_per_s``).  The receiver runs in a process
+of its own (this file with ``--serve-receiver``), counting what it received and reporting
+the count back over a pipe; the run checks it counted every delivery and every plain post,
+so this process's GIL holds only the measured work.  Each also reports this process's CPU
+time per request (SQLite's work is in it, PostgreSQL's server is not, the receiver's neither):
+on a loaded machine the wall-clock ratio swings with the neighbours' load, the CPU one much
+less.  Nothing here asserts on time.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +41,46 @@ from aaaf.services.issuer import secret_box  # noqa: E402
 from aaaf.services.webhook_delivery import deliver_due  # noqa: E402
 from aaaf.settings import Settings  # noqa: E402
 from aaaf.store import open_store  # noqa: E402
+
+
+class _ReceiverProcess:
+    """The loopback receiver in a subprocess: ``url(path)``, and ``count`` asks it how many
+    requests it has received (one line each way over its stdin/stdout)."""
+
+    def __enter__(self) -> _ReceiverProcess:
+        self._process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve-receiver"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._in, self._out = self._process.stdin, self._process.stdout
+        self.base_url = self._out.readline().strip()
+        if not self.base_url:
+            raise RuntimeError("the receiver process did not start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._in.close()  # its end of input: it shuts down
+        self._process.wait(timeout=10)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    @property
+    def count(self) -> int:
+        self._in.write("count\n")
+        return int(self._out.readline())
+
+
+def _serve_receiver() -> None:
+    """The receiver process: its base URL on stdout, then its count for each line read."""
+    with WebhookReceiver(record=False) as receiver:
+        print(receiver.base_url, flush=True)
+        for _ in sys.stdin:
+            print(receiver.count, flush=True)
 
 
 async def _plain_posts(url: str, bodies: list[bytes], concurrency: int) -> float:
@@ -62,7 +106,7 @@ def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
     settings = Settings(webhook_allow_loopback=True, webhook_timeout_seconds=10.0)
     with tempfile.TemporaryDirectory(prefix="aaaf-bench-webhooks-") as tmp:
         url = database_url or f"sqlite:///{Path(tmp) / 'aaaf.db'}"
-        with WebhookReceiver(record=False) as receiver, open_store(url) as store:
+        with _ReceiverProcess() as receiver, open_store(url) as store:
             org = store.scope(store.create_organization(f"bench-webhooks-{time.time_ns()}").id)
             target = receiver.url("/bench")
             webhook_service.create_webhook(
@@ -100,9 +144,13 @@ def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
             ]
             # one receiver is one endpoint: the plain posts get the sender's bound on it
             per_endpoint = min(settings.webhook_concurrency, settings.webhook_concurrency_per_endpoint)
+            delivered = receiver.count
             cpu_started = time.process_time()
             baseline_s = asyncio.run(_plain_posts(target, bodies, per_endpoint))
             baseline_cpu_s = time.process_time() - cpu_started
+            posted = receiver.count - delivered
+            if posted != count:
+                raise RuntimeError(f"the receiver counted {posted} of {count} plain posts")
             dialect = store.engine.dialect.name
     return {
         "database": dialect,
@@ -110,6 +158,7 @@ def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
         "concurrency": settings.webhook_concurrency,
         "concurrency_per_endpoint": settings.webhook_concurrency_per_endpoint,
         "batch_size": settings.webhook_batch_size,
+        "received_deliveries": delivered,
         "rounds": rounds,
         "attempts_retried": retried,
         "emit_per_s": round(count / emit_s, 1),
@@ -123,6 +172,9 @@ def run(count: int = 2000, database_url: str | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    import json
+    if sys.argv[1:] == ["--serve-receiver"]:
+        _serve_receiver()
+    else:
+        import json
 
-    print(json.dumps(run(), indent=2))
+        print(json.dumps(run(), indent=2))

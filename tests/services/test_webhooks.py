@@ -16,6 +16,7 @@ from sqlalchemy import update
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.validation import validate_event
+from aaaf.scoring.results import iso
 from aaaf.services import webhooks as webhook_service
 from aaaf.services.appeals import file_appeal, resolve_appeal
 from aaaf.services.assess import assess_agent
@@ -26,7 +27,13 @@ from aaaf.services.webhook_delivery import backoff_delay, deliver_due
 from aaaf.settings import Settings
 from aaaf.store import OrgStore, Store, tables
 from aaaf.store.records import SignedCredential
-from aaaf.store.webhook_outbox import AttemptRecord, ClaimedDelivery, claim_due, record_attempts
+from aaaf.store.webhook_outbox import (
+    INTERRUPTED_ERROR,
+    AttemptRecord,
+    ClaimedDelivery,
+    claim_due,
+    record_attempts,
+)
 from tests.cli.events_factory import NOW, agent_log
 from tests.store.factories import PERFORMANCE_ROWS, T0, completed
 from tests.webhook_receiver import WebhookReceiver
@@ -195,6 +202,41 @@ def test_410_disables_the_endpoint(store: Store, org: OrgStore, receiver: Webhoo
     with pytest.raises(AAAFError) as caught:
         webhook_service.redeliver(org, str(hook.id), str(delivery.id), now=datetime.now(UTC))
     assert caught.value.code == "CONFLICT"
+
+
+def test_a_claim_takes_the_oldest_due_once_and_appends_its_start_record(store: Store, org: OrgStore) -> None:
+    """One claim takes at most ``limit`` deliveries, the oldest due first, each with its
+    ``interrupted`` entry appended and counted; what it took is not due again until its lease
+    runs out, then the next claim appends the next attempt after the entries already there."""
+    subscribe(store, org, "http://127.0.0.1:9/hook", types=["badge.expired"])
+    at = datetime.now(UTC)
+    for index in range(3):
+        webhook_service.emit(
+            org, "badge.expired", {"badge_id": f"b{index}"}, now=at + timedelta(seconds=index)
+        )
+    lease, now = timedelta(seconds=60), at + timedelta(seconds=5)
+    first = claim_due(store.engine, now=now, limit=2, lease=lease)
+    assert sorted(item.delivery.payload for item in first) == sorted(
+        webhook_service.payload_json("badge.expired", {"badge_id": f"b{i}"}, now=at + timedelta(seconds=i))
+        for i in (0, 1)
+    )
+    assert all(item.lease_until == now + lease and item.delivery.attempt_count == 1 for item in first)
+    assert [list(item.delivery.attempts) for item in first] == [[{
+        "attempt": 1, "at": iso(now), "status_code": None, "duration_ms": None,
+        "error": INTERRUPTED_ERROR, "interrupted": True,
+    }]] * 2  # fmt: skip
+    [second] = claim_due(store.engine, now=now, limit=2, lease=lease)
+    assert second.delivery.id not in {item.delivery.id for item in first}
+    assert claim_due(store.engine, now=now, limit=2, lease=lease) == []
+    later = now + lease + timedelta(seconds=1)
+    again = claim_due(store.engine, now=later, limit=10, lease=lease)
+    assert len(again) == 3
+    for item in again:
+        assert item.delivery.attempt_count == 2
+        assert [(entry["attempt"], entry["at"]) for entry in item.delivery.attempts] == [
+            (1, iso(now)),
+            (2, iso(later)),
+        ]
 
 
 def test_outcomes_recorded_together_skip_only_a_lost_lease(store: Store, org: OrgStore) -> None:

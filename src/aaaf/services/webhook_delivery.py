@@ -202,7 +202,7 @@ async def _send_one(
         moment = clock()
         outcome = await _attempt(client, claimed, box, settings, moment)
     delivery = claimed.delivery
-    number = delivery.attempt_count + 1
+    number = delivery.attempt_count  # the claim counted this attempt
     attempt: dict[str, Any] = {
         "attempt": number,
         "at": iso(moment),

@@ -2,10 +2,11 @@
 every organization and record each attempt.
 
 Several processes (``aaaf serve``'s background loop, ``aaaf worker``s on other machines) may
-send at once: a delivery is *claimed* by moving its ``next_attempt_at`` forward by a lease
-with a conditional UPDATE (it matches only while the row still holds the value that was
-read), so exactly one sender gets it; a sender that dies mid-send leaves the delivery due
-again when the lease runs out.  Works the same on SQLite and PostgreSQL.
+send at once: a batch of deliveries is *claimed* by moving their ``next_attempt_at`` forward
+by a lease in one UPDATE of the due rows (on PostgreSQL locked as they are picked, a row
+another sender is claiming skipped; on SQLite the write transaction serialises the senders),
+so exactly one sender gets each; a sender that dies mid-send leaves the delivery due again
+when the lease runs out.
 
 Every attempt is in the delivery's log, even one cut off by a crash: the claim itself appends
 the attempt, ``interrupted`` (and counts it), in the claiming transaction, committed before
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, select, update
+from sqlalchemy import ColumnElement, Engine, bindparam, func, null, select, true, update
 
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
@@ -35,7 +36,9 @@ INTERRUPTED_ERROR = "interrupted: the sender stopped before this attempt's outco
 
 @dataclass(frozen=True)
 class ClaimedDelivery:
-    """A delivery this sender holds until ``lease_until``, with what sending it needs."""
+    """A delivery this sender holds until ``lease_until``, with what sending it needs; the
+    delivery as its claim left it (``attempt_count`` counts this attempt, whose
+    ``interrupted`` entry ends ``attempts``)."""
 
     delivery: WebhookDelivery
     url: str
@@ -45,54 +48,73 @@ class ClaimedDelivery:
     lease_until: datetime
 
 
+def _with_claim_entry(dialect: str, at: datetime) -> ColumnElement[Any]:
+    """The delivery's log with its claim's ``interrupted`` entry appended, in SQL (the entry's
+    attempt is the count before the claim, plus one): each element kept as written."""
+    d = t.webhook_deliveries
+    fields: list[Any] = [
+        "attempt", d.c.attempt_count + 1,
+        "at", iso(at),
+        "status_code", null(),
+        "duration_ms", null(),
+        "error", INTERRUPTED_ERROR,
+    ]  # fmt: skip
+    if dialect == "postgresql":  # ``json`` has no append: the elements again, the entry after them
+        entry = func.json_build_object(*fields, "interrupted", true())
+        elements = func.array(select(func.json_array_elements(d.c.attempts)).correlate(d).scalar_subquery())
+        return func.array_to_json(func.array_append(elements, entry))
+    return func.json_insert(d.c.attempts, "$[#]", func.json_object(*fields, "interrupted", func.json("true")))
+
+
 def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) -> list[ClaimedDelivery]:
     """Up to ``limit`` pending deliveries due at ``now`` to active webhooks, oldest due first,
-    each claimed for ``lease``."""
+    each claimed for ``lease``: one UPDATE … RETURNING moves their next attempt to the lease's
+    end and appends each one's ``interrupted`` entry, then one read fetches what sending them
+    needs, in one transaction (``BEGIN IMMEDIATE`` on SQLite, which serialises the senders; on
+    PostgreSQL the due rows are locked as they are picked and a row another sender is
+    claiming is skipped)."""
     d, w = t.webhook_deliveries, t.webhooks
-    query = (
-        deliveries_query()
-        .add_columns(w.c.url, w.c.secret_sealed, w.c.max_retries, w.c.retry_backoff_seconds)
+    lease_until = now + lease
+    due = (
+        select(d.c.id)
         .join(w, w.c.id == d.c.webhook_id)
         .where(d.c.status == "pending", d.c.next_attempt_at <= now, w.c.active.is_(True))
         .order_by(d.c.next_attempt_at, d.c.id)
         .limit(limit)
+        .with_for_update(of=d, skip_locked=True)
     )
-    with read_connection(engine) as connection:
-        rows = connection.execute(query).all()
-    if not rows:
-        return []
-    lease_until = now + lease
-    claimed: list[ClaimedDelivery] = []
     with write_transaction(engine) as connection:
-        for row in rows:
-            begun = {
-                "attempt": int(row.attempt_count) + 1,
-                "at": iso(now),
-                "status_code": None,
-                "duration_ms": None,
-                "error": INTERRUPTED_ERROR,
-                "interrupted": True,
-            }
-            won = connection.execute(
-                update(d)
-                .where(d.c.id == row.id, d.c.status == "pending", d.c.next_attempt_at == row.next_attempt_at)
-                .values(
-                    next_attempt_at=lease_until,
-                    attempts=[*(row.attempts or []), begun],
-                    attempt_count=int(row.attempt_count) + 1,
-                )
-            ).rowcount
-            if won == 1:
-                claimed.append(
-                    ClaimedDelivery(
-                        delivery=delivery_from_row(row),
-                        url=row.url,
-                        secret_sealed=row.secret_sealed,
-                        max_retries=int(row.max_retries),
-                        retry_backoff_seconds=float(row.retry_backoff_seconds),
-                        lease_until=lease_until,
-                    )
-                )
+        claim = (
+            update(d)
+            .where(d.c.id.in_(due.scalar_subquery()), d.c.status == "pending")
+            .values(
+                next_attempt_at=lease_until,
+                attempts=_with_claim_entry(connection.dialect.name, now),
+                attempt_count=d.c.attempt_count + 1,
+            )
+            .returning(d.c.id)
+        )
+        ids = list(connection.execute(claim).scalars())
+        if not ids:
+            return []
+        rows = connection.execute(
+            deliveries_query()
+            .add_columns(w.c.url, w.c.secret_sealed, w.c.max_retries, w.c.retry_backoff_seconds)
+            .join(w, w.c.id == d.c.webhook_id)
+            .where(d.c.id.in_(ids))
+            .order_by(d.c.id)
+        ).all()
+    claimed = [
+        ClaimedDelivery(
+            delivery=delivery_from_row(row),
+            url=row.url,
+            secret_sealed=row.secret_sealed,
+            max_retries=int(row.max_retries),
+            retry_backoff_seconds=float(row.retry_backoff_seconds),
+            lease_until=lease_until,
+        )
+        for row in rows
+    ]
     return claimed
 
 
