@@ -61,7 +61,13 @@ def _with_claim_entry(dialect: str, at: datetime) -> ColumnElement[Any]:
     ]  # fmt: skip
     if dialect == "postgresql":  # ``json`` has no append: the elements again, the entry after them
         entry = func.json_build_object(*fields, "interrupted", true())
-        elements = func.array(select(func.json_array_elements(d.c.attempts)).correlate(d).scalar_subquery())
+        listed = (
+            func.json_array_elements(d.c.attempts)
+            .table_valued("value", with_ordinality="n")
+            .render_derived(name="a")
+        )
+        in_order = select(listed.c.value).order_by(listed.c.n).correlate(d)  # order kept by ORDINALITY
+        elements = func.array(in_order.scalar_subquery())
         return func.array_to_json(func.array_append(elements, entry))
     return func.json_insert(d.c.attempts, "$[#]", func.json_object(*fields, "interrupted", func.json("true")))
 
