@@ -7,12 +7,14 @@ clock (each idempotent)."""
 from __future__ import annotations
 
 import base64
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.validation import validate_event
@@ -237,6 +239,47 @@ def test_a_claim_takes_the_oldest_due_once_and_appends_its_start_record(store: S
             (1, iso(now)),
             (2, iso(later)),
         ]
+
+
+def test_senders_claiming_at_once_take_each_delivery_once(store: Store, org: OrgStore) -> None:
+    """Six senders claim the same 60 due deliveries at the same moment (a barrier): every
+    delivery is taken by exactly one of them, with one start record — on PostgreSQL the
+    due rows another sender is claiming are skipped, on SQLite the claims take turns."""
+    subscribe(store, org, "http://127.0.0.1:9/hook", types=["badge.expired"])
+    at = datetime.now(UTC)
+    for index in range(60):
+        webhook_service.emit(org, "badge.expired", {"badge_id": f"b{index}"}, now=at)
+    now, lease = at + timedelta(seconds=1), timedelta(seconds=60)
+    barrier = threading.Barrier(6)
+
+    def sender() -> list[str]:
+        barrier.wait()
+        return [str(item.delivery.id) for item in claim_due(store.engine, now=now, limit=15, lease=lease)]
+
+    with ThreadPoolExecutor(6) as pool:
+        taken = [delivery for claimed in pool.map(lambda _: sender(), range(6)) for delivery in claimed]
+    assert len(taken) == len(set(taken)) == 60
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(tables.webhook_deliveries.c.attempt_count, tables.webhook_deliveries.c.attempts)
+        ).all()
+    assert len(rows) == 60
+    assert all(count == 1 and len(attempts) == 1 for count, attempts in rows)
+
+
+def test_each_claim_appends_after_the_attempts_in_order(store: Store, org: OrgStore) -> None:
+    """Seven claims of one delivery, each after the last lease ran out: its log lists the
+    attempts 1…7 in order, each entry as it was written."""
+    subscribe(store, org, "http://127.0.0.1:9/hook", types=["badge.expired"])
+    at = datetime.now(UTC)
+    webhook_service.emit(org, "badge.expired", {"badge_id": "b"}, now=at)
+    lease = timedelta(seconds=60)
+    moments = [at + timedelta(seconds=1) + (lease + timedelta(seconds=1)) * n for n in range(7)]
+    for moment in moments:
+        [claimed] = claim_due(store.engine, now=moment, limit=5, lease=lease)
+    assert [(entry["attempt"], entry["at"]) for entry in claimed.delivery.attempts] == [
+        (n + 1, iso(moment)) for n, moment in enumerate(moments)
+    ]
 
 
 def test_outcomes_recorded_together_skip_only_a_lost_lease(store: Store, org: OrgStore) -> None:
