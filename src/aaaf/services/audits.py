@@ -39,6 +39,7 @@ from aaaf.scoring.results import iso
 if TYPE_CHECKING:
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
 
 AUDIT_EVENT = "task_audited"
 FORMATS = ("jsonl", "csv", "md")
@@ -63,7 +64,12 @@ def draw_worksheet(
     window_end: datetime | None = None,
 ) -> dict[str, Any]:
     """The audit sample of the agent's window (SCORING.md §2.6) as worksheet rows."""
-    agent = org.get_agent(agent_ref)
+    return _worksheet(org, org.get_agent(agent_ref), now=now, rate=rate, seed=seed, window_end=window_end)
+
+
+def _worksheet(
+    org: OrgStore, agent: Agent, *, now: datetime, rate: float | None, seed: int, window_end: datetime | None
+) -> dict[str, Any]:
     config = org.config()
     rate = config.audit_rate if rate is None else rate
     if not 0.0 < rate <= 1.0:
@@ -95,8 +101,8 @@ def audit_sample(
     window_end: datetime | None = None,
 ) -> AuditSample:
     """:func:`draw_worksheet` as the API answers it: the agent's id first, the rows as ``tasks``."""
-    agent = org.get_agent(agent_ref)
-    sheet = draw_worksheet(org, str(agent.id), now=now, rate=rate, seed=seed, window_end=window_end)
+    agent = org.get_agent(agent_ref)  # read once: the sheet and the answer's id share it
+    sheet = _worksheet(org, agent, now=now, rate=rate, seed=seed, window_end=window_end)
     tasks = sheet.pop("rows")
     return AuditSample.model_validate({"agent_id": str(agent.id), **sheet, "tasks": tasks})
 
