@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 import time
@@ -91,9 +92,11 @@ def test_a_worker_killed_mid_assessment_loses_nothing(store_url: str, tmp_path: 
             ).all()
         assert rows == len(done.dimensions) > 0  # stored once
         assert len(org.badge_credentials(record.id)) == 1
-        assert [status for status, _ in attempts] == ["succeeded"]  # one job, run again
-        # the whole log: its last 4000 characters may hold only the sweeps that ran since
-        assert "retried 1 stalled job" in second.log_path.read_text(errors="replace")
+        # one job, put back once by a sweep (+1) and finished (+1)
+        assert attempts == [("succeeded", 2)]
+        # the whole log: its last 4000 characters may hold only the sweeps that ran since; the
+        # count may be 2 when the kill also caught one of the dead worker's own sweeps mid-run
+        assert re.search(r"retried [1-9]\d* stalled job", second.log_path.read_text(errors="replace"))
 
 
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)

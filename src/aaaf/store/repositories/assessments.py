@@ -246,22 +246,20 @@ class AssessmentRepository(EventRepository):
                 running: dict[uuid.UUID, uuid.UUID] = {}
                 for chunk in _chunks(list(dict.fromkeys(agent_ids))):
                     names.update(
-                        connection.execute(
+                        (row.id, row.name)
+                        for row in connection.execute(
                             select(t.agents.c.id, t.agents.c.name).where(
                                 t.agents.c.organization_id == self.organization_id, t.agents.c.id.in_(chunk)
                             )
                         )
-                        .tuples()
-                        .all()
                     )
                     running.update(
-                        connection.execute(
+                        (row.agent_id, row.id)
+                        for row in connection.execute(
                             select(a.c.agent_id, a.c.id).where(
                                 a.c.agent_id.in_(chunk), a.c.status.in_(RUNNING_STATUSES)
                             )
                         )
-                        .tuples()
-                        .all()
                     )
                 started: set[uuid.UUID] = set()
                 for agent_id in agent_ids:
