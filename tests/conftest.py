@@ -10,7 +10,8 @@
   at all (a fresh SQLite path; a fresh PostgreSQL schema dropped after the test), for
   testing the migrations themselves.
 
-PostgreSQL is ``AAAF_TEST_POSTGRES_URL`` (default: the local server of the dev machine).
+PostgreSQL is ``AAAF_TEST_POSTGRES_URL`` (default: database ``aaaf_test`` of the local server,
+created when missing).
 When it cannot be reached the ``postgresql`` variants are skipped — unless the
 environment variable ``CI`` is ``"true"``, where an unreachable server fails them: CI
 must not pass by skipping half the matrix.
@@ -40,8 +41,9 @@ os.environ.setdefault("AAAF_SECRET_KEY", "dGVzdC1zZWNyZXQtb2YtdGhlLWFhYWYtdGVzdC
 os.environ.setdefault("AAAF_BACKGROUND_INTERVAL_SECONDS", "0")
 
 # a plain postgresql:// URL is routed through psycopg 3, as open_store does
+# (a database of the tests' own, created on first use, so that they never share one with anything)
 POSTGRES_URL = os.environ.get(
-    "AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    "AAAF_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/aaaf_test"
 ).replace("postgresql://", "postgresql+psycopg://", 1)
 DIALECTS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
@@ -54,6 +56,7 @@ def _postgres_problem() -> str | None:
 
     engine = create_engine(POSTGRES_URL, poolclass=NullPool, connect_args={"connect_timeout": 3})
     try:
+        _create_database_if_missing()
         with engine.connect() as connection:
             connection.execute(text("SELECT 1"))
     except Exception as error:
@@ -61,6 +64,36 @@ def _postgres_problem() -> str | None:
     finally:
         engine.dispose()
     return None
+
+
+def _create_database_if_missing() -> None:
+    """Create the database of ``POSTGRES_URL`` through the server's ``postgres`` database when it
+    does not exist yet (two xdist workers may race: the loser's "already exists" is fine)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.pool import NullPool
+
+    url = make_url(POSTGRES_URL)
+    maintenance = create_engine(
+        url.set(database="postgres"),
+        poolclass=NullPool,
+        isolation_level="AUTOCOMMIT",
+        connect_args={"connect_timeout": 3},
+    )
+    try:
+        with maintenance.connect() as connection:
+            exists = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": url.database}
+            ).first()
+            if exists is None:
+                try:
+                    connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+                except DBAPIError as error:  # created meanwhile by the other worker
+                    if "already exists" not in str(error) and "pg_database_datname_index" not in str(error):
+                        raise
+    finally:
+        maintenance.dispose()
 
 
 def _require_postgres() -> None:
