@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.scoring.records import EventRecord
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Agent
+    from aaaf.store.records import Agent, Assessment
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def trust_for(
     return result.to_dict(), None
 
 
-def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
+def latest_with_composites(org: OrgStore, agent_id: uuid.UUID) -> Assessment | None:
     """The newest completed assessment that scored whole axes (not a single dimension)."""
     for assessment in org.assessments(agent_id, status="completed"):
         if assessment.type in COMPOSITE_TYPES:
