@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
     from aaaf.store.repositories.stress_runs import StressRun
+    from aaaf.stress.library import Library
     from aaaf.stress.runner import AgentSpec
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ def run_stress_test(
 def execute_stress_run(
     org: OrgStore,
     run: StressRun,
-    library: Any,
+    library: Library,
     agent_spec: AgentSpec,
     *,
     library_dirs: Sequence[str] = (),
@@ -271,7 +272,7 @@ def _fail(org: OrgStore, run: StressRun, message: str, *, now: datetime) -> None
 def record_stress_evidence(
     org: OrgStore,
     run: StressRun,
-    library: Any,
+    library: Library,
     records: list[dict[str, Any]],
     *,
     log_path: str,
