@@ -142,7 +142,7 @@ def start_stress_run(
     *,
     library_dirs: Sequence[str] = (),
     clock: Clock = system_clock,
-) -> tuple[Any, Any]:
+) -> tuple[StressRun, Library]:
     """Validate the libraries (``library_dirs`` and the installed ones) and record the run
     ``running``; (the run, the library)."""
     from aaaf.stress.library import load_library

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from aaaf.store.records import Agent, Assessment
     from aaaf.store.repositories.stress_runs import StressRun
     from aaaf.store.store import Store
+    from aaaf.stress.library import Library, LoadedTask
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class StressRequest:
         )
 
 
-def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Any, list[Any]]:
+def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Library, list[LoadedTask]]:
     """The library (the standard one and the organization's installed ones) and the tasks the
     request chooses; ``INVALID_REQUEST`` when it chooses none."""
     from aaaf.stress.library import load_library
@@ -107,7 +108,9 @@ def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Any, list[Any]]
     return library, chosen
 
 
-def _check_runnable(org: OrgStore, request: StressRequest, settings: Settings) -> tuple[Any, SandboxChoice]:
+def _check_runnable(
+    org: OrgStore, request: StressRequest, settings: Settings
+) -> tuple[Library, SandboxChoice]:
     """The checks made when the run is requested and again when its job starts (the worker's
     settings may differ, the URL may resolve elsewhere by then): the URL like a webhook
     target, the tasks, and a sandbox for the tasks that execute code ("no sandbox, no code");
