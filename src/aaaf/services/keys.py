@@ -16,13 +16,15 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
-from aaaf.models.tenancy import Organization as OrganizationOut
 from aaaf.settings import get_settings
 from aaaf.store import Organization, OrgStore, Store
 from aaaf.store.api_keys import ApiKey, ApiKeys
+
+if TYPE_CHECKING:
+    from aaaf.models.tenancy import Organization as OrganizationOut
 
 KEY_PREFIX = "ak_"
 SCOPES: tuple[str, ...] = ("read", "events:write", "assessments:write", "auditor", "admin")
@@ -124,6 +126,8 @@ def create_organization(
 
 def organization_out(organization: Organization) -> OrganizationOut:
     """An organization as the API answers it (its key hash never shown)."""
+    from aaaf.models.tenancy import Organization as OrganizationOut
+
     return OrganizationOut(**organization.to_dict())
 
 
