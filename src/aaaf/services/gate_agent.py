@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_agent, with_extra
 
 if TYPE_CHECKING:
-    from aaaf.scoring.assessment_difference import Side
+    from aaaf.scoring.assessment_difference import AssessmentDifference, Side
+    from aaaf.scoring.task_flips import FlipReport
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
     from aaaf.store.repositories.stress_runs import StressRun
@@ -84,7 +85,7 @@ def compare_assessments(
     *,
     resamples: int = GATE_RESAMPLES,
     seed: int = 0,
-) -> tuple[Any, Any]:
+) -> tuple[AssessmentDifference | None, FlipReport | None]:
     """(the :class:`~aaaf.scoring.assessment_difference.AssessmentDifference`, the
     :class:`~aaaf.scoring.task_flips.FlipReport` or None) of candidate − baseline; (None,
     None) when the baseline's evidence is no longer stored."""
