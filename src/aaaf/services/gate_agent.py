@@ -20,6 +20,7 @@ from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_
 
 if TYPE_CHECKING:
     from aaaf.scoring.assessment_difference import AssessmentDifference, Side
+    from aaaf.scoring.records import EventRecord
     from aaaf.scoring.task_flips import FlipReport
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
@@ -81,7 +82,7 @@ def compare_assessments(
     agent: Agent,
     baseline: Assessment,
     candidate: Assessment,
-    candidate_events: Sequence[Any],
+    candidate_events: Sequence[EventRecord],
     *,
     resamples: int = GATE_RESAMPLES,
     seed: int = 0,

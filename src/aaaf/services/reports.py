@@ -91,11 +91,13 @@ def latest_with_composites(org: OrgStore, agent_id: uuid.UUID) -> Assessment | N
     return None
 
 
-def latest_with_composites_by_agent(org: OrgStore, completed: Sequence[Any] | None = None) -> dict[Any, Any]:
+def latest_with_composites_by_agent(
+    org: OrgStore, completed: Sequence[Assessment] | None = None
+) -> dict[uuid.UUID, Assessment]:
     """:func:`latest_with_composites` of every agent of the organization, in one query
     (agent id → assessment; agents without one are absent).  ``completed``: the
     organization's completed assessments newest first, when the caller has read them."""
-    latest: dict[Any, Any] = {}
+    latest: dict[uuid.UUID, Assessment] = {}
     for assessment in org.assessments(status="completed") if completed is None else completed:
         if assessment.type in COMPOSITE_TYPES:
             latest.setdefault(assessment.agent_id, assessment)

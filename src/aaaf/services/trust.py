@@ -148,7 +148,7 @@ def _reported(
     )
 
 
-def unchanged_since(result: TrustResult, previous: Any | None) -> bool:
+def unchanged_since(result: TrustResult, previous: ScoreHistoryEntry | None) -> bool:
     """Whether ``result`` says nothing that the committed entry ``previous`` does not already say.
 
     "Nothing changed" means, all at once:
@@ -359,7 +359,7 @@ def review(
     return org.review_score(_history_id(history_id), approve=approve, reviewer=reviewer, at=at)
 
 
-def pending_reviews(org: OrgStore) -> list[tuple[Any, Any]]:
+def pending_reviews(org: OrgStore) -> list[tuple[Agent, ScoreHistoryEntry]]:
     """(agent, entry) for every held anomalous trust score not reviewed yet."""
     pending = []
     for agent in org.agents():
