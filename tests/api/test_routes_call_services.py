@@ -10,9 +10,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import aaaf.api
 from aaaf.store import OrgStore, Store
 
-API = Path(__file__).resolve().parents[2] / "src" / "aaaf" / "api"
+API = Path(aaaf.api.__file__).resolve().parent
 
 #: the repositories' and the database's public methods
 STORE_METHODS = frozenset(
