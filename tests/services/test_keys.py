@@ -95,3 +95,16 @@ def test_last_use_is_recorded_to_the_minute_not_on_every_request(store) -> None:
     authenticate(store, issued.secret, now=NOW + timedelta(seconds=60))
     (key,) = key_service.list_keys(store, organization.id)
     assert key.last_used_at == NOW + timedelta(seconds=60)
+
+
+def test_a_rename_to_a_name_taken_in_another_spelling_is_refused(store) -> None:
+    """``PATCH /api/v1/organizations/{id}``'s service: uniqueness on the NFKC form, an older
+    name stored in another spelling included; an organization may keep its own name."""
+    acme, _ = create_organization(store, "acme", now=NOW)
+    other, _ = create_organization(store, "other", now=NOW)
+    store.update_organization(acme.id, name="ａｃｍｅ")  # as a row written before names were normalised
+    with pytest.raises(AAAFError) as taken:
+        key_service.rename_organization(store, other.id, "acme")
+    assert taken.value.code == "CONFLICT"
+    assert key_service.rename_organization(store, acme.id, "acme").name == "acme"
+    assert key_service.rename_organization(store, other.id, "renamed").model_dump()["name"] == "renamed"

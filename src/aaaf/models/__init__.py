@@ -101,10 +101,12 @@ _EXPORTS: dict[str, str] = {
     "StressRunWithResults": "aaaf.models.stress_run",
     "AuditWorksheet": "aaaf.models.audit_worksheet",
     "GradedRunWritten": "aaaf.models.eval_cli",
-    "GradingSummary": "aaaf.models.eval_cli",
+    "GradingSummary": "aaaf.models.grading",
     "ImportedRun": "aaaf.models.eval_cli",
     "ImportedRuns": "aaaf.models.eval_cli",
-    "JudgeCalibration": "aaaf.models.eval_cli",
+    "JudgeCalibration": "aaaf.models.grading",
+    "ComparisonGrading": "aaaf.models.grading",
+    "SeveralGrading": "aaaf.models.grading",
     "SoloScore": "aaaf.models.eval_cli",
     "GateFiles": "aaaf.models.gate",
     "GateOutcome": "aaaf.models.gate",
@@ -221,6 +223,7 @@ __all__ = [
     "BenchmarkTable",
     "CollectReport",
     "Comparison",
+    "ComparisonGrading",
     "ConfigChange",
     "ConfigSetResult",
     "ConfigShow",
@@ -280,6 +283,7 @@ __all__ = [
     "ReviewDecision",
     "ScoreHistoryEntry",
     "SeveralComparison",
+    "SeveralGrading",
     "SoloScore",
     "StatusListWritten",
     "StressLibrary",
@@ -357,18 +361,12 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from aaaf.models.collect import CollectReport, EventError, EventWarning
     from aaaf.models.comparison import Comparison, SeveralComparison
     from aaaf.models.error import ErrorBody, ErrorDetail
-    from aaaf.models.eval_cli import (
-        GradedRunWritten,
-        GradingSummary,
-        ImportedRun,
-        ImportedRuns,
-        JudgeCalibration,
-        SoloScore,
-    )
+    from aaaf.models.eval_cli import GradedRunWritten, ImportedRun, ImportedRuns, SoloScore
     from aaaf.models.eval_run import EvalRun, EvalRunPage, EvalRunSummary
     from aaaf.models.events import BatchResult, EventItemError, EventOut, EventStored
     from aaaf.models.explain import Explanation
     from aaaf.models.gate import GateFiles, GateOutcome
+    from aaaf.models.grading import ComparisonGrading, GradingSummary, JudgeCalibration, SeveralGrading
     from aaaf.models.operations import (
         BaselinePromoted,
         DatabaseStatus,

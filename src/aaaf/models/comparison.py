@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aaaf.models._base import Number, OpenModel, PublicModel
+from aaaf.models.grading import ComparisonGrading, JudgeCalibration, SeveralGrading
 
 
 class RunRef(PublicModel):
@@ -60,8 +61,8 @@ class Comparison(PublicModel):
     hotelling: dict[str, Any] | None
     standardisation: dict[str, Any] | None
     method: dict[str, Any]
-    grading: dict[str, Any] | None = None
-    calibration: dict[str, Any] | None = None
+    grading: ComparisonGrading | None = None
+    calibration: dict[str, JudgeCalibration] | None = None
 
 
 class TreatmentComparison(PublicModel):
@@ -98,5 +99,5 @@ class SeveralComparison(PublicModel):
     headline: str
     treatments: int
     family_confidence: Number
-    grading: dict[str, Any] | None = None
-    calibration: dict[str, Any] | None = None
+    grading: SeveralGrading | None = None
+    calibration: dict[str, JudgeCalibration] | None = None

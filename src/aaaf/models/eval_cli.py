@@ -7,30 +7,7 @@ from typing import Any
 
 from aaaf.models._base import Number, PublicModel
 from aaaf.models.comparison import Badge
-
-
-class GradingSummary(PublicModel):
-    """What grading recorded in a run: graded assertions, judge scores, failed judgements
-    (``failure_reasons``: the first three, ``judge: reason``)."""
-
-    run_id: str
-    assertions: int
-    assertions_graded_here: int
-    assertions_failed: int
-    judge_scores: int
-    judge_failures: int
-    failure_reasons: list[str]
-
-
-class JudgeCalibration(PublicModel):
-    """A judge's Spearman ρ against the human labels and whether it may be used."""
-
-    spearman: Number | None
-    n: int
-    dropped: int
-    accepted: bool
-    dimension: str | None
-    reason: str
+from aaaf.models.grading import GradingSummary, JudgeCalibration
 
 
 class JudgePair(PublicModel):

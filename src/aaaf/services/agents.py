@@ -45,6 +45,16 @@ def get_agent(org: OrgStore, agent_ref: str) -> AgentOut:
     return agent_out(org.get_agent(agent_ref))
 
 
+def assessable_agent(org: OrgStore, agent_ref: str) -> Agent:
+    """The agent (by id or name) an assessment is triggered for: ``CONFLICT`` when archived."""
+    agent = org.get_agent(agent_ref)
+    if agent.status == "archived":
+        raise AAAFError(
+            "CONFLICT", f"Agent {agent.id} is archived and cannot be assessed.", {"status": "archived"}
+        )
+    return agent
+
+
 def agents_by_name(org: OrgStore, *, status: str | None, after_name: str | None, limit: int) -> list[Agent]:
     """Up to ``limit`` agents by name after ``after_name`` (every status but archived unless
     ``status`` names one)."""

@@ -38,6 +38,7 @@ from aaaf.services.provenance import agent_runs
 from aaaf.services.webhooks import appeal_data, emit
 
 if TYPE_CHECKING:
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Appeal, Assessment
 
@@ -61,7 +62,7 @@ def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
     return data
 
 
-def config_of(org: OrgStore, assessment: Assessment) -> Any:
+def config_of(org: OrgStore, assessment: Assessment) -> AAAFConfig:
     """The configuration ``assessment`` ran with (see the module docstring)."""
     recorded = (assessment.result or {}).get("config")
     if isinstance(recorded, dict):

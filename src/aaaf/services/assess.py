@@ -24,7 +24,7 @@ from aaaf.scoring.calibration import reassessment_due
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import evidence_for, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
-from aaaf.scoring.spec import aaaf_spec
+from aaaf.scoring.spec import SchemeSpec, aaaf_spec
 from aaaf.services.assess_parallel import (
     Scored,
     ScoredAgent,
@@ -250,7 +250,12 @@ def _emit(uow: OrgStore, event_type: str, assessments: Sequence[Assessment], now
 
 
 def fail_and_emit(
-    org: OrgStore, assessment_id: uuid.UUID, *, error: dict[str, Any], now: datetime, spec: Any = None
+    org: OrgStore,
+    assessment_id: uuid.UUID,
+    *,
+    error: dict[str, Any],
+    now: datetime,
+    spec: SchemeSpec | None = None,
 ) -> Assessment:
     """Record an assessment ``failed`` and raise ``assessment.failed`` (SCORING.md §7
     "Assessments"), in one unit of work."""

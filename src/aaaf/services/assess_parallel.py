@@ -32,7 +32,9 @@ from aaaf.store.sqlite_events import SqliteEventSource
 from aaaf.store.trace_codec import PackedTrace, pack_trace
 
 if TYPE_CHECKING:
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +99,7 @@ def _plain(result: AAAFResult) -> ScoredAgent:
 
 def score_agent(
     loaded: Sequence[EventRecord],
-    config: Any,
+    config: AAAFConfig,
     end: datetime,
     assessment_type: str,
     dimension: str | None,
@@ -130,7 +132,7 @@ def score_agent(
 def _score_loaded(
     events_by_agent: Mapping[Any, Sequence[EventRecord]],
     agent_ids: Sequence[Any],
-    config: Any,
+    config: AAAFConfig,
     end: datetime,
     assessment_type: str,
     dimension: str | None,
@@ -196,7 +198,7 @@ def _score_chunk_in_worker(
     source: EventSourceAddress,
     organization_id: Any,
     agent_ids: list[Any],
-    config: Any,
+    config: AAAFConfig,
     end: datetime,
     assessment_type: str,
     dimension: str | None,
@@ -234,8 +236,8 @@ def _workers_for(org: OrgStore, events: int, chunks: int) -> int:
 
 def _score_all(
     org: OrgStore,
-    agents: list[Any],
-    config: Any,
+    agents: list[Agent],
+    config: AAAFConfig,
     end: datetime,
     assessment_type: str,
     dimension: str | None,
@@ -293,7 +295,7 @@ def _score_with_helpers(
     chunks: deque[list[Any]],
     helpers: int,
     source: EventSourceAddress,
-    config: Any,
+    config: AAAFConfig,
     end: datetime,
     assessment_type: str,
     dimension: str | None,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Connection
 
     from aaaf.scoring.defaults import AAAFConfig
+    from aaaf.scoring.spec import SchemeSpec
     from aaaf.services.assess_parallel import ScoredAgent
     from aaaf.store.assessment_batch import FinishedAssessment, PreviousComposites
     from aaaf.store.org_store import OrgStore
@@ -74,7 +75,7 @@ def finished_assessment(
     error: Mapping[str, Any] | None,
     config: AAAFConfig,
     snapshot: Mapping[str, Any],
-    spec: Any,
+    spec: SchemeSpec,
     previous: PreviousComposites | None,
     now: datetime,
     assessment_id: uuid.UUID | None = None,

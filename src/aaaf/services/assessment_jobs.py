@@ -37,8 +37,9 @@ from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
 
 if TYPE_CHECKING:
+    from aaaf.services.badges import IssuedBadge
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Agent
+    from aaaf.store.records import Agent, Assessment
     from aaaf.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def trigger_assessment(
     assessment_type: str = "passive_only",
     dimension: str | None = None,
     window_end: datetime | None = None,
-) -> Any:
+) -> Assessment:
     """Check, record ``pending`` and queue an assessment, in one transaction (module
     docstring): :func:`trigger_assessments` of one agent."""
     (record,) = trigger_assessments(
@@ -69,15 +70,15 @@ def trigger_assessment(
 
 
 def trigger_assessments(
-    org: Any,
-    agents: Sequence[Any],
+    org: OrgStore,
+    agents: Sequence[Agent],
     queue: JobQueue,
     *,
     now: datetime,
     assessment_type: str = "passive_only",
     dimension: str | None = None,
     window_end: datetime | None = None,
-) -> list[Any]:
+) -> list[Assessment]:
     """Check, record ``pending`` and queue an assessment of each of ``agents`` (a fleet
     triggered at once), all in one transaction: every record with its job, or — the first
     refusal raised (``INSUFFICIENT_EVIDENCE``, ``ASSESSMENT_IN_PROGRESS``, …) — nothing.  The
@@ -110,7 +111,7 @@ def run_triggered_assessment(
     *,
     now: datetime,
     after_claim: Callable[[], None] | None = None,
-) -> Any:
+) -> Assessment:
     """Score one triggered assessment once (:func:`run_triggered_assessments`); returns the
     assessment as stored."""
     run_triggered_assessments(store, organization_id, [assessment_id], now=now, after_claim=after_claim)
@@ -237,15 +238,14 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
 
 def issue_badge_of(
     store: Store, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
-) -> Any:
+) -> IssuedBadge | None:
     """Issue a completed assessment's badge (document 004 §5.1 step 6) unless it is held for
     review, rejected, expired or superseded; returns the issued badge or None (logged why)."""
     from aaaf.services import badges as badge_service
-    from aaaf.services.org_session import ScopedOrg
+    from aaaf.services.org_session import org_session
 
-    org = store.scope(organization_id)
     try:
-        return badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
+        return badge_service.issue(org_session(store, store.scope(organization_id)), assessment_id, now=now)
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
         return None

@@ -99,6 +99,19 @@ def assessment_of(org: OrgStore, assessment_id: uuid.UUID | str) -> Assessment:
     return assessment_model(org.get_assessment(assessment_id), extended=True)
 
 
+def assessments_page(
+    org: OrgStore,
+    *,
+    agent_ref: str | None,
+    status: str | None,
+    before: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+) -> list[AssessmentRecord]:
+    """Assessments newest first before ``before``, of one agent (by name or id) or of all."""
+    agent_id = None if agent_ref is None else org.get_agent(agent_ref).id
+    return org.assessments_page(agent_id=agent_id, status=status, before=before, limit=limit)
+
+
 def assessment_json(
     assessment: AssessmentRecord, *, extended: bool = False, context: ServiceContext | None = None
 ) -> dict[str, Any]:

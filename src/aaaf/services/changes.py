@@ -27,6 +27,7 @@ from aaaf.models.changes import (
 )
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES
+from aaaf.services.keys import Principal
 from aaaf.store import OrgStore
 from aaaf.store.records import Assessment
 
@@ -34,7 +35,7 @@ COMPOSITE_TYPES = ("full", "passive_only", "stress_test_only")
 WEIGHT_SETTINGS = {"performance": "performance_weights", "capability": "capability_weights"}
 
 
-def author_of(principal: Any) -> str:
+def author_of(principal: Principal) -> str:
     """Who a configuration change is recorded as made by: the caller's OAuth client or API key."""
     if principal.client_id is not None:
         return f"OAuth client {principal.client_id}"
@@ -94,7 +95,7 @@ def _appeals(org: OrgStore, previous: Any, assessment: Any) -> list[AppealCause]
     return sorted(decided, key=lambda cause: cause.resolved_at)
 
 
-def _previous(org: OrgStore, assessment: Any) -> Any | None:
+def _previous(org: OrgStore, assessment: Assessment) -> Assessment | None:
     """The agent's completed whole-axis assessment completed before ``assessment``."""
     if assessment.completed_at is None:
         return None

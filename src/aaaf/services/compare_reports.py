@@ -18,12 +18,15 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 from aaaf.services.eval_runs import MAX_TREATMENTS, check_compare_cost, compare_stored_result
 from aaaf.services.job_port import JobQueue
 from aaaf.store.compare_reports import CompareReport, claim_report, close_report, get_report, record_report
+
+if TYPE_CHECKING:
+    from aaaf.store import OrgStore, Store
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +65,7 @@ def runs_as_job(resamples: int, treatments: int) -> bool:
     return resamples * treatments > DIRECT_LIMIT
 
 
-def render_report(org: Any, control: str, treatments: Sequence[str], resamples: int) -> str:
+def render_report(org: OrgStore, control: str, treatments: Sequence[str], resamples: int) -> str:
     """The HTML report of ``control`` against ``treatments`` with ``resamples`` resamples."""
     from aaaf.reports.compare_html import render_comparison_html, render_several_html
     from aaaf.scoring.layered import LayeredConfig
@@ -74,7 +77,7 @@ def render_report(org: Any, control: str, treatments: Sequence[str], resamples: 
 
 
 def queue_report(
-    store: Any,
+    store: Store,
     queue: JobQueue,
     organization_id: uuid.UUID,
     control: str,
@@ -98,7 +101,7 @@ def queue_report(
     )
 
 
-def report_of(store: Any, organization_id: uuid.UUID, report_id: str) -> CompareReport:
+def report_of(store: Store, organization_id: uuid.UUID, report_id: str) -> CompareReport:
     """The organization's report ``report_id``; ``NOT_FOUND`` when it has none of that id."""
     try:
         found = get_report(store.engine, organization_id, uuid.UUID(report_id))
@@ -110,7 +113,7 @@ def report_of(store: Any, organization_id: uuid.UUID, report_id: str) -> Compare
 
 
 def run_report_job(
-    store: Any, organization_id: uuid.UUID, report_id: uuid.UUID, *, clock: Callable[[], datetime]
+    store: Store, organization_id: uuid.UUID, report_id: uuid.UUID, *, clock: Callable[[], datetime]
 ) -> str:
     """Compute and store a queued report; its status when the job ends (``done``, ``failed``,
     or ``skipped`` when it was not queued — a second run of the job changes nothing)."""

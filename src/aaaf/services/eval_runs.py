@@ -19,6 +19,7 @@ import contextlib
 import re
 import tempfile
 import threading
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -88,7 +89,7 @@ _RUNNING_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
-def compare_slot(organization_id: Any, limit: int | None = None) -> Iterator[None]:
+def compare_slot(organization_id: uuid.UUID, limit: int | None = None) -> Iterator[None]:
     """One of the organization's ``AAAF_MAX_CONCURRENT_COMPARES`` comparisons running at once
     in this process (docs/security.md "Limits"), or 429 ``RATE_LIMITED`` at once — a tenant
     cannot hold every worker thread with comparisons of the largest allowed size."""
@@ -183,6 +184,11 @@ def list_runs(org: OrgStore) -> list[StoredEvalRun]:
     return org.eval_runs()
 
 
+def stored_summaries(org: OrgStore, run_refs: Sequence[str]) -> list[dict[str, Any]]:
+    """Each named run without its samples, in the order named (``NOT_FOUND`` for a missing one)."""
+    return [org.get_eval_run(ref).summary() for ref in run_refs]
+
+
 def get_run(org: OrgStore, run_id: str) -> EvalRun:
     """One stored run: its summary and the run object (samples and all)."""
     run = org.get_eval_run(run_id)
@@ -199,7 +205,7 @@ def _calibrations(graded: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def compare_stored_result(
-    org: Any,
+    org: OrgStore,
     control: str,
     treatments: Sequence[str],
     *,
@@ -224,7 +230,7 @@ def compare_stored_result(
 
 
 def _compare_stored_result(
-    org: Any, control: str, treatments: Sequence[str], config: LayeredConfig, allow_incomplete: bool
+    org: OrgStore, control: str, treatments: Sequence[str], config: LayeredConfig, allow_incomplete: bool
 ) -> tuple[Any, list[Any], list[dict[str, Any]]]:
     runs = [dict(org.get_eval_run(control).run)] + [dict(org.get_eval_run(ref).run) for ref in treatments]
     if len(treatments) == 1:
@@ -243,7 +249,7 @@ def _compare_stored_result(
 
 
 def compare_stored(
-    org: Any,
+    org: OrgStore,
     control: str,
     treatments: Sequence[str],
     *,

@@ -19,8 +19,13 @@ from typing import TYPE_CHECKING, Any
 from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_agent, with_extra
 
 if TYPE_CHECKING:
+    from aaaf.scoring.assessment_difference import AssessmentDifference, Side
+    from aaaf.scoring.records import EventRecord
+    from aaaf.scoring.task_flips import FlipReport
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
+    from aaaf.store.repositories.stress_runs import StressRun
+    from aaaf.stress.runner import AgentSpec
 
 
 def _stress_runs(assessment: Assessment) -> list[str]:
@@ -29,7 +34,7 @@ def _stress_runs(assessment: Assessment) -> list[str]:
     ]
 
 
-def _side(org: OrgStore, assessment: Assessment, events: Sequence[Any]) -> Any:
+def _side(org: OrgStore, assessment: Assessment, events: Sequence[Any]) -> Side:
     """An assessment's evidence as it was scored: the events its type scores, the
     configuration recorded with it, its window end, its stored dimension scores and, for
     stress evidence, each task's stress task id (the pairing key)."""
@@ -75,13 +80,13 @@ def _task_types(org: OrgStore, run_ids: Sequence[str]) -> dict[str, str]:
 def compare_assessments(
     org: OrgStore,
     agent: Agent,
-    baseline: Any,
-    candidate: Any,
-    candidate_events: Sequence[Any],
+    baseline: Assessment,
+    candidate: Assessment,
+    candidate_events: Sequence[EventRecord],
     *,
     resamples: int = GATE_RESAMPLES,
     seed: int = 0,
-) -> tuple[Any, Any]:
+) -> tuple[AssessmentDifference | None, FlipReport | None]:
     """(the :class:`~aaaf.scoring.assessment_difference.AssessmentDifference`, the
     :class:`~aaaf.scoring.task_flips.FlipReport` or None) of candidate − baseline; (None,
     None) when the baseline's evidence is no longer stored."""
@@ -110,7 +115,7 @@ def compare_assessments(
 def run_agent_gate(
     org: OrgStore,
     agent_name: str,
-    agent_spec: Any,
+    agent_spec: AgentSpec,
     *,
     fail_on: Sequence[str],
     clock: Callable[[], datetime],
@@ -122,7 +127,7 @@ def run_agent_gate(
     dimension_tolerance: float | None = None,
     library_dirs: Sequence[str] = (),
     **stress_options: Any,
-) -> tuple[GateResult, Any, Any]:
+) -> tuple[GateResult, StressRun, Assessment]:
     """Find the baseline, run the stress suite (:func:`aaaf.services.stress.run_stress_test`)
     and gate its run (:func:`gate_stress_run`); (result, stress run, candidate assessment)."""
     from aaaf.errors import AAAFError
@@ -149,8 +154,8 @@ def run_agent_gate(
 def gate_stress_run(
     org: OrgStore,
     agent: Agent,
-    run: Any,
-    baseline: Any,
+    run: StressRun,
+    baseline: Assessment | None,
     *,
     fail_on: Sequence[str],
     now: datetime,
@@ -159,7 +164,7 @@ def gate_stress_run(
     seed: int = 0,
     promote: bool = False,
     dimension_tolerance: float | None = None,
-) -> tuple[GateResult, Any]:
+) -> tuple[GateResult, Assessment]:
     """Assess a finished stress run ``stress_test_only`` on its evidence alone (earlier runs'
     stress evidence in the window stays out: it is the baseline's), compare it with
     ``baseline`` and record the outcome (:func:`aaaf.services.gate_baselines.record_gate`);

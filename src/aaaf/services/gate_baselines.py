@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
+    from aaaf.store.repositories.stress_runs import StressRun
 
 
 def _valid(record: Assessment, now: datetime) -> bool:
@@ -67,13 +68,13 @@ def find_baseline(
 def record_gate(
     org: OrgStore,
     agent: Agent,
-    candidate: Any,
+    candidate: Assessment,
     *,
-    baseline: Any,
+    baseline: Assessment | None,
     verdict: str,
     passed: bool,
     fail_on: Sequence[str],
-    stress_run: Any = None,
+    stress_run: StressRun | None = None,
     promote: bool = False,
 ) -> None:
     """Record an agent gate's outcome for its candidate (and, with ``promote``, promote it

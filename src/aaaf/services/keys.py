@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
 from aaaf.settings import get_settings
-from aaaf.store import Organization, Store
+from aaaf.store import Organization, OrgStore, Store
 from aaaf.store.api_keys import ApiKey, ApiKeys
+
+if TYPE_CHECKING:
+    from aaaf.models.tenancy import Organization as OrganizationOut
 
 KEY_PREFIX = "ak_"
 SCOPES: tuple[str, ...] = ("read", "events:write", "assessments:write", "auditor", "admin")
@@ -118,6 +122,31 @@ def create_organization(
     return organization, create_key(
         store, organization.id, SCOPES, name="created with the organization", now=now
     )
+
+
+def organization_out(organization: Organization) -> OrganizationOut:
+    """An organization as the API answers it (its key hash never shown)."""
+    from aaaf.models.tenancy import Organization as OrganizationOut
+
+    return OrganizationOut(**organization.to_dict())
+
+
+def own_organization(org: OrgStore) -> OrganizationOut:
+    """The organization ``org`` is scoped to."""
+    return organization_out(org.organization())
+
+
+def rename_organization(store: Store, organization_id: uuid.UUID, name: str) -> OrganizationOut:
+    """Rename an organization; ``CONFLICT`` when another one's name, normalised
+    (docs/security.md "Names"), is ``name`` — an older name spelled otherwise included."""
+    taken = (
+        unicodedata.normalize("NFKC", other.name) == name
+        for other in store.organizations()
+        if other.id != organization_id
+    )
+    if any(taken):
+        raise AAAFError("CONFLICT", f"An organization named {name!r} already exists.", {"name": name})
+    return organization_out(store.update_organization(organization_id, name=name))
 
 
 def create_key(

@@ -2,18 +2,23 @@
 revocation and the status list take (document 004 §4, §5.1 step 6).
 
 :class:`OrgSession` is what those services read of it — the CLI's ``Session`` is one — and
-:class:`ScopedOrg` builds one for a single organization where no front end did (a job, the
-public verification, a status list rewritten after an appeal).
+:class:`ScopedOrg` builds one for a single organization where no front end did (a job, a route,
+the public verification, a status list rewritten after an appeal): :func:`org_session` of
+an organization's repositories, :func:`org_session_by_id` of its id.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from aaaf.services.issuer import Database
 from aaaf.store.org_store import OrgStore
 from aaaf.store.records import Organization
+
+if TYPE_CHECKING:
+    from aaaf.store.store import Store
 
 
 class OrgSession(Protocol):
@@ -37,3 +42,14 @@ class ScopedOrg:
     store: Database
     org: OrgStore
     organization: Organization
+
+
+def org_session(store: Database, org: OrgStore) -> ScopedOrg:
+    """The session of the organization ``org`` is scoped to."""
+    return ScopedOrg(store, org, org.organization())
+
+
+def org_session_by_id(store: Store, organization_id: uuid.UUID | str) -> ScopedOrg:
+    """The session of the organization with this id (``NOT_FOUND`` when there is none)."""
+    organization = store.get_organization(organization_id)
+    return ScopedOrg(store, store.scope(organization.id, exists=True), organization)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.stress_runs import StressRun
 
 IMPORTED_LOG_ADAPTER = "inspect_log"
 """The adapter of a stress run made from an organization's own inspect_ai log (``aaaf
@@ -31,7 +32,7 @@ class AgentRuns:
     imported: frozenset[str] = frozenset()
 
 
-def is_harness_run(run: Any) -> bool:
+def is_harness_run(run: StressRun) -> bool:
     return str(run.adapter) != IMPORTED_LOG_ADAPTER
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Engine
+
 from aaaf.services.context import ServiceContext
 from aaaf.store.queue_state import QueueState, read_queue_state
 
@@ -40,7 +42,7 @@ class QueueHealth:
         }
 
 
-def queue_health(engine: Any, context: ServiceContext) -> QueueHealth:
+def queue_health(engine: Engine, context: ServiceContext) -> QueueHealth:
     """Read the queue (read-only) and judge it."""
     state = read_queue_state(engine, context.now())
     within = context.settings.jobs_stalled_after_seconds

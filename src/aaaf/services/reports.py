@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.scoring.records import EventRecord
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Agent
+    from aaaf.store.records import Agent, Assessment
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def trust_for(
     return result.to_dict(), None
 
 
-def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
+def latest_with_composites(org: OrgStore, agent_id: uuid.UUID) -> Assessment | None:
     """The newest completed assessment that scored whole axes (not a single dimension)."""
     for assessment in org.assessments(agent_id, status="completed"):
         if assessment.type in COMPOSITE_TYPES:
@@ -90,11 +91,13 @@ def latest_with_composites(org: OrgStore, agent_id: Any) -> Any | None:
     return None
 
 
-def latest_with_composites_by_agent(org: OrgStore, completed: Sequence[Any] | None = None) -> dict[Any, Any]:
+def latest_with_composites_by_agent(
+    org: OrgStore, completed: Sequence[Assessment] | None = None
+) -> dict[uuid.UUID, Assessment]:
     """:func:`latest_with_composites` of every agent of the organization, in one query
     (agent id → assessment; agents without one are absent).  ``completed``: the
     organization's completed assessments newest first, when the caller has read them."""
-    latest: dict[Any, Any] = {}
+    latest: dict[uuid.UUID, Assessment] = {}
     for assessment in org.assessments(status="completed") if completed is None else completed:
         if assessment.type in COMPOSITE_TYPES:
             latest.setdefault(assessment.agent_id, assessment)

@@ -19,12 +19,13 @@ from aaaf.store.event_partitions import month_start
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.repositories.retention import PruneCounts
     from aaaf.store.store import Store
 
 
 def prune_organization(
     org: OrgStore, *, now: datetime, dry_run: bool = False, rows_from: datetime | None = None
-) -> Any:
+) -> PruneCounts:
     """Prune one organization with its own retention settings; returns the counts.  Events
     before ``rows_from`` are counted but left for :func:`prune_all` to drop by partition."""
     config = org.config()

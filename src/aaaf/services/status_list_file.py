@@ -21,6 +21,7 @@ from aaaf.badges.signature import verify_jws
 from aaaf.badges.status_list import renewal_due
 
 if TYPE_CHECKING:
+    from aaaf.badges.keys import IssuerKey
     from aaaf.services.org_session import OrgSession
 
 
@@ -57,7 +58,7 @@ def refresh_status_list(
     return StatusListRefresh(path, True, written.get("validUntil"))
 
 
-def _signed_document(path: Path, key: Any) -> dict[str, Any] | None:
+def _signed_document(path: Path, key: IssuerKey) -> dict[str, Any] | None:
     """The list in ``path`` when this installation's key signed it, else None."""
     try:
         text = path.read_text(encoding="ascii").strip()

@@ -28,7 +28,10 @@ from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
     from aaaf.store.repositories.stress_runs import StressRun
+    from aaaf.stress.library import Library
+    from aaaf.stress.runner import AgentSpec
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ OUTCOMES = {"accepted": "pass", "partial": "partial", "rejected": "fail"}
 """Grade → document 004 §7.2 ``stress_test_results.outcome``."""
 
 
-def _agent(org: OrgStore, name: str) -> Any:
+def _agent(org: OrgStore, name: str) -> Agent:
     try:
         return org.get_agent(name)
     except AAAFError as error:
@@ -135,11 +138,11 @@ def with_installed(org: OrgStore, library_dirs: Sequence[str] = ()) -> list[str]
 def start_stress_run(
     org: OrgStore,
     agent_name: str,
-    agent_spec: Any,
+    agent_spec: AgentSpec,
     *,
     library_dirs: Sequence[str] = (),
     clock: Clock = system_clock,
-) -> tuple[Any, Any]:
+) -> tuple[StressRun, Library]:
     """Validate the libraries (``library_dirs`` and the installed ones) and record the run
     ``running``; (the run, the library)."""
     from aaaf.stress.library import load_library
@@ -160,12 +163,12 @@ def start_stress_run(
 def run_stress_test(
     org: OrgStore,
     agent_name: str,
-    agent_spec: Any,
+    agent_spec: AgentSpec,
     *,
     library_dirs: Sequence[str] = (),
     clock: Clock = system_clock,
     **options: Any,
-) -> tuple[Any, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, Any]]]:
     """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
     agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
     run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs, clock=clock)
@@ -177,8 +180,8 @@ def run_stress_test(
 def execute_stress_run(
     org: OrgStore,
     run: StressRun,
-    library: Any,
-    agent_spec: Any,
+    library: Library,
+    agent_spec: AgentSpec,
     *,
     library_dirs: Sequence[str] = (),
     dimension: str | None = None,
@@ -192,7 +195,7 @@ def execute_stress_run(
     sandbox: SandboxChoice | None = None,
     pin_agent_url: bool = False,
     clock: Clock = system_clock,
-) -> tuple[Any, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, Any]]]:
     """Run a recorded run's tasks, collect its evidence, store its results and close it.
 
     Every tool call and code grader runs in ``sandbox``; without one, the sandbox of
@@ -269,7 +272,7 @@ def _fail(org: OrgStore, run: StressRun, message: str, *, now: datetime) -> None
 def record_stress_evidence(
     org: OrgStore,
     run: StressRun,
-    library: Any,
+    library: Library,
     records: list[dict[str, Any]],
     *,
     log_path: str,
@@ -277,7 +280,7 @@ def record_stress_evidence(
     settings: Settings | None = None,
     notes: Sequence[str] = (),
     clock: Clock = system_clock,
-) -> tuple[Any, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, Any]]]:
     """The one path from an inspect log's stress records to evidence (issue 15 §4), for the
     harness's own runs and for a user's imported log: model-graded sub-scores, the standard
     events collected for the run's agent, one ``stress_test_results`` row per task, the run
@@ -375,7 +378,7 @@ def import_inspect_log(
     enroll: bool = False,
     settings: Settings | None = None,
     clock: Clock = system_clock,
-) -> tuple[Any, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, Any]]]:
     """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as
     evidence of the agent, by the same path as the harness's runs (issue 15 "Build on
     inspect_ai": "one path for both").  The log is a run of its own (adapter ``inspect_log``);

@@ -43,10 +43,12 @@ from aaaf.settings import Settings
 from aaaf.stress.sandbox import SandboxChoice
 
 if TYPE_CHECKING:
+    from aaaf.services.issuer import Database
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Agent
+    from aaaf.store.records import Agent, Assessment
     from aaaf.store.repositories.stress_runs import StressRun
     from aaaf.store.store import Store
+    from aaaf.stress.library import Library, LoadedTask
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +95,7 @@ class StressRequest:
         )
 
 
-def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Any, list[Any]]:
+def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Library, list[LoadedTask]]:
     """The library (the standard one and the organization's installed ones) and the tasks the
     request chooses; ``INVALID_REQUEST`` when it chooses none."""
     from aaaf.stress.library import load_library
@@ -106,7 +108,9 @@ def chosen_tasks(org: OrgStore, request: StressRequest) -> tuple[Any, list[Any]]
     return library, chosen
 
 
-def _check_runnable(org: OrgStore, request: StressRequest, settings: Settings) -> tuple[Any, SandboxChoice]:
+def _check_runnable(
+    org: OrgStore, request: StressRequest, settings: Settings
+) -> tuple[Library, SandboxChoice]:
     """The checks made when the run is requested and again when its job starts (the worker's
     settings may differ, the URL may resolve elsewhere by then): the URL like a webhook
     target, the tasks, and a sandbox for the tasks that execute code ("no sandbox, no code");
@@ -128,7 +132,7 @@ def queue_stress_run(
     api_key: str | None,
     settings: Settings,
     now: datetime,
-) -> Any:
+) -> StressRun:
     """Check, record ``queued`` and queue a stress run of ``agent``, in one transaction."""
     library, _ = _check_runnable(org, request, settings)
     sealed = None if not api_key else box.seal(api_key.encode("utf-8"), purpose=KEY_PURPOSE)
@@ -148,6 +152,28 @@ def queue_stress_run(
     return run
 
 
+def queue_assessment_stress_run(
+    org: OrgStore,
+    database: Database,
+    assessment_id: str,
+    queue: JobQueue,
+    request: StressRequest,
+    *,
+    api_key: str | None,
+    settings: Settings,
+    now: datetime,
+) -> tuple[Assessment, StressRun]:
+    """:func:`queue_stress_run` against the agent of an assessment (``NOT_FOUND`` for another
+    organization's), its key sealed with the installation's secret; the assessment and the run."""
+    from aaaf.services.issuer import secret_box
+
+    assessment = org.get_assessment(assessment_id)
+    agent = org.get_agent(str(assessment.agent_id))
+    box = secret_box(database, settings)
+    run = queue_stress_run(org, agent, queue, box, request, api_key=api_key, settings=settings, now=now)
+    return assessment, run
+
+
 def _evidence_prefix(run_id: uuid.UUID) -> str:
     """The ``task_id`` prefix of every event a run stores (``stress-<run id>-<task>``)."""
     from aaaf.evals.importers.inspect_stress import evidence_task_id
@@ -155,7 +181,7 @@ def _evidence_prefix(run_id: uuid.UUID) -> str:
     return evidence_task_id(str(run_id), "")
 
 
-def _fail(org: OrgStore, run_id: uuid.UUID, reason: str, now: datetime) -> Any:
+def _fail(org: OrgStore, run_id: uuid.UUID, reason: str, now: datetime) -> StressRun:
     """Close a run ``failed`` with ``reason``, keeping none of its evidence."""
     org.discard_stress_run_evidence(run_id, _evidence_prefix(run_id))
     log.warning("stress run %s failed: %s", run_id, reason)
@@ -206,7 +232,7 @@ def run_stress_job(
     clock: Callable[[], datetime],
     box: Callable[[], SecretBox],
     logs: Path | None = None,
-) -> Any:
+) -> StressRun:
     """Run a queued stress run once (module docstring); the run as stored afterwards.
 
     Never raises for what the run meets: a refused URL or sandbox, an unreadable key, the
@@ -257,7 +283,7 @@ def _execute(
     box: Callable[[], SecretBox],
     logs: Path,
     clock: Callable[[], datetime],
-) -> Any:
+) -> StressRun:
     from aaaf.services import stress as stress_service
     from aaaf.stress.runner import AgentSpec
 

@@ -42,7 +42,7 @@ from aaaf.scoring.trust import (
     merge_override,
     score_trust_from_events,
 )
-from aaaf.store.records import Agent, ScoreHistoryEntry
+from aaaf.store.records import Agent, ScoreHistoryEntry, TrustOverride
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -148,7 +148,7 @@ def _reported(
     )
 
 
-def unchanged_since(result: TrustResult, previous: Any | None) -> bool:
+def unchanged_since(result: TrustResult, previous: ScoreHistoryEntry | None) -> bool:
     """Whether ``result`` says nothing that the committed entry ``previous`` does not already say.
 
     "Nothing changed" means, all at once:
@@ -359,7 +359,7 @@ def review(
     return org.review_score(_history_id(history_id), approve=approve, reviewer=reviewer, at=at)
 
 
-def pending_reviews(org: OrgStore) -> list[tuple[Any, Any]]:
+def pending_reviews(org: OrgStore) -> list[tuple[Agent, ScoreHistoryEntry]]:
     """(agent, entry) for every held anomalous trust score not reviewed yet."""
     pending = []
     for agent in org.agents():
@@ -396,7 +396,7 @@ def load_override_file(path: Path | str) -> dict[str, Any]:
 
 def set_override(
     org: OrgStore, weights: Mapping[str, Any], *, set_by: str | None, at: datetime
-) -> tuple[Any, str | None]:
+) -> tuple[TrustOverride, str | None]:
     """Store the override as given; return it and, if it would be rejected when applied, why."""
     stored = org.set_trust_override(dict(weights), set_by=set_by, set_at=at)
     _, rejected = merge_override(TRUST_WEIGHTS, stored.weights)

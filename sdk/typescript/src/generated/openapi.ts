@@ -1992,14 +1992,19 @@ export interface components {
             method: {
                 [key: string]: unknown;
             };
-            /** Grading */
-            grading?: {
-                [key: string]: unknown;
-            } | null;
+            grading?: components["schemas"]["ComparisonGrading"] | null;
             /** Calibration */
             calibration?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["JudgeCalibration"];
             } | null;
+        };
+        /**
+         * ComparisonGrading
+         * @description What grading recorded in the control and in the treatment.
+         */
+        ComparisonGrading: {
+            control: components["schemas"]["GradingSummary"];
+            treatment: components["schemas"]["GradingSummary"];
         };
         /**
          * CompositeDiff
@@ -2370,6 +2375,27 @@ export interface components {
             performance?: components["schemas"]["AxisEvidence"] | null;
             capability?: components["schemas"]["AxisEvidence"] | null;
         };
+        /**
+         * GradingSummary
+         * @description What grading recorded in a run: graded assertions, judge scores, failed judgements
+         *     (``failure_reasons``: the first three, ``judge: reason``).
+         */
+        GradingSummary: {
+            /** Run Id */
+            run_id: string;
+            /** Assertions */
+            assertions: number;
+            /** Assertions Graded Here */
+            assertions_graded_here: number;
+            /** Assertions Failed */
+            assertions_failed: number;
+            /** Judge Scores */
+            judge_scores: number;
+            /** Judge Failures */
+            judge_failures: number;
+            /** Failure Reasons */
+            failure_reasons: string[];
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -2389,6 +2415,24 @@ export interface components {
             /** Reason */
             reason?: string | null;
             queue?: components["schemas"]["QueueStatus"] | null;
+        };
+        /**
+         * JudgeCalibration
+         * @description A judge's Spearman ρ against the human labels and whether it may be used.
+         */
+        JudgeCalibration: {
+            /** Spearman */
+            spearman: number | null;
+            /** N */
+            n: number;
+            /** Dropped */
+            dropped: number;
+            /** Accepted */
+            accepted: boolean;
+            /** Dimension */
+            dimension: string | null;
+            /** Reason */
+            reason: string;
         };
         /**
          * Jwk
@@ -2818,14 +2862,20 @@ export interface components {
             treatments: number;
             /** Family Confidence */
             family_confidence: number;
-            /** Grading */
-            grading?: {
-                [key: string]: unknown;
-            } | null;
+            grading?: components["schemas"]["SeveralGrading"] | null;
             /** Calibration */
             calibration?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["JudgeCalibration"];
             } | null;
+        };
+        /**
+         * SeveralGrading
+         * @description What grading recorded in the control and in each treatment, in the order given.
+         */
+        SeveralGrading: {
+            control: components["schemas"]["GradingSummary"];
+            /** Treatments */
+            treatments: components["schemas"]["GradingSummary"][];
         };
         /**
          * StressLibrary

@@ -18,10 +18,10 @@ from pydantic import Field
 from aaaf.api.deps import AssessmentWriter, Auditor, NowDep, Reader, StoreDep
 from aaaf.api.models import Request
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
-from aaaf.api.routes.badges import issue_after_scoring
 from aaaf.models.appeal import Appeal as AppealOut
 from aaaf.models.appeal import AppealPage
 from aaaf.services import appeals as appeal_service
+from aaaf.services.assessment_jobs import issue_badge_of
 from aaaf.store import Appeal
 
 router = APIRouter(prefix="/api/v1/assessments/{assessment_id}/appeals", tags=["appeals"])
@@ -90,5 +90,5 @@ def resolve_appeal(
         org, str(appeal.id), decision=body.decision, notes=body.notes, now=now
     )
     if resolved.status == "accepted":
-        issue_after_scoring(store, org, resolved.assessment_id, now)
+        issue_badge_of(store, org.organization_id, resolved.assessment_id, now=now)
     return AppealOut(**resolved.to_dict())

@@ -32,7 +32,8 @@ from aaaf.models.changes import AssessmentChanges
 from aaaf.models.stress_run import StressRunQueued
 from aaaf.scoring.results import iso
 from aaaf.services import assessment_jobs
-from aaaf.services.assessment_view import assessment_model, assessment_of
+from aaaf.services.agents import assessable_agent
+from aaaf.services.assessment_view import assessment_model, assessment_of, assessments_page
 
 router = APIRouter(prefix="/api/v1/assessments", tags=["assessments"])
 
@@ -68,11 +69,7 @@ def create_assessment(
             "window_start is set by the organization's assessment_window_days; give window_end only.",
             {"field": "window_start"},
         )
-    agent = org.get_agent(body.agent_id)
-    if agent.status == "archived":
-        raise AAAFError(
-            "CONFLICT", f"Agent {agent.id} is archived and cannot be assessed.", {"status": "archived"}
-        )
+    agent = assessable_agent(org, body.agent_id)
     window_end = _moment(body.window_end, "window_end")
     record = assessment_jobs.trigger_assessment(
         org,
@@ -136,11 +133,8 @@ def run_stress_test(
     once: another organization's assessment (404), a URL, a selection without tasks (400), tasks
     that execute code without a sandbox (503 ``SANDBOX_UNAVAILABLE``; docs/stress-tests.md)."""
     from aaaf.services import stress_jobs
-    from aaaf.services.issuer import secret_box
     from aaaf.services.stress import stress_run_model
 
-    assessment = org.get_assessment(assessment_id)
-    agent = org.get_agent(str(assessment.agent_id))
     request = stress_jobs.StressRequest(
         agent_url=body.agent_url,
         model=body.model,
@@ -149,11 +143,11 @@ def run_stress_test(
         parallel=body.parallel,
     )
     api_key = None if body.agent_api_key is None else body.agent_api_key.get_secret_value()
-    run = stress_jobs.queue_stress_run(
+    assessment, run = stress_jobs.queue_assessment_stress_run(
         org,
-        agent,
+        store,
+        assessment_id,
         queue,
-        secret_box(store, context.settings),
         request,
         api_key=api_key,
         settings=context.settings,
@@ -198,9 +192,8 @@ def list_assessments(
     limit: LimitQuery = 100,
 ) -> Page[Assessment]:
     """Assessments, newest first."""
-    agent = None if agent_id is None else org.get_agent(agent_id)
-    records = org.assessments_page(
-        agent_id=agent.id if agent else None, status=status, before=time_id_after(cursor), limit=limit + 1
+    records = assessments_page(
+        org, agent_ref=agent_id, status=status, before=time_id_after(cursor), limit=limit + 1
     )
     return keyset_page(
         records,

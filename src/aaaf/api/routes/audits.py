@@ -30,6 +30,7 @@ from aaaf.api.models import AuditFindings, AuditSample, AuditSampleRequest, Batc
 from aaaf.api.routes.events import batch_answer
 from aaaf.errors import AAAFError
 from aaaf.models.audit import AuditStatus
+from aaaf.services import agents as agent_service
 from aaaf.services import audits as audit_service
 from aaaf.services.collect import collect as collect_events
 
@@ -67,7 +68,7 @@ def get_audit_status(
 def record_audit_findings(agent_id: str, body: AuditFindings, org: Auditor, now: NowDep) -> BatchResult:
     """Record up to 1 000 findings about the agent's tasks: each is accepted, a duplicate, or
     rejected with its index, the code and the field of its problem."""
-    agent = org.get_agent(agent_id)
+    agent = agent_service.get_agent(org, agent_id)
     if len(body.findings) > MAX_BATCH_EVENTS:
         raise AAAFError(
             "PAYLOAD_TOO_LARGE",
@@ -75,5 +76,5 @@ def record_audit_findings(agent_id: str, body: AuditFindings, org: Auditor, now:
             {"limit_events": MAX_BATCH_EVENTS, "events": len(body.findings)},
         )
     items = audit_service.finding_items(body.findings, auditor=body.auditor, now=now)
-    report = collect_events(org, items, now=now, default_agent=str(agent.id))
-    return BatchResult.model_validate(batch_answer(report, body.findings))
+    report = collect_events(org, items, now=now, default_agent=agent.id)
+    return batch_answer(report, body.findings)

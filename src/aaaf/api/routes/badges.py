@@ -7,15 +7,13 @@ public keys; ``.svg``/``.png``/``.json``/``.jwt`` serve the badge on record, its
 redrawn from the signed credential and baked with it.  None of these needs a key: a badge
 is shown to whoever the agent's operator shows it to.
 
-A completed assessment gets its badge right after it is scored (:func:`issue_after_scoring`)
-unless it is held for review (SCORING.md §7 "Assessments").
+A completed assessment gets its badge right after it is scored
+(:func:`aaaf.services.assessment_jobs.issue_badge_of`) unless it is held for review
+(SCORING.md §7 "Assessments").
 """
 
 from __future__ import annotations
 
-import logging
-import uuid
-from datetime import datetime
 from typing import Literal
 
 from fastapi import APIRouter, Response
@@ -23,13 +21,10 @@ from pydantic import Field
 
 from aaaf.api.deps import Admin, Auditor, NowDep, PresentedKey, Reader, StoreDep
 from aaaf.api.models import Request
-from aaaf.errors import AAAFError
 from aaaf.models import Assessment
 from aaaf.models.badge import BadgeCredential, BadgeOnRecord, BadgeRevocation, Jwks, PublicVerification
-from aaaf.services.org_session import ScopedOrg
-from aaaf.store import OrgStore, Store
-
-log = logging.getLogger("aaaf.api")
+from aaaf.services.assessment_jobs import issue_badge_of
+from aaaf.services.org_session import org_session, org_session_by_id
 
 router = APIRouter(tags=["badges"])
 
@@ -39,17 +34,6 @@ MEDIA_TYPES = {
     "json": "application/json",
     "jwt": "application/jwt",
 }
-
-
-def issue_after_scoring(store: Store, org: OrgStore, assessment_id: uuid.UUID, now: datetime) -> None:
-    """Issue the badge of a just-completed assessment; a held or refused one is only logged
-    (the assessment record says why: its review state)."""
-    from aaaf.services import badges as badge_service
-
-    try:
-        badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
-    except AAAFError as error:
-        log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
 
 
 @router.get(
@@ -97,9 +81,9 @@ def get_status_list(org_id: str, store: StoreDep, now: NowDep) -> Response:
     which badge verifiers fetch from the URL each credential names (public)."""
     from aaaf.services import badge_revocation as revocation
 
-    organization = store.get_organization(org_id)
-    session = ScopedOrg(store, store.scope(organization.id), organization)
-    return Response(revocation.status_list_token(session, now), media_type="application/jwt")
+    return Response(
+        revocation.status_list_token(org_session_by_id(store, org_id), now), media_type="application/jwt"
+    )
 
 
 class Revocation(Request):
@@ -121,7 +105,7 @@ def revoke_badge(
     list with when and why, so every copy handed out verifies as revoked from now on."""
     from aaaf.services import badge_revocation as revocation
 
-    session = ScopedOrg(store, org, org.organization())
+    session = org_session(store, org)
     badge, _ = revocation.revoke(session, assessment_id, reason=body.reason, now=now)
     return BadgeRevocation(
         assessment_id=str(badge.assessment_id),
@@ -143,12 +127,12 @@ def review_badge(assessment_id: str, body: Review, org: Auditor, store: StoreDep
     from aaaf.services import badges as badge_service
     from aaaf.services.assessment_view import assessment_of
 
-    session = ScopedOrg(store, org, org.organization())
+    session = org_session(store, org)
     decided = badge_service.review(
         session, assessment_id, approve=body.decision == "approve", reviewer=body.reviewer, now=now
     )
     if decided.review_state == "approved":
-        issue_after_scoring(store, org, decided.id, now)
+        issue_badge_of(store, org.organization_id, decided.id, now=now)
     return assessment_of(org, decided.id)
 
 

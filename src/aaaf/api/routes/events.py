@@ -12,8 +12,6 @@ A batch holds at most 1 000 events (413 ``PAYLOAD_TOO_LARGE`` beyond, as for a b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -21,7 +19,7 @@ from fastapi import APIRouter, Body, Query
 
 from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
 from aaaf.api.limits import MAX_BATCH_EVENTS
-from aaaf.api.models import BatchResult, EventOut, EventStored, Page
+from aaaf.api.models import BatchResult, EventItemError, EventOut, EventStored, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
@@ -30,22 +28,9 @@ from aaaf.scoring.results import iso
 from aaaf.services.audits import gate_findings
 from aaaf.services.collect import CollectReport
 from aaaf.services.collect import collect as collect_events
-from aaaf.store import OrgStore
+from aaaf.services.events import agent_events_page, request_transaction
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"])
-
-
-@contextmanager
-def _one_transaction(org: OrgStore) -> Iterator[OrgStore]:
-    """On PostgreSQL, ``org`` bound to one transaction for the request: the configuration, the
-    agents and the write share one pooled connection (one checkout and its ping instead of
-    three), committed before the answer is sent, or nothing is.  SQLite keeps a connection
-    per step, so that its write lock is not held while a batch is validated."""
-    if org.engine.dialect.name == "sqlite":
-        yield org
-        return
-    with org.unit_of_work() as bound:
-        yield bound
 
 
 def _client_id(raw: Any) -> str | None:
@@ -65,7 +50,7 @@ def create_event(
     """Submit one event; an invalid one is refused with the code and field of its problem
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
     items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
-    with _one_transaction(org) as bound:
+    with request_transaction(org) as bound:
         report = collect_events(bound, items, now=now)
     meter.add(org.organization_id, now, "events_accepted", report.accepted)
     if report.errors:
@@ -82,7 +67,7 @@ def create_events_batch(
     principal: CallerDep,
     now: NowDep,
     meter: MeterDep,
-) -> dict[str, Any]:
+) -> BatchResult:
     """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
     its ``id``, the code and the field of its problem (``FORBIDDEN`` for a ``task_audited``
     event sent without the ``auditor`` scope)."""
@@ -93,30 +78,30 @@ def create_events_batch(
             {"limit_events": MAX_BATCH_EVENTS, "events": len(events)},
         )
     items = gate_findings(((None, raw) for raw in events), may_audit=principal.holds("auditor"))
-    with _one_transaction(org) as bound:
+    with request_transaction(org) as bound:
         report = collect_events(bound, items, now=now)
     meter.add(org.organization_id, now, "events_accepted", report.accepted)
     return batch_answer(report, events)
 
 
-def batch_answer(report: CollectReport, sent: list[Any]) -> dict[str, Any]:
+def batch_answer(report: CollectReport, sent: list[Any]) -> BatchResult:
     """docs/api.md batch answer: counts and each rejected item's index, ``id``, code,
     field and message."""
-    return {
-        "accepted": report.accepted,
-        "duplicates": report.duplicates,
-        "rejected": report.rejected,
-        "errors": [
-            {
-                "index": error.index,
-                "id": _client_id(sent[error.index]) if 0 <= error.index < len(sent) else None,
-                "code": error.code,
-                "field": error.field,
-                "error": error.message,
-            }
+    return BatchResult(
+        accepted=report.accepted,
+        duplicates=report.duplicates,
+        rejected=report.rejected,
+        errors=[
+            EventItemError(
+                index=error.index,
+                id=_client_id(sent[error.index]) if 0 <= error.index < len(sent) else None,
+                code=error.code,
+                field=error.field,
+                error=error.message,
+            )
             for error in report.errors
         ],
-    }
+    )
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -150,10 +135,10 @@ def list_events(
     limit: LimitQuery = 100,
 ) -> Page[EventOut]:
     """An agent's events in time order (``id`` is the store's, ``key`` the client's ``id``)."""
-    agent = org.get_agent(agent_id)
     types = [part.strip() for part in event_type.split(",") if part.strip()] if event_type else None
-    rows = org.events_page(
-        agent.id,
+    agent, rows = agent_events_page(
+        org,
+        agent_id,
         types=types,
         since=_utc(since),
         until=_utc(until),

@@ -7,8 +7,6 @@ organization's own key reads only its own organization; any other id is 404.
 
 from __future__ import annotations
 
-from unicodedata import normalize
-
 from fastapi import APIRouter, Depends
 
 from aaaf.api.deps import Admin, NowDep, Reader, StoreDep, require_admin_key
@@ -57,7 +55,7 @@ def get_organization(org_id: str, org: Reader) -> OrganizationOut:
         raise AAAFError(
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
-    return OrganizationOut(**org.organization().to_dict())
+    return key_service.own_organization(org)
 
 
 @router.patch("/{org_id}", response_model=OrganizationOut, operation_id="update_organization")
@@ -67,14 +65,4 @@ def update_organization(org_id: str, body: OrganizationPatch, org: Admin, store:
         raise AAAFError(
             "NOT_FOUND", f"Organization {org_id} not found.", {"resource": "organization", "id": org_id}
         )
-    # uniqueness on the normalised spelling (docs/security.md "Names"), older names included
-    taken = (
-        normalize("NFKC", other.name) == body.name
-        for other in store.organizations()
-        if other.id != org.organization_id
-    )
-    if any(taken):
-        raise AAAFError(
-            "CONFLICT", f"An organization named {body.name!r} already exists.", {"name": body.name}
-        )
-    return OrganizationOut(**store.update_organization(org.organization_id, name=body.name).to_dict())
+    return key_service.rename_organization(store, org.organization_id, body.name)

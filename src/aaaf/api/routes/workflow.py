@@ -124,7 +124,7 @@ def create_workflow_runs(body: WorkflowRunsIn, org: EventWriter, now: NowDep) ->
         else:
             items.append((None, raw))
     report = collect_events(org, items, now=now, workflow_definitions=definitions)
-    return BatchResult.model_validate(batch_answer(report, body.runs))
+    return batch_answer(report, body.runs)
 
 
 @router.get(

@@ -1,8 +1,8 @@
 """The dashboard's routes, served by ``aaaf serve`` at ``/`` (issue 17).
 
 Thin: each page authenticates the session (:mod:`aaaf.api.web.session`), scopes to the
-caller's organization (``Store.scope``, so another organization's agent or assessment is a
-404 like in the API), gathers its data through :mod:`aaaf.api.web.views` and renders a
+caller's organization (:func:`~aaaf.services.org_session.org_session_by_id`, so another
+organization's agent or assessment is a 404 like in the API), gathers its data through :mod:`aaaf.api.web.views` and renders a
 Jinja2 template.  Writes (redeliver a webhook, change the configuration) are POSTed forms
 carrying the session's CSRF token and need the scope the API route needs (``admin``).  None
 of these routes is in ``openapi.json`` (``include_in_schema=False``).
@@ -30,6 +30,9 @@ from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, TIER_COLOURS
 from aaaf.services import compare_reports
 from aaaf.services.changes import author_of
+from aaaf.services.configuration import change_config, config_of
+from aaaf.services.eval_runs import list_runs, stored_summaries
+from aaaf.services.org_session import org_session_by_id
 from aaaf.store import OrgStore
 
 HERE = Path(__file__).parent
@@ -78,8 +81,7 @@ def _session(request: Request) -> Session:
 
 
 def _org(request: Request, session: Session) -> OrgStore:
-    org: OrgStore = request.app.state.store.scope(session.principal.organization_id)
-    return org
+    return org_session_by_id(request.app.state.store, session.principal.organization_id).org
 
 
 def _render(
@@ -88,7 +90,9 @@ def _render(
     base: dict[str, Any] = {"session": session}
     if session is not None:
         base["csrf"] = session.csrf
-        base["organization"] = request.app.state.store.scope(session.principal.organization_id).organization()
+        base["organization"] = org_session_by_id(
+            request.app.state.store, session.principal.organization_id
+        ).organization
         base["can"] = {scope: session.principal.holds(scope) for scope in ("read", "admin", "auditor")}
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
@@ -258,15 +262,15 @@ def overview(
             tier=tier,
             sort=sort,
         )
-        config = org.config()
+        config = config_of(org)
         return _render(
             request,
             "dashboard/overview.html",
             session,
             **data,
             base_url=str(request.base_url).rstrip("/"),
-            minimum=max(config.min_tasks_performance, config.min_tasks_capability),
-            window_days=config.window_days,
+            minimum=max(config.minimum_tasks_performance, config.minimum_tasks_capability),
+            window_days=config.assessment_window_days,
         )
 
     return _page(request, build)
@@ -303,9 +307,9 @@ def review(
     ``POST /api/v1/badges/{id}/review`` does, for a key holding the ``auditor`` scope."""
 
     def build(session: Session) -> Response:
-        from aaaf.api.routes.badges import issue_after_scoring
         from aaaf.services import badges as badge_service
-        from aaaf.services.org_session import ScopedOrg
+        from aaaf.services.assessment_jobs import issue_badge_of
+        from aaaf.services.org_session import org_session
 
         check_csrf(session, csrf_token)
         session.principal.require("auditor")
@@ -315,14 +319,14 @@ def review(
         org = _org(request, session)
         now = request.app.state.context.now()
         decided = badge_service.review(
-            ScopedOrg(store, org, org.organization()),
+            org_session(store, org),
             assessment_id,
             approve=decision == "approve",
             reviewer=reviewer.strip() or None,
             now=now,
         )
         if decided.review_state == "approved":
-            issue_after_scoring(store, org, decided.id, now)
+            issue_badge_of(store, org.organization_id, decided.id, now=now)
         return RedirectResponse(f"/assessments/{decided.id}?reviewed={decided.review_state}", status_code=303)
 
     return _page(request, build)
@@ -353,7 +357,7 @@ def redeliver(request: Request, webhook_id: str, delivery_id: str, csrf_token: s
 
 
 def _config_page(request: Request, session: Session, status: int = 200, **extra: Any) -> Response:
-    config = _org(request, session).config_dict()
+    config = config_of(_org(request, session))
     extra.setdefault("submitted", None)
     extra.setdefault("error_part", None)
     return _render(request, "dashboard/config.html", session, status=status, config=config, **extra)
@@ -385,7 +389,7 @@ async def config_submit(request: Request) -> Response:
         part = str(form.get("part") or "")
         try:
             changes = _config_changes(part, form)
-            _org(request, session).update_config(changed_by=author_of(session.principal), **changes)
+            change_config(_org(request, session), changes, changed_by=author_of(session.principal))
         except AAAFError as error:
             return _config_page(
                 request, session, status=422, error=error, error_part=part, submitted=dict(form)
@@ -442,7 +446,7 @@ def compare(request: Request) -> Response:
     ones a sign-in kept, when a session ended under the form, pre-selected again)."""
 
     def build(session: Session) -> Response:
-        runs = [run.summary() for run in _org(request, session).eval_runs()]
+        runs = [run.summary() for run in list_runs(_org(request, session))]
         control, treatment = compare_pair.defaults(runs)
         query = request.query_params
         kept = query.get(KEPT) == "1"
@@ -464,9 +468,8 @@ def compare(request: Request) -> Response:
 def _checked_pair(org: OrgStore, control: str, treatments: list[str], raw: str) -> tuple[int, str | None]:
     """The resamples asked for and the warning about the pair (a run against itself refused)."""
     resamples = compare_reports.check_request(control, treatments, raw)
-    warning = compare_pair.check_pair(
-        org.get_eval_run(control).summary(), [org.get_eval_run(ref).summary() for ref in treatments]
-    )
+    control_run, *treatment_runs = stored_summaries(org, [control, *treatments])
+    warning = compare_pair.check_pair(control_run, treatment_runs)
     return resamples, warning
 
 

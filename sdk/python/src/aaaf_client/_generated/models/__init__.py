@@ -59,7 +59,7 @@ from .compare_in_weights_type_0 import CompareInWeightsType0
 from .comparison import Comparison
 from .comparison_badges import ComparisonBadges
 from .comparison_calibration_type_0 import ComparisonCalibrationType0
-from .comparison_grading_type_0 import ComparisonGradingType0
+from .comparison_grading import ComparisonGrading
 from .comparison_hotelling_type_0 import ComparisonHotellingType0
 from .comparison_judges import ComparisonJudges
 from .comparison_layers import ComparisonLayers
@@ -90,8 +90,10 @@ from .event_out import EventOut
 from .event_out_data import EventOutData
 from .event_stored import EventStored
 from .evidence_sources import EvidenceSources
+from .grading_summary import GradingSummary
 from .health import Health
 from .http_validation_error import HTTPValidationError
+from .judge_calibration import JudgeCalibration
 from .jwk import Jwk
 from .jwks import Jwks
 from .key_create import KeyCreate
@@ -139,7 +141,7 @@ from .score_history_entry_details import ScoreHistoryEntryDetails
 from .security_gate import SecurityGate
 from .several_comparison import SeveralComparison
 from .several_comparison_calibration_type_0 import SeveralComparisonCalibrationType0
-from .several_comparison_grading_type_0 import SeveralComparisonGradingType0
+from .several_grading import SeveralGrading
 from .stress_library import StressLibrary
 from .stress_run import StressRun
 from .stress_run_queued import StressRunQueued
@@ -256,7 +258,7 @@ __all__ = (
     "Comparison",
     "ComparisonBadges",
     "ComparisonCalibrationType0",
-    "ComparisonGradingType0",
+    "ComparisonGrading",
     "ComparisonHotellingType0",
     "ComparisonJudges",
     "ComparisonLayers",
@@ -287,8 +289,10 @@ __all__ = (
     "EventOutData",
     "EventStored",
     "EvidenceSources",
+    "GradingSummary",
     "Health",
     "HTTPValidationError",
+    "JudgeCalibration",
     "Jwk",
     "Jwks",
     "KeyCreate",
@@ -336,7 +340,7 @@ __all__ = (
     "SecurityGate",
     "SeveralComparison",
     "SeveralComparisonCalibrationType0",
-    "SeveralComparisonGradingType0",
+    "SeveralGrading",
     "StressLibrary",
     "StressRun",
     "StressRunQueued",

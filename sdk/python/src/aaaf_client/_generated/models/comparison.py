@@ -14,7 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.comparison_badges import ComparisonBadges
   from ..models.comparison_calibration_type_0 import ComparisonCalibrationType0
-  from ..models.comparison_grading_type_0 import ComparisonGradingType0
+  from ..models.comparison_grading import ComparisonGrading
   from ..models.comparison_hotelling_type_0 import ComparisonHotellingType0
   from ..models.comparison_judges import ComparisonJudges
   from ..models.comparison_layers import ComparisonLayers
@@ -55,7 +55,7 @@ class Comparison:
             hotelling (ComparisonHotellingType0 | None):
             standardisation (ComparisonStandardisationType0 | None):
             method (ComparisonMethod):
-            grading (ComparisonGradingType0 | None | Unset):
+            grading (ComparisonGrading | None | Unset):
             calibration (ComparisonCalibrationType0 | None | Unset):
      """
 
@@ -76,7 +76,7 @@ class Comparison:
     hotelling: ComparisonHotellingType0 | None
     standardisation: ComparisonStandardisationType0 | None
     method: ComparisonMethod
-    grading: ComparisonGradingType0 | None | Unset = UNSET
+    grading: ComparisonGrading | None | Unset = UNSET
     calibration: ComparisonCalibrationType0 | None | Unset = UNSET
 
 
@@ -86,7 +86,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         from ..models.comparison_badges import ComparisonBadges # noqa: PLC0415
         from ..models.comparison_calibration_type_0 import ComparisonCalibrationType0 # noqa: PLC0415
-        from ..models.comparison_grading_type_0 import ComparisonGradingType0 # noqa: PLC0415
+        from ..models.comparison_grading import ComparisonGrading # noqa: PLC0415
         from ..models.comparison_hotelling_type_0 import ComparisonHotellingType0 # noqa: PLC0415
         from ..models.comparison_judges import ComparisonJudges # noqa: PLC0415
         from ..models.comparison_layers import ComparisonLayers # noqa: PLC0415
@@ -142,7 +142,7 @@ class Comparison:
         grading: dict[str, Any] | None | Unset
         if isinstance(self.grading, Unset):
             grading = UNSET
-        elif isinstance(self.grading, ComparisonGradingType0):
+        elif isinstance(self.grading, ComparisonGrading):
             grading = self.grading.to_dict()
         else:
             grading = self.grading
@@ -190,7 +190,7 @@ class Comparison:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.comparison_badges import ComparisonBadges # noqa: PLC0415
         from ..models.comparison_calibration_type_0 import ComparisonCalibrationType0 # noqa: PLC0415
-        from ..models.comparison_grading_type_0 import ComparisonGradingType0 # noqa: PLC0415
+        from ..models.comparison_grading import ComparisonGrading # noqa: PLC0415
         from ..models.comparison_hotelling_type_0 import ComparisonHotellingType0 # noqa: PLC0415
         from ..models.comparison_judges import ComparisonJudges # noqa: PLC0415
         from ..models.comparison_layers import ComparisonLayers # noqa: PLC0415
@@ -291,7 +291,7 @@ class Comparison:
 
 
 
-        def _parse_grading(data: object) -> ComparisonGradingType0 | None | Unset:
+        def _parse_grading(data: object) -> ComparisonGrading | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -299,14 +299,14 @@ class Comparison:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                grading_type_0 = ComparisonGradingType0.from_dict(data)
+                grading_type_0 = ComparisonGrading.from_dict(data)
 
 
 
                 return grading_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ComparisonGradingType0 | None | Unset, data)
+            return cast(ComparisonGrading | None | Unset, data)
 
         grading = _parse_grading(d.pop("grading", UNSET))
 

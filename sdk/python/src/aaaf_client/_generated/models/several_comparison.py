@@ -14,7 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.run_ref import RunRef
   from ..models.several_comparison_calibration_type_0 import SeveralComparisonCalibrationType0
-  from ..models.several_comparison_grading_type_0 import SeveralComparisonGradingType0
+  from ..models.several_grading import SeveralGrading
   from ..models.treatment_comparison import TreatmentComparison
 
 
@@ -37,7 +37,7 @@ class SeveralComparison:
             headline (str):
             treatments (int):
             family_confidence (float):
-            grading (None | SeveralComparisonGradingType0 | Unset):
+            grading (None | SeveralGrading | Unset):
             calibration (None | SeveralComparisonCalibrationType0 | Unset):
      """
 
@@ -48,7 +48,7 @@ class SeveralComparison:
     headline: str
     treatments: int
     family_confidence: float
-    grading: None | SeveralComparisonGradingType0 | Unset = UNSET
+    grading: None | SeveralGrading | Unset = UNSET
     calibration: None | SeveralComparisonCalibrationType0 | Unset = UNSET
 
 
@@ -58,7 +58,7 @@ class SeveralComparison:
     def to_dict(self) -> dict[str, Any]:
         from ..models.run_ref import RunRef # noqa: PLC0415
         from ..models.several_comparison_calibration_type_0 import SeveralComparisonCalibrationType0 # noqa: PLC0415
-        from ..models.several_comparison_grading_type_0 import SeveralComparisonGradingType0 # noqa: PLC0415
+        from ..models.several_grading import SeveralGrading # noqa: PLC0415
         from ..models.treatment_comparison import TreatmentComparison # noqa: PLC0415
         control = self.control.to_dict()
 
@@ -82,7 +82,7 @@ class SeveralComparison:
         grading: dict[str, Any] | None | Unset
         if isinstance(self.grading, Unset):
             grading = UNSET
-        elif isinstance(self.grading, SeveralComparisonGradingType0):
+        elif isinstance(self.grading, SeveralGrading):
             grading = self.grading.to_dict()
         else:
             grading = self.grading
@@ -120,7 +120,7 @@ class SeveralComparison:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.run_ref import RunRef # noqa: PLC0415
         from ..models.several_comparison_calibration_type_0 import SeveralComparisonCalibrationType0 # noqa: PLC0415
-        from ..models.several_comparison_grading_type_0 import SeveralComparisonGradingType0 # noqa: PLC0415
+        from ..models.several_grading import SeveralGrading # noqa: PLC0415
         from ..models.treatment_comparison import TreatmentComparison # noqa: PLC0415
         d = dict(src_dict)
         control = RunRef.from_dict(d.pop("control"))
@@ -148,7 +148,7 @@ class SeveralComparison:
 
         family_confidence = d.pop("family_confidence")
 
-        def _parse_grading(data: object) -> None | SeveralComparisonGradingType0 | Unset:
+        def _parse_grading(data: object) -> None | SeveralGrading | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -156,14 +156,14 @@ class SeveralComparison:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                grading_type_0 = SeveralComparisonGradingType0.from_dict(data)
+                grading_type_0 = SeveralGrading.from_dict(data)
 
 
 
                 return grading_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | SeveralComparisonGradingType0 | Unset, data)
+            return cast(None | SeveralGrading | Unset, data)
 
         grading = _parse_grading(d.pop("grading", UNSET))
 

@@ -8,7 +8,10 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.judge_calibration import JudgeCalibration
 
 
 
@@ -22,16 +25,19 @@ T = TypeVar("T", bound="SeveralComparisonCalibrationType0")
 class SeveralComparisonCalibrationType0:
     
 
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, JudgeCalibration] = _attrs_field(init=False, factory=dict)
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_calibration import JudgeCalibration # noqa: PLC0415
         
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+        for prop_name, prop in self.additional_properties.items():
+            field_dict[prop_name] = prop.to_dict()
+
 
         return field_dict
 
@@ -39,22 +45,31 @@ class SeveralComparisonCalibrationType0:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_calibration import JudgeCalibration # noqa: PLC0415
         d = dict(src_dict)
         several_comparison_calibration_type_0 = cls(
         )
 
 
-        several_comparison_calibration_type_0.additional_properties = d
+        additional_properties = {}
+        for prop_name, prop_dict in d.items():
+            additional_property = JudgeCalibration.from_dict(prop_dict)
+
+
+
+            additional_properties[prop_name] = additional_property
+
+        several_comparison_calibration_type_0.additional_properties = additional_properties
         return several_comparison_calibration_type_0
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> JudgeCalibration:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: JudgeCalibration) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:
