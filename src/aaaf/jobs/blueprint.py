@@ -22,7 +22,9 @@ Tasks:
 * ``aaaf.sweep`` (queue ``aaaf-sweep``) — jobs of workers that stopped beating are retried,
   assessments whose job gave up end ``failed``, lost assessment and stress-run jobs are queued
   again;
-* ``aaaf.duties``, ``aaaf.retention``, ``aaaf.benchmarks`` — :mod:`aaaf.jobs.periodic`.
+* ``aaaf.duties``, ``aaaf.retention``, ``aaaf.benchmarks`` (queue ``aaaf-periodic``) —
+  :mod:`aaaf.jobs.periodic`; a queue of their own, so that neither the assessments wait behind
+  them (every worker defers the minute's duties when it starts) nor they behind a backlog.
 
 :func:`schedule` gives the periodic ones with their cron (the sweep's period is
 ``AAAF_JOBS_SWEEP_SECONDS``).
@@ -45,6 +47,7 @@ from aaaf.settings import Settings
 QUEUE = "aaaf"
 STRESS_QUEUE = "aaaf-stress"
 SWEEP_QUEUE = "aaaf-sweep"
+PERIODIC_QUEUE = "aaaf-periodic"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
@@ -191,19 +194,19 @@ async def sweep(context: procrastinate.JobContext, timestamp: int) -> None:
     )
 
 
-@blueprint.task(name=DUTIES_TASK, queue=QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
+@blueprint.task(name=DUTIES_TASK, queue=PERIODIC_QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
 def duties(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_duties` at the tick's time."""
     periodic.run_duties(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
 
 
-@blueprint.task(name=RETENTION_TASK, queue=QUEUE, queueing_lock=RETENTION_TASK, pass_context=True)
+@blueprint.task(name=RETENTION_TASK, queue=PERIODIC_QUEUE, queueing_lock=RETENTION_TASK, pass_context=True)
 def retention(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_retention` at the tick's time."""
     periodic.run_retention(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
 
 
-@blueprint.task(name=BENCHMARKS_TASK, queue=QUEUE, queueing_lock=BENCHMARKS_TASK, pass_context=True)
+@blueprint.task(name=BENCHMARKS_TASK, queue=PERIODIC_QUEUE, queueing_lock=BENCHMARKS_TASK, pass_context=True)
 def benchmarks(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_benchmarks` at the tick's time."""
     periodic.run_benchmarks(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
