@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.fold import PLACING_EVENT_TYPES
 from aaaf.services import assess as assess_service
 from aaaf.services.assess_parallel import gc_paused, one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
@@ -81,13 +82,18 @@ def trigger_assessments(
     """Check, record ``pending`` and queue an assessment of each of ``agents`` (a fleet
     triggered at once), all in one transaction: every record with its job, or — the first
     refusal raised (``INSUFFICIENT_EVIDENCE``, ``ASSESSMENT_IN_PROGRESS``, …) — nothing.  The
-    evidence of all of them is read in one query; each job keeps its own queueing lock."""
+    evidence of all of them is read in one query — only the events that place tasks, all the
+    check counts (but every event for ``stress_test_only``, whose refusal counts them all); each
+    job keeps its own queueing lock."""
     if not agents:
         return []
+    # the bench fleet (40 agents x 200 events): 8 000 rows read and folded -> 3 052; the trigger
+    # 1.45-3.02 s -> 0.86-1.25 s in 4 alternating pairs (load 20)
+    types = None if assessment_type == "stress_test_only" else PLACING_EVENT_TYPES
     if len(agents) == 1:
-        events = {agents[0].id: org.events(agents[0].id)}
+        events = {agents[0].id: org.events(agents[0].id, types=types)}
     else:
-        events = org.events_for_agents([agent.id for agent in agents])
+        events = org.events_for_agents([agent.id for agent in agents], types=types)
     with org.unit_of_work() as uow:
         records = assess_service.start_assessments(
             uow,
