@@ -46,7 +46,7 @@ def _app(store: Any, queue: Any, settings: Settings | None = None) -> procrastin
         queue=queue,
         settings=settings or Settings(),
         clock=lambda: datetime.now(UTC),
-        taken=lambda job_id: inprocess.NothingTaken(),
+        taken=lambda job_id, task_name: inprocess.NothingTaken(),
         retry_stalled=_none_stalled,
     )
     return bind(procrastinate.App(connector=InMemoryConnector()), resources)

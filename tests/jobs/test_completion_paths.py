@@ -281,6 +281,39 @@ def test_the_badges_of_a_batch_are_queued_in_its_transaction(store: Any, store_u
 
 
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_badge_job_takes_due_badge_jobs_and_finishes_them(store: Any, store_url: str) -> None:
+    secret_box(store)
+    org = store.scope(store.default_organization().id)
+    now = datetime.now(UTC)
+    agents = [assessable_agent(org, f"agent-{i}", now=now) for i in range(4)]
+    records = [trigger_assessment(org, agent, RecordingQueue(), now=now) for agent in agents]
+    run_triggered_assessments(store, org.organization_id, [r.id for r in records], now=now)
+    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
+    with store.engine.begin() as connection:
+        queue.defer_badges(connection, [(org.organization_id, r.id) for r in records])
+    job = _fetch(store)
+    with store.engine.connect() as connection:
+        first = connection.execute(
+            text("SELECT args ->> 'assessment_id' FROM procrastinate_jobs WHERE id = :id"), {"id": job}
+        ).scalar_one()
+    issued = tasks.badge_jobs_at_once(
+        store,
+        org.organization_id,
+        uuid.UUID(first),
+        now=now,
+        taken=TakenJobs(store.engine, job, blueprint.BADGE_TASK),
+        at_once=3,  # its own and two more: the fourth waits for the next job
+    )
+    assert len(issued) == 3 and all(badge is not None for badge in issued)
+    states = dict((a, s) for a, s, _ in _badge_jobs(store))
+    # the two taken are finished; the job run is procrastinate's to finish
+    assert sorted(states.values()) == ["doing", "succeeded", "succeeded", "todo"]
+    assert states[first] == "doing"
+    waiting = next(a for a, s in states.items() if s == "todo")
+    assert [len(org.badge_credentials(r.id)) for r in records] == [int(str(r.id) != waiting) for r in records]
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
 def test_a_database_error_puts_the_taken_jobs_back(
     store: Any, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -25,7 +25,9 @@ def test_the_periodic_duties_do_not_wait_behind_a_running_assessment(store_url: 
         agent = assessable_agent(org, "coder", now=now)
         # queued before the worker starts: its job comes first on the assessments' queue, and
         # the worker holds it (the test-only delay) far longer than the test waits
-        record = trigger_assessment(org, agent, ProcrastinateQueue(build_app(store_url, lambda: store)), now=now)
+        record = trigger_assessment(
+            org, agent, ProcrastinateQueue(build_app(store_url, lambda: store)), now=now
+        )
         worker = start_worker(store_url, tmp_path, env={"AAAF_TEST_JOB_DELAY_S": "600"})
         try:
             wait_for(lambda: org.get_assessment(record.id).status == "in_progress", what="the claim")

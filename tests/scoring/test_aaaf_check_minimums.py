@@ -73,9 +73,16 @@ def _edge_fleet(ev: Events, placed_inside: int) -> list[EventRecord]:
 @pytest.mark.parametrize("placed_inside", [0, 1, 2])
 @pytest.mark.parametrize(
     ("kind", "dimension"),
-    [("full", None), ("passive_only", None), ("single_dimension", "speed"), ("single_dimension", "domain_breadth")],
+    [
+        ("full", None),
+        ("passive_only", None),
+        ("single_dimension", "speed"),
+        ("single_dimension", "domain_breadth"),
+    ],
 )
-def test_the_placing_events_alone_give_the_same_answer(placed_inside: int, kind: str, dimension: str | None) -> None:
+def test_the_placing_events_alone_give_the_same_answer(
+    placed_inside: int, kind: str, dimension: str | None
+) -> None:
     # a trigger reads only PLACING_EVENT_TYPES for its check (services.assessment_jobs)
     events = _edge_fleet(Events(), placed_inside)
     placing = [e for e in events if e.type in PLACING_EVENT_TYPES]

@@ -38,6 +38,7 @@ from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
 
 if TYPE_CHECKING:
+    from aaaf.badges.keys import IssuerKey
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
     from aaaf.store.store import Store
@@ -242,16 +243,22 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
 
 
 def issue_badge_of(
-    store: Store, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
+    store: Store,
+    organization_id: uuid.UUID,
+    assessment_id: uuid.UUID,
+    *,
+    now: datetime,
+    key: IssuerKey | None = None,
 ) -> Any:
     """Issue a completed assessment's badge (document 004 §5.1 step 6) unless it is held for
-    review, rejected, expired or superseded; returns the issued badge or None (logged why)."""
+    review, rejected, expired or superseded; returns the issued badge or None (logged why).
+    ``key``: the issuer key when the caller read it (a batch of badges), else read here."""
     from aaaf.services import badges as badge_service
     from aaaf.services.org_session import ScopedOrg
 
     org = store.scope(organization_id)
     try:
-        return badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now)
+        return badge_service.issue(ScopedOrg(store, org, org.organization()), assessment_id, now=now, key=key)
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
         return None
