@@ -9,6 +9,8 @@ worker finds its share waiting instead of one worker taking 32 of 40 while the o
 and whichever finishes first takes the next share (guided self-scheduling).  Their
 assessments are scored in one pass and stored in one transaction, and that transaction
 marks their jobs ``succeeded``: a job is done if and only if its assessment is stored.
+An ``aaaf.issue_badge`` run takes further badge jobs the same way
+(:func:`aaaf.jobs.tasks.badge_jobs_at_once`).
 
 What stays true of one job holds for each job of the batch: killed with the worker
 (SIGKILL), they are ``doing`` under a worker that stopped beating, and the sweep runs them
@@ -75,7 +77,8 @@ _RELEASE = text("SELECT procrastinate_retry_job_v2(id, now(), NULL, NULL, NULL) 
 
 
 class TakenJobs:
-    """The further ``aaaf.assess`` jobs one job run took (module docstring)."""
+    """The further jobs of ``task_name`` (``aaaf.assess``, ``aaaf.issue_badge``) one job run
+    took (module docstring)."""
 
     def __init__(self, engine: Engine, job_id: int, task_name: str) -> None:
         self._engine = engine
@@ -99,7 +102,9 @@ class TakenJobs:
             assessment_id = uuid.UUID(args["assessment_id"])
             self._open[assessment_id] = job_id
             taken.append((uuid.UUID(args["organization_id"]), assessment_id))
-            log.info("job %s took aaaf.assess[%d] for assessment %s", self._job_id, job_id, assessment_id)
+            log.info(
+                "job %s took %s[%d] for assessment %s", self._job_id, self._task_name, job_id, assessment_id
+            )
         return taken
 
     def finish(self, connection: Connection, assessment_ids: list[uuid.UUID]) -> None:
@@ -115,7 +120,8 @@ class TakenJobs:
             job_id = self._open.pop(assessment_id, None)
             if job_id is not None:  # the worker's log says which run scored every job
                 log.info(
-                    "taken job aaaf.assess[%d] for assessment %s succeeded in job %s's run",
+                    "taken job %s[%d] for assessment %s succeeded in job %s's run",
+                    self._task_name,
                     job_id,
                     assessment_id,
                     self._job_id,
