@@ -124,8 +124,12 @@ def test_the_job_stores_its_result_once_however_often_it_runs(store) -> None:
         ).scalar_one()
     assert rows == dimensions
     # the badge job issues once; again it re-renders the same credential
-    issued = tasks.badge_job(store, org.organization_id, record.id, now=NOW)
-    reissued = tasks.badge_job(store, org.organization_id, record.id, now=NOW + timedelta(minutes=1))
+    (issued,) = tasks.badge_jobs_at_once(
+        store, org.organization_id, record.id, now=NOW, taken=NothingTaken(), at_once=1
+    )
+    (reissued,) = tasks.badge_jobs_at_once(
+        store, org.organization_id, record.id, now=NOW + timedelta(minutes=1), taken=NothingTaken(), at_once=1
+    )
     assert issued is not None and reissued.token == issued.token
     assert len(org.badge_credentials(record.id)) == 1
 

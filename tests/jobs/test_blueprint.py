@@ -46,7 +46,7 @@ def _app(store: Any, queue: Any, settings: Settings | None = None) -> procrastin
         queue=queue,
         settings=settings or Settings(),
         clock=lambda: datetime.now(UTC),
-        taken=lambda job_id: inprocess.NothingTaken(),
+        taken=lambda job_id, task_name: inprocess.NothingTaken(),
         retry_stalled=_none_stalled,
     )
     return bind(procrastinate.App(connector=InMemoryConnector()), resources)
@@ -81,6 +81,9 @@ def test_the_app_has_the_declared_tasks_retries_and_schedule() -> None:
     assert ours[COMPARE_TASK].retry_strategy is None
     assert (ours[ASSESS_TASK].queue, ours[BADGE_TASK].priority) == ("aaaf", -1)
     assert ours[STRESS_TASK].queue == "aaaf-stress" and ours["aaaf.sweep"].queue == "aaaf-sweep"
+    # the periodic duties have a queue of their own: neither the assessments wait behind them
+    # nor the sweep (its own queue) behind either
+    assert {ours[name].queue for name in PERIODIC if name != "aaaf.sweep"} == {"aaaf-periodic"}
     periodic = {p.task.name: p.cron for p in app.periodic_registry.periodic_tasks.values()}
     assert periodic == PERIODIC
     # the tasks are the app's own: the blueprint's stay unbound (a second app changes nothing)

@@ -221,6 +221,35 @@ def test_a_worker_takes_due_jobs_and_finishes_them_with_their_assessments(store:
     assert sorted(queue.badges) == sorted(r.id for r in records[:3])
 
 
+def _fetch(store: Any) -> int:
+    """The next job fetched as a new worker fetches it (``doing`` under that worker)."""
+    with store.engine.begin() as connection:
+        worker = connection.execute(
+            text("SELECT worker_id FROM procrastinate_register_worker_v1()")
+        ).scalar_one()
+        return int(
+            connection.execute(
+                text("SELECT id FROM procrastinate_fetch_job_v2(ARRAY['aaaf'], :worker)"), {"worker": worker}
+            ).scalar_one()
+        )
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_worker_takes_its_share_of_the_due_jobs_not_all(store: Any, store_url: str) -> None:
+    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
+    organization = store.default_organization().id
+    with store.engine.begin() as connection:  # a fleet of 40 triggered at once (the jobs alone)
+        queue.defer_assessments(connection, organization, [uuid.uuid4() for _ in range(40)])
+    first = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
+    second = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
+    # each may take 31 more (32 at once), but takes half of those due: 38 wait after two fetches
+    assert len(first.take(31)) == 19
+    assert len(second.take(31)) == 10  # half of the 19 left, rounded up
+    third = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
+    assert len(third.take(31)) == 8  # the 8 left: at least SHARE_FLOOR of those waiting
+    assert list(_job_states(store).values()) == ["doing"] * 40  # 3 fetched, 19 + 10 + 8 taken
+
+
 def _badge_jobs(store: Any) -> list[tuple[str, str, int]]:
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -249,6 +278,39 @@ def test_the_badges_of_a_batch_are_queued_in_its_transaction(store: Any, store_u
         connection.execute(text("SELECT 1"))  # the transaction goes on after the waiting duplicate
     # one job each: the waiting one kept, the other two queued after the assessments (priority -1)
     assert _badge_jobs(store) == [(str(a), "todo", -1) for a in (first, second, third)]
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_badge_job_takes_due_badge_jobs_and_finishes_them(store: Any, store_url: str) -> None:
+    secret_box(store)
+    org = store.scope(store.default_organization().id)
+    now = datetime.now(UTC)
+    agents = [assessable_agent(org, f"agent-{i}", now=now) for i in range(4)]
+    records = [trigger_assessment(org, agent, RecordingQueue(), now=now) for agent in agents]
+    run_triggered_assessments(store, org.organization_id, [r.id for r in records], now=now)
+    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
+    with store.engine.begin() as connection:
+        queue.defer_badges(connection, [(org.organization_id, r.id) for r in records])
+    job = _fetch(store)
+    with store.engine.connect() as connection:
+        first = connection.execute(
+            text("SELECT args ->> 'assessment_id' FROM procrastinate_jobs WHERE id = :id"), {"id": job}
+        ).scalar_one()
+    issued = tasks.badge_jobs_at_once(
+        store,
+        org.organization_id,
+        uuid.UUID(first),
+        now=now,
+        taken=TakenJobs(store.engine, job, blueprint.BADGE_TASK),
+        at_once=3,  # its own and two more: the fourth waits for the next job
+    )
+    assert len(issued) == 3 and all(badge is not None for badge in issued)
+    states = dict((a, s) for a, s, _ in _badge_jobs(store))
+    # the two taken are finished; the job run is procrastinate's to finish
+    assert sorted(states.values()) == ["doing", "succeeded", "succeeded", "todo"]
+    assert states[first] == "doing"
+    waiting = next(a for a, s in states.items() if s == "todo")
+    assert [len(org.badge_credentials(r.id)) for r in records] == [int(str(r.id) != waiting) for r in records]
 
 
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)

@@ -14,6 +14,7 @@ PostgreSQL database of the test's own:
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -165,4 +166,6 @@ def test_the_sweep_retries_a_dead_workers_job_ahead_of_the_backlog(
                 second.stop()
         # the backlog takes 16 s or more; the dead worker's job was retried before it drained
         assert len(waiting) >= 4, f"only {len(waiting)} of the backlog still waited"
-        assert "retried 1 stalled job" in second.log_path.read_text(errors="replace")
+        # 1, or more when the kill also caught one of the dead worker's periodic duties or sweeps
+        # mid-run (they run on queues of their own beside the stuck assessment)
+        assert re.search(r"retried [1-9]\d* stalled job", second.log_path.read_text(errors="replace"))

@@ -3,9 +3,14 @@
 A worker that runs an ``aaaf.assess`` job takes further due ``aaaf.assess`` jobs of its queue
 with it — up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE`` in all (default 32) — the way procrastinate takes one
 (``procrastinate_fetch_job_v2``'s rule: ``todo``, due, its lock not held by a running job,
-``FOR UPDATE SKIP LOCKED``), marking them ``doing`` under the same worker.  Their
+``FOR UPDATE SKIP LOCKED``), marking them ``doing`` under the same worker.  It takes at most
+half of those due (and at least :data:`SHARE_FLOOR`): of a fleet triggered at once, another
+worker finds its share waiting instead of one worker taking 32 of 40 while the other idles,
+and whichever finishes first takes the next share (guided self-scheduling).  Their
 assessments are scored in one pass and stored in one transaction, and that transaction
 marks their jobs ``succeeded``: a job is done if and only if its assessment is stored.
+An ``aaaf.issue_badge`` run takes further badge jobs the same way
+(:func:`aaaf.jobs.tasks.badge_jobs_at_once`).
 
 What stays true of one job holds for each job of the batch: killed with the worker
 (SIGKILL), they are ``doing`` under a worker that stopped beating, and the sweep runs them
@@ -22,10 +27,23 @@ from sqlalchemy import Connection, Engine, text
 
 log = logging.getLogger(__name__)
 
+SHARE_FLOOR = 8
+"""The fewest further jobs a run takes when more are due: a run's fixed cost (about 20
+statements: the claim, the configuration, the stress runs, the previous composites, the
+evidence, the write) spread over at least 9 assessments."""
+
 _TAKE = text(
     """
     WITH me AS (
         SELECT worker_id, queue_name FROM procrastinate_jobs WHERE id = :job_id AND status = 'doing'
+    ),
+    due AS (
+        SELECT count(*) AS jobs
+          FROM procrastinate_jobs AS jobs, me
+         WHERE jobs.task_name = :task_name
+           AND jobs.status = 'todo'
+           AND jobs.queue_name = me.queue_name
+           AND (jobs.scheduled_at IS NULL OR jobs.scheduled_at <= now())
     ),
     candidate AS (
         SELECT jobs.id
@@ -43,7 +61,7 @@ _TAKE = text(
                                 OR (other_jobs.priority = jobs.priority AND other_jobs.id < jobs.id))))
            )
          ORDER BY jobs.priority DESC, jobs.id ASC
-         LIMIT :limit
+         LIMIT (SELECT least(:limit, greatest(:floor, ceil(due.jobs / 2.0)::bigint)) FROM due)
          FOR UPDATE OF jobs SKIP LOCKED
     )
     UPDATE procrastinate_jobs
@@ -59,7 +77,8 @@ _RELEASE = text("SELECT procrastinate_retry_job_v2(id, now(), NULL, NULL, NULL) 
 
 
 class TakenJobs:
-    """The further ``aaaf.assess`` jobs one job run took (module docstring)."""
+    """The further jobs of ``task_name`` (``aaaf.assess``, ``aaaf.issue_badge``) one job run
+    took (module docstring)."""
 
     def __init__(self, engine: Engine, job_id: int, task_name: str) -> None:
         self._engine = engine
@@ -69,19 +88,23 @@ class TakenJobs:
         """Assessment id → job id of the jobs taken and not finished yet."""
 
     def take(self, limit: int) -> list[tuple[uuid.UUID, uuid.UUID]]:
-        """Take up to ``limit`` due jobs; their (organization id, assessment id)."""
+        """Take up to ``limit`` due jobs, at most half of those due (at least
+        :data:`SHARE_FLOOR`); their (organization id, assessment id)."""
         if limit <= 0:
             return []
         with self._engine.begin() as connection:
             rows = connection.execute(
-                _TAKE, {"job_id": self._job_id, "task_name": self._task_name, "limit": limit}
+                _TAKE,
+                {"job_id": self._job_id, "task_name": self._task_name, "limit": limit, "floor": SHARE_FLOOR},
             ).all()
         taken = []
         for job_id, args in rows:
             assessment_id = uuid.UUID(args["assessment_id"])
             self._open[assessment_id] = job_id
             taken.append((uuid.UUID(args["organization_id"]), assessment_id))
-            log.info("job %s took aaaf.assess[%d] for assessment %s", self._job_id, job_id, assessment_id)
+            log.info(
+                "job %s took %s[%d] for assessment %s", self._job_id, self._task_name, job_id, assessment_id
+            )
         return taken
 
     def finish(self, connection: Connection, assessment_ids: list[uuid.UUID]) -> None:
@@ -97,7 +120,8 @@ class TakenJobs:
             job_id = self._open.pop(assessment_id, None)
             if job_id is not None:  # the worker's log says which run scored every job
                 log.info(
-                    "taken job aaaf.assess[%d] for assessment %s succeeded in job %s's run",
+                    "taken job %s[%d] for assessment %s succeeded in job %s's run",
+                    self._task_name,
                     job_id,
                     assessment_id,
                     self._job_id,

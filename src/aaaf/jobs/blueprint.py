@@ -12,8 +12,9 @@ Tasks:
 * ``aaaf.assess`` (queue ``aaaf``) — score a triggered assessment, with up to
   ``AAAF_JOBS_ASSESSMENTS_AT_ONCE - 1`` further due ones whose jobs it takes
   (:mod:`aaaf.jobs.assessment_batch`, PostgreSQL); retried with backoff (:data:`RETRY`);
-* ``aaaf.issue_badge`` — sign and render a completed assessment's badge, after the
-  assessments waiting (:data:`BADGE_PRIORITY`); retried likewise;
+* ``aaaf.issue_badge`` — sign and render a completed assessment's badge, with further due
+  ones whose jobs it takes (PostgreSQL), after the assessments waiting
+  (:data:`BADGE_PRIORITY`); retried likewise;
 * ``aaaf.stress_run`` (queue ``aaaf-stress``) — a stress run requested over HTTP; no retry
   (the job records every failure on the run; an executor that dies leaves its lease to lapse);
 * ``aaaf.compare_report`` — a dashboard compare report (:mod:`aaaf.services.compare_reports`);
@@ -22,7 +23,9 @@ Tasks:
 * ``aaaf.sweep`` (queue ``aaaf-sweep``) — jobs of workers that stopped beating are retried,
   assessments whose job gave up end ``failed``, lost assessment and stress-run jobs are queued
   again;
-* ``aaaf.duties``, ``aaaf.retention``, ``aaaf.benchmarks`` — :mod:`aaaf.jobs.periodic`.
+* ``aaaf.duties``, ``aaaf.retention``, ``aaaf.benchmarks`` (queue ``aaaf-periodic``) —
+  :mod:`aaaf.jobs.periodic`; a queue of their own, so that neither the assessments wait behind
+  them (every worker defers the minute's duties when it starts) nor they behind a backlog.
 
 :func:`schedule` gives the periodic ones with their cron (the sweep's period is
 ``AAAF_JOBS_SWEEP_SECONDS``).
@@ -45,6 +48,7 @@ from aaaf.settings import Settings
 QUEUE = "aaaf"
 STRESS_QUEUE = "aaaf-stress"
 SWEEP_QUEUE = "aaaf-sweep"
+PERIODIC_QUEUE = "aaaf-periodic"
 ASSESS_TASK = "aaaf.assess"
 BADGE_TASK = "aaaf.issue_badge"
 STRESS_TASK = "aaaf.stress_run"
@@ -56,6 +60,9 @@ BENCHMARKS_TASK = "aaaf.benchmarks"
 BADGE_PRIORITY = -1
 """Below the assessments' (0): a worker scores the assessments waiting before it issues the
 badges of those it scored (a badge costs about what scoring costs: signing, SVG and PNG)."""
+BADGES_AT_ONCE = 8
+"""The most badges one ``aaaf.issue_badge`` run issues (its own and those it takes): about a
+second of signing and rendering, so that an assessment triggered meanwhile waits no longer."""
 RETRY = procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2)
 """A database that cannot be reached fails an attempt, never the assessment
 (services.assessment_jobs): retried after 3, 5, 9, 17, … s (about 17 minutes in all)."""
@@ -69,14 +76,15 @@ blueprint = procrastinate.Blueprint()
 class JobResources:
     """What the job functions use, handed to them through their job's context.
 
-    ``taken(job_id)`` gives the further assessment jobs a run of job ``job_id`` may take with
-    it; ``retry_stalled()`` puts back the jobs of workers that stopped beating (how many)."""
+    ``taken(job_id, task_name)`` gives the further jobs of ``task_name`` a run of job
+    ``job_id`` may take with it; ``retry_stalled()`` puts back the jobs of workers that stopped
+    beating (how many)."""
 
     store: Any
     queue: tasks.BadgesAtOnce
     settings: Settings
     clock: Callable[[], datetime]
-    taken: Callable[[int | None], tasks.TakesJobs]
+    taken: Callable[[int | None, str], tasks.TakesJobs]
     retry_stalled: Callable[[], Awaitable[int]]
 
 
@@ -137,16 +145,23 @@ def assess(context: procrastinate.JobContext, organization_id: str, assessment_i
         uuid.UUID(organization_id),
         uuid.UUID(assessment_id),
         now=jobs.clock(),
-        taken=jobs.taken(context.job.id),
+        taken=jobs.taken(context.job.id, ASSESS_TASK),
         at_once=jobs.settings.jobs_assessments_at_once,
     )
 
 
 @blueprint.task(name=BADGE_TASK, queue=QUEUE, retry=RETRY, priority=BADGE_PRIORITY, pass_context=True)
 def issue_badge(context: procrastinate.JobContext, organization_id: str, assessment_id: str) -> None:
-    """Issue a completed assessment's badge (idempotent)."""
+    """Issue a completed assessment's badge with further due ones (:func:`aaaf.jobs.tasks.badge_jobs_at_once`)."""
     jobs = resources_of(context)
-    tasks.badge_job(jobs.store, uuid.UUID(organization_id), uuid.UUID(assessment_id), now=jobs.clock())
+    tasks.badge_jobs_at_once(
+        jobs.store,
+        uuid.UUID(organization_id),
+        uuid.UUID(assessment_id),
+        now=jobs.clock(),
+        taken=jobs.taken(context.job.id, BADGE_TASK),
+        at_once=BADGES_AT_ONCE,
+    )
 
 
 @blueprint.task(name=STRESS_TASK, queue=STRESS_QUEUE, pass_context=True)
@@ -191,19 +206,19 @@ async def sweep(context: procrastinate.JobContext, timestamp: int) -> None:
     )
 
 
-@blueprint.task(name=DUTIES_TASK, queue=QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
+@blueprint.task(name=DUTIES_TASK, queue=PERIODIC_QUEUE, queueing_lock=DUTIES_TASK, pass_context=True)
 def duties(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_duties` at the tick's time."""
     periodic.run_duties(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
 
 
-@blueprint.task(name=RETENTION_TASK, queue=QUEUE, queueing_lock=RETENTION_TASK, pass_context=True)
+@blueprint.task(name=RETENTION_TASK, queue=PERIODIC_QUEUE, queueing_lock=RETENTION_TASK, pass_context=True)
 def retention(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_retention` at the tick's time."""
     periodic.run_retention(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))
 
 
-@blueprint.task(name=BENCHMARKS_TASK, queue=QUEUE, queueing_lock=BENCHMARKS_TASK, pass_context=True)
+@blueprint.task(name=BENCHMARKS_TASK, queue=PERIODIC_QUEUE, queueing_lock=BENCHMARKS_TASK, pass_context=True)
 def benchmarks(context: procrastinate.JobContext, timestamp: int) -> None:
     """:func:`aaaf.jobs.periodic.run_benchmarks` at the tick's time."""
     periodic.run_benchmarks(resources_of(context).store, now=datetime.fromtimestamp(timestamp, UTC))

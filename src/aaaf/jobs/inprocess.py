@@ -73,7 +73,7 @@ def _now() -> datetime:
 
 
 class NothingTaken:
-    """No further assessment jobs: a job here scores its own assessment alone."""
+    """No further jobs: a job here scores (or badges) its own assessment alone."""
 
     def take(self, limit: int) -> list[tuple[uuid.UUID, uuid.UUID]]:
         return []
@@ -103,7 +103,7 @@ class InProcessQueue:
             queue=self,
             settings=self.settings,
             clock=_now,
-            taken=lambda job_id: NothingTaken(),
+            taken=lambda job_id, task_name: NothingTaken(),
             retry_stalled=_no_stalled_workers,
         )
         # the registry of tasks and schedule; its connector is never opened (the queue is ours)

@@ -180,7 +180,7 @@ def build_app(database_url: str, store: Callable[[], Any]) -> procrastinate.App:
         queue=ProcrastinateQueue(app),
         settings=settings,
         clock=_now,
-        taken=lambda job_id: TakenJobs(opened.engine, _required(job_id), ASSESS_TASK),
+        taken=lambda job_id, task_name: TakenJobs(opened.engine, _required(job_id), task_name),
         retry_stalled=lambda: retry_stalled_jobs(app, settings.jobs_stalled_after_seconds),
     )
     return bind(app, resources)

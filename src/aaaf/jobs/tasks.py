@@ -93,9 +93,38 @@ def assessment_jobs_at_once(
     return records
 
 
-def badge_job(store: Any, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime) -> Any:
-    """Issue (sign and render) a completed assessment's badge; idempotent."""
-    return assessment_jobs.issue_badge_of(store, organization_id, assessment_id, now=now)
+def badge_jobs_at_once(
+    store: Any,
+    organization_id: uuid.UUID,
+    assessment_id: uuid.UUID,
+    *,
+    now: datetime,
+    taken: TakesJobs,
+    at_once: int,
+) -> list[Any]:
+    """Issue (sign and render) a completed assessment's badge and those of up to ``at_once - 1``
+    more whose jobs ``taken`` takes, with the issuer key read once; each badge in a transaction
+    of its own (issuing is idempotent: a badge issued before a crash is re-rendered, never
+    signed twice), then one statement finishes the jobs taken.  Any error puts the jobs taken
+    and not finished back in the queue, then is raised.  The badges issued (None for one
+    refused, the reason logged)."""
+    from aaaf.services.badge_revocation import issuer_key
+
+    issued = []
+    try:
+        badges = [(organization_id, assessment_id), *taken.take(at_once - 1)]
+        key = issuer_key(store)
+        for organization, assessment in badges:
+            issued.append(assessment_jobs.issue_badge_of(store, organization, assessment, now=now, key=key))
+        ids = [assessment for _, assessment in badges[1:]]  # the first is procrastinate's to finish
+        if ids:
+            with store.engine.begin() as connection:
+                taken.finish(connection, ids)
+            taken.finished(ids)
+    except BaseException:
+        taken.release()
+        raise
+    return issued
 
 
 def requeue_lost_assessments(

@@ -102,6 +102,11 @@ OTHER_SCHEMES_EVENT_TYPES: frozenset[str] = frozenset({"eval_result", "workflow_
 """The evidence the trust and workflow schemes read, not the AAAF scheme."""
 TASK_EVIDENCE_TYPES: frozenset[str] = frozenset(EVENT_TYPES) - OTHER_SCHEMES_EVENT_TYPES
 """The event types the AAAF scheme reads (``eval_result`` and ``workflow_run`` are not)."""
+PLACING_EVENT_TYPES: tuple[str, ...] = ("task_assigned", "task_completed")
+"""The event types that make a task and place it in a window (its latest completion's
+timestamp, else its assignment's ``assigned_at``; :func:`_build_task`): folded alone, they
+give the tasks a window holds that every event gives — what the minimum-evidence check counts
+(:func:`aaaf.scoring.aaaf.check_minimums`), so a trigger reads only them."""
 
 
 def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:

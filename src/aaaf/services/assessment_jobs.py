@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from aaaf.errors import AAAFError
+from aaaf.scoring.fold import PLACING_EVENT_TYPES
 from aaaf.services import assess as assess_service
 from aaaf.services.assess_parallel import gc_paused, one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
@@ -37,6 +38,7 @@ from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
 
 if TYPE_CHECKING:
+    from aaaf.badges.keys import IssuerKey
     from aaaf.services.badges import IssuedBadge
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
@@ -82,13 +84,18 @@ def trigger_assessments(
     """Check, record ``pending`` and queue an assessment of each of ``agents`` (a fleet
     triggered at once), all in one transaction: every record with its job, or — the first
     refusal raised (``INSUFFICIENT_EVIDENCE``, ``ASSESSMENT_IN_PROGRESS``, …) — nothing.  The
-    evidence of all of them is read in one query; each job keeps its own queueing lock."""
+    evidence of all of them is read in one query — only the events that place tasks, all the
+    check counts (but every event for ``stress_test_only``, whose refusal counts them all); each
+    job keeps its own queueing lock."""
     if not agents:
         return []
+    # the bench fleet (40 agents x 200 events): 8 000 rows read and folded -> 3 052; the trigger
+    # 1.45-3.02 s -> 0.86-1.25 s in 4 alternating pairs (load 20)
+    types = None if assessment_type == "stress_test_only" else PLACING_EVENT_TYPES
     if len(agents) == 1:
-        events = {agents[0].id: org.events(agents[0].id)}
+        events = {agents[0].id: org.events(agents[0].id, types=types)}
     else:
-        events = org.events_for_agents([agent.id for agent in agents])
+        events = org.events_for_agents([agent.id for agent in agents], types=types)
     with org.unit_of_work() as uow:
         records = assess_service.start_assessments(
             uow,
@@ -237,15 +244,23 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
 
 
 def issue_badge_of(
-    store: Store, organization_id: uuid.UUID, assessment_id: uuid.UUID, *, now: datetime
+    store: Store,
+    organization_id: uuid.UUID,
+    assessment_id: uuid.UUID,
+    *,
+    now: datetime,
+    key: IssuerKey | None = None,
 ) -> IssuedBadge | None:
     """Issue a completed assessment's badge (document 004 §5.1 step 6) unless it is held for
-    review, rejected, expired or superseded; returns the issued badge or None (logged why)."""
+    review, rejected, expired or superseded; returns the issued badge or None (logged why).
+    ``key``: the issuer key when the caller read it (a batch of badges), else read here."""
     from aaaf.services import badges as badge_service
     from aaaf.services.org_session import org_session
 
     try:
-        return badge_service.issue(org_session(store, store.scope(organization_id)), assessment_id, now=now)
+        return badge_service.issue(
+            org_session(store, store.scope(organization_id)), assessment_id, now=now, key=key
+        )
     except AAAFError as error:
         log.info("no badge for assessment %s: %s %s", assessment_id, error.code, error.message)
         return None
