@@ -10,30 +10,54 @@ back from them.  Rows older than the service's time-to-live are deleted by
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, delete, or_, select, text
 
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
+# the advisory locks of lock_otlp_traces, in the order of the array (unnest keeps it)
+_LOCK_TRACES = text(
+    "SELECT pg_advisory_xact_lock(k) FROM unnest(CAST(:keys AS bigint[])) WITH ORDINALITY AS u(k, n) ORDER BY n"
+)
+
+
+def _lock_key(organization_id: uuid.UUID, trace_id: str) -> int:
+    """A signed 64-bit advisory-lock key of (organization, trace); a collision only makes two
+    exports wait for each other."""
+    digest = hashlib.blake2b(f"otlp:{organization_id}:{trace_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class OtlpSpanRepository(OrgScoped):
     """The organization's kept spans."""
 
-    def kept_otlp_spans(
-        self, trace_ids: Iterable[str], *, since: datetime, waiting: bool = False
-    ) -> list[KeptSpan]:
+    def lock_otlp_traces(self, trace_ids: Iterable[str]) -> None:
+        """Inside a unit of work, wait for the other units of work that locked one of these
+        traces to end, and hold them until this one ends: on PostgreSQL one transaction-level
+        advisory lock per (organization, trace), taken in one statement in a fixed order (two
+        exports of overlapping traces cannot deadlock on them); SQLite's write transaction
+        (``BEGIN IMMEDIATE``) already runs alone.  What the unit of work reads after it
+        includes everything such a unit of work stored."""
+        if self._bound is None:
+            raise RuntimeError("lock_otlp_traces holds its locks for a unit of work: call it inside one")
+        if self._bound.dialect.name != "postgresql" or not trace_ids:
+            return
+        keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in trace_ids})
+        self._bound.execute(_LOCK_TRACES, {"keys": keys})
+
+    def kept_otlp_spans(self, trace_ids: Iterable[str], *, since: datetime) -> list[KeptSpan]:
         """Every span of these traces kept since ``since`` (older ones are forgotten: not
-        read, deleted by the next write); with ``waiting``, only of the traces among them
-        that have a pending span."""
+        read, deleted by the next write)."""
         with self._reading() as connection:
-            return self._kept(connection, trace_ids, since, waiting)
+            return self._kept(connection, trace_ids, since)
 
     def stored_otlp_events(self, task_ids: Iterable[str]) -> list[StoredEvent]:
         """The ``task_completed`` and ``tool_invoked`` events of these tasks (ids the mapping
@@ -41,29 +65,12 @@ class OtlpSpanRepository(OrgScoped):
         with self._reading() as connection:
             return self._stored(connection, task_ids)
 
-    def waiting_otlp_spans(
-        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
-    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
-        """``kept_otlp_spans(trace_ids, since=since, waiting=True)`` and
-        ``stored_otlp_events(task_ids)`` on one connection."""
-        with self._reading() as connection:
-            return self._kept(connection, trace_ids, since, True), self._stored(connection, task_ids)
-
-    def _kept(
-        self, connection: Any, trace_ids: Iterable[str], since: datetime, waiting: bool
-    ) -> list[KeptSpan]:
+    def _kept(self, connection: Any, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
         wanted = sorted(set(trace_ids))
         table = t.otlp_pending_spans
         out: list[KeptSpan] = []
         for start in range(0, len(wanted), _CHUNK):
-            traces: Any = wanted[start : start + _CHUNK]
-            if waiting:
-                traces = select(table.c.trace_id).where(
-                    table.c.organization_id == self.organization_id,
-                    table.c.trace_id.in_(traces),
-                    table.c.state == "pending",
-                    table.c.received_at >= since,
-                )
+            traces = wanted[start : start + _CHUNK]
             rows = connection.execute(
                 select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
                     table.c.organization_id == self.organization_id,
@@ -111,6 +118,9 @@ class OtlpSpanRepository(OrgScoped):
         it, in one transaction; nothing at all when there is nothing to store or drop."""
         gone = sorted(set(drop))
         if not outcomes and not gone:
+            return
+        if self._bound is not None:  # the unit of work's last step: no savepoint to come back to
+            self._write(self._bound, outcomes, at, gone, forget_before)
             return
         with self._writing() as connection:
             self._write(connection, outcomes, at, gone, forget_before)
