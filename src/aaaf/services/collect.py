@@ -289,7 +289,8 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
     """Store ``entries``; if the database refuses them for what one holds, split in halves
     until the refused events are found and rejected, storing all the others."""
     try:
-        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries])
+        # every agent was read from the organization by the resolver
+        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries], agents_checked=True)
     except Exception as error:
         if not blames_the_event(error):
             raise
