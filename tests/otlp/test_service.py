@@ -54,16 +54,16 @@ def test_two_exports_of_one_trace_at_once_join(store, monkeypatch, agent_first: 
     children = [tool("c" * 16, "a" * 16, "edit", start=1), tool("d" * 16, "a" * 16, "read", start=2)]
     first_spans, second_spans = ([agent()], children) if agent_first else (children, [agent()])
     holding, release = threading.Event(), threading.Event()
-    real = OtlpSpanRepository.kept_otlp_spans
+    real = OtlpSpanRepository.read_for_export
 
-    def held(self, trace_ids, **options):  # the first export's read, then a pause
-        found = real(self, trace_ids, **options)
+    def held(self, trace_ids, task_ids, **options):  # the first export's reads, then a pause
+        found = real(self, trace_ids, task_ids, **options)
         if threading.current_thread().name == "first-export":
             holding.set()
             assert release.wait(30)
         return found
 
-    monkeypatch.setattr(OtlpSpanRepository, "kept_otlp_spans", held)
+    monkeypatch.setattr(OtlpSpanRepository, "read_for_export", held)
     org_id = store.default_organization().id
     reports: dict[str, Any] = {}
 
@@ -182,13 +182,14 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
-def test_an_export_is_one_transaction_of_few_statements(store) -> None:
-    """On PostgreSQL an export takes one pooled connection and one transaction: the traces'
-    lock, the kept spans, the stored tasks its waiting spans need, the configuration, the
-    agent, the events (the partitions' query with the savepoints, two COPY), the kept spans'
-    delete and upsert, the commit — 10 round trips for an export whose last trace waits for
-    its agent span (17, in 2 transactions and 2 checkouts, before the read-back went)."""
-    from sqlalchemy import event as sa_event
+def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> None:
+    """On PostgreSQL an export takes one pooled connection (its ping) and one transaction:
+    the traces' lock with the kept spans and the stored tasks its parents would make (one
+    pipeline), the configuration, the agent, the events (the partitions' query with the
+    savepoints, two COPY), the kept spans' delete and upsert, the commit — 10 round trips,
+    counted at the driver, for an export whose last trace waits for its agent span (18 and a
+    rollback, in 2 transactions and 2 checkouts, with the read-back after the commit)."""
+    import psycopg
 
     org = store.scope(store.default_organization().id)
     org.enroll_agent("writer")
@@ -197,35 +198,44 @@ def test_an_export_is_one_transaction_of_few_statements(store) -> None:
         agent(trace="4" * 32),  # a stored event: the month's partition exists
     ]
     ingest_spans(org, earlier, now=NOW)
-    statements: list[str] = []
-    checkouts: list[object] = []
-    commits: list[object] = []
-    engine = store.engine
+    trips: list[str] = []
 
-    def statement(_connection: Any, _cursor: Any, text: str, *_rest: Any) -> None:
-        statements.append(text)
+    def counted(name: str, real: Any) -> Any:
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            connection = self if isinstance(self, psycopg.Connection) else self.connection
+            if connection._pipeline is None or name == "pipeline":  # a pipeline is one trip
+                trips.append(name if name in ("pipeline", "commit") else " ".join(str(args[0]).split()[:2]))
+            return real(self, *args, **kwargs)
 
-    listeners = [
-        (engine, "before_cursor_execute", statement),
-        (engine.pool, "checkout", lambda *_a: checkouts.append(1)),
-        (engine, "commit", lambda *_a: commits.append(1)),
+        return call
+
+    for owner, name in [
+        (psycopg.Cursor, "execute"),
+        (psycopg.Cursor, "executemany"),
+        (psycopg.Cursor, "copy"),
+        (psycopg.Connection, "pipeline"),
+        (psycopg.Connection, "commit"),
+    ]:
+        monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
+    spans = [
+        tool("c" * 16, "a" * 16, "edit", start=1),
+        agent(aaaf__task__domain="code", aaaf__task__complexity_level=2),
+        agent("f" * 16, trace="2" * 32),  # the kept child's agent span
+        span("9" * 16, "8" * 16, "execute_tool", trace="3" * 32),  # waits for its agent span
     ]
-    for target, name, listener in listeners:
-        sa_event.listen(target, name, listener)
-    try:
-        spans = [
-            tool("c" * 16, "a" * 16, "edit", start=1),
-            agent(aaaf__task__domain="code", aaaf__task__complexity_level=2),
-            agent("f" * 16, trace="2" * 32),  # the kept child's agent span
-            span("9" * 16, "8" * 16, "execute_tool", trace="3" * 32),  # waits for its agent span
-        ]
-        report = ingest_spans(org, spans, now=NOW)
-    finally:
-        for target, name, listener in listeners:
-            sa_event.remove(target, name, listener)
+    report = ingest_spans(org, spans, now=NOW)
+    monkeypatch.undo()
     assert (report.collect.accepted, report.pending_spans, report.rejected_spans) == (5, 1, 0)
-    assert (len(checkouts), len(commits)) == (1, 1)
-    # lock, kept spans, stored tasks, configuration, agent, partitions + savepoints, delete, upsert
-    # (the two COPY go by the driver, not by a statement)
-    assert len(statements) == 8, "\n".join(s[:100] for s in statements)
+    assert trips == [
+        ";",  # the checkout's ping (SQLAlchemy's empty statement)
+        "pipeline",  # lock, kept spans, stored tasks
+        "SELECT org_configs.id,",
+        "SELECT agents.id,",
+        "SELECT c.relname",  # and the savepoints
+        "COPY event_keys",
+        "COPY events",
+        "DELETE FROM",
+        "INSERT INTO",
+        "commit",
+    ], trips
     assert _kept(store) == [("9" * 16, "pending")]

@@ -30,6 +30,7 @@ from aaaf.evidence.otlp import (
     Plan,
     Span,
     SpanOutcome,
+    StoredEvent,
     awaited_task_ids,
     join,
     recovering_task_ids,
@@ -104,11 +105,11 @@ def ingest_spans(
                     known[reference] = work.find_agent(reference) is not None
             return known[reference]
 
-        # exports of the same traces one after the other: what this one reads next includes
-        # what an export of these traces that was running stored and kept
-        work.lock_otlp_traces(trace_ids)
-        kept = work.kept_otlp_spans(trace_ids, since=forget_before)
-        plan = _plan(work, spans, kept, is_agent_id)
+        # exports of the same traces one after the other: what this one reads includes what
+        # an export of these traces that was running stored and kept
+        likely = _likely_tasks(spans)
+        kept, stored = work.read_for_export(trace_ids, likely, since=forget_before)
+        plan = _plan(work, spans, kept, is_agent_id, (likely, stored))
         report.collect = collect(
             work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
         )
@@ -132,24 +133,41 @@ def ingest_spans(
     return report
 
 
+def _likely_tasks(spans: Sequence[Span]) -> set[str]:
+    """The task each span's parent would make when the parent is not in the request: the
+    stored tasks :func:`_plan` most often needs, read with the kept spans."""
+    here = {span.key for span in spans}
+    return {
+        f"otel-{span.trace_id}-{span.parent_span_id}"
+        for span in spans
+        if span.parent_span_id and (span.trace_id, span.parent_span_id) not in here
+    }
+
+
 def _plan(
     org: OrgStore,
     spans: Sequence[Span],
     kept: list[KeptSpan],
     is_agent_id: Callable[[str], bool],
+    read: tuple[set[str], list[StoredEvent]],
 ) -> Plan:
     """:func:`join`, joined again with the stored events of the tasks that may decide
-    something, read in one query: the tasks the pending spans wait for
-    (:func:`awaited_task_ids`: an ``invoke_agent`` span whose events are stored is not kept,
-    so a late descendant finds its task through them) and those of failed calls whose agent
-    span is not in the request (:func:`recovering_task_ids`: a stored later call of the same
-    tool may recover them)."""
+    something: the tasks the pending spans wait for (:func:`awaited_task_ids`: an
+    ``invoke_agent`` span whose events are stored is not kept, so a late descendant finds
+    its task through them) and those of failed calls whose agent span is not in the request
+    (:func:`recovering_task_ids`: a stored later call of the same tool may recover them).
+    ``read`` is the tasks already read and their stored events; the others are read here."""
     plan = join(spans, kept, is_agent_id)
     wanted = awaited_task_ids(plan) | recovering_task_ids(plan, spans)
-    if wanted:
-        stored = spans_of_stored(org.stored_otlp_events(wanted))
-        if stored:
-            plan = join(spans, [*kept, *stored], is_agent_id)
+    if not wanted:
+        return plan
+    read_tasks, read_events = read
+    found = [event for event in read_events if event.data.get("task_id") in wanted]
+    if wanted - read_tasks:
+        found += org.stored_otlp_events(wanted - read_tasks)
+    stored = spans_of_stored(found)
+    if stored:
+        plan = join(spans, [*kept, *stored], is_agent_id)
     return plan
 
 

@@ -13,20 +13,36 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, text
+from sqlalchemy import and_, delete, or_, select
 
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
-# the advisory locks of lock_otlp_traces, in the order of the array (unnest keeps it)
-_LOCK_TRACES = text(
-    "SELECT pg_advisory_xact_lock(k) FROM unnest(CAST(:keys AS bigint[])) WITH ORDINALITY AS u(k, n) ORDER BY n"
+
+# lock_otlp_traces' statement (the locks in the order of the array: unnest keeps it), and
+# read_for_export's reads as psycopg takes them (those of _kept and _stored)
+_LOCK_TRACES_PG = (
+    "SELECT pg_advisory_xact_lock(k) FROM unnest(%s::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n"
 )
+_KEPT_PG = (
+    "SELECT state, task_id, agent, span FROM otlp_pending_spans "
+    "WHERE organization_id = %s AND trace_id = ANY(%s) AND received_at >= %s"
+)
+_STORED_PG = (
+    "SELECT agents.id, events.type, events.idempotency_key, events.timestamp, events.data "
+    "FROM events JOIN agents ON agents.id = events.agent_id WHERE agents.organization_id = %s "
+    "AND events.task_id = ANY(%s) AND events.type IN ('task_completed', 'tool_invoked')"
+)
+
+
+def _kept_span(state: str, task_id: str | None, agent: str | None, span: Any) -> KeptSpan:
+    task = TaskRef(task_id, agent) if task_id and agent else None
+    return KeptSpan(Span.from_json(span), state, task)
 
 
 def _lock_key(organization_id: uuid.UUID, trace_id: str) -> int:
@@ -51,7 +67,39 @@ class OtlpSpanRepository(OrgScoped):
         if self._bound.dialect.name != "postgresql" or not trace_ids:
             return
         keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in trace_ids})
-        self._bound.execute(_LOCK_TRACES, {"keys": keys})
+        self._bound.exec_driver_sql(_LOCK_TRACES_PG, (keys,))
+
+    def read_for_export(
+        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
+    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
+        """Inside a unit of work: :meth:`lock_otlp_traces`, then :meth:`kept_otlp_spans` and
+        :meth:`stored_otlp_events` — on PostgreSQL in one round trip (psycopg's pipeline: each
+        statement starts once the one before it has ended, so the reads see what a unit of
+        work that held one of the locks stored)."""
+        traces = sorted(set(trace_ids))
+        tasks = sorted(set(task_ids))
+        bound = self._bound
+        if bound is None or bound.dialect.name != "postgresql" or not traces:
+            self.lock_otlp_traces(traces)
+            stored = self.stored_otlp_events(tasks) if tasks else []
+            return self.kept_otlp_spans(traces, since=since), stored
+        import psycopg
+
+        keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in traces})
+        driver = bound.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        with driver.cursor() as lock, driver.cursor() as kept, driver.cursor() as found:
+            with driver.pipeline():
+                lock.execute(_LOCK_TRACES_PG, (keys,))
+                kept.execute(_KEPT_PG, (self.organization_id, traces, since))
+                if tasks:
+                    found.execute(_STORED_PG, (self.organization_id, tasks))
+            spans = [_kept_span(state, task_id, agent, span) for state, task_id, agent, span in kept]
+            stored = [
+                StoredEvent(str(agent_id), kind, key, timestamp.astimezone(UTC), data)
+                for agent_id, kind, key, timestamp, data in (found if tasks else [])
+            ]
+        return spans, stored
 
     def kept_otlp_spans(self, trace_ids: Iterable[str], *, since: datetime) -> list[KeptSpan]:
         """Every span of these traces kept since ``since`` (older ones are forgotten: not
@@ -78,9 +126,7 @@ class OtlpSpanRepository(OrgScoped):
                     table.c.received_at >= since,
                 )
             ).all()
-            for row in rows:
-                task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
-                out.append(KeptSpan(Span.from_json(row.span), row.state, task))
+            out += [_kept_span(row.state, row.task_id, row.agent, row.span) for row in rows]
         return out
 
     def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
