@@ -185,8 +185,8 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
 def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> None:
     """On PostgreSQL an export takes one pooled connection (its ping) and one transaction:
     the traces' lock with the kept spans and the stored tasks its parents would make (one
-    pipeline), the configuration, the agent, the events (the partitions' query with the
-    savepoints, two COPY), the kept spans' delete and upsert, the commit — 10 round trips,
+    pipeline), the configuration with the agent, the events (the partitions' query with the
+    savepoints, two COPY), the kept spans' delete and upsert, the commit — 9 round trips,
     counted at the driver, for an export whose last trace waits for its agent span (18 and a
     rollback, in 2 transactions and 2 checkouts, with the read-back after the commit)."""
     import psycopg
@@ -229,8 +229,7 @@ def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> 
     assert trips == [
         ";",  # the checkout's ping (SQLAlchemy's empty statement)
         "pipeline",  # lock, kept spans, stored tasks
-        "SELECT org_configs.id,",
-        "SELECT agents.id,",
+        "SELECT org_configs.id,",  # and the agent
         "SELECT c.relname",  # and the savepoints
         "COPY event_keys",
         "COPY events",
