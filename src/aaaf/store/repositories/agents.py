@@ -38,7 +38,7 @@ def agent_from_row(row: Row[Any]) -> Agent:
 _AGENT = "agent__"  # config_and_agent's labels of the agent's columns
 
 
-class _Columns:
+class _ColumnsByName:
     """Columns by name, as :func:`record_from_row` reads a row."""
 
     def __init__(self, mapping: dict[str, Any]) -> None:
@@ -178,7 +178,7 @@ class AgentRepository(ConfigRepository):
         chosen = found.get(by_id) if by_id is not None else None
         if chosen is None:
             chosen = next((columns for columns in found.values() if columns["name"] == name), None)
-        return config, None if chosen is None else record_from_row(Agent, _Columns(chosen))
+        return config, None if chosen is None else record_from_row(Agent, _ColumnsByName(chosen))
 
     def find_agent(self, name_or_id: AgentRef) -> Agent | None:
         """The agent by id or name, or None."""
