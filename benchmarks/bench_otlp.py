@@ -79,7 +79,8 @@ def mapped_events(encoded: list[bytes]) -> list[dict[str, Any]]:
     from aaaf.evidence.otlp import join
 
     spans = [span for body in encoded for span in spans_of(ExportTraceServiceRequest.FromString(body))]
-    return join(spans, [], lambda _reference: False).events
+    events = join(spans, [], lambda _reference: False).events
+    return [{**event, "timestamp": event["timestamp"].isoformat()} for event in events]  # as JSON sends it
 
 
 def interleaved(encoded: list[bytes], batches: list[bytes]) -> list[tuple[str, bytes]]:

@@ -94,8 +94,8 @@ def test_an_agent_span_is_a_task_assigned_at_its_start_and_completed_at_its_end(
         "assigned_at": "2026-09-21T14:13:20+00:00",
         "autonomy_level": 2,
     }
-    assert assigned["timestamp"] == "2026-09-21T14:13:20+00:00"
-    assert completed["timestamp"] == "2026-09-21T14:13:30+00:00"
+    assert assigned["timestamp"] == datetime(2026, 9, 21, 14, 13, 20, tzinfo=UTC)
+    assert completed["timestamp"] == datetime(2026, 9, 21, 14, 13, 30, tzinfo=UTC)
     assert completed["data"]["completion_status"] == "accepted"
     assert completed["data"]["time_to_complete_seconds"] == 10.0
     assert completed["agent"] == "writer"
@@ -233,7 +233,7 @@ def test_evaluation_events_become_eval_results() -> None:
         ("safety", 80.0, "toxicity"),
     ]
     assert results[0]["id"] == f"otel-{TRACE}-{'a' * 16}-eval-0"
-    assert results[0]["timestamp"] == "2026-09-21T14:13:25+00:00"
+    assert results[0]["timestamp"] == datetime(2026, 9, 21, 14, 13, 25, tzinfo=UTC)
     assert any("'Relevance' names no trust dimension" in w for w in plan.warnings)
     assert any("outside [0, 1]" in w for w in plan.warnings)
 
@@ -290,7 +290,7 @@ def test_stored_events_stand_for_their_spans() -> None:
             "writer",
             event["type"],
             event["id"],
-            datetime.fromisoformat(event["timestamp"]),
+            event["timestamp"],
             event["data"],
         )
         for event in first.events

@@ -3,7 +3,11 @@ store, SQLite and PostgreSQL: kept spans, late joins, concurrent exports, forget
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
 
 from aaaf.services.otlp import OTLP_SPAN_TTL, ingest_spans
 from aaaf.store import tables as t
@@ -39,22 +43,47 @@ def test_children_first_then_the_agent_span(store) -> None:
     assert (again.collect.accepted, again.rejected_spans) == (0, 0)
 
 
-def test_an_export_that_read_before_the_other_wrote_still_joins(store, monkeypatch) -> None:
-    """Two exports of one trace at once: the agent span's export read the kept spans before
-    the children's export wrote them; it joins them when it reads again after writing."""
-    org = store.scope(store.default_organization().id)
-    real = org.kept_otlp_spans
-    ingest_spans(org, [tool("c" * 16, "a" * 16, "edit", start=1)], now=NOW)  # children: pending
-    stale = iter([[]])  # the agent span's export: its first read saw nothing kept yet
+@pytest.mark.parametrize("agent_first", [False, True], ids=["children-first", "agent-first"])
+def test_two_exports_of_one_trace_at_once_join(store, monkeypatch, agent_first: bool) -> None:
+    """Two exports of one trace at once, children in one and their agent span in the other:
+    the first is held inside its transaction right after it read the kept spans; the second
+    waits for it to end (it has not finished while the first is held) and then joins its
+    spans or events, so that no child stays pending."""
+    from aaaf.store.repositories.otlp_spans import OtlpSpanRepository
 
-    def stale_first(ids, **options):
-        value = next(stale, None)
-        return real(ids, **options) if value is None else value
+    children = [tool("c" * 16, "a" * 16, "edit", start=1), tool("d" * 16, "a" * 16, "read", start=2)]
+    first_spans, second_spans = ([agent()], children) if agent_first else (children, [agent()])
+    holding, release = threading.Event(), threading.Event()
+    real = OtlpSpanRepository.read_for_export
 
-    monkeypatch.setattr(org, "kept_otlp_spans", stale_first)
-    report = ingest_spans(org, [agent()], now=NOW)
-    assert _types(org, "writer") == ["task_completed", "tool_invoked"]
-    assert report.pending_spans == 0
+    def held(self, trace_ids, task_ids, **options):  # the first export's reads, then a pause
+        found = real(self, trace_ids, task_ids, **options)
+        if threading.current_thread().name == "first-export":
+            holding.set()
+            assert release.wait(30)
+        return found
+
+    monkeypatch.setattr(OtlpSpanRepository, "read_for_export", held)
+    org_id = store.default_organization().id
+    reports: dict[str, Any] = {}
+
+    def export(name: str, spans: list[Any]) -> None:
+        reports[name] = ingest_spans(store.scope(org_id), spans, now=NOW)
+
+    first = threading.Thread(target=export, args=("first", first_spans), name="first-export")
+    second = threading.Thread(target=export, args=("second", second_spans), name="second-export")
+    first.start()
+    assert holding.wait(30)
+    second.start()
+    second.join(1.0)
+    assert second.is_alive()  # it waits for the first export's transaction
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert not first.is_alive() and not second.is_alive()
+    assert _types(store.scope(org_id), "writer") == ["task_completed", "tool_invoked", "tool_invoked"]
+    assert _kept(store) == []
+    assert reports["second"].pending_spans == 0
 
 
 def test_an_unusable_agent_span_is_rejected_with_its_reason(store) -> None:
@@ -151,22 +180,61 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
     assert _kept(store) == []
 
 
-def test_an_export_reads_back_after_committing_what_it_kept(store, monkeypatch) -> None:
-    """The kept spans are read, the events and the spans kept, in one transaction; the
-    read-back comes after it is committed (another connection sees the kept span when the
-    read-back starts), so of two exports of one trace at once the one reading last sees the
-    other's spans."""
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> None:
+    """On PostgreSQL an export takes one pooled connection (its ping) and one transaction:
+    the traces' lock with the kept spans and the stored tasks its parents would make (one
+    pipeline), the configuration with the agent, the events (the partitions' query with the
+    savepoints, two COPY), the kept spans' delete and upsert, the commit — 9 round trips,
+    counted at the driver, for an export whose last trace waits for its agent span (18 and a
+    rollback, in 2 transactions and 2 checkouts, with the read-back after the commit)."""
+    import psycopg
+
     org = store.scope(store.default_organization().id)
-    child = tool("c" * 16, "a" * 16, "edit", start=1)
-    real = org._kept
-    seen_elsewhere: list[list[tuple[str, str]]] = []
+    org.enroll_agent("writer")
+    earlier = [
+        span("e" * 16, "f" * 16, "execute_tool", trace="2" * 32, gen_ai__tool__name="edit"),  # kept pending
+        agent(trace="4" * 32),  # a stored event: the month's partition exists
+    ]
+    ingest_spans(org, earlier, now=NOW)
+    trips: list[str] = []
 
-    def reading(*args):
-        seen_elsewhere.append(_kept(store))
-        return real(*args)
+    def counted(name: str, real: Any) -> Any:
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            connection = self if isinstance(self, psycopg.Connection) else self.connection
+            if connection._pipeline is None or name == "pipeline":  # a pipeline is one trip
+                trips.append(name if name in ("pipeline", "commit") else " ".join(str(args[0]).split()[:2]))
+            return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(org, "_kept", reading)
-    report = ingest_spans(org, [child], now=NOW)
-    assert report.pending_spans == 1
-    # the first read, inside the transaction, before the keep; the read-back, after the commit
-    assert seen_elsewhere == [[], [("c" * 16, "pending")]]
+        return call
+
+    for owner, name in [
+        (psycopg.Cursor, "execute"),
+        (psycopg.Cursor, "executemany"),
+        (psycopg.Cursor, "copy"),
+        (psycopg.Connection, "pipeline"),
+        (psycopg.Connection, "commit"),
+    ]:
+        monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
+    spans = [
+        tool("c" * 16, "a" * 16, "edit", start=1),
+        agent(aaaf__task__domain="code", aaaf__task__complexity_level=2),
+        agent("f" * 16, trace="2" * 32),  # the kept child's agent span
+        span("9" * 16, "8" * 16, "execute_tool", trace="3" * 32),  # waits for its agent span
+    ]
+    report = ingest_spans(org, spans, now=NOW)
+    monkeypatch.undo()
+    assert (report.collect.accepted, report.pending_spans, report.rejected_spans) == (5, 1, 0)
+    assert trips == [
+        ";",  # the checkout's ping (SQLAlchemy's empty statement)
+        "pipeline",  # lock, kept spans, stored tasks
+        "SELECT org_configs.id,",  # and the agent
+        "SELECT c.relname",  # and the savepoints
+        "COPY event_keys",
+        "COPY events",
+        "DELETE FROM",
+        "INSERT INTO",
+        "commit",
+    ], trips
+    assert _kept(store) == [("9" * 16, "pending")]

@@ -131,7 +131,7 @@ def _refuse_poison(store: Store) -> None:
         else:
             connection.execute(
                 text(
-                    "CREATE FUNCTION refuse_poison() RETURNS trigger AS $$ BEGIN "
+                    "CREATE OR REPLACE FUNCTION refuse_poison() RETURNS trigger AS $$ BEGIN "
                     "IF NEW.data::text LIKE '%poison%' THEN "
                     "RAISE EXCEPTION 'poisoned row' USING ERRCODE = 'check_violation'; END IF; "
                     "RETURN NEW; END $$ LANGUAGE plpgsql"
@@ -145,17 +145,23 @@ def _refuse_poison(store: Store) -> None:
             )
 
 
+@pytest.mark.parametrize("in_one_transaction", [False, True], ids=["own-transactions", "unit-of-work"])
 def test_a_batch_the_database_refuses_is_split_to_the_offending_lines(
-    store: Store, org: OrgStore, monkeypatch: pytest.MonkeyPatch
+    store: Store, org: OrgStore, monkeypatch: pytest.MonkeyPatch, in_one_transaction: bool
 ) -> None:
     """Scope 1: the chunk is bisected; the refused lines are rejected with the database's
-    reason, every other line of the chunk is stored."""
+    reason, every other line of the chunk is stored — also inside one unit of work (the API's
+    requests), where a refused write goes back to its savepoint and the transaction goes on."""
     monkeypatch.setattr(collect_module, "CHUNK_SIZE", 50)
     _refuse_poison(store)
     try:
         agent = org.enroll_agent("a1")
         events = [_assigned(f"t{i}", notes="poison" if i in (7, 8, 61) else "fine") for i in range(100)]
-        report = collect(org, _items(events), now=LATER, default_agent="a1")
+        if in_one_transaction:
+            with org.unit_of_work() as work:
+                report = collect(work, _items(events), now=LATER, default_agent="a1")
+        else:
+            report = collect(org, _items(events), now=LATER, default_agent="a1")
         assert (report.accepted, report.rejected) == (97, 3)
         assert [error.line for error in report.errors] == [8, 9, 62]
         assert all("the database refused this event" in e.message for e in report.errors)

@@ -38,7 +38,7 @@ reaches a root without an ``invoke_agent`` carries no agent evidence (*unused*).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -176,9 +176,14 @@ class Plan:
     missing: set[tuple[str, str]] = field(default_factory=set)
 
 
+def moment(ns: int) -> datetime:
+    """The UTC datetime (microseconds) of a Unix time in nanoseconds."""
+    return _EPOCH + timedelta(microseconds=ns // 1000)
+
+
 def timestamp(ns: int) -> str:
     """RFC 3339 (UTC, microseconds) of a Unix time in nanoseconds."""
-    return (_EPOCH + timedelta(microseconds=ns // 1000)).isoformat()
+    return moment(ns).isoformat()
 
 
 def task_id_of(span: Span) -> str:
@@ -257,7 +262,7 @@ def _envelope(
         "id": _event_id(span, what),
         "agent": task.agent,
         "type": kind,
-        "timestamp": timestamp(ns),
+        "timestamp": moment(ns),  # a datetime: the validator takes it as it is, no text parsed again
         "data": data,
     }
 
@@ -270,26 +275,13 @@ def tool_name(span: Span) -> str:
     return parts[1] if len(parts) == 2 and parts[1] else span.name
 
 
-def recovered(call: Span, calls_of_task: Iterable[Span]) -> bool:
-    """A failed call is recovered when a call of the same tool in the same task that
-    started after it succeeded (issue 19)."""
-    if not call.error:
-        return False
-    name = tool_name(call)
-    order = (call.start_ns, call.span_id)
-    return any(
-        not other.error and tool_name(other) == name and (other.start_ns, other.span_id) > order
-        for other in calls_of_task
-    )
-
-
-def _tool_event(span: Span, task: TaskRef, calls_of_task: Sequence[Span]) -> dict[str, Any]:
+def _tool_event(span: Span, task: TaskRef, name: str, recovered: bool) -> dict[str, Any]:
     data = {
         "task_id": task.task_id,
-        "tool": tool_name(span),
+        "tool": name,
         "success": not span.error,
         "unnecessary": span.attributes.get("aaaf.tool.unnecessary", False),
-        "error_recovered": recovered(span, calls_of_task),
+        "error_recovered": recovered,
     }
     return _envelope(span, task, "tool_invoked", span.start_ns, data, "tool")
 
@@ -453,6 +445,7 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
             spans[key] = span
             fresh[key] = None
     fresh_keys = fresh.keys()
+    operations = {key: span.operation for key, span in spans.items()}  # read once per span
     to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
 
     resolved: dict[tuple[str, str], tuple[str, TaskRef | None, str | None]] = {}
@@ -475,7 +468,7 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
                 plan.missing.add(current)  # the parent has not come yet
                 break
             chain.append(current)
-            if span.operation == INVOKE_AGENT:
+            if operations[current] == INVOKE_AGENT:
                 agent = agent_reference(span, is_agent_id)
                 if agent is None:
                     result = ("unused", None, NO_AGENT)
@@ -492,15 +485,24 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
 
     for key in to_map:
         resolve(key)
-    # each task's tool calls (kept joined ones and those joining now), for recovery
-    calls: dict[str, list[Span]] = {}
+    # a failed call is recovered when a call of the same tool in the same task that started
+    # after it succeeded (issue 19), among the task's calls known here (kept joined ones and
+    # those joining now): each (task, tool)'s latest successful call, by (start, span id)
+    tools: dict[tuple[str, str], str] = {}  # the tool name of each execute_tool span
+    latest_success: dict[tuple[str, str], tuple[int, str]] = {}
     for key, span in spans.items():
-        if span.operation != EXECUTE_TOOL:
+        if operations[key] != EXECUTE_TOOL:
+            continue
+        name = tools[key] = tool_name(span)
+        if span.error:
             continue
         known = state.get(key)
         task = resolved[key][1] if key in resolved else (known.task if known is not None else None)
         if task is not None:
-            calls.setdefault(task.task_id, []).append(span)
+            order = (span.start_ns, span.span_id)
+            slot = (task.task_id, name)
+            if order > latest_success.get(slot, (-1, "")):
+                latest_success[slot] = order
     for key in to_map:
         span = spans[key]
         new_state, task, reason = resolved[key]
@@ -508,7 +510,8 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
         if new_state != "joined" or task is None:
             continue
         produced: list[tuple[dict[str, Any], str]] = []
-        if span.operation == INVOKE_AGENT and task.task_id == task_id_of(span):
+        operation = operations[key]
+        if operation == INVOKE_AGENT and task.task_id == task_id_of(span):
             produced += _task_events(span, task)
             if (
                 "aaaf.task.domain" not in span.attributes
@@ -518,9 +521,15 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
                     "invoke_agent spans without aaaf.task.domain and aaaf.task.complexity_level make "
                     "tasks without a task_assigned (left out of speed and consistency)"
                 )
-        elif span.operation == EXECUTE_TOOL:
-            produced.append((_tool_event(span, task, calls.get(task.task_id, [])), "tool"))
-        produced += _eval_events(span, task, plan.warnings)
+        elif operation == EXECUTE_TOOL:
+            name = tools[key]
+            recovered = span.error and latest_success.get((task.task_id, name), (-1, "")) > (
+                span.start_ns,
+                span.span_id,
+            )
+            produced.append((_tool_event(span, task, name, recovered), "tool"))
+        if span.events:
+            produced += _eval_events(span, task, plan.warnings)
         for event, _what in produced:
             plan.events.append(event)
             plan.event_spans.append(key)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import heapq
+import itertools
 import logging
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -276,6 +277,16 @@ def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Agent) -> str:
     return str(run.id)
 
 
+def _agent_reference(raw: Any) -> str | None:
+    """The agent a raw event names (``agent_id``, else ``agent``) when it is plain ASCII text
+    of an id's length, else None (anything else is left to validation, before any look-up)."""
+    if not isinstance(raw, dict):
+        return None
+    named = raw.get("agent_id") if raw.get("agent_id") is not None else raw.get("agent")
+    plain = isinstance(named, str) and 0 < len(named) <= 200 and named.isascii() and "\x00" not in named
+    return named if plain else None
+
+
 class _Pending(NamedTuple):
     """One validated event waiting for its chunk to be stored."""
 
@@ -289,7 +300,8 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
     """Store ``entries``; if the database refuses them for what one holds, split in halves
     until the refused events are found and rejected, storing all the others."""
     try:
-        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries])
+        # every agent was read from the organization by the resolver
+        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries], agents_checked=True)
     except Exception as error:
         if not blames_the_event(error):
             raise
@@ -370,7 +382,17 @@ def collect(
         if default_agent is None:
             raise ValueError("collect(stress_run=...) stores one agent's run: give default_agent")
         recording = _recording_run(org, stress_run, resolver.resolve(default_agent))
-    config = org.config()  # one read: three queries and a connection each time
+    items = iter(items)
+    first = next(items, None)
+    if first is not None:
+        items = itertools.chain([first], items)
+    reference = _agent_reference(first[1]) if first is not None else None
+    if reference is not None:  # the configuration and (mostly) the batch's one agent: one read
+        config, agent_found = org.config_and_agent(reference)
+        if agent_found is not None:
+            resolver.cache[reference] = agent_found
+    else:
+        config = org.config()
     tolerance = (
         future_tolerance_seconds if future_tolerance_seconds is not None else config.future_tolerance_seconds
     )

@@ -5,9 +5,13 @@ earlier requests (:mod:`aaaf.store.repositories.otlp_spans`), maps those that no
 a task (:func:`aaaf.evidence.otlp.join`) and stores their events through
 :func:`aaaf.services.collect.collect` — the same validation, idempotent store and agent
 enrolment as ``POST /api/v1/events/batch`` and ``aaaf collect --enroll``.  The kept spans
-are read, and the events and the spans' new states stored, in one transaction (one pool
-checkout, one commit): both are stored or neither.  Only the spans a later span may need and no stored event stands
-for are kept (pending ones above all): a request whose tasks are complete in it writes no
+and the stored tasks the waiting spans need are read, and the events and the spans' new
+states stored, in one transaction (one pool checkout, one commit): both are stored or
+neither.  The transaction first locks its traces
+(:meth:`~aaaf.store.repositories.otlp_spans.OtlpSpanRepository.lock_otlp_traces`), so exports
+of one trace run one after the other and each reads what the one before it stored: children
+and their agent span exported at once join either way.  Only the spans a later span may need
+and no stored event stands for are kept (pending ones above all): a request whose tasks are complete in it writes no
 kept span, and a late descendant of a stored task finds it through the task's events.  Kept
 spans older than :data:`OTLP_SPAN_TTL` are forgotten: no longer read, deleted by the next
 request that keeps a span (and by the periodic duties).
@@ -85,32 +89,32 @@ def ingest_spans(
     report = OtlpReport(spans=len(spans))
     trace_ids = {span.trace_id for span in spans}
     forget_before = now - OTLP_SPAN_TTL
-    known: dict[str, bool] = {}
-    store = org  # where an agent id is looked up: the unit of work's connection inside it
-
-    def is_agent_id(reference: str) -> bool:
-        if reference not in known:
-            try:
-                uuid.UUID(reference)
-            except ValueError:
-                known[reference] = False
-            else:
-                known[reference] = store.find_agent(reference) is not None
-        return known[reference]
-
     received = {span.key for span in spans}
     # one transaction (one pool checkout, one commit) for the read, the events and the kept
     # spans: the events and the spans' new states are stored together or not at all
     with org.unit_of_work() as work:
-        store = work
-        kept = work.kept_otlp_spans(trace_ids, since=forget_before)
-        plan = _plan(work, spans, kept, is_agent_id)
+        known: dict[str, bool] = {}
+
+        def is_agent_id(reference: str) -> bool:
+            if reference not in known:
+                try:
+                    uuid.UUID(reference)
+                except ValueError:
+                    known[reference] = False
+                else:
+                    known[reference] = work.find_agent(reference) is not None
+            return known[reference]
+
+        # exports of the same traces one after the other: what this one reads includes what
+        # an export of these traces that was running stored and kept
+        likely = _likely_tasks(spans)
+        kept, stored = work.read_for_export(trace_ids, likely, since=forget_before)
+        plan = _plan(work, spans, kept, is_agent_id, (likely, stored))
         report.collect = collect(
             work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
         )
         keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
         work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before)
-    store = org
     refused: dict[tuple[str, str], str] = {}
     for error in report.collect.errors:
         key = plan.event_spans[error.index]
@@ -126,14 +130,18 @@ def ingest_spans(
     if report.collect.rejected > len(report.collect.errors):
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
-    if any(outcome.state == "pending" for outcome in plan.outcomes) or plan.events:
-        # read back once committed: the traces' waiting spans, and the stored tasks this
-        # request's own pending spans wait for (another request's pending spans are looked
-        # up by that request, after it kept them)
-        waiting = org.waiting_otlp_spans(trace_ids, awaited_task_ids(plan), since=forget_before)
-        joined = _join_again(org, waiting, plan, is_agent_id, report, now, context, enroll)
-        report.pending_spans -= len(joined & received)
     return report
+
+
+def _likely_tasks(spans: Sequence[Span]) -> set[str]:
+    """The task each span's parent would make when the parent is not in the request: the
+    stored tasks :func:`_plan` most often needs, read with the kept spans."""
+    here = {span.key for span in spans}
+    return {
+        f"otel-{span.trace_id}-{span.parent_span_id}"
+        for span in spans
+        if span.parent_span_id and (span.trace_id, span.parent_span_id) not in here
+    }
 
 
 def _plan(
@@ -141,18 +149,25 @@ def _plan(
     spans: Sequence[Span],
     kept: list[KeptSpan],
     is_agent_id: Callable[[str], bool],
+    read: tuple[set[str], list[StoredEvent]],
 ) -> Plan:
-    """:func:`join`, joined again with the stored events of the tasks of failed calls
-    (:func:`recovering_task_ids`).  The stored tasks pending spans wait for
-    (:func:`awaited_task_ids`: stored ``invoke_agent`` spans are not kept) are looked up
-    only once the pending spans are kept (:func:`_join_again`), so that a concurrent export
-    storing their task is seen either way."""
+    """:func:`join`, joined again with the stored events of the tasks that may decide
+    something: the tasks the pending spans wait for (:func:`awaited_task_ids`: an
+    ``invoke_agent`` span whose events are stored is not kept, so a late descendant finds
+    its task through them) and those of failed calls whose agent span is not in the request
+    (:func:`recovering_task_ids`: a stored later call of the same tool may recover them).
+    ``read`` is the tasks already read and their stored events; the others are read here."""
     plan = join(spans, kept, is_agent_id)
-    wanted = recovering_task_ids(plan, spans)
-    if wanted:
-        stored = spans_of_stored(org.stored_otlp_events(wanted))
-        if stored:
-            plan = join(spans, [*kept, *stored], is_agent_id)
+    wanted = awaited_task_ids(plan) | recovering_task_ids(plan, spans)
+    if not wanted:
+        return plan
+    read_tasks, read_events = read
+    found = [event for event in read_events if event.data.get("task_id") in wanted]
+    if wanted - read_tasks:
+        found += org.stored_otlp_events(wanted - read_tasks)
+    stored = spans_of_stored(found)
+    if stored:
+        plan = join(spans, [*kept, *stored], is_agent_id)
     return plan
 
 
@@ -176,43 +191,3 @@ def _to_keep(
         elif key in was_kept:
             drop.append(key)
     return keep, drop
-
-
-def _join_again(
-    org: OrgStore,
-    read_back: tuple[list[KeptSpan], list[StoredEvent]],
-    first: Plan,
-    is_agent_id: Callable[[str], bool],
-    report: OtlpReport,
-    now: datetime,
-    context: ServiceContext | None,
-    enroll: bool,
-) -> set[tuple[str, str]]:
-    """Join what another request kept or stored meanwhile: two exports of one trace running
-    at once (children in one, their agent span in the other) each read before the other
-    wrote; whichever writes last sees the other's spans or events here, so no child stays
-    pending.  ``read_back`` is what was read after keeping: the kept spans of this request's
-    traces that have a pending one, and the stored tasks its pending spans wait for."""
-    kept, stored = read_back
-    if not any(item.state == "pending" for item in kept):
-        return set()
-    waiting = {item.span.trace_id for item in kept}
-    # this request's joined spans, which are not kept when their events are stored
-    kept += [
-        KeptSpan(outcome.span, outcome.state, outcome.task)
-        for outcome in first.outcomes
-        if outcome.state == "joined" and outcome.span.trace_id in waiting
-    ]
-    plan = _plan(org, [], [*kept, *spans_of_stored(stored)], is_agent_id)
-    joined = [outcome for outcome in plan.outcomes if outcome.state != "pending"]
-    if not joined:
-        return set()
-    with org.unit_of_work() as work:
-        again = collect(
-            work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
-        )
-        plan.outcomes = joined
-        keep, drop = _to_keep(plan, again, {item.span.key for item in kept})
-        work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=now - OTLP_SPAN_TTL)
-    report.collect.merge(again)
-    return {outcome.span.key for outcome in joined}

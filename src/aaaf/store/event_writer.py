@@ -176,7 +176,9 @@ def sqlite_timestamp(value: datetime) -> str:
 _SQLITE_TIMESTAMP = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
 
 
-def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[Stored]:
+def write_events(
+    connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]], *, savepoint: bool = False
+) -> list[Stored]:
     """Insert ``items`` inside the caller's transaction; per item ``Stored.NEW``, ``.DUPLICATE``
     (its key known with the same content) or ``.CONFLICT`` (known with other content).
 
@@ -184,8 +186,36 @@ def write_events(connection: Connection, items: Sequence[tuple[uuid.UUID, EventL
     is ``INVALID_EVENT_TYPE`` and a naive timestamp ``INVALID_REQUEST``, naming the
     item's index; the caller's transaction then stores nothing.  Data RFC 8785 cannot
     write (validation refuses it first) raises ``ValueError`` where its digest is needed.
+
+    ``savepoint`` (PostgreSQL): a savepoint is taken in the round trip of the first
+    statement, and the transaction goes back to it when this raises, so that the caller's
+    transaction goes on without these events — what a nested transaction does, without its
+    own ``SAVEPOINT`` and ``RELEASE`` round trips.
     """
-    write_chunk = _write_sqlite_chunk if connection.dialect.name == "sqlite" else _write_postgres_chunk
+    if not savepoint:
+        return _write_events(connection, items, None)
+    if connection.dialect.name != "postgresql":
+        raise ValueError("write_events(savepoint=True) is for PostgreSQL; nest a transaction on SQLite")
+    taken = [False]
+    try:
+        return _write_events(connection, items, taken)
+    except BaseException:
+        if taken[0]:
+            connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_OUTER_SAVEPOINT}")
+        raise
+
+
+def _write_events(
+    connection: Connection, items: Sequence[tuple[uuid.UUID, EventLike]], taken: list[bool] | None
+) -> list[Stored]:
+    """:func:`write_events`; ``taken``, when given, is set once the savepoint is taken."""
+    if connection.dialect.name == "sqlite":
+        write_chunk = _write_sqlite_chunk
+    else:
+
+        def write_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+            return _write_postgres_chunk(connection, columns, taken)
+
     outcomes = [Stored.NEW] * len(items)
     first_of: dict[tuple[str, str], int] = {}  # (agent hex, key) -> its first event's position
     repeats: list[tuple[int, tuple[str, str]]] = []  # later events of a key seen in this batch
@@ -418,6 +448,9 @@ def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple
 # with a unique violation: back to the savepoint, and the chunk takes the staged path.
 _SAVEPOINT = "aaaf_event_copy"
 _SET_UP = f"{PARTITIONS_QUERY}; SAVEPOINT {_SAVEPOINT}"
+# write_events(savepoint=True): its savepoint first, in the same round trip
+_OUTER_SAVEPOINT = "aaaf_events"
+_SET_UP_SAVED = f"{PARTITIONS_QUERY}; SAVEPOINT {_OUTER_SAVEPOINT}; SAVEPOINT {_SAVEPOINT}"
 _NAMES = ", ".join(WRITTEN_COLUMNS)
 _COPY_KEYS = "COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN"
 _COPY_EVENTS = f"COPY events ({_NAMES}) FROM STDIN"
@@ -446,8 +479,11 @@ _INSERT_NEW = (
 )
 
 
-def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+def _write_postgres_chunk(
+    connection: Connection, columns: _Columns, taken: list[bool] | None = None
+) -> dict[tuple[str, str], str]:
     """Store the chunk; returns the stored digests of the keys that were already there.
+    With ``taken`` not yet set, :func:`write_events`' savepoint is taken first (and ``taken`` set).
 
     First the fast path (two ``COPY``, above); when a key is known, the staged path:
     ``COPY`` into the session's staging table, then one ``INSERT .. SELECT .. ON CONFLICT
@@ -455,7 +491,11 @@ def _write_postgres_chunk(connection: Connection, columns: _Columns) -> dict[tup
     concurrent writer of the same key to commit, and the look-up that follows (a new
     statement under READ COMMITTED) sees its row.
     """
-    existing = list(connection.exec_driver_sql(_SET_UP).scalars())
+    if taken is not None and not taken[0]:
+        existing = list(connection.exec_driver_sql(_SET_UP_SAVED).scalars())
+        taken[0] = True
+    else:
+        existing = list(connection.exec_driver_sql(_SET_UP).scalars())
     if ensure_partitions(connection, columns.timestamps, existing):
         # partitions created after the savepoint would go with a return to it
         connection.exec_driver_sql(f"RELEASE SAVEPOINT {_SAVEPOINT}; SAVEPOINT {_SAVEPOINT}")

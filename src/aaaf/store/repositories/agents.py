@@ -10,11 +10,12 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.names import name_key
+from aaaf.scoring.defaults import AAAFConfig
 from aaaf.store import tables as t
 from aaaf.store.records import (
     Agent,
@@ -26,12 +27,22 @@ from aaaf.store.repositories.base import (
     check_one_of,
     not_found,
 )
-from aaaf.store.repositories.config import ConfigRepository
+from aaaf.store.repositories.config import ConfigRepository, org_config_from_rows, org_config_query
 from aaaf.store.row_mapping import record_from_row
 
 
 def agent_from_row(row: Row[Any]) -> Agent:
     return record_from_row(Agent, row)
+
+
+_AGENT = "agent__"  # config_and_agent's labels of the agent's columns
+
+
+class _ColumnsByName:
+    """Columns by name, as :func:`record_from_row` reads a row."""
+
+    def __init__(self, mapping: dict[str, Any]) -> None:
+        self._mapping = mapping
 
 
 class AgentRepository(ConfigRepository):
@@ -142,6 +153,32 @@ class AgentRepository(ConfigRepository):
         if agent is None:
             raise not_found("Agent", name_or_id)
         return agent
+
+    def config_and_agent(self, name_or_id: AgentRef) -> tuple[AAAFConfig, Agent | None]:
+        """``config()`` and ``find_agent(name_or_id)`` in one query: what every request that
+        stores events reads first (its configuration and, mostly, its one agent)."""
+        agents = t.agents
+        by_id = as_uuid(name_or_id)
+        name = name_key(str(name_or_id))
+        match = agents.c.name == name if by_id is None else or_(agents.c.id == by_id, agents.c.name == name)
+        query = (
+            org_config_query(self.organization_id)
+            .add_columns(*(column.label(f"{_AGENT}{column.name}") for column in agents.columns))
+            .outerjoin(agents, and_(agents.c.organization_id == t.org_configs.c.organization_id, match))
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).mappings().all()
+        config = org_config_from_rows(self.organization_id, rows)
+        found = {
+            row[f"{_AGENT}id"]: {column.name: row[f"{_AGENT}{column.name}"] for column in agents.columns}
+            for row in rows
+            if row[f"{_AGENT}id"] is not None
+        }
+        # as find_agent: by id first, else by name
+        chosen = found.get(by_id) if by_id is not None else None
+        if chosen is None:
+            chosen = next((columns for columns in found.values() if columns["name"] == name), None)
+        return config, None if chosen is None else record_from_row(Agent, _ColumnsByName(chosen))
 
     def find_agent(self, name_or_id: AgentRef) -> Agent | None:
         """The agent by id or name, or None."""

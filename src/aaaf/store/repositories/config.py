@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, RowMapping, Select, delete, insert, select, update
 from sqlalchemy.exc import NoResultFound
 
 from aaaf.scoring.defaults import AAAFConfig
@@ -102,34 +102,42 @@ def _replace_weights(
     )
 
 
-def read_org_config(connection: Connection, organization_id: uuid.UUID) -> AAAFConfig:
-    """The organization's configuration in one round trip: its ``org_configs`` row, joined to
-    the organization (the taxonomy) and to its stored weights (a row each; none: one row)."""
+def org_config_query(organization_id: uuid.UUID) -> Select[Any]:
+    """The query of :func:`read_org_config`: the ``org_configs`` row joined to the
+    organization (the taxonomy) and to its stored weights (a row each; none: one row)."""
     weights = t.dimension_weight_configs
-    rows = (
-        connection.execute(
-            select(
-                t.org_configs,
-                t.organizations.c.domain_taxonomy,
-                weights.c.axis.label("weight_axis"),
-                weights.c.dimension.label("weight_dimension"),
-                weights.c.weight.label("weight_value"),
-            )
-            .join(t.organizations, t.organizations.c.id == t.org_configs.c.organization_id)
-            .outerjoin(weights, weights.c.org_config_id == t.org_configs.c.id)
-            .where(t.org_configs.c.organization_id == organization_id)
+    return (
+        select(
+            t.org_configs,
+            t.organizations.c.domain_taxonomy,
+            weights.c.axis.label("weight_axis"),
+            weights.c.dimension.label("weight_dimension"),
+            weights.c.weight.label("weight_value"),
         )
-        .mappings()
-        .all()
+        .join(t.organizations, t.organizations.c.id == t.org_configs.c.organization_id)
+        .outerjoin(weights, weights.c.org_config_id == t.org_configs.c.id)
+        .where(t.org_configs.c.organization_id == organization_id)
     )
+
+
+def org_config_from_rows(organization_id: uuid.UUID, rows: Sequence[RowMapping]) -> AAAFConfig:
+    """The configuration in the rows of :func:`org_config_query` (a weight's row may come more
+    than once when the query joins more)."""
     if not rows:
         raise NoResultFound(f"organization {organization_id} has no configuration")
-    stored = [
-        (row["weight_axis"], row["weight_dimension"], row["weight_value"])
+    stored = {
+        (row["weight_axis"], row["weight_dimension"]): row["weight_value"]
         for row in rows
         if row["weight_axis"] is not None
-    ]
-    return build_config(dict(rows[0]), stored, rows[0]["domain_taxonomy"])
+    }
+    weight_rows = [(axis, name, value) for (axis, name), value in stored.items()]
+    return build_config(dict(rows[0]), weight_rows, rows[0]["domain_taxonomy"])
+
+
+def read_org_config(connection: Connection, organization_id: uuid.UUID) -> AAAFConfig:
+    """The organization's configuration in one round trip (:func:`org_config_query`)."""
+    rows = connection.execute(org_config_query(organization_id)).mappings().all()
+    return org_config_from_rows(organization_id, rows)
 
 
 class ConfigRepository(OrgScoped):

@@ -37,7 +37,9 @@ class EventRepository(AgentRepository):
             )
         return found
 
-    def add_events(self, items: Sequence[tuple[uuid.UUID, EventLike]]) -> list[Stored]:
+    def add_events(
+        self, items: Sequence[tuple[uuid.UUID, EventLike]], *, agents_checked: bool = False
+    ) -> list[Stored]:
         """Store validated events in one transaction; idempotent by (agent, key).
 
         The key is the event's ``id``, or else the digest of its content (SCORING.md §1
@@ -45,18 +47,26 @@ class EventRepository(AgentRepository):
         ``Stored.DUPLICATE`` when its key was already stored for that agent (or came
         earlier in the same batch) with the same content, ``Stored.CONFLICT`` when with
         other content (``DUPLICATE_CONFLICT``).
-        An agent id not of this organization is ``NOT_FOUND`` and nothing is stored.
+        An agent id not of this organization is ``NOT_FOUND`` and nothing is stored;
+        ``agents_checked``: the caller read every agent of ``items`` from this organization
+        (the ids are not read again; the database still refuses an agent that does not exist).
+        Inside a unit of work a failure leaves its transaction as it was before the call.
 
         An unknown type is ``INVALID_EVENT_TYPE``.  How this is made fast (``make
         bench``: a million events) is described in :mod:`aaaf.store.event_writer`.
         """
         if not items:
             return []
+        bound = self._bound
+        if agents_checked and bound is not None and bound.dialect.name == "postgresql":
+            # write_events' own savepoint, taken with its first statement (two round trips fewer)
+            return write_events(bound, items, savepoint=True)
         with self._writing() as connection:
-            requested = {agent_id for agent_id, _ in items}
-            missing = requested - self._own_agent_ids(connection, requested)
-            if missing:
-                raise not_found("Agent", sorted(str(agent_id) for agent_id in missing)[0])
+            if not agents_checked:
+                requested = {agent_id for agent_id, _ in items}
+                missing = requested - self._own_agent_ids(connection, requested)
+                if missing:
+                    raise not_found("Agent", sorted(str(agent_id) for agent_id in missing)[0])
             return write_events(connection, items)
 
     def events(

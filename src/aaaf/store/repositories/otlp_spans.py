@@ -10,8 +10,10 @@ back from them.  Rows older than the service's time-to-live are deleted by
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, or_, select
@@ -22,18 +24,88 @@ from aaaf.store.repositories.base import OrgScoped
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
 
+# lock_otlp_traces' statement (the locks in the order of the array: unnest keeps it), and
+# read_for_export's reads as psycopg takes them (those of _kept and _stored)
+_LOCK_TRACES_PG = (
+    "SELECT pg_advisory_xact_lock(k) FROM unnest(%s::bigint[]) WITH ORDINALITY AS u(k, n) ORDER BY n"
+)
+_KEPT_PG = (
+    "SELECT state, task_id, agent, span FROM otlp_pending_spans "
+    "WHERE organization_id = %s AND trace_id = ANY(%s) AND received_at >= %s"
+)
+_STORED_PG = (
+    "SELECT agents.id, events.type, events.idempotency_key, events.timestamp, events.data "
+    "FROM events JOIN agents ON agents.id = events.agent_id WHERE agents.organization_id = %s "
+    "AND events.task_id = ANY(%s) AND events.type IN ('task_completed', 'tool_invoked')"
+)
+
+
+def _kept_span(state: str, task_id: str | None, agent: str | None, span: Any) -> KeptSpan:
+    task = TaskRef(task_id, agent) if task_id and agent else None
+    return KeptSpan(Span.from_json(span), state, task)
+
+
+def _lock_key(organization_id: uuid.UUID, trace_id: str) -> int:
+    """A signed 64-bit advisory-lock key of (organization, trace); a collision only makes two
+    exports wait for each other."""
+    digest = hashlib.blake2b(f"otlp:{organization_id}:{trace_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
 
 class OtlpSpanRepository(OrgScoped):
     """The organization's kept spans."""
 
-    def kept_otlp_spans(
-        self, trace_ids: Iterable[str], *, since: datetime, waiting: bool = False
-    ) -> list[KeptSpan]:
+    def lock_otlp_traces(self, trace_ids: Iterable[str]) -> None:
+        """Inside a unit of work, wait for the other units of work that locked one of these
+        traces to end, and hold them until this one ends: on PostgreSQL one transaction-level
+        advisory lock per (organization, trace), taken in one statement in a fixed order (two
+        exports of overlapping traces cannot deadlock on them); SQLite's write transaction
+        (``BEGIN IMMEDIATE``) already runs alone.  What the unit of work reads after it
+        includes everything such a unit of work stored."""
+        if self._bound is None:
+            raise RuntimeError("lock_otlp_traces holds its locks for a unit of work: call it inside one")
+        if self._bound.dialect.name != "postgresql" or not trace_ids:
+            return
+        keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in trace_ids})
+        self._bound.exec_driver_sql(_LOCK_TRACES_PG, (keys,))
+
+    def read_for_export(
+        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
+    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
+        """Inside a unit of work: :meth:`lock_otlp_traces`, then :meth:`kept_otlp_spans` and
+        :meth:`stored_otlp_events` — on PostgreSQL in one round trip (psycopg's pipeline: each
+        statement starts once the one before it has ended, so the reads see what a unit of
+        work that held one of the locks stored)."""
+        traces = sorted(set(trace_ids))
+        tasks = sorted(set(task_ids))
+        bound = self._bound
+        if bound is None or bound.dialect.name != "postgresql" or not traces:
+            self.lock_otlp_traces(traces)
+            stored = self.stored_otlp_events(tasks) if tasks else []
+            return self.kept_otlp_spans(traces, since=since), stored
+        import psycopg
+
+        keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in traces})
+        driver = bound.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        with driver.cursor() as lock, driver.cursor() as kept, driver.cursor() as found:
+            with driver.pipeline():
+                lock.execute(_LOCK_TRACES_PG, (keys,))
+                kept.execute(_KEPT_PG, (self.organization_id, traces, since))
+                if tasks:
+                    found.execute(_STORED_PG, (self.organization_id, tasks))
+            spans = [_kept_span(state, task_id, agent, span) for state, task_id, agent, span in kept]
+            stored = [
+                StoredEvent(str(agent_id), kind, key, timestamp.astimezone(UTC), data)
+                for agent_id, kind, key, timestamp, data in (found if tasks else [])
+            ]
+        return spans, stored
+
+    def kept_otlp_spans(self, trace_ids: Iterable[str], *, since: datetime) -> list[KeptSpan]:
         """Every span of these traces kept since ``since`` (older ones are forgotten: not
-        read, deleted by the next write); with ``waiting``, only of the traces among them
-        that have a pending span."""
+        read, deleted by the next write)."""
         with self._reading() as connection:
-            return self._kept(connection, trace_ids, since, waiting)
+            return self._kept(connection, trace_ids, since)
 
     def stored_otlp_events(self, task_ids: Iterable[str]) -> list[StoredEvent]:
         """The ``task_completed`` and ``tool_invoked`` events of these tasks (ids the mapping
@@ -41,29 +113,12 @@ class OtlpSpanRepository(OrgScoped):
         with self._reading() as connection:
             return self._stored(connection, task_ids)
 
-    def waiting_otlp_spans(
-        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
-    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
-        """``kept_otlp_spans(trace_ids, since=since, waiting=True)`` and
-        ``stored_otlp_events(task_ids)`` on one connection."""
-        with self._reading() as connection:
-            return self._kept(connection, trace_ids, since, True), self._stored(connection, task_ids)
-
-    def _kept(
-        self, connection: Any, trace_ids: Iterable[str], since: datetime, waiting: bool
-    ) -> list[KeptSpan]:
+    def _kept(self, connection: Any, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
         wanted = sorted(set(trace_ids))
         table = t.otlp_pending_spans
         out: list[KeptSpan] = []
         for start in range(0, len(wanted), _CHUNK):
-            traces: Any = wanted[start : start + _CHUNK]
-            if waiting:
-                traces = select(table.c.trace_id).where(
-                    table.c.organization_id == self.organization_id,
-                    table.c.trace_id.in_(traces),
-                    table.c.state == "pending",
-                    table.c.received_at >= since,
-                )
+            traces = wanted[start : start + _CHUNK]
             rows = connection.execute(
                 select(table.c.state, table.c.task_id, table.c.agent, table.c.span).where(
                     table.c.organization_id == self.organization_id,
@@ -71,9 +126,7 @@ class OtlpSpanRepository(OrgScoped):
                     table.c.received_at >= since,
                 )
             ).all()
-            for row in rows:
-                task = TaskRef(row.task_id, row.agent) if row.task_id and row.agent else None
-                out.append(KeptSpan(Span.from_json(row.span), row.state, task))
+            out += [_kept_span(row.state, row.task_id, row.agent, row.span) for row in rows]
         return out
 
     def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
@@ -111,6 +164,9 @@ class OtlpSpanRepository(OrgScoped):
         it, in one transaction; nothing at all when there is nothing to store or drop."""
         gone = sorted(set(drop))
         if not outcomes and not gone:
+            return
+        if self._bound is not None:  # the unit of work's last step: no savepoint to come back to
+            self._write(self._bound, outcomes, at, gone, forget_before)
             return
         with self._writing() as connection:
             self._write(connection, outcomes, at, gone, forget_before)
