@@ -83,12 +83,20 @@ def _org(request: Request, session: Session) -> OrgStore:
 
 
 def _render(
-    request: Request, name: str, session: Session | None, status: int = 200, **context: Any
+    request: Request,
+    name: str,
+    session: Session | None,
+    status: int = 200,
+    org: OrgStore | None = None,
+    **context: Any,
 ) -> Response:
+    """The page ``name`` with ``context``; ``org``: the page's scope, when it has one (its
+    organization is read through it, on the page's shared read connection)."""
     base: dict[str, Any] = {"session": session}
     if session is not None:
         base["csrf"] = session.csrf
-        base["organization"] = request.app.state.store.scope(session.principal.organization_id).organization()
+        scope = org if org is not None else _org(request, session)
+        base["organization"] = scope.organization()
         base["can"] = {scope: session.principal.holds(scope) for scope in ("read", "admin", "auditor")}
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
@@ -247,27 +255,28 @@ def overview(
     sort: str | None = None,
 ) -> Response:
     def build(session: Session) -> Response:
-        org = _org(request, session)
-        now = request.app.state.context.now()
-        data = views.overview(
-            org,
-            now=now,
-            can_admin=session.principal.holds("admin"),
-            page=page,
-            flag=flag,
-            tier=tier,
-            sort=sort,
-        )
-        config = org.config()
-        return _render(
-            request,
-            "dashboard/overview.html",
-            session,
-            **data,
-            base_url=str(request.base_url).rstrip("/"),
-            minimum=max(config.min_tasks_performance, config.min_tasks_capability),
-            window_days=config.window_days,
-        )
+        with _org(request, session).reading_together() as org:
+            now = request.app.state.context.now()
+            data = views.overview(
+                org,
+                now=now,
+                can_admin=session.principal.holds("admin"),
+                page=page,
+                flag=flag,
+                tier=tier,
+                sort=sort,
+            )
+            config = org.config()
+            return _render(
+                request,
+                "dashboard/overview.html",
+                session,
+                org=org,
+                **data,
+                base_url=str(request.base_url).rstrip("/"),
+                minimum=max(config.min_tasks_performance, config.min_tasks_capability),
+                window_days=config.window_days,
+            )
 
     return _page(request, build)
 
@@ -275,9 +284,9 @@ def overview(
 @router.get("/agents/{agent_ref}", response_class=HTMLResponse)
 def agent(request: Request, agent_ref: str) -> Response:
     def build(session: Session) -> Response:
-        org = _org(request, session)
-        data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
-        return _render(request, "dashboard/agent.html", session, **data)
+        with _org(request, session).reading_together() as org:
+            data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
+            return _render(request, "dashboard/agent.html", session, org=org, **data)
 
     return _page(request, build)
 
@@ -285,8 +294,9 @@ def agent(request: Request, agent_ref: str) -> Response:
 @router.get("/assessments/{assessment_id}", response_class=HTMLResponse)
 def assessment(request: Request, assessment_id: str, reviewed: str | None = None) -> Response:
     def build(session: Session) -> Response:
-        data = views.assessment_page(_org(request, session), assessment_id)
-        return _render(request, "dashboard/assessment.html", session, reviewed=reviewed, **data)
+        with _org(request, session).reading_together() as org:
+            data = views.assessment_page(org, assessment_id)
+            return _render(request, "dashboard/assessment.html", session, org=org, reviewed=reviewed, **data)
 
     return _page(request, build)
 
