@@ -162,9 +162,7 @@ def _refresh(connection: Connection, organization_id: uuid.UUID, agent_ids: list
             a.c.agent_id.in_(agent_ids), a.c.status == "completed"
         ),
         a.c.agent_id,
-        a.c.completed_at.desc(),
-        a.c.created_at.desc(),
-        a.c.id.desc(),
+        *t.LATEST_COMPLETED_FIRST,
     ).subquery()
     due = {row.agent_id: row for row in connection.execute(select(last).where(last.c.rank == 1))}
     latest_ids = [rows[0].id for rows in runs.values()]

@@ -84,7 +84,7 @@ def latest_valid_assessment_ids(
             a.c.valid_until > now,
             a.c.completed_at <= now,
         )
-        .order_by(a.c.agent_id, a.c.completed_at.desc(), a.c.created_at.desc(), a.c.id)
+        .order_by(a.c.agent_id, *t.LATEST_COMPLETED_FIRST)
     ).all()
     latest: dict[uuid.UUID, uuid.UUID] = {}
     for row in rows:

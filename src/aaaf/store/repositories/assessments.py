@@ -461,13 +461,15 @@ class AssessmentRepository(EventRepository):
         )
 
     def latest_completed_assessment(self, agent_id: uuid.UUID) -> Assessment | None:
-        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4)."""
+        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4);
+        of several completed in the same instant, the one :data:`~aaaf.store.tables.LATEST_COMPLETED_FIRST`
+        puts first."""
         with self._reading() as connection:
             agent = self._require_agent(connection, agent_id)
             latest = connection.execute(
                 self._assessment_query()
                 .where(t.assessments.c.agent_id == agent.id, t.assessments.c.status == "completed")
-                .order_by(t.assessments.c.completed_at.desc(), t.assessments.c.created_at.desc())
+                .order_by(*t.LATEST_COMPLETED_FIRST)
                 .limit(1)
             ).one_or_none()
             return None if latest is None else self._load_assessment(connection, latest.id)
