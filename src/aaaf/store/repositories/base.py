@@ -98,6 +98,8 @@ class OrgScoped:
         self._clock: Clock = clock or now_utc
         self._bound: Connection | None = None
         self._shared_read: Connection | None = None
+        #: rows read once in the shared read transaction (:meth:`reading_together`), by kind and key
+        self._read_once: dict[tuple[str, str], Any] | None = None
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -118,13 +120,15 @@ class OrgScoped:
         transaction: one pool checkout for a page's reads.  On PostgreSQL each read of its own
         costs a pool ping and a ROLLBACK besides its statements, two round trips (the agent
         page made 19 reads).  Writes still run in a transaction of their own (or the unit of
-        work's), never in the shared read transaction."""
+        work's), never in the shared read transaction.  An agent's row and the configuration are
+        read once in it (the agent page looked its agent up seven times)."""
         if self._bound is not None or self._shared_read is not None:
             yield self
             return
         with read_connection(self._engine) as connection:
             shared = copy.copy(self)
             shared._shared_read = connection
+            shared._read_once = {}
             yield shared
 
     @contextmanager
