@@ -61,12 +61,19 @@ def test_the_overview_reads_on_one_connection_whatever_the_fleet(dashboard: Dash
     overview = lambda org: views.overview(org, now=now, can_admin=True)  # noqa: E731
     before = _page(reader, overview)
     org = dashboard.store.scope(dashboard.org_id)
-    for number in range(4):  # four more agents, assessed
+    for number in range(4):  # four more agents, assessed, two of them appealing
         agent = org.enroll_agent(f"more-{number}")
         aaaf.collect(org, list(enumerate(agent_evidence(str(agent.id), 35), 1)), now=now)
-        assess_service.assess_agent(org, agent.name, now=now, uncertainty=False)
+        assessed = assess_service.assess_agent(org, agent.name, now=now, uncertainty=False)
+        if number < 2:
+            org.file_appeal(
+                assessed.id, dimensions=["accuracy"], justification="j", counter_evidence=[], filed_at=now
+            )
     after = _page(reader, overview)
     assert after == before
+    with reader.reading_together() as shared:  # each open appeal names its agent
+        shown = views.overview(shared, now=now, can_admin=True)["appeals"]
+    assert [item["agent"][1] for item in shown] == ["more-0", "more-1"]
     assert before["checkouts"] == 1
     assert before["statements"] <= 12
 
