@@ -73,7 +73,7 @@ def test_the_overview_reads_on_one_connection_whatever_the_fleet(dashboard: Dash
     assert after == before
     with reader.reading_together() as shared:  # each open appeal names its agent
         shown = views.overview(shared, now=now, can_admin=True)["appeals"]
-    assert [item["agent"][1] for item in shown] == ["more-0", "more-1"]
+    assert sorted(item["agent"][1] for item in shown) == ["more-0", "more-1"]
     assert before["checkouts"] == 1
     assert before["statements"] <= 12
 
@@ -89,7 +89,7 @@ def test_the_agent_page_reads_on_one_connection_whatever_its_history(
         assess_service.assess_agent(org, "alpha", now=now + timedelta(hours=hours), uncertainty=False)
     after = _page(reader, page)
     assert after == before
-    # the page's reads, and the cross-organization benchmark cells (two reads of their own)
-    assert before["checkouts"] == 3
+    # never a second connection held beside the first (a pool of N would deadlock at N pages)
+    assert before["checkouts"] == 1
     # the agent and the configuration read once, not once per reader of them
     assert before["statements"] <= 26

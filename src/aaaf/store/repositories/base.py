@@ -115,6 +115,15 @@ class OrgScoped:
             yield connection
 
     @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection to read with, for the store's readers that take one (the benchmark
+        cells): the unit of work's or the shared read's when this scope has one — so that a
+        page never holds a second pooled connection while it holds the first — else one of
+        its own."""
+        with self._reading() as connection:
+            yield connection
+
+    @contextmanager
     def reading_together(self) -> Iterator[Self]:
         """This scope with every read in the block on one read connection, in one read
         transaction: one pool checkout for a page's reads.  On PostgreSQL each read of its own
