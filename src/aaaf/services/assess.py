@@ -542,7 +542,7 @@ def due_agents(
     latest: dict[Any, Any] = {}
     for done in org.assessments(status="completed") if completed is None else completed:
         held = latest.get(done.agent_id)
-        if held is None or (done.completed_at, done.created_at) > (held.completed_at, held.created_at):
+        if held is None or done.completion_order > held.completion_order:
             latest[done.agent_id] = done
     completions = org.events_for_agents(
         [agent.id for agent in agents if agent.id in latest], types=["task_completed"]

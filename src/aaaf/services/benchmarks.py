@@ -145,12 +145,13 @@ def agent_standing(
     its latest valid score's percentile.  Empty when it has no valid assessment.  ``config``:
     the organization's configuration when the caller has read it."""
     found = org.get_agent(agent)
-    assessment_id, scores = agent_latest_scores(org.engine, org.organization_id, found.id, now)
     domains = [
         BENCHMARK_ALL_DOMAINS,
         *sorted({d for d in found.claimed_domains if d != BENCHMARK_ALL_DOMAINS}),
     ]
-    cells = read_cells(org.engine, domains=domains) if scores else []
+    with org.reading() as connection:  # the page's shared read, when it has one
+        assessment_id, scores = agent_latest_scores(connection, org.organization_id, found.id, now)
+        cells = read_cells(connection, domains=domains) if scores else []
     order = {domain: position for position, domain in enumerate(domains)}
     standings = [
         DimensionStanding(

@@ -10,6 +10,7 @@ an organization's repositories, :func:`org_session_by_id` of its id.
 from __future__ import annotations
 
 import uuid
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -53,3 +54,9 @@ def org_session_by_id(store: Store, organization_id: uuid.UUID | str) -> ScopedO
     """The session of the organization with this id (``NOT_FOUND`` when there is none)."""
     organization = store.get_organization(organization_id)
     return ScopedOrg(store, store.scope(organization.id, exists=True), organization)
+
+
+def page_reads(org: OrgStore) -> AbstractContextManager[OrgStore]:
+    """``org`` with every read of the block on one read connection and transaction, the agent
+    and the configuration read once (a dashboard page's reads: one pool checkout)."""
+    return org.reading_together()

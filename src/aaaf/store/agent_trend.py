@@ -158,7 +158,7 @@ class AgentTrendRepository(OrgScoped):
                 a.c.id != before,
                 a.c.completed_at <= completed_at,
             )
-            .order_by(a.c.completed_at.desc(), a.c.created_at.desc(), a.c.id.desc())
+            .order_by(*t.LATEST_COMPLETED_FIRST)
             .limit(1)
         )
         with self._reading() as connection:

@@ -103,7 +103,7 @@ def latest_completed_composites(
                     a.c.valid_until,
                 )
                 .where(a.c.agent_id.in_(chunk), *kept)
-                .order_by(a.c.agent_id, a.c.completed_at.desc(), a.c.created_at.desc())
+                .order_by(a.c.agent_id, *t.LATEST_COMPLETED_FIRST)
             )
             for row in rows:
                 if row.agent_id not in out:

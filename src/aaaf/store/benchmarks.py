@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select
 
 from aaaf.store import tables as t
-from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.engine import read_connection, reading_on, write_transaction
 from aaaf.store.tables_shared import benchmark_cells
 
 BENCHMARKED_TYPES = ("full", "passive_only", "stress_test_only")
@@ -84,7 +84,7 @@ def latest_valid_assessment_ids(
             a.c.valid_until > now,
             a.c.completed_at <= now,
         )
-        .order_by(a.c.agent_id, a.c.completed_at.desc(), a.c.created_at.desc(), a.c.id)
+        .order_by(a.c.agent_id, *t.LATEST_COMPLETED_FIRST)
     ).all()
     latest: dict[uuid.UUID, uuid.UUID] = {}
     for row in rows:
@@ -166,13 +166,14 @@ def replace_cells(engine: Engine, cells: Sequence[StoredCell]) -> None:
             )
 
 
-def read_cells(engine: Engine, *, domains: Sequence[str] | None = None) -> list[StoredCell]:
-    """The published cells (of ``domains`` when given), by domain and dimension."""
+def read_cells(engine: Engine | Connection, *, domains: Sequence[str] | None = None) -> list[StoredCell]:
+    """The published cells (of ``domains`` when given), by domain and dimension (on the
+    connection given, or one of its own)."""
     c = benchmark_cells
     query = select(c).order_by(c.c.domain, c.c.axis, c.c.dimension)
     if domains is not None:
         query = query.where(c.c.domain.in_(list(domains)))
-    with read_connection(engine) as connection:
+    with reading_on(engine) as connection:
         rows = connection.execute(query).all()
     return [
         StoredCell(
@@ -189,10 +190,11 @@ def read_cells(engine: Engine, *, domains: Sequence[str] | None = None) -> list[
 
 
 def agent_latest_scores(
-    engine: Engine, organization_id: uuid.UUID, agent_id: uuid.UUID, now: datetime
+    engine: Engine | Connection, organization_id: uuid.UUID, agent_id: uuid.UUID, now: datetime
 ) -> tuple[uuid.UUID | None, dict[str, float]]:
-    """One agent's (of ``organization_id``) latest valid assessment id and its scores."""
-    with read_connection(engine) as connection:
+    """One agent's (of ``organization_id``) latest valid assessment id and its scores (on the
+    connection given, or one of its own)."""
+    with reading_on(engine) as connection:
         owned = connection.execute(
             select(t.agents.c.id).where(
                 t.agents.c.id == agent_id, t.agents.c.organization_id == organization_id

@@ -120,6 +120,17 @@ def read_connection(engine: Engine) -> Iterator[Connection]:
 
 
 @contextmanager
+def reading_on(source: Engine | Connection) -> Iterator[Connection]:
+    """``source`` itself when it is a connection (the caller's open read), else a read
+    connection of its own (:func:`read_connection`)."""
+    if isinstance(source, Connection):
+        yield source
+        return
+    with read_connection(source) as connection:
+        yield connection
+
+
+@contextmanager
 def one_statement_read(engine: Engine) -> Iterator[Connection]:
     """A connection for a read of one statement.  On PostgreSQL it runs in autocommit: no
     ``BEGIN`` before it and no ``ROLLBACK`` after it, two round trips fewer, and under READ

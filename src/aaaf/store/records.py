@@ -214,6 +214,12 @@ class Assessment:
     # when retention (SCORING.md §6) deleted the events it was computed from; None while kept
     evidence_pruned_at: datetime | None = None
 
+    @property
+    def completion_order(self) -> tuple[datetime | None, datetime, uuid.UUID]:
+        """Its place among the agent's completed assessments, the greatest the current one:
+        completed, then created, then the id (:data:`aaaf.store.tables.LATEST_COMPLETED_FIRST`)."""
+        return (self.completed_at, self.created_at, self.id)
+
     def dimension_score(self, axis: str, dimension: str) -> DimensionScore | None:
         """The stored row of one dimension, or None when it was not assessed."""
         for row in self.dimensions:

@@ -242,6 +242,16 @@ assessments = Table(
     ),
 )
 
+LATEST_COMPLETED_FIRST = (
+    assessments.c.completed_at.desc(),
+    assessments.c.created_at.desc(),
+    assessments.c.id.desc(),
+)
+"""An agent's assessments latest first by completion (the current one first): of two completed
+in the same instant the later created, then the greater id (as its 32 hex digits; the same order
+on SQLite and PostgreSQL and as :attr:`aaaf.store.records.Assessment.completion_order`) —
+never the database's row order (docs/scoring.md §3.7)."""
+
 dimension_scores = Table(
     "dimension_scores",
     metadata,

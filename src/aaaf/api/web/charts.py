@@ -112,13 +112,14 @@ def line_chart(
     left, right, top, bottom = 48, 12, 12, 44 if small else 28
     plot_w, plot_h = width - left - right, height - top - bottom
     step = plot_w / max(1, len(points) - 1)
-    span = (max(times) - min(times)) if times and len(times) > 1 else 0.0
+    first = min(times) if times else 0.0  # once: x_of runs for every point of every line
+    span = (max(times) - first) if times and len(times) > 1 else 0.0
 
     def x_of(index: int) -> float:
         if len(points) <= 1:
             return left + plot_w / 2
         if times is not None and span > 0:
-            return left + plot_w * (times[index] - min(times)) / span
+            return left + plot_w * (times[index] - first) / span
         return left + index * step
 
     def y_of(value: float) -> float:
@@ -127,10 +128,9 @@ def line_chart(
     def xy(index: int, value: float) -> tuple[float, float]:
         return x_of(index), y_of(value)
 
-    lines = []
-    for name, values in series.items():
-        shown = ", ".join(_shown(v) for v in values)
-        lines.append(f"{name}: {shown}")
+    # each value as shown, once for the text alternative and the table
+    shown = {name: [_shown(v) for v in values] for name, values in series.items()}
+    lines = [f"{name}: {', '.join(texts)}" for name, texts in shown.items()]
     described = (
         f"{len(points)} assessments from {points[0]} to {points[-1]}. " + "; ".join(lines)
         if points
@@ -198,9 +198,7 @@ def line_chart(
         del name
     parts.append("</svg>")
     columns = ("Evidence window", *series.keys())
-    rows = [
-        (point, *(_shown(values[index]) for values in series.values())) for index, point in enumerate(points)
-    ]
+    rows = [(point, *(texts[index] for texts in shown.values())) for index, point in enumerate(points)]
     return Chart(Markup("".join(parts)), title, columns, rows)
 
 

@@ -32,7 +32,7 @@ from aaaf.services import compare_reports
 from aaaf.services.changes import author_of
 from aaaf.services.configuration import change_config, config_of
 from aaaf.services.eval_runs import list_runs, stored_summaries
-from aaaf.services.org_session import org_session_by_id
+from aaaf.services.org_session import org_session, org_session_by_id, page_reads
 from aaaf.store import OrgStore
 
 HERE = Path(__file__).parent
@@ -85,13 +85,22 @@ def _org(request: Request, session: Session) -> OrgStore:
 
 
 def _render(
-    request: Request, name: str, session: Session | None, status: int = 200, **context: Any
+    request: Request,
+    name: str,
+    session: Session | None,
+    status: int = 200,
+    org: OrgStore | None = None,
+    **context: Any,
 ) -> Response:
+    """The page ``name`` with ``context``; ``org``: the page's scope, when it has one (its
+    organization is read through it, on the page's shared read connection)."""
     base: dict[str, Any] = {"session": session}
     if session is not None:
         base["csrf"] = session.csrf
-        base["organization"] = org_session_by_id(
-            request.app.state.store, session.principal.organization_id
+        base["organization"] = (
+            org_session(request.app.state.store, org)
+            if org is not None
+            else org_session_by_id(request.app.state.store, session.principal.organization_id)
         ).organization
         base["can"] = {scope: session.principal.holds(scope) for scope in ("read", "admin", "auditor")}
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
@@ -251,27 +260,28 @@ def overview(
     sort: str | None = None,
 ) -> Response:
     def build(session: Session) -> Response:
-        org = _org(request, session)
-        now = request.app.state.context.now()
-        data = views.overview(
-            org,
-            now=now,
-            can_admin=session.principal.holds("admin"),
-            page=page,
-            flag=flag,
-            tier=tier,
-            sort=sort,
-        )
-        config = config_of(org)
-        return _render(
-            request,
-            "dashboard/overview.html",
-            session,
-            **data,
-            base_url=str(request.base_url).rstrip("/"),
-            minimum=max(config.minimum_tasks_performance, config.minimum_tasks_capability),
-            window_days=config.assessment_window_days,
-        )
+        with page_reads(_org(request, session)) as org:
+            now = request.app.state.context.now()
+            data = views.overview(
+                org,
+                now=now,
+                can_admin=session.principal.holds("admin"),
+                page=page,
+                flag=flag,
+                tier=tier,
+                sort=sort,
+            )
+            config = config_of(org)
+            return _render(
+                request,
+                "dashboard/overview.html",
+                session,
+                org=org,
+                **data,
+                base_url=str(request.base_url).rstrip("/"),
+                minimum=max(config.minimum_tasks_performance, config.minimum_tasks_capability),
+                window_days=config.assessment_window_days,
+            )
 
     return _page(request, build)
 
@@ -279,9 +289,9 @@ def overview(
 @router.get("/agents/{agent_ref}", response_class=HTMLResponse)
 def agent(request: Request, agent_ref: str) -> Response:
     def build(session: Session) -> Response:
-        org = _org(request, session)
-        data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
-        return _render(request, "dashboard/agent.html", session, **data)
+        with page_reads(_org(request, session)) as org:
+            data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
+            return _render(request, "dashboard/agent.html", session, org=org, **data)
 
     return _page(request, build)
 
@@ -289,8 +299,9 @@ def agent(request: Request, agent_ref: str) -> Response:
 @router.get("/assessments/{assessment_id}", response_class=HTMLResponse)
 def assessment(request: Request, assessment_id: str, reviewed: str | None = None) -> Response:
     def build(session: Session) -> Response:
-        data = views.assessment_page(_org(request, session), assessment_id)
-        return _render(request, "dashboard/assessment.html", session, reviewed=reviewed, **data)
+        with page_reads(_org(request, session)) as org:
+            data = views.assessment_page(org, assessment_id)
+            return _render(request, "dashboard/assessment.html", session, org=org, reviewed=reviewed, **data)
 
     return _page(request, build)
 
@@ -309,7 +320,6 @@ def review(
     def build(session: Session) -> Response:
         from aaaf.services import badges as badge_service
         from aaaf.services.assessment_jobs import issue_badge_of
-        from aaaf.services.org_session import org_session
 
         check_csrf(session, csrf_token)
         session.principal.require("auditor")

@@ -90,10 +90,8 @@ def overview(
                 if delivery.status == "failed":
                     failures.append({"webhook": hook, "delivery": delivery})
         failures.sort(key=lambda f: f["delivery"].created_at, reverse=True)
-    appeals = []
-    for appeal in org.open_appeals():  # an appeal names its agent
-        appealed = org.get_assessment(appeal.assessment_id)
-        appeals.append({"appeal": appeal, "agent": (appealed.agent_id, appealed.agent_name)})
+    # an appeal names its agent (read with it: not a read of each appealed assessment)
+    appeals = [{"appeal": appeal, "agent": (agent_id, name)} for appeal, agent_id, name in org.open_appeals()]
     return {
         "fleet": fleet,
         "fleet_total": counts.total,

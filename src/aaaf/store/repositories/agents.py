@@ -49,6 +49,18 @@ class AgentRepository(ConfigRepository):
     """Enrolled agents (document 004 §7.2 ``agents``)."""
 
     def _agent_row(self, connection: Connection, name_or_id: AgentRef) -> Row[Any] | None:
+        memo = self._read_once if self._bound is None and connection is self._shared_read else None
+        key = ("agent", str(name_or_id))
+        if memo is not None and key in memo:
+            found: Row[Any] = memo[key]
+            return found
+        row = self._read_agent_row(connection, name_or_id)
+        if memo is not None and row is not None:  # by the reference given, by its id, by its name
+            for ref in (key[1], str(row.id), row.name):
+                memo["agent", ref] = row
+        return row
+
+    def _read_agent_row(self, connection: Connection, name_or_id: AgentRef) -> Row[Any] | None:
         by_org = t.agents.c.organization_id == self.organization_id
         agent_id = as_uuid(name_or_id)
         if agent_id is not None:

@@ -135,19 +135,25 @@ class AppealRepository(AssessmentRepository):
                 )
             ]
 
-    def open_appeals(self) -> list[Appeal]:
-        """The organization's appeals not yet resolved (filed or under review), oldest first
-        (the dashboard's overview, issue 17 §2)."""
+    def open_appeals(self) -> list[tuple[Appeal, uuid.UUID, str]]:
+        """The organization's appeals not yet resolved (filed or under review), oldest first,
+        each with its agent's id and name (the dashboard's overview, issue 17 §2) — in one
+        query, not a read of each appealed assessment."""
+        # the open appeals picked out first, in a subquery OFFSET 0 keeps from being merged into
+        # the joins: otherwise SQLite walks every agent and assessment of the organization
+        # (20-65 ms for 10 000 agents) to find the few appeals
+        ap = select(t.appeals).where(t.appeals.c.status.in_(OPEN_APPEAL_STATUSES)).offset(0).subquery("open")
+        query = (
+            select(ap, t.agents.c.id.label("appealed_agent_id"), t.agents.c.name.label("appealed_agent_name"))
+            .join(t.assessments, t.assessments.c.id == ap.c.assessment_id)
+            .join(t.agents, t.agents.c.id == t.assessments.c.agent_id)
+            .where(t.agents.c.organization_id == self.organization_id)
+            .order_by(ap.c.filed_at, ap.c.id)
+        )
         with self._reading() as connection:
             return [
-                appeal_from_row(appeal)
-                for appeal in connection.execute(
-                    self._organization_appeals()
-                    .where(
-                        t.appeals.c.status.in_(OPEN_APPEAL_STATUSES),
-                    )
-                    .order_by(t.appeals.c.filed_at, t.appeals.c.id)
-                )
+                (appeal_from_row(row), row.appealed_agent_id, row.appealed_agent_name)
+                for row in connection.execute(query)
             ]
 
     def resolve_appeal(

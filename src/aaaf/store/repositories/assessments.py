@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -420,28 +420,56 @@ class AssessmentRepository(EventRepository):
         self, agent_id: uuid.UUID | None = None, status: str | None = None, review_state: str | None = None
     ) -> list[Assessment]:
         """Assessments newest first (without dimensions/appeals; use get_assessment)."""
-        query = self._assessment_query()
+        a = t.assessments
         with self._reading() as connection:
-            if agent_id is not None:
-                agent = self._require_agent(connection, agent_id)
-                query = query.where(t.assessments.c.agent_id == agent.id)
-            if status is not None:
-                query = query.where(t.assessments.c.status == status)
-            if review_state is not None:
-                query = query.where(t.assessments.c.review_state == review_state)
-            rows = connection.execute(
-                query.order_by(t.assessments.c.created_at.desc(), t.assessments.c.id.desc())
-            ).all()
+            if agent_id is None and review_state is not None:
+                query = self._assessments_in_review_state(review_state, status)
+            else:
+                query = self._assessment_query()
+                if agent_id is not None:
+                    agent = self._require_agent(connection, agent_id)
+                    query = query.where(a.c.agent_id == agent.id)
+                if status is not None:
+                    query = query.where(a.c.status == status)
+                if review_state is not None:
+                    query = query.where(a.c.review_state == review_state)
+                query = query.order_by(a.c.created_at.desc(), a.c.id.desc())
+            rows = connection.execute(query).all()
         return [assessment_from_row(row) for row in rows]
 
+    def _assessments_in_review_state(self, review_state: str, status: str | None) -> Any:
+        """The organization's assessments in ``review_state`` (and ``status``) newest first, read from the
+        few rows in that state: the state is written into the statement (a bound value does not
+        match the partial index ``idx_assessments_held``) and picked out in a subquery that
+        OFFSET 0 keeps from being merged into the join — otherwise both databases walk every
+        agent of the organization first (a 10 000-agent fleet: 120-250 ms on SQLite, against
+        well under 1 ms)."""
+        a = t.assessments
+        picked = select(a).where(a.c.review_state == literal(review_state, literal_execute=True))
+        if status is not None:
+            picked = picked.where(a.c.status == status)
+        held = picked.offset(0).subquery("picked")
+        return (
+            select(
+                held,
+                t.agents.c.name.label("agent_name"),
+                t.agents.c.organization_id.label("organization_id"),
+            )
+            .join(t.agents, t.agents.c.id == held.c.agent_id)
+            .where(t.agents.c.organization_id == self.organization_id)
+            .order_by(held.c.created_at.desc(), held.c.id.desc())
+        )
+
     def latest_completed_assessment(self, agent_id: uuid.UUID) -> Assessment | None:
-        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4)."""
+        """The agent's most recently completed assessment, with its dimensions (calibration, §2.4);
+        of several completed in the same instant, the one :data:`~aaaf.store.tables.LATEST_COMPLETED_FIRST`
+        puts first."""
         with self._reading() as connection:
             agent = self._require_agent(connection, agent_id)
             latest = connection.execute(
                 self._assessment_query()
                 .where(t.assessments.c.agent_id == agent.id, t.assessments.c.status == "completed")
-                .order_by(t.assessments.c.completed_at.desc(), t.assessments.c.created_at.desc())
+                .order_by(*t.LATEST_COMPLETED_FIRST)
                 .limit(1)
             ).one_or_none()
             return None if latest is None else self._load_assessment(connection, latest.id)

@@ -144,9 +144,17 @@ class ConfigRepository(OrgScoped):
     """The organization's scoring configuration (document 004 §6.2 Configuration)."""
 
     def config(self) -> AAAFConfig:
-        """The org's scoring configuration: stored values over the defaults."""
+        """The org's scoring configuration: stored values over the defaults (read once in a
+        shared read, :meth:`reading_together`: it is immutable)."""
+        memo = self._read_once if self._bound is None else None
+        if memo is not None and ("config", "") in memo:
+            found: AAAFConfig = memo["config", ""]
+            return found
         with self._reading() as connection:
-            return read_org_config(connection, self.organization_id)
+            config = read_org_config(connection, self.organization_id)
+        if memo is not None:
+            memo["config", ""] = config
+        return config
 
     def config_dict(self) -> dict[str, Any]:
         """``config().to_dict()`` (the API's ``GET .../config``)."""

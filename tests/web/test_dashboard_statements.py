@@ -1,0 +1,95 @@
+"""The overview and the agent page in SQL statements and connections: a page's reads share one
+read connection (on PostgreSQL each connection of its own costs a pool ping and a ROLLBACK), and
+the number of statements does not grow with the fleet or with the agent's assessments."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+import aaaf
+from aaaf.api.web import views
+from aaaf.services import assess as assess_service
+from aaaf.store import open_store
+from tests.api.conftest import agent_evidence
+from tests.web.conftest import Dashboard
+
+
+@contextmanager
+def _counting(engine: Any) -> Iterator[dict[str, int]]:
+    counted = {"statements": 0, "checkouts": 0}
+
+    def statement(*_: Any) -> None:
+        counted["statements"] += 1
+
+    def checkout(*_: Any) -> None:
+        counted["checkouts"] += 1
+
+    event.listen(engine, "before_cursor_execute", statement)
+    event.listen(engine.pool, "checkout", checkout)
+    try:
+        yield counted
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+        event.remove(engine.pool, "checkout", checkout)
+
+
+@pytest.fixture
+def reader(dashboard: Dashboard) -> Iterator[Any]:
+    """The dashboard's organization on a store of its own: only the page's statements are
+    counted (not the served app's background loop)."""
+    store = open_store(dashboard.store.engine.url.render_as_string(hide_password=False))
+    try:
+        yield store.scope(dashboard.org_id)
+    finally:
+        store.close()
+
+
+def _page(org: Any, build: Callable[[Any], Any]) -> dict[str, int]:
+    with _counting(org.engine) as counted, org.reading_together() as shared:
+        build(shared)
+    return counted
+
+
+def test_the_overview_reads_on_one_connection_whatever_the_fleet(dashboard: Dashboard, reader: Any) -> None:
+    now = datetime.now(UTC)
+    overview = lambda org: views.overview(org, now=now, can_admin=True)  # noqa: E731
+    before = _page(reader, overview)
+    org = dashboard.store.scope(dashboard.org_id)
+    for number in range(4):  # four more agents, assessed, two of them appealing
+        agent = org.enroll_agent(f"more-{number}")
+        aaaf.collect(org, list(enumerate(agent_evidence(str(agent.id), 35), 1)), now=now)
+        assessed = assess_service.assess_agent(org, agent.name, now=now, uncertainty=False)
+        if number < 2:
+            org.file_appeal(
+                assessed.id, dimensions=["accuracy"], justification="j", counter_evidence=[], filed_at=now
+            )
+    after = _page(reader, overview)
+    assert after == before
+    with reader.reading_together() as shared:  # each open appeal names its agent
+        shown = views.overview(shared, now=now, can_admin=True)["appeals"]
+    assert sorted(item["agent"][1] for item in shown) == ["more-0", "more-1"]
+    assert before["checkouts"] == 1
+    assert before["statements"] <= 12
+
+
+def test_the_agent_page_reads_on_one_connection_whatever_its_history(
+    dashboard: Dashboard, reader: Any
+) -> None:
+    now = datetime.now(UTC)
+    page = lambda org: views.agent_page(org, "alpha", now=now)  # noqa: E731
+    before = _page(reader, page)
+    org = dashboard.store.scope(dashboard.org_id)
+    for hours in (1, 2, 3):
+        assess_service.assess_agent(org, "alpha", now=now + timedelta(hours=hours), uncertainty=False)
+    after = _page(reader, page)
+    assert after == before
+    # never a second connection held beside the first (a pool of N would deadlock at N pages)
+    assert before["checkouts"] == 1
+    # the agent and the configuration read once, not once per reader of them
+    assert before["statements"] <= 26
