@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aaaf.scoring import aaaf
+from aaaf.scoring.aaaf_context import AUTONOMY_OF, COMPLEXITY_OF, DOMAIN_OF, AssessmentContext, partition
+from aaaf.scoring.aaaf_tasks import COMPLETED_AT, completed_tasks
 from aaaf.scoring.core import composite
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.fold import fold_evidence
@@ -60,9 +62,9 @@ def _agent_events(seed: int, tasks: int = 90) -> list[EventRecord]:
     return events
 
 
-def _context(events: list[EventRecord]) -> aaaf._Context:
+def _context(events: list[EventRecord]) -> AssessmentContext:
     window = aaaf.window_evidence(fold_evidence(events), CONFIG, WINDOW_END)
-    return aaaf._Context(window, CONFIG)
+    return AssessmentContext(window, CONFIG)
 
 
 def _plain_perf(subset: list[aaaf.ScoredTask]) -> float | None:
@@ -76,11 +78,11 @@ def test_perf_of_every_capability_subset_is_the_plain_perf() -> None:
     ctx = _context(_agent_events(7))
     scored = list(ctx.window.scored)
     subsets = [
-        *(aaaf._partition(scored, aaaf._DOMAIN_OF).values()),
-        *(aaaf._partition(scored, aaaf._COMPLEXITY_OF).values()),
-        *(aaaf._partition(scored, aaaf._AUTONOMY_OF).values()),
+        *(partition(scored, DOMAIN_OF).values()),
+        *(partition(scored, COMPLEXITY_OF).values()),
+        *(partition(scored, AUTONOMY_OF).values()),
     ]
-    completed = sorted(aaaf._completed(scored), key=aaaf._COMPLETED_AT)
+    completed = sorted(completed_tasks(scored), key=COMPLETED_AT)
     subsets += [completed[i : i + 5] for i in range(0, len(completed), 5)]
     assert len(subsets) > 10
     reused = 0
