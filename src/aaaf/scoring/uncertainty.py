@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from aaaf.scoring import aaaf_performance  # noqa: F401  (a Performance formula may register its rows there)
+from aaaf.scoring.aaaf_tasks import TERMS
 from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
@@ -121,6 +123,9 @@ def performance_scores(
     return _scores_of(sums, consistency, config)
 
 
+_TERM_AT: Mapping[str, int] = {name: at for at, name in enumerate(TERMS)}
+
+
 class PerformanceRows(NamedTuple):
     """What a Performance dimension's bootstrap formula reads: every row's (resample's, or a
     resampled subset's) sums of the per-task ``terms``, in :data:`aaaf.scoring.aaaf.TERMS`
@@ -130,10 +135,15 @@ class PerformanceRows(NamedTuple):
     consistency: FloatArray
     config: AAAFConfig
 
+    def ratio(self, numerator: str, denominator: str) -> FloatArray:
+        """Every row's sum of the term ``numerator`` over its sum of ``denominator`` (terms named
+        as in ``TERMS``), NaN (null) where that is 0: most §2.2 weighted means are one."""
+        return divide(self.sums[:, _TERM_AT[numerator]], self.sums[:, _TERM_AT[denominator]])
+
 
 @PERFORMANCE_ROWS.register("task_completion_rate")
 def _task_completion_rate(rows: PerformanceRows) -> FloatArray:
-    return divide(rows.sums[:, 1], rows.sums[:, 0])
+    return rows.ratio("weighted_credit", "weight")
 
 
 @PERFORMANCE_ROWS.register("accuracy")
@@ -153,7 +163,7 @@ def _accuracy(rows: PerformanceRows) -> FloatArray:
 
 @PERFORMANCE_ROWS.register("speed")
 def _speed(rows: PerformanceRows) -> FloatArray:
-    return divide(rows.sums[:, 6], rows.sums[:, 5])
+    return rows.ratio("weighted_speed", "speed_weight")
 
 
 @PERFORMANCE_ROWS.register("consistency")
@@ -163,7 +173,7 @@ def _consistency(rows: PerformanceRows) -> FloatArray:
 
 @PERFORMANCE_ROWS.register("review_compliance")
 def _review_compliance(rows: PerformanceRows) -> FloatArray:
-    return divide(rows.sums[:, 8], rows.sums[:, 7])
+    return rows.ratio("weighted_review", "review_weight")
 
 
 def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) -> dict[str, FloatArray]:
