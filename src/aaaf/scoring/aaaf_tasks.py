@@ -153,7 +153,8 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         )
     else:
         terms = (weight, weight * credit, *_NOT_COMPLETED_TERMS)
-    # tuple.__new__: the named tuple's own __new__ is a Python call, one per window task
+    # tuple.__new__ in field order: keywords here and in performance_components cost +4.9 % of
+    # a plain 1 000-event assess (callgrind instructions); field order checked by a test
     return _new_scored_task(
         (
             task,
@@ -372,8 +373,7 @@ def performance_components(
         consistency = 1.0 - min(
             1.0, CONSISTENCY_ACCURACY_WEIGHT * cv_accuracy + CONSISTENCY_COMPLETION_WEIGHT * cv_completion
         )
-    # tuple.__new__ in field order: the named tuple's keyword __new__ is a Python call, and
-    # perf(S) builds one of these per subset
+    # tuple.__new__ in field order, one per perf(S) subset: see score_task (+4.9 % with keywords)
     return _new_components(
         (
             len(scored),  # tasks
