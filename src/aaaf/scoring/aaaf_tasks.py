@@ -153,7 +153,7 @@ def score_task(task: Task, weight: float, config: AAAFConfig) -> ScoredTask:
         )
     else:
         terms = (weight, weight * credit, *_NOT_COMPLETED_TERMS)
-    # tuple.__new__ in field order: keywords here and in performance_components cost +4.9 % of
+    # tuple.__new__ in field order: keywords here and in performance_components cost +5.0 % of
     # a plain 1 000-event assess (callgrind instructions); field order checked by a test
     return _new_scored_task(
         (
@@ -373,7 +373,7 @@ def performance_components(
         consistency = 1.0 - min(
             1.0, CONSISTENCY_ACCURACY_WEIGHT * cv_accuracy + CONSISTENCY_COMPLETION_WEIGHT * cv_completion
         )
-    # tuple.__new__ in field order, one per perf(S) subset: see score_task (+4.9 % with keywords)
+    # tuple.__new__ in field order, one per perf(S) subset: see score_task (+5.0 % with keywords)
     return _new_components(
         (
             len(scored),  # tasks
