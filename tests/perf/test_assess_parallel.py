@@ -81,7 +81,7 @@ def test_the_write_opens_once_when_this_process_runs_out_of_chunks(org, monkeypa
         kept.append(len(scored))
 
     agents = org.agents()
-    assess_service._score_all(
+    assess_service.score_all(
         org, agents, org.config(), NOW, "passive_only", None, 2, keep, lambda: calls.append(len(kept))
     )
     assert sum(kept) == len(agents)

@@ -11,11 +11,15 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
+from types import UnionType
+from typing import Union, get_args, get_origin, get_type_hints
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aaaf.scoring import aaaf
+from aaaf.scoring.aaaf_context import AUTONOMY_OF, COMPLEXITY_OF, DOMAIN_OF, AssessmentContext, partition
+from aaaf.scoring.aaaf_tasks import COMPLETED_AT, completed_tasks
 from aaaf.scoring.core import composite
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.fold import fold_evidence
@@ -60,9 +64,9 @@ def _agent_events(seed: int, tasks: int = 90) -> list[EventRecord]:
     return events
 
 
-def _context(events: list[EventRecord]) -> aaaf._Context:
+def _context(events: list[EventRecord]) -> AssessmentContext:
     window = aaaf.window_evidence(fold_evidence(events), CONFIG, WINDOW_END)
-    return aaaf._Context(window, CONFIG)
+    return AssessmentContext(window, CONFIG)
 
 
 def _plain_perf(subset: list[aaaf.ScoredTask]) -> float | None:
@@ -76,11 +80,11 @@ def test_perf_of_every_capability_subset_is_the_plain_perf() -> None:
     ctx = _context(_agent_events(7))
     scored = list(ctx.window.scored)
     subsets = [
-        *(aaaf._partition(scored, aaaf._DOMAIN_OF).values()),
-        *(aaaf._partition(scored, aaaf._COMPLEXITY_OF).values()),
-        *(aaaf._partition(scored, aaaf._AUTONOMY_OF).values()),
+        *(partition(scored, DOMAIN_OF).values()),
+        *(partition(scored, COMPLEXITY_OF).values()),
+        *(partition(scored, AUTONOMY_OF).values()),
     ]
-    completed = sorted(aaaf._completed(scored), key=aaaf._COMPLETED_AT)
+    completed = sorted(completed_tasks(scored), key=COMPLETED_AT)
     subsets += [completed[i : i + 5] for i in range(0, len(completed), 5)]
     assert len(subsets) > 10
     reused = 0
@@ -155,3 +159,46 @@ def test_assess_is_independent_of_event_order() -> None:
     forward = aaaf.assess(events, CONFIG, WINDOW_END, enforce_minimums=False).to_dict()
     backward = aaaf.assess(list(reversed(events)), CONFIG, WINDOW_END, enforce_minimums=False).to_dict()
     assert forward == backward
+
+
+def _conforms(value: object, hint: object) -> bool:
+    """Whether ``value`` has the type the field is annotated with (outer types only)."""
+    if hint is type(None):
+        return value is None
+    if get_origin(hint) in (Union, UnionType):
+        return any(_conforms(value, option) for option in get_args(hint))
+    origin = get_origin(hint) or hint
+    if origin is float:
+        return type(value) is float
+    return isinstance(value, origin)  # type: ignore[arg-type]
+
+
+def test_the_positional_builders_put_every_value_in_its_field() -> None:
+    """The fold's Task, score_task's ScoredTask and performance_components' components are
+    built with tuple.__new__ in field order (keywords cost several per cent), which mypy
+    cannot check: every field holds a value of its annotated type, and a task's values are
+    the ones its events give."""
+    ctx = _context(_agent_events(7))
+    scored = ctx.window.scored
+    built: list[tuple[object, ...]] = [*scored, *(s.task for s in scored), ctx.performance]
+    built += [aaaf.performance_components(part, CONFIG) for part in partition(scored, DOMAIN_OF).values()]
+    for record in built:
+        hints = get_type_hints(type(record))
+        wrong = {
+            name: value
+            for name, value in record._asdict().items()  # type: ignore[attr-defined]
+            if not _conforms(value, hints[name])
+        }
+        assert wrong == {}, f"{type(record).__name__}: {wrong}"
+    for s in scored:
+        assert (s.credit, s.completed, s.revised, s.weighted_errors) == (
+            s.task.credit,
+            s.task.completed,
+            s.task.revised,
+            s.task.weighted_errors,
+        )
+        assert s.weight in (1.0, 0.8, 0.6) and len(s.terms) == len(aaaf.TERMS)
+        assert s.terms[:2] == (s.weight, s.weight * s.credit)
+    assert ctx.performance.tasks == len(scored)
+    assert ctx.performance.completed == sum(s.completed for s in scored)
+    assert ctx.performance.total_weight == sum(s.weight for s in scored)

@@ -16,7 +16,7 @@ class Entry(NamedTuple):
 COMMANDS: dict[str, Entry] = {
     'agents': Entry('agents', "List the organization's agents with their latest assessment."),
     'appeal': Entry('appeal', 'File and resolve appeals against an assessment.'),
-    'assess': Entry('assess', 'Score agents on the 5 Performance and 7 Capability dimensions (docs/scoring.md §3).'),
+    'assess': Entry('assess', 'Score agents on the Performance and Capability dimensions (docs/scoring.md §3).'),
     'assessments': Entry('assess', "An agent's assessments, newest first, with appeals on record."),
     'audit': Entry('audit', "Audit agents' self-reports: draw a sample, record findings, see the status."),
     'badge': Entry('badge', 'Issue badges (SVG, PNG, JSON, JWT, Markdown), revoke them, publish the status list.'),

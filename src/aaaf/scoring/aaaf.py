@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.scoring import aaaf_performance  # noqa: F401  (registers its dimensions' formulas)
 from aaaf.scoring.aaaf_capability import (
     AUTONOMY_LEVELS,
     COMPLEXITY_LEVELS,
@@ -37,37 +38,21 @@ from aaaf.scoring.aaaf_capability import (
     OUTCOME_VALUES,
     REVISION_NEEDED_FACTOR,
     TOOL_WEIGHTS,
-    _autonomy_level,
-    _complexity_ceiling,
-    _delegation_capability,
-    _domain_breadth,
-    _learning_rate,
-    _orchestration_skills,
-    _tool_proficiency,
 )
-from aaaf.scoring.aaaf_context import _AUTONOMY_OF, _COMPLEXITY_OF, _DOMAIN_OF, _Context, _partition
-from aaaf.scoring.aaaf_performance import (
-    _accuracy,
-    _consistency,
-    _review_compliance,
-    _speed,
-    _task_completion_rate,
-)
+from aaaf.scoring.aaaf_context import AssessmentContext
 from aaaf.scoring.aaaf_tasks import (
-    _COMPLETED_AT,
-    _TASK_ID_OF,
     ACCURACY_ERROR_WEIGHT,
     ACCURACY_REVISION_WEIGHT,
     CONSISTENCY_ACCURACY_WEIGHT,
     CONSISTENCY_COMPLETION_WEIGHT,
+    TASK_ID_OF,
     TERMS,
     ConsistencyGroup,
     PerformanceComponents,
     ScoredTask,
-    _completed,
-    _ids,
     coefficient_of_variation,
     consistency_groups,
+    distinct_ids,
     performance_components,
     score_task,
     subset_performance,
@@ -91,6 +76,7 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
     AAAFConfig,
 )
+from aaaf.scoring.dimensions import ENGINE, SUBSET_SCORES
 from aaaf.scoring.fold import (
     FoldedEvidence,
     fold_evidence,
@@ -100,8 +86,7 @@ from aaaf.scoring.results import AAAFResult, AxisResult, iso
 
 # The scheme is split by what its parts are (tasks, window, context, performance and
 # capability dimensions); this module assembles results and re-exports the rest, so
-# ``aaaf.scoring.aaaf`` stays the one name callers import (private names kept for the
-# tests of the fast paths).
+# ``aaaf.scoring.aaaf`` stays the one name callers import.
 __all__ = [
     "ACCURACY_ERROR_WEIGHT",
     "ACCURACY_REVISION_WEIGHT",
@@ -129,17 +114,10 @@ __all__ = [
     "TIERS",
     "TOOL_WEIGHTS",
     "VERSION",
-    "_AUTONOMY_OF",
-    "_COMPLETED_AT",
-    "_COMPLEXITY_OF",
-    "_DOMAIN_OF",
     "ConsistencyGroup",
     "PerformanceComponents",
     "ScoredTask",
     "WindowEvidence",
-    "_Context",
-    "_completed",
-    "_partition",
     "age_in_days",
     "as_utc",
     "assess",
@@ -168,20 +146,9 @@ VERSION = "1"
 ASSESSMENT_TYPES: tuple[str, ...] = ("full", "passive_only", "single_dimension")
 """Assessment types scored from events (``stress_test_only`` is not an events scheme)."""
 
-DIMENSIONS: Mapping[str, Callable[[_Context], DimensionResult]] = {
-    "task_completion_rate": _task_completion_rate,
-    "accuracy": _accuracy,
-    "speed": _speed,
-    "consistency": _consistency,
-    "review_compliance": _review_compliance,
-    "domain_breadth": _domain_breadth,
-    "complexity_ceiling": _complexity_ceiling,
-    "tool_proficiency": _tool_proficiency,
-    "autonomy_level": _autonomy_level,
-    "learning_rate": _learning_rate,
-    "delegation_capability": _delegation_capability,
-    "orchestration_skills": _orchestration_skills,
-}
+DIMENSIONS: Mapping[str, Callable[[AssessmentContext], DimensionResult]] = ENGINE.complete()
+"""Each declared dimension's formula, by name (a declared dimension without one fails here)."""
+SUBSET_SCORES.complete()  # and each Performance dimension its score in perf(S) (§2.3)
 AXIS_OF: Mapping[str, str] = {name: axis for axis, names in AXES.items() for name in names}
 TIERS = {"performance": PERFORMANCE_TIERS, "capability": CAPABILITY_TIERS}
 
@@ -209,7 +176,7 @@ def _evidence_summary(
     summary: dict[str, Any] = {
         "window_tasks": len(window.scored),
         "completed_tasks": window.completed_count,
-        "task_ids": list(map(_TASK_ID_OF, window.scored)),
+        "task_ids": list(map(TASK_ID_OF, window.scored)),
         "events_used": len(used),
         "events_used_by_type": {kind: by_type[kind] for kind in sorted(k for k in by_type if k is not None)},
     }
@@ -219,7 +186,9 @@ def _evidence_summary(
 
 
 def _used_event_ids(axes: Iterable[AxisResult | None]) -> tuple[str, ...]:
-    return _ids(dim.event_ids for axis in axes if axis is not None for dim in axis.dimensions.values())
+    return distinct_ids(
+        dim.event_ids for axis in axes if axis is not None for dim in axis.dimensions.values()
+    )
 
 
 def insufficient_evidence(axis: str, current: int, required: int, window: WindowEvidence) -> AAAFError:
@@ -284,12 +253,12 @@ def assess(
     if assessment_type == "single_dimension" and (dimension is None or dimension not in DIMENSIONS):
         raise AAAFError(
             "INVALID_REQUEST",
-            "A single_dimension assessment needs a 'dimension' naming one of the 12 AAAF dimensions"
+            f"A single_dimension assessment needs a 'dimension' naming one of the {len(DIMENSIONS)} AAAF dimensions"
             f" (got {dimension!r}).",
             {"dimension": dimension, "expected": list(DIMENSIONS)},
         )
     window = window_evidence(fold_evidence(events), config, window_end, excluded_tasks)
-    ctx = _Context(window, config)
+    ctx = AssessmentContext(window, config)
 
     performance: AxisResult | None
     capability: AxisResult | None
@@ -353,7 +322,7 @@ def performance_dimensions(
 ) -> dict[str, DimensionResult]:
     """The five §2.2 dimensions with minimums waived (the trust scheme's operational fill-ins)."""
     window = window_evidence(fold_evidence(events), config, window_end)
-    ctx = _Context(window, config)
+    ctx = AssessmentContext(window, config)
     return {name: DIMENSIONS[name](ctx) for name in PERFORMANCE_DIMENSIONS}
 
 
@@ -367,7 +336,7 @@ def dimension_scores(
     """The named dimensions over an already folded log, minimums waived (``explain``'s
     leave-one-task-out recomputes them once per task without re-folding)."""
     window = window_evidence(folded, config, window_end, excluded_tasks)
-    ctx = _Context(window, config)
+    ctx = AssessmentContext(window, config)
     return window, {name: DIMENSIONS[name](ctx) for name in names}
 
 
@@ -395,7 +364,7 @@ def rescore_after_appeal(
                 {"dimension": name, "assessed": _assessed(previous)},
             )
     window = window_evidence(fold_evidence(events), config, window_end, excluded_tasks)
-    ctx = _Context(window, config)
+    ctx = AssessmentContext(window, config)
     wanted = set(challenged)
     axes: dict[str, AxisResult | None] = {}
     for axis_name in ("performance", "capability"):

@@ -12,17 +12,24 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
-from aaaf.scoring.aaaf_context import _AUTONOMY_OF, _COMPLEXITY_OF, _Context, _partition, _result
+from aaaf.scoring.aaaf_context import (
+    AUTONOMY_OF,
+    COMPLEXITY_OF,
+    AssessmentContext,
+    dimension_result,
+    partition,
+)
 from aaaf.scoring.aaaf_tasks import (
-    _COMPLETED_AT,
-    _COMPLETED_OF,
-    _PERF_IDS_OF,
-    _TOOL_OF,
+    COMPLETED_AT,
+    COMPLETED_OF,
+    PERF_IDS_OF,
+    TOOL_OF,
     ScoredTask,
-    _completed,
-    _ids,
+    completed_tasks,
+    distinct_ids,
 )
 from aaaf.scoring.core import DimensionResult, composite
+from aaaf.scoring.dimensions import ENGINE
 
 DOMAIN_QUALIFYING_PERFORMANCE = 0.40
 LEVEL_QUALIFYING_PERFORMANCE = 0.60
@@ -48,14 +55,15 @@ ORCHESTRATION_COMPONENTS: tuple[str, ...] = (
 
 
 def _perf_ids(members: Iterable[ScoredTask]) -> tuple[str, ...]:
-    return _ids(map(_PERF_IDS_OF, members))
+    return distinct_ids(map(PERF_IDS_OF, members))
 
 
-def _domain_breadth(ctx: _Context) -> DimensionResult:
+@ENGINE.register("domain_breadth")
+def _domain_breadth(ctx: AssessmentContext) -> DimensionResult:
     scored = ctx.window.scored
     taxonomy = tuple(dict.fromkeys(ctx.config.taxonomy))
-    if not any(map(_COMPLETED_OF, scored)):
-        return _result(
+    if not any(map(COMPLETED_OF, scored)):
+        return dimension_result(
             "domain_breadth",
             None,
             0,
@@ -79,7 +87,7 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
         per_domain[domain] = entry
     outside = sorted(d for d in by_domain if d not in taxonomy)
     score = len(qualified) / len(taxonomy) if taxonomy else None
-    return _result(
+    return dimension_result(
         "domain_breadth",
         score,
         sample,
@@ -96,12 +104,12 @@ def _domain_breadth(ctx: _Context) -> DimensionResult:
 
 
 def _claim(
-    ctx: _Context, members: list[ScoredTask], threshold: float, examined: list[ScoredTask]
+    ctx: AssessmentContext, members: list[ScoredTask], threshold: float, examined: list[ScoredTask]
 ) -> dict[str, Any]:
     """One claimed group, a domain or a level (SCORING.md §2.3): its tasks, completed tasks,
     performance once ≥ 3 were completed (those tasks are then ``examined``), and whether that
     performance reaches ``threshold``."""
-    completed = sum(map(_COMPLETED_OF, members))  # True counts 1, summed in C
+    completed = sum(map(COMPLETED_OF, members))  # True counts 1, summed in C
     performance = None
     if completed >= MIN_COMPLETED_PER_CLAIM:
         performance = ctx.perf(members)
@@ -115,12 +123,12 @@ def _claim(
 
 
 def _highest_passing_level(
-    ctx: _Context,
+    ctx: AssessmentContext,
     levels: Sequence[int],
     level_of: Callable[[ScoredTask], int | None],
 ) -> tuple[int | None, dict[str, dict[str, Any]], list[ScoredTask], int]:
     """The highest level with ≥ 3 completed tasks and perf ≥ 0.60 at it (§2.3)."""
-    by_level: dict[int, list[ScoredTask]] = _partition(ctx.window.scored, level_of)
+    by_level: dict[int, list[ScoredTask]] = partition(ctx.window.scored, level_of)
     per_level: dict[str, dict[str, Any]] = {}
     highest: int | None = None
     examined: list[ScoredTask] = []
@@ -138,7 +146,7 @@ def _highest_passing_level(
 
 
 def _level_ceiling(
-    ctx: _Context,
+    ctx: AssessmentContext,
     name: str,
     levels: Sequence[int],
     level_of: Callable[[ScoredTask], int | None],
@@ -148,44 +156,47 @@ def _level_ceiling(
 ) -> DimensionResult:
     """complexity_ceiling and autonomy_level (§2.3): highest qualifying level / top; 0 if none."""
     if not covered:
-        return _result(name, None, 0, {"highest_level": None, "per_level": {}}, (), reason)
+        return dimension_result(name, None, 0, {"highest_level": None, "per_level": {}}, (), reason)
     highest, per_level, examined, sample = _highest_passing_level(ctx, levels, level_of)
     score = 0.0 if highest is None else highest / float(top)
-    return _result(
+    return dimension_result(
         name, score, sample, {"highest_level": highest, "per_level": per_level}, _perf_ids(examined), reason
     )
 
 
-def _complexity_ceiling(ctx: _Context) -> DimensionResult:
+@ENGINE.register("complexity_ceiling")
+def _complexity_ceiling(ctx: AssessmentContext) -> DimensionResult:
     return _level_ceiling(
         ctx,
         "complexity_ceiling",
         COMPLEXITY_LEVELS,
-        _COMPLEXITY_OF,
+        COMPLEXITY_OF,
         5,
-        any(map(_COMPLETED_OF, ctx.window.scored)),
+        any(map(COMPLETED_OF, ctx.window.scored)),
         "no completed task in the assessment window",
     )
 
 
-def _autonomy_level(ctx: _Context) -> DimensionResult:
+@ENGINE.register("autonomy_level")
+def _autonomy_level(ctx: AssessmentContext) -> DimensionResult:
     return _level_ceiling(
         ctx,
         "autonomy_level",
         AUTONOMY_LEVELS,
-        _AUTONOMY_OF,
+        AUTONOMY_OF,
         3,
         any(s.completed and s.task.autonomy_level is not None for s in ctx.window.scored),
         "no completed task carries an autonomy level",
     )
 
 
-def _tool_proficiency(ctx: _Context) -> DimensionResult:
+@ENGINE.register("tool_proficiency")
+def _tool_proficiency(ctx: AssessmentContext) -> DimensionResult:
     # usages grouped per tool by a stable sort (window order kept within a tool), each
     # tool's counts summed column-wise in C; integer sums, so the order is immaterial
     totals: dict[str, list[int]] = {}
     tool_ids: dict[str, tuple[tuple[str, ...], ...]] = {}
-    for tool, group in groupby(sorted(ctx.window.tools, key=_TOOL_OF), key=_TOOL_OF):
+    for tool, group in groupby(sorted(ctx.window.tools, key=TOOL_OF), key=TOOL_OF):
         columns = tuple(zip(*group, strict=True))
         totals[tool] = [sum(columns[1]), sum(columns[2]), sum(columns[3]), sum(columns[4]), sum(columns[5])]
         tool_ids[tool] = columns[6]
@@ -215,17 +226,18 @@ def _tool_proficiency(ctx: _Context) -> DimensionResult:
             used.extend(tool_ids[tool])
         per_tool[tool] = entry
     score = math.fsum(scores) / len(scores) if scores else None
-    return _result(
+    return dimension_result(
         "tool_proficiency",
         score,
         len(scores),
         {"tools_assessed": len(scores), "tools_seen": len(totals), "tools": per_tool},
-        _ids(used),
+        distinct_ids(used),
         f"no tool with ≥ {MIN_TOOL_INVOCATIONS} invocations",
     )
 
 
-def _learning_rate(ctx: _Context) -> DimensionResult:
+@ENGINE.register("learning_rate")
+def _learning_rate(ctx: AssessmentContext) -> DimensionResult:
     taxonomy = tuple(dict.fromkeys(ctx.config.taxonomy))
     by_domain = ctx.by_domain
     per_domain: dict[str, dict[str, Any]] = {}
@@ -234,12 +246,12 @@ def _learning_rate(ctx: _Context) -> DimensionResult:
     compared: list[ScoredTask] = []
     for domain in taxonomy:
         in_domain = by_domain.get(domain, [])
-        members = _completed(in_domain)
+        members = completed_tasks(in_domain)
         if len(members) < LEARNING_TASKS:
             continue
         # completion order, ties by task_id: members come in task_id order and the sort
         # is stable (a completed task always has its counting completion's timestamp)
-        recent = sorted(members, key=_COMPLETED_AT)[-LEARNING_TASKS:]
+        recent = sorted(members, key=COMPLETED_AT)[-LEARNING_TASKS:]
         earlier, later = recent[:LEARNING_BLOCK], recent[-LEARNING_BLOCK:]
         perf_earlier = ctx.perf(earlier)
         perf_later = ctx.perf(later)
@@ -261,7 +273,7 @@ def _learning_rate(ctx: _Context) -> DimensionResult:
             "later_tasks": [s.task.task_id for s in later],
         }
     score = math.fsum(learnings) / len(learnings) if learnings else None
-    return _result(
+    return dimension_result(
         "learning_rate",
         score,
         len(compared),
@@ -275,7 +287,8 @@ def _learning_rate(ctx: _Context) -> DimensionResult:
     )
 
 
-def _delegation_capability(ctx: _Context) -> DimensionResult:
+@ENGINE.register("delegation_capability")
+def _delegation_capability(ctx: AssessmentContext) -> DimensionResult:
     decisions = ctx.window.delegation_decisions
     outcomes = ctx.window.delegation_outcomes
     judged = [d for d in decisions if d.ground_truth is not None]
@@ -298,8 +311,8 @@ def _delegation_capability(ctx: _Context) -> DimensionResult:
     )
     parts = {"judgment": judgment, "selection": selection, "management": management}
     combined = composite(parts, DELEGATION_WEIGHTS)
-    ids = _ids(((d.event_id for d in decisions), (o.event_id for o in managed)))
-    return _result(
+    ids = distinct_ids(((d.event_id for d in decisions), (o.event_id for o in managed)))
+    return dimension_result(
         "delegation_capability",
         combined.score,
         len(decisions) + len(managed),
@@ -318,7 +331,8 @@ def _delegation_capability(ctx: _Context) -> DimensionResult:
     )
 
 
-def _orchestration_skills(ctx: _Context) -> DimensionResult:
+@ENGINE.register("orchestration_skills")
+def _orchestration_skills(ctx: AssessmentContext) -> DimensionResult:
     results = ctx.window.orchestration_results
     per_component: dict[str, list[float]] = {name: [] for name in ORCHESTRATION_COMPONENTS}
     scenario_scores: list[float] = []
@@ -343,7 +357,7 @@ def _orchestration_skills(ctx: _Context) -> DimensionResult:
     details: dict[str, Any] = {"scenarios_assessed": len(results)}
     for name, values in per_component.items():
         details[name] = math.fsum(values) / len(values) if values else None
-    return _result(
+    return dimension_result(
         "orchestration_skills",
         score,
         len(results),

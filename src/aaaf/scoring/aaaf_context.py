@@ -1,6 +1,6 @@
 """One AAAF assessment's evidence and the caches its dimensions share (SCORING.md §2.2, §2.3).
 
-Part of the AAAF scheme (:mod:`aaaf.scoring.aaaf`): :class:`_Context` holds the window's
+Part of the AAAF scheme (:mod:`aaaf.scoring.aaaf`): :class:`AssessmentContext` holds the window's
 Performance components, its consistency groups (reused by every ``perf(S)``) and its
 tasks by domain.
 """
@@ -23,7 +23,7 @@ from aaaf.scoring.core import DimensionResult, renormalised_weights
 from aaaf.scoring.defaults import AAAFConfig
 
 
-def _partition(
+def partition(
     scored: Sequence[ScoredTask], key_of: Callable[[ScoredTask], Any]
 ) -> dict[Any, list[ScoredTask]]:
     """``scored`` split by ``key_of`` (``None`` keys dropped), each part in ``scored``'s order."""
@@ -38,12 +38,12 @@ def _partition(
     return parts
 
 
-_DOMAIN_OF = attrgetter("task.domain")
-_COMPLEXITY_OF = attrgetter("task.complexity_level")
-_AUTONOMY_OF = attrgetter("task.autonomy_level")
+DOMAIN_OF = attrgetter("task.domain")
+COMPLEXITY_OF = attrgetter("task.complexity_level")
+AUTONOMY_OF = attrgetter("task.autonomy_level")
 
 
-class _Context:
+class AssessmentContext:
     """One assessment's evidence plus caches shared by its dimensions."""
 
     __slots__ = ("_by_domain", "_groups", "_performance", "_weights", "config", "window")
@@ -60,7 +60,7 @@ class _Context:
     def by_domain(self) -> dict[str, list[ScoredTask]]:
         """The window's tasks by domain, each domain's in task_id order (shared, read-only)."""
         if self._by_domain is None:
-            self._by_domain = _partition(self.window.scored, _DOMAIN_OF)
+            self._by_domain = partition(self.window.scored, DOMAIN_OF)
         return self._by_domain
 
     @property
@@ -88,7 +88,7 @@ class _Context:
         return math.fsum(used[name] * float(scores[name]) for name in used)  # type: ignore[arg-type]
 
 
-def _result(
+def dimension_result(
     name: str,
     score: float | None,
     sample_size: int,
@@ -96,6 +96,7 @@ def _result(
     event_ids: tuple[str, ...],
     reason: str,
 ) -> DimensionResult:
+    """A dimension's result; its ``reason`` (why it is null) kept only when it has no score."""
     return DimensionResult(
         name=name,
         score=score,

@@ -2,39 +2,54 @@
 
 Part of the AAAF scheme (:mod:`aaaf.scoring.aaaf`): each dimension reads the window's
 :class:`~aaaf.scoring.aaaf_tasks.PerformanceComponents` and adds its traceability details.
+Each is registered with its declaration (:mod:`aaaf.scoring.dimensions`) twice: its result
+over the window (``ENGINE``) and its score over any task set (``SUBSET_SCORES``, perf(S)).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from operator import mul
+from operator import attrgetter, mul
 
-from aaaf.scoring.aaaf_context import _Context, _result
+from aaaf.scoring.aaaf_context import AssessmentContext, dimension_result
 from aaaf.scoring.aaaf_tasks import (
-    _CREDIT_OF,
-    _ERROR_COUNT_OF,
-    _STATUS_OF,
-    _WEIGHT_OF,
-    _WEIGHTED_ERRORS_OF,
-    _completed,
-    _ids,
+    CREDIT_OF,
+    ERROR_COUNT_OF,
+    STATUS_OF,
+    WEIGHT_OF,
+    WEIGHTED_ERRORS_OF,
+    completed_tasks,
+    distinct_ids,
 )
 from aaaf.scoring.core import DimensionResult
+from aaaf.scoring.dimensions import ENGINE, SUBSET_SCORES
+
+# --------------------------------------------------------------------------- perf(S)
+
+# Each dimension's score over any task set is its field of the set's components
+# (what perf(S) of SCORING.md §2.3 weighs; read in C)
+SUBSET_SCORES.register("task_completion_rate")(attrgetter("task_completion_rate"))
+SUBSET_SCORES.register("accuracy")(attrgetter("accuracy"))
+SUBSET_SCORES.register("speed")(attrgetter("speed"))
+SUBSET_SCORES.register("consistency")(attrgetter("consistency"))
+SUBSET_SCORES.register("review_compliance")(attrgetter("review_compliance"))
+
 
 # --------------------------------------------------------------------------- §2.2 dimensions
 
 
-def _task_completion_rate(ctx: _Context) -> DimensionResult:
+@ENGINE.register("task_completion_rate")
+def _task_completion_rate(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
     scored = ctx.window.scored
     statuses = {"accepted": 0, "partial": 0, "rejected": 0, "failed": 0, "not_completed": 0}
-    for status, count in Counter(map(_STATUS_OF, scored)).items():  # counted in C
+    for status, count in Counter(map(STATUS_OF, scored)).items():  # counted in C
         statuses[status if status in statuses else "not_completed"] += count
-    credits = list(map(_CREDIT_OF, scored))
-    weighted_credit = math.fsum(map(mul, map(_WEIGHT_OF, scored), credits))
-    ids = _ids((s.task.completion_event_id or s.task.assigned_event_id or "",) for s in scored)
-    return _result(
+    credits = list(map(CREDIT_OF, scored))
+    weighted_credit = math.fsum(map(mul, map(WEIGHT_OF, scored), credits))
+    ids = distinct_ids((s.task.completion_event_id or s.task.assigned_event_id or "",) for s in scored)
+    return dimension_result(
         "task_completion_rate",
         comp.task_completion_rate,
         comp.tasks,
@@ -50,11 +65,12 @@ def _task_completion_rate(ctx: _Context) -> DimensionResult:
     )
 
 
-def _accuracy(ctx: _Context) -> DimensionResult:
+@ENGINE.register("accuracy")
+def _accuracy(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
-    completed = _completed(ctx.window.scored)
-    ids = _ids((s.task.completion_event_id or "", *s.task.revision_event_ids) for s in completed)
-    return _result(
+    completed = completed_tasks(ctx.window.scored)
+    ids = distinct_ids((s.task.completion_event_id or "", *s.task.revision_event_ids) for s in completed)
+    return dimension_result(
         "accuracy",
         comp.accuracy,
         comp.completed,
@@ -63,8 +79,8 @@ def _accuracy(ctx: _Context) -> DimensionResult:
             "revised_tasks": comp.revised_tasks,
             "revised_share": comp.revised_share,
             "weighted_errors_per_task": comp.weighted_errors_per_task,
-            "weighted_errors": math.fsum(map(_WEIGHTED_ERRORS_OF, completed)),
-            "errors": sum(map(_ERROR_COUNT_OF, completed)),
+            "weighted_errors": math.fsum(map(WEIGHTED_ERRORS_OF, completed)),
+            "errors": sum(map(ERROR_COUNT_OF, completed)),
             "baseline_errors_per_task": ctx.config.baseline_errors_per_task,
             "from_revisions": comp.from_revisions,
             "from_errors": comp.from_errors,
@@ -74,7 +90,8 @@ def _accuracy(ctx: _Context) -> DimensionResult:
     )
 
 
-def _speed(ctx: _Context) -> DimensionResult:
+@ENGINE.register("speed")
+def _speed(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
     timed = [s for s in ctx.window.scored if s.speed is not None]
     by_level: dict[int, list[float]] = {}
@@ -94,8 +111,8 @@ def _speed(ctx: _Context) -> DimensionResult:
         }
         for level in sorted(by_level)
     }
-    ids = _ids((s.task.completion_event_id or "", s.task.attribute_event_id or "") for s in timed)
-    return _result(
+    ids = distinct_ids((s.task.completion_event_id or "", s.task.attribute_event_id or "") for s in timed)
+    return dimension_result(
         "speed",
         comp.speed,
         comp.speed_tasks,
@@ -105,12 +122,13 @@ def _speed(ctx: _Context) -> DimensionResult:
     )
 
 
-def _consistency(ctx: _Context) -> DimensionResult:
+@ENGINE.register("consistency")
+def _consistency(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
     kept = {(g.domain, g.complexity_level) for g in comp.groups}
     members = [s for s in ctx.window.scored if s.group is not None and s.group in kept]
-    ids = _ids((*s.perf_event_ids, s.task.attribute_event_id or "") for s in members)
-    return _result(
+    ids = distinct_ids((*s.perf_event_ids, s.task.attribute_event_id or "") for s in members)
+    return dimension_result(
         "consistency",
         comp.consistency,
         len(members),
@@ -136,17 +154,18 @@ def _consistency(ctx: _Context) -> DimensionResult:
     )
 
 
-def _review_compliance(ctx: _Context) -> DimensionResult:
+@ENGINE.register("review_compliance")
+def _review_compliance(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
     reviewed = [s for s in ctx.window.scored if s.review is not None]
     completed_without = sum(1 for s in ctx.window.scored if s.completed and s.review is None)
-    ids = _ids((s.task.completion_event_id or "", *s.task.memory_event_ids) for s in reviewed)
+    ids = distinct_ids((s.task.completion_event_id or "", *s.task.memory_event_ids) for s in reviewed)
     reason = (
         "the organization's review checklist is empty"
         if not ctx.config.checklist
         else "no completed task with a review checklist"
     )
-    return _result(
+    return dimension_result(
         "review_compliance",
         comp.review_compliance,
         comp.review_tasks,

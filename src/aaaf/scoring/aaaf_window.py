@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from aaaf.scoring.aaaf_tasks import _COMPLETED_OF, ScoredTask, score_task
+from aaaf.scoring.aaaf_tasks import COMPLETED_OF, ScoredTask, score_task
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.fold import (
     DelegationDecision,
@@ -74,7 +74,7 @@ class WindowEvidence:
 
     @property
     def completed_count(self) -> int:
-        return sum(map(_COMPLETED_OF, self.scored))  # True counts 1, summed in C
+        return sum(map(COMPLETED_OF, self.scored))  # True counts 1, summed in C
 
 
 def window_evidence(

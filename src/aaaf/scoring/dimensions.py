@@ -1,15 +1,29 @@
-"""The twelve AAAF dimensions, each declared once (SCORING.md §2.2, §2.3).
+"""The AAAF dimensions, each declared once (SCORING.md §2.2, §2.3).
 
 A dimension is its name, its axis, its default weight, its title and the standard it is
 aligned with.  The defaults (:mod:`aaaf.scoring.defaults`: the dimension lists, weight
 tables and standards alignment), the report's titles and the stress library's dimension
 list are read from here; everything keyed by a dimension is keyed by its name.
+
+Its formulas bind to the declaration by name (:class:`Formulas`): the module that computes a
+dimension registers each form of it with a decorator, and the engine and the bootstrap read
+the registries, never a list of their own.  A formula for a name not declared is refused
+when its module is imported; a declared dimension without a formula is refused when the
+engine (or the bootstrap) first reads its registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:  # the formulas' argument types; their modules import this one
+    from aaaf.scoring.aaaf_context import AssessmentContext
+    from aaaf.scoring.aaaf_tasks import PerformanceComponents
+    from aaaf.scoring.core import DimensionResult
+    from aaaf.scoring.resample_arrays import FloatArray
+    from aaaf.scoring.uncertainty import CapabilityRows, PerformanceRows
 
 
 @dataclass(frozen=True)
@@ -142,4 +156,90 @@ def weights_for_declared(axis: str, stored: Mapping[str, float]) -> dict[str, fl
     return {name: stored[name] * share if name in stored else defaults[name] for name in declared}
 
 
-__all__ = ["BY_NAME", "DIMENSIONS", "Dimension", "default_weights", "names_of", "weights_for_declared"]
+# --------------------------------------------------------------------------- formulas
+
+FormulaT = TypeVar("FormulaT", bound=Callable[..., Any])
+
+
+class Formulas(Generic[FormulaT]):
+    """One form of the dimensions' formulas, keyed by the declared name.
+
+    ``axis``: the form exists for that axis's dimensions only (``None``: for every one).
+    """
+
+    def __init__(self, form: str, axis: str | None = None) -> None:
+        self.form = form
+        self.axis = axis
+        self._by_name: dict[str, FormulaT] = {}
+        self._complete: dict[str, FormulaT] | None = None
+
+    def register(self, name: str) -> Callable[[FormulaT], FormulaT]:
+        """Decorator: the function is dimension ``name``'s formula of this form.
+
+        Refused at once (RuntimeError naming it) when ``name`` is not declared, is declared
+        on another axis, or already has a formula of this form."""
+        declared = BY_NAME.get(name)
+        if declared is None or (self.axis is not None and declared.axis != self.axis):
+            where = f"a {self.axis} dimension" if self.axis else "a dimension"
+            raise RuntimeError(
+                f"{self.form} formula for {name!r}: {name!r} is not declared as {where} "
+                "in aaaf.scoring.dimensions"
+            )
+        if name in self._by_name:
+            raise RuntimeError(f"dimension {name!r} has two {self.form} formulas")
+
+        def bind(function: FormulaT) -> FormulaT:
+            self._by_name[name] = function
+            self._complete = None
+            return function
+
+        return bind
+
+    def complete(self) -> Mapping[str, FormulaT]:
+        """Every declared dimension's formula of this form, in declaration order.
+
+        A declared dimension without one raises RuntimeError naming it."""
+        if self._complete is None:
+            wanted = [d.name for d in DIMENSIONS if self.axis is None or d.axis == self.axis]
+            missing = [name for name in wanted if name not in self._by_name]
+            if missing:
+                raise RuntimeError(
+                    f"declared dimension(s) without a formula ({self.form}): {', '.join(missing)}"
+                )
+            self._complete = {name: self._by_name[name] for name in wanted}
+        return self._complete
+
+
+ENGINE: Formulas[Callable[[AssessmentContext], DimensionResult]] = Formulas("engine")
+"""The engine's formula of each dimension: its result (score, sample, details, evidence) over
+one assessment's window (registered in :mod:`aaaf.scoring.aaaf_performance` and
+:mod:`aaaf.scoring.aaaf_capability`)."""
+
+SUBSET_SCORES: Formulas[Callable[[PerformanceComponents], float | None]] = Formulas(
+    "subset score", "performance"
+)
+"""A Performance dimension's score from the components of any task set: what ``perf(S)``
+(SCORING.md §2.3) weighs (registered in :mod:`aaaf.scoring.aaaf_performance`)."""
+
+PERFORMANCE_ROWS: Formulas[Callable[[PerformanceRows], FloatArray]] = Formulas("rows", "performance")
+"""A Performance dimension's score in every resample of the bootstrap, from the rows' sums of
+the per-task terms (SCORING.md §2.5; registered in :mod:`aaaf.scoring.uncertainty`)."""
+
+CAPABILITY_ROWS: Formulas[Callable[[CapabilityRows], FloatArray]] = Formulas("rows", "capability")
+"""A Capability dimension's score in every resample of the bootstrap (SCORING.md §2.5;
+registered in :mod:`aaaf.scoring.uncertainty`)."""
+
+
+__all__ = [
+    "BY_NAME",
+    "CAPABILITY_ROWS",
+    "DIMENSIONS",
+    "ENGINE",
+    "PERFORMANCE_ROWS",
+    "SUBSET_SCORES",
+    "Dimension",
+    "Formulas",
+    "default_weights",
+    "names_of",
+    "weights_for_declared",
+]

@@ -29,9 +29,10 @@ defensively where a field is optional.  The records it builds are in
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from aaaf.scoring.audit import TaskAudit, apply_finding, read_finding
 from aaaf.scoring.fold_records import (
@@ -45,27 +46,26 @@ from aaaf.scoring.fold_records import (
     Task,
     ToolUsage,
     UnattachedEvidence,
-    _new_task,
 )
 from aaaf.scoring.fold_values import (
-    _EMPTY,
-    _as_list,
-    _by_event_id,
-    _by_time_and_id,
-    _count,
-    _decision,
-    _embedded_tools,
-    _error_severity,
-    _invocation_counts,
-    _is_mapping,
-    _later,
-    _optional_float,
-    _optional_int,
-    _optional_str,
-    _orchestration,
-    _outcome,
+    EMPTY,
+    as_count,
+    as_list,
+    by_event_id,
+    by_time_and_id,
     canonical_json,
     credit_inputs,
+    decision_of,
+    embedded_tool_usages,
+    error_severity,
+    invocation_counts,
+    is_later,
+    is_mapping,
+    optional_float,
+    optional_int,
+    optional_str,
+    orchestration_of,
+    outcome_of,
     parse_timestamp,
     severity_weight,
 )
@@ -93,6 +93,8 @@ __all__ = [
     "parse_timestamp",
     "severity_weight",
 ]
+
+_new_task = cast(Callable[[tuple[Any, ...]], Task], partial(tuple.__new__, Task))
 
 
 # --------------------------------------------------------------------------- folding
@@ -134,13 +136,13 @@ def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:
                 task_id = value
             else:
                 if kind == "tool_invoked":
-                    loose_tools.extend((event.timestamp, u) for u in _invocation_counts((event,)))
+                    loose_tools.extend((event.timestamp, u) for u in invocation_counts((event,)))
                 elif kind == "delegation_decision":
-                    loose_decisions.append((event.timestamp, _decision(event.data, event.id)))
+                    loose_decisions.append((event.timestamp, decision_of(event.data, event.id)))
                 elif kind == "delegation_outcome":
-                    loose_outcomes.append((event.timestamp, _outcome(event)))
+                    loose_outcomes.append((event.timestamp, outcome_of(event)))
                 elif kind == "orchestration_result":
-                    loose_orchestration.append((event.timestamp, _orchestration(event)))
+                    loose_orchestration.append((event.timestamp, orchestration_of(event)))
                 continue
         bucket = grouped.get(task_id)
         if bucket is None:
@@ -150,10 +152,10 @@ def fold_evidence(events: Sequence[EventRecord]) -> FoldedEvidence:
 
     tasks = {task_id: _build_task(task_id, bucket) for task_id, bucket in grouped.items()}
     unattached = UnattachedEvidence(
-        tools=tuple(sorted(loose_tools, key=_by_time_and_id)),
-        delegation_decisions=tuple(sorted(loose_decisions, key=_by_time_and_id)),
-        delegation_outcomes=tuple(sorted(loose_outcomes, key=_by_time_and_id)),
-        orchestration_results=tuple(sorted(loose_orchestration, key=_by_time_and_id)),
+        tools=tuple(sorted(loose_tools, key=by_time_and_id)),
+        delegation_decisions=tuple(sorted(loose_decisions, key=by_time_and_id)),
+        delegation_outcomes=tuple(sorted(loose_outcomes, key=by_time_and_id)),
+        orchestration_results=tuple(sorted(loose_orchestration, key=by_time_and_id)),
     )
     return FoldedEvidence(tasks, unattached, event_types)
 
@@ -183,13 +185,13 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
         elif kind == "task_completed":
             if completion is None:
                 completion = event
-            elif _later(event, completion):
+            elif is_later(event, completion):
                 superseded.append(completion.id)
                 completion = event
             else:
                 superseded.append(event.id)
         elif kind == "task_assigned":
-            if assigned is None or _later(event, assigned):
+            if assigned is None or is_later(event, assigned):
                 assigned = event
         elif kind == "task_revised":
             revisions.append(event)
@@ -203,9 +205,9 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
             plans.append(event.id)
         elif kind == "memory_operation":
             memory.append(event)
-        elif kind == "task_audited" and (finding is None or _later(event, finding)):
+        elif kind == "task_audited" and (finding is None or is_later(event, finding)):
             finding = event  # the latest finding counts (SCORING.md §2.6)
-    done: Mapping[str, Any] = completion.data if completion is not None else _EMPTY
+    done: Mapping[str, Any] = completion.data if completion is not None else EMPTY
 
     # granular wins: a task_assigned is the only source of domain, complexity, autonomy
     attributes: Mapping[str, Any]
@@ -222,41 +224,41 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
     # assess (1 000 / 10 000 events) if every value went through its helper
     domain = attributes.get("domain")
     if type(domain) is not str:
-        domain = _optional_str(domain)
+        domain = optional_str(domain)
     complexity = attributes.get("complexity_level")
     if type(complexity) is not int:
-        complexity = _optional_int(complexity)
+        complexity = optional_int(complexity)
     autonomy = attributes.get("autonomy_level")
     if type(autonomy) is not int:
-        autonomy = _optional_int(autonomy)
+        autonomy = optional_int(autonomy)
 
-    status = _optional_str(done.get("completion_status"))
+    status = optional_str(done.get("completion_status"))
     credit, fraction, milestones_passed, milestones_total = credit_inputs(done)
 
     revision_count = done.get("revision_count")
     if type(revision_count) is not int or revision_count < 0:
-        revision_count = _count(revision_count)
+        revision_count = as_count(revision_count)
     error_list = done.get("errors")
     if type(error_list) is not list:
-        error_list = _as_list(error_list)
+        error_list = as_list(error_list)
     weighted_errors = 0.0
     error_count = 0
     if error_list or revisions:
-        weighted = [severity_weight(_error_severity(error)) for error in error_list]
+        weighted = [severity_weight(error_severity(error)) for error in error_list]
         weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in revisions)
         error_count = len(weighted)
         weighted_errors = math.fsum(weighted)
 
     checklist: dict[str, bool] | None = None
     review = done.get("review_checklist")
-    if review is not None and _is_mapping(review):
+    if review is not None and is_mapping(review):
         # an item passes only when its value is exactly true; JSON keys are already str
         checklist = {(key if type(key) is str else str(key)): value is True for key, value in review.items()}
     if memory:
         if checklist is None:
             checklist = {}
         for op in memory:
-            item = MEMORY_OPERATION_ITEMS.get(_optional_str(op.data.get("operation")) or "")
+            item = MEMORY_OPERATION_ITEMS.get(optional_str(op.data.get("operation")) or "")
             if item is not None:
                 checklist[item] = True
 
@@ -265,10 +267,10 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
         # SCORING.md §2.6: the auditor's values replace the self-reported ones
         applied = apply_finding(read_finding(finding.data, finding.id), checklist, done)
         checklist = dict(applied.checklist) if applied.checklist is not None else None
-        status = _optional_str(applied.completion.get("completion_status"))
+        status = optional_str(applied.completion.get("completion_status"))
         credit, fraction, milestones_passed, milestones_total = credit_inputs(applied.completion)
         if applied.errors is not None:
-            weighted = [severity_weight(_error_severity(error)) for error in applied.errors]
+            weighted = [severity_weight(error_severity(error)) for error in applied.errors]
             weighted.extend(severity_weight(rev.data.get("reason_code")) for rev in revisions)
             error_count = len(weighted)
             weighted_errors = math.fsum(weighted)
@@ -276,36 +278,37 @@ def _build_task(task_id: str, events: list[EventRecord]) -> Task:
 
     tools: tuple[ToolUsage, ...] = ()
     if tool_events:
-        tools = _invocation_counts(tool_events)
+        tools = invocation_counts(tool_events)
         tools_from_events = True
     else:
-        embedded_tools = _as_list(done.get("tools_used"))
+        embedded_tools = as_list(done.get("tools_used"))
         if embedded_tools and completion is not None:
-            tools = _embedded_tools(embedded_tools, completion.id)
+            tools = embedded_tool_usages(embedded_tools, completion.id)
         tools_from_events = False
 
     decisions: tuple[DelegationDecision, ...] = ()
     if decision_events:
-        decisions = tuple(sorted([_decision(e.data, e.id) for e in decision_events], key=_by_event_id))
+        decisions = tuple(sorted([decision_of(e.data, e.id) for e in decision_events], key=by_event_id))
         decisions_from_events = True
     else:
         embedded = done.get("delegation_decisions")
         if embedded is not None:
-            embedded = _as_list(embedded)
+            embedded = as_list(embedded)
         if completion is not None and embedded:
-            decisions = tuple(_decision(entry, completion.id) for entry in embedded if _is_mapping(entry))
+            decisions = tuple(decision_of(entry, completion.id) for entry in embedded if is_mapping(entry))
         decisions_from_events = False
 
     time_to_complete = done.get("time_to_complete_seconds")
     if type(time_to_complete) is not float:
-        time_to_complete = _optional_float(time_to_complete)
+        time_to_complete = optional_float(time_to_complete)
     outcomes: tuple[DelegationOutcome, ...] = ()
     if outcome_events:
-        outcomes = tuple(sorted([_outcome(e) for e in outcome_events], key=_by_event_id))
+        outcomes = tuple(sorted([outcome_of(e) for e in outcome_events], key=by_event_id))
     orchestration: tuple[OrchestrationResult, ...] = ()
     if orchestration_events:
-        orchestration = tuple(sorted([_orchestration(e) for e in orchestration_events], key=_by_event_id))
-    # tuple.__new__ in field order: Task(field=...) costs +4.6 % / +3.7 % of assess (1 000 / 10 000 events)
+        orchestration = tuple(sorted([orchestration_of(e) for e in orchestration_events], key=by_event_id))
+    # tuple.__new__ in field order: Task(field=...) costs +4.6 % / +3.7 % of assess (1 000 / 10 000
+    # events); field order checked by a test
     return _new_task(
         (
             task_id,  # task_id

@@ -8,11 +8,10 @@ and the fold builds one per task of every agent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple
 
 from aaaf.scoring.audit import TaskAudit
 
@@ -169,6 +168,3 @@ class FoldedEvidence:
     tasks: Mapping[str, Task]
     unattached: UnattachedEvidence
     event_types: Mapping[str, str] = field(default_factory=dict)
-
-
-_new_task = cast(Callable[[tuple[Any, ...]], Task], partial(tuple.__new__, Task))

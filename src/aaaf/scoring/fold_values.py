@@ -43,7 +43,7 @@ def canonical_json(event: EventRecord) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _later(candidate: EventRecord, current: EventRecord | None) -> bool:
+def is_later(candidate: EventRecord, current: EventRecord | None) -> bool:
     """Whether ``candidate`` beats ``current`` under the §1 'latest wins' rule."""
     if current is None:
         return True
@@ -70,15 +70,15 @@ def parse_timestamp(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
-_EMPTY: Mapping[str, Any] = {}
+EMPTY: Mapping[str, Any] = {}
 
 
-def _is_mapping(value: Any) -> bool:
+def is_mapping(value: Any) -> bool:
     """A JSON object (a dict, or any Mapping; the dict test first because it is cheap)."""
     return type(value) is dict or isinstance(value, Mapping)
 
 
-def _as_list(value: Any) -> Sequence[Any]:
+def as_list(value: Any) -> Sequence[Any]:
     """A JSON array as a sequence, anything else as empty (a string is not a list here)."""
     if isinstance(value, list | tuple):
         return value
@@ -87,11 +87,13 @@ def _as_list(value: Any) -> Sequence[Any]:
     return value
 
 
-def _by_event_id(item: DelegationDecision | DelegationOutcome | OrchestrationResult) -> str:
+def by_event_id(item: DelegationDecision | DelegationOutcome | OrchestrationResult) -> str:
+    """The item's evidence id (a sort key)."""
     return item.event_id
 
 
-def _optional_float(value: Any) -> float | None:
+def optional_float(value: Any) -> float | None:
+    """A JSON number as a float; None for anything else (a bool is not a number)."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int | float):
@@ -99,7 +101,8 @@ def _optional_float(value: Any) -> float | None:
     return None
 
 
-def _optional_int(value: Any) -> int | None:
+def optional_int(value: Any) -> int | None:
+    """A JSON integer (or an integral float) as an int; None for anything else."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -109,12 +112,14 @@ def _optional_int(value: Any) -> int | None:
     return None
 
 
-def _count(value: Any) -> int:
-    number = _optional_int(value)
+def as_count(value: Any) -> int:
+    """A positive integer as a count; 0 for anything else."""
+    number = optional_int(value)
     return number if number is not None and number > 0 else 0
 
 
-def _optional_str(value: Any) -> str | None:
+def optional_str(value: Any) -> str | None:
+    """A JSON string; None for anything else."""
     return value if isinstance(value, str) else None
 
 
@@ -125,8 +130,9 @@ def severity_weight(severity: Any) -> float:
     return ERROR_SEVERITY_WEIGHTS[DEFAULT_ERROR_SEVERITY]
 
 
-def _error_severity(error: Any) -> Any:
-    if _is_mapping(error):
+def error_severity(error: Any) -> Any:
+    """The ``severity`` of one ``errors`` entry (None when the entry is not an object)."""
+    if is_mapping(error):
         return error.get("severity")
     return None
 
@@ -138,13 +144,13 @@ def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, in
     ``milestones`` checklist is given, else ``milestone_fraction``, else 0; anything else 0.
     """
     status = data.get("completion_status")
-    fraction = _optional_float(data.get("milestone_fraction"))
+    fraction = optional_float(data.get("milestone_fraction"))
     milestones = data.get("milestones")
     passed = total = 0
     if milestones is not None:
-        for milestone in _as_list(milestones):
+        for milestone in as_list(milestones):
             total += 1
-            if _is_mapping(milestone) and milestone.get("passed") is True:
+            if is_mapping(milestone) and milestone.get("passed") is True:
                 passed += 1
     if status == "accepted":
         return 1.0, fraction, passed, total
@@ -156,21 +162,21 @@ def credit_inputs(data: Mapping[str, Any]) -> tuple[float, float | None, int, in
     return 0.0, fraction, passed, total
 
 
-def _embedded_tools(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
+def embedded_tool_usages(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
     """``tools_used`` summaries, merged per tool (a missing ``recovered`` counts 0); their
     evidence is the ``task_completed`` that carries them."""
     merged: dict[str, list[int]] = {}
-    for entry in _as_list(entries):
-        if not _is_mapping(entry):
+    for entry in as_list(entries):
+        if not is_mapping(entry):
             continue
-        tool = _optional_str(entry.get("tool"))
+        tool = optional_str(entry.get("tool"))
         if tool is None:
             continue
-        invocations = _count(entry.get("invocations"))
-        successes = min(_count(entry.get("successes")), invocations)
+        invocations = as_count(entry.get("invocations"))
+        successes = min(as_count(entry.get("successes")), invocations)
         failures = invocations - successes
-        recovered = min(_count(entry.get("recovered")), failures)
-        unnecessary = min(_count(entry.get("unnecessary")), invocations)
+        recovered = min(as_count(entry.get("recovered")), failures)
+        unnecessary = min(as_count(entry.get("unnecessary")), invocations)
         sums = merged.setdefault(tool, [0, 0, 0, 0, 0])
         sums[0] += invocations
         sums[1] += successes
@@ -181,7 +187,7 @@ def _embedded_tools(entries: Any, completion_id: str) -> tuple[ToolUsage, ...]:
     return tuple(ToolUsage(tool, s[0], s[1], s[2], s[3], s[4], ids) for tool, s in sorted(merged.items()))
 
 
-def _invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
+def invocation_counts(events: Iterable[EventRecord]) -> tuple[ToolUsage, ...]:
     """``tool_invoked`` events (one invocation each) summed per tool.
 
     ``error_recovered`` counts only on a failed invocation (SCORING.md §1).
@@ -227,36 +233,40 @@ def _tool_usages(per_tool: Mapping[str, list[Any]]) -> tuple[ToolUsage, ...]:
     return tuple(usages)
 
 
-def _decision(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
+def decision_of(data: Mapping[str, Any], event_id: str) -> DelegationDecision:
+    """A delegation decision from its event data (or an embedded entry) and evidence id."""
     return DelegationDecision(
-        decision=_optional_str(data.get("decision")),
-        delegate_to=_optional_str(data.get("delegate_to")),
-        ground_truth=_optional_str(data.get("ground_truth")),
-        optimal_delegate=_optional_str(data.get("optimal_delegate")),
+        decision=optional_str(data.get("decision")),
+        delegate_to=optional_str(data.get("delegate_to")),
+        ground_truth=optional_str(data.get("ground_truth")),
+        optimal_delegate=optional_str(data.get("optimal_delegate")),
         event_id=event_id,
     )
 
 
-def _outcome(event: EventRecord) -> DelegationOutcome:
+def outcome_of(event: EventRecord) -> DelegationOutcome:
+    """A ``delegation_outcome`` event as a :class:`DelegationOutcome`."""
     return DelegationOutcome(
-        outcome=_optional_str(event.data.get("outcome")),
+        outcome=optional_str(event.data.get("outcome")),
         revision_needed=event.data.get("revision_needed") is True,
         event_id=event.id,
     )
 
 
-def _orchestration(event: EventRecord) -> OrchestrationResult:
+def orchestration_of(event: EventRecord) -> OrchestrationResult:
+    """An ``orchestration_result`` event as an :class:`OrchestrationResult`."""
     data = event.data
     return OrchestrationResult(
-        failures_injected=_optional_float(data.get("failures_injected")) or 0.0,
-        failures_recovered=_optional_float(data.get("failures_recovered")) or 0.0,
-        workflow_design_score=_optional_float(data.get("workflow_design_score")),
-        communication_clarity_score=_optional_float(data.get("communication_clarity_score")),
-        synthesis_quality_score=_optional_float(data.get("synthesis_quality_score")),
+        failures_injected=optional_float(data.get("failures_injected")) or 0.0,
+        failures_recovered=optional_float(data.get("failures_recovered")) or 0.0,
+        workflow_design_score=optional_float(data.get("workflow_design_score")),
+        communication_clarity_score=optional_float(data.get("communication_clarity_score")),
+        synthesis_quality_score=optional_float(data.get("synthesis_quality_score")),
         event_id=event.id,
     )
 
 
-def _by_time_and_id(pair: tuple[datetime, Any]) -> tuple[datetime, str]:
+def by_time_and_id(pair: tuple[datetime, Any]) -> tuple[datetime, str]:
+    """Sort key of a (timestamp, unattached evidence) pair: the time, then the evidence id."""
     timestamp, item = pair
     return timestamp, item.event_ids[0] if isinstance(item, ToolUsage) else item.event_id

@@ -26,6 +26,13 @@ BoolArray = npt.NDArray[np.bool_]
 _OUTCOME_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
 
 
+def divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
+    """numerator / denominator where denominator > 0, NaN (null) elsewhere."""
+    out = np.full(numerator.shape, np.nan)
+    np.divide(numerator, denominator, out=out, where=denominator > 0.0)
+    return out
+
+
 def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
     """The §2.5 index matrix: ``default_rng(seed).integers(0, n_tasks, size=(B, n_tasks))``."""
     return np.random.default_rng(seed).integers(0, n_tasks, size=(resamples, n_tasks))
@@ -222,6 +229,7 @@ __all__ = [
     "FloatArray",
     "IntArray",
     "TaskArrays",
+    "divide",
     "draw_counts",
     "draw_indices",
     "task_arrays",

@@ -4,7 +4,8 @@ A consistency group is a (domain, complexity level) of completed tasks; the §2.
 consistency is the size-weighted mean of its groups' CVs (population, unweighted) over the
 groups with enough tasks.  In a resample a task drawn k times is k copies, so a group's
 copies, mean and variance are sums over the count matrix (:mod:`aaaf.scoring.resample_arrays`);
-:mod:`aaaf.scoring.uncertainty` weighs them into each subset's consistency.
+:mod:`aaaf.scoring.uncertainty` weighs them into each subset's consistency.  A learning-rate
+block, a few copies listed one by one, has its consistency here too (:func:`listed_consistency`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aaaf.scoring.resample_arrays import FloatArray, IntArray, TaskArrays
+from aaaf.scoring.aaaf_tasks import CONSISTENCY_ACCURACY_WEIGHT, CONSISTENCY_COMPLETION_WEIGHT
+from aaaf.scoring.resample_arrays import FloatArray, IntArray, TaskArrays, divide
 
 
 @dataclass(frozen=True)
@@ -123,3 +125,64 @@ def _ranks_within(values: FloatArray, group: IntArray) -> FloatArray:
 
 
 __all__ = ["GroupStats", "group_stats"]
+
+
+def listed_consistency(tasks: IntArray, arrays: TaskArrays, min_group: int) -> FloatArray:
+    """The §2.2 consistency of every listed set of k copies (rows of ``tasks``): the
+    size-weighted mean of the CVs of its groups with ≥ ``min_group`` copies is the mean over
+    those groups' copies of their group's CV; null when no group has that many.
+
+    With ``min_group`` ≥ k (the default: five copies, groups of five) only a set whose k
+    copies are all of one group has one, and its CV is that of all k copies; otherwise a
+    copy's group is found by a k × k comparison."""
+    rows, k = tasks.shape
+    groups = arrays.group[tasks]
+    if min_group > k:
+        return np.full(rows, np.nan)
+    if min_group == k:
+        one = np.nonzero((groups >= 0).all(axis=1) & (groups == groups[:, :1]).all(axis=1))[0]
+        consistency = np.full(rows, np.nan)
+        if one.size:
+            cvs = [_copies_cv(values[tasks[one]]) for values in (arrays.accuracy, arrays.credit)]
+            consistency[one] = 1.0 - np.minimum(
+                1.0, CONSISTENCY_ACCURACY_WEIGHT * cvs[0] + CONSISTENCY_COMPLETION_WEIGHT * cvs[1]
+            )
+        return consistency
+    groups_t = groups.T  # k × B: one row per listed copy
+    # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
+    # resamples: sums over an axis of length k are several times slower, measured)
+    same = [[(groups_t[i] == groups_t[j]) & (groups_t[i] >= 0) for j in range(k)] for i in range(k)]
+    sizes = [np.add.reduce([mask.astype(np.float64) for mask in row]) for row in same]
+    kept = [size >= min_group for size in sizes]
+    kept_total = np.add.reduce([mask.astype(np.float64) for mask in kept])
+    weighted = [np.zeros(rows), np.zeros(rows)]
+    # CVs only where a group is big enough (five copies of one group are rare: measured)
+    at_rows = np.nonzero(kept_total > 0.0)[0]
+    for at, values in enumerate((arrays.accuracy[tasks].T[:, at_rows], arrays.credit[tasks].T[:, at_rows])):
+        for i in range(k):
+            masks = [mask[at_rows] for mask in same[i]]
+            safe = np.where(sizes[i][at_rows] > 0.0, sizes[i][at_rows], 1.0)
+            mean = np.add.reduce([np.where(mask, values[j], 0.0) for j, mask in enumerate(masks)]) / safe
+            squares = [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(masks)]
+            variance = np.add.reduce(squares) / safe
+            cv = np.zeros(mean.shape)
+            np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+            # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
+            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(masks)])
+            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(masks)])
+            weighted[at][at_rows] += np.where(kept[i][at_rows] & (low != high), cv, 0.0)
+    means = [divide(total, kept_total) for total in weighted]
+    return 1.0 - np.minimum(
+        1.0, CONSISTENCY_ACCURACY_WEIGHT * means[0] + CONSISTENCY_COMPLETION_WEIGHT * means[1]
+    )
+
+
+def _copies_cv(values: FloatArray) -> FloatArray:
+    """Per row, the population CV of its copies' ``values`` (two passes; 0 when they are all
+    equal or their mean is 0, as the engine's coefficient_of_variation says)."""
+    k = values.shape[1]
+    mean = np.add.reduce([values[:, j] for j in range(k)]) / k
+    variance = np.add.reduce([(values[:, j] - mean) ** 2 for j in range(k)]) / k
+    cv = np.zeros(mean.shape)
+    np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
+    return np.where(values.min(axis=1) == values.max(axis=1), 0.0, cv)

@@ -63,13 +63,13 @@ from aaaf.scoring.trust_observations import (
     JuryDetail,
     JuryVote,
     Observation,
-    _require_aware,
     age_in_days,
     decay_points,
     decayed_score,
     jury_trim_count,
     jury_value,
     observations,
+    require_aware,
 )
 
 # The scheme is split by what its parts are (configuration, observations, fill-ins);
@@ -429,7 +429,7 @@ def _score_observations(
     # here, not at the top: NumPy is 0.35 s of the start of every process that imports it
     from aaaf.scoring.trust_uncertainty import trust_uncertainty
 
-    _require_aware(at)
+    require_aware(at)
     weights_in_force, rejected = merge_override(TRUST_WEIGHTS, weights_override)
     operational = operational or {}
 

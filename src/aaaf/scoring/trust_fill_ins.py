@@ -16,7 +16,7 @@ from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
 from aaaf.scoring.trust_config import OPERATIONAL_SOURCES
-from aaaf.scoring.trust_observations import _as_finite, _require_aware
+from aaaf.scoring.trust_observations import as_finite, require_aware
 
 # ----------------------------------------------------------------------------- fill-ins
 
@@ -60,7 +60,7 @@ def cost_efficiency(events: Sequence[EventRecord], *, at: datetime, window_days:
     """
     from aaaf.scoring.fold import fold_tasks  # the §1 task rules live there
 
-    _require_aware(at)
+    require_aware(at)
     window_start = at - timedelta(days=window_days)
     by_id = {event.id: event for event in events if event.type == "task_completed"}
     ratios: list[float] = []
@@ -73,8 +73,8 @@ def cost_efficiency(events: Sequence[EventRecord], *, at: datetime, window_days:
         completion = by_id.get(task.completion_event_id)
         if completion is None:
             continue
-        cost = _as_finite(completion.data.get("cost_usd"))
-        budget = _as_finite(completion.data.get("budget_usd"))
+        cost = as_finite(completion.data.get("cost_usd"))
+        budget = as_finite(completion.data.get("budget_usd"))
         if cost is None or budget is None or budget <= 0.0:
             continue
         ratios.append(max(0.0, 1.0 - cost / budget))
@@ -116,7 +116,7 @@ def operational_fill_ins(
     from aaaf.scoring.aaaf import performance_dimensions
 
     aaaf_config = aaaf_config or AAAFConfig()
-    _require_aware(at)
+    require_aware(at)
     operational = [event for event in events if event.type not in ("eval_result", "workflow_run")]
     performance = performance_dimensions(operational, aaaf_config, at)
     out: dict[str, FillIn] = {}

@@ -220,14 +220,14 @@ def observations(
     not depend on the order of the log.
     """
     config = config or TrustConfig()
-    _require_aware(at)
+    require_aware(at)
     singles: list[Observation] = []
     juries: dict[tuple[str, str], list[EventRecord]] = {}
     for event in eval_events:
         if event.type != "eval_result" or event.timestamp > at:
             continue
         dimension = event.data.get("dimension")
-        score = _as_finite(event.data.get("score"))
+        score = as_finite(event.data.get("score"))
         if dimension not in TRUST_WEIGHTS or score is None:
             continue
         eval_set = _text(event.data.get("eval_set"))
@@ -265,11 +265,12 @@ def _finite_number(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 
-def _as_finite(value: Any) -> float | None:
+def as_finite(value: Any) -> float | None:
     """The value as a float when it is a finite number (not a bool), else None."""
     return float(value) if _finite_number(value) else None
 
 
-def _require_aware(at: datetime) -> None:
+def require_aware(at: datetime) -> None:
+    """Refuse a naive time (ValueError): the time asked for must be timezone-aware."""
     if at.tzinfo is None or at.utcoffset() is None:
         raise ValueError("the time asked for must be timezone-aware")

@@ -37,24 +37,28 @@ composite is :func:`aaaf.scoring.composite_rows.composite_rows`, bit for bit the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from aaaf.scoring import aaaf_performance  # noqa: F401  (a Performance formula may register its rows there)
+from aaaf.scoring.aaaf_tasks import TERMS
 from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.core import Tier
 from aaaf.scoring.defaults import AXES, CAPABILITY_TIERS, PERFORMANCE_TIERS, AAAFConfig
+from aaaf.scoring.dimensions import CAPABILITY_ROWS, PERFORMANCE_ROWS
 from aaaf.scoring.resample_arrays import (
     BoolArray,
     FloatArray,
     IntArray,
     TaskArrays,
+    divide,
     draw_counts,
     draw_indices,
     task_arrays,
     window_rows,
 )
-from aaaf.scoring.resample_groups import GroupStats, group_stats
+from aaaf.scoring.resample_groups import GroupStats, group_stats, listed_consistency
 from aaaf.scoring.uncertainty_report import (
     CAPABILITY_INTERVAL_NOTE,
     INSUFFICIENT,
@@ -85,20 +89,13 @@ _DELEGATION_WEIGHTS = (0.4, 0.3, 0.3)  # judgment, selection, management
 # --------------------------------------------------------------------------- batched formulas
 
 
-def _divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
-    """numerator / denominator where denominator > 0, NaN (null) elsewhere."""
-    out = np.full(numerator.shape, np.nan)
-    np.divide(numerator, denominator, out=out, where=denominator > 0.0)
-    return out
-
-
 def _consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
     """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with ≥
     ``min_group`` copies, the group CVs weighted by group size; null with no such group."""
     size_kept = np.where(stats.size >= min_group, stats.size, 0.0)
     grouped = size_kept.sum(axis=1)
-    mean_acc = _divide((size_kept * stats.cv_accuracy).sum(axis=1), grouped)
-    mean_comp = _divide((size_kept * stats.cv_credit).sum(axis=1), grouped)
+    mean_acc = divide((size_kept * stats.cv_accuracy).sum(axis=1), grouped)
+    mean_comp = divide((size_kept * stats.cv_credit).sum(axis=1), grouped)
     return 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
 
 
@@ -109,7 +106,7 @@ def performance_scores(
     config: AAAFConfig,
     whole: GroupStats | None = None,
 ) -> dict[str, FloatArray]:
-    """The five §2.2 dimension scores of every resample's multiset (NaN = null), by name.
+    """The §2.2 dimension scores of every resample's multiset (NaN = null), by name.
 
     ``counts`` (B × m) are the multiplicities of the tasks ``columns`` (indices into the
     window's tasks); the rest of the window is not in the set.  ``whole``: the window's
@@ -126,32 +123,67 @@ def performance_scores(
     return _scores_of(sums, consistency, config)
 
 
-def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) -> dict[str, FloatArray]:
-    """The §2.2 scores from each resample's sums of the per-task ``terms`` and its consistency."""
-    tcr = _divide(sums[:, 1], sums[:, 0])
+_TERM_AT: Mapping[str, int] = {name: at for at, name in enumerate(TERMS)}
+
+
+class PerformanceRows(NamedTuple):
+    """What a Performance dimension's bootstrap formula reads: every row's (resample's, or a
+    resampled subset's) sums of the per-task ``terms``, in :data:`aaaf.scoring.aaaf.TERMS`
+    order, and its consistency (from the group statistics, computed once for all)."""
+
+    sums: FloatArray
+    consistency: FloatArray
+    config: AAAFConfig
+
+    def ratio(self, numerator: str, denominator: str) -> FloatArray:
+        """Every row's sum of the term ``numerator`` over its sum of ``denominator`` (terms named
+        as in ``TERMS``), NaN (null) where that is 0: most §2.2 weighted means are one."""
+        return divide(self.sums[:, _TERM_AT[numerator]], self.sums[:, _TERM_AT[denominator]])
+
+
+@PERFORMANCE_ROWS.register("task_completion_rate")
+def _task_completion_rate(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_credit", "weight")
+
+
+@PERFORMANCE_ROWS.register("accuracy")
+def _accuracy(rows: PerformanceRows) -> FloatArray:
+    sums = rows.sums
     completed_weight = sums[:, 2]
-    revised_share = _divide(sums[:, 3], completed_weight)
-    errors_per_task = _divide(sums[:, 4], completed_weight)
-    baseline = config.baseline_errors_per_task
+    revised_share = divide(sums[:, 3], completed_weight)
+    errors_per_task = divide(sums[:, 4], completed_weight)
+    baseline = rows.config.baseline_errors_per_task
     if baseline <= 0.0:
         load = np.where(errors_per_task > 0.0, 1.0, 0.0)
     else:
         load = np.minimum(1.0, errors_per_task / baseline)
     accuracy = _ACC_REV * (1.0 - revised_share) + _ACC_ERR * (1.0 - load)
-    accuracy = np.where(np.isnan(revised_share), np.nan, accuracy)
-    speed = _divide(sums[:, 6], sums[:, 5])
-    review = _divide(sums[:, 8], sums[:, 7])
-    return {
-        "task_completion_rate": tcr,
-        "accuracy": accuracy,
-        "speed": speed,
-        "consistency": consistency,
-        "review_compliance": review,
-    }
+    return np.where(np.isnan(revised_share), np.nan, accuracy)
+
+
+@PERFORMANCE_ROWS.register("speed")
+def _speed(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_speed", "speed_weight")
+
+
+@PERFORMANCE_ROWS.register("consistency")
+def _consistency(rows: PerformanceRows) -> FloatArray:
+    return rows.consistency
+
+
+@PERFORMANCE_ROWS.register("review_compliance")
+def _review_compliance(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_review", "review_weight")
+
+
+def _scores_of(sums: FloatArray, consistency: FloatArray, config: AAAFConfig) -> dict[str, FloatArray]:
+    """The Performance scores from each row's sums of the per-task ``terms`` and its consistency."""
+    rows = PerformanceRows(sums, consistency, config)
+    return {name: formula(rows) for name, formula in PERFORMANCE_ROWS.complete().items()}
 
 
 def _performance_composite(scores: Mapping[str, FloatArray], config: AAAFConfig) -> FloatArray:
-    """perf(S) of §2.3: the §0 composite of the five §2.2 scores, every row."""
+    """perf(S) of §2.3: the §0 composite of the §2.2 scores, every row."""
     names = list(config.performance_weights)
     return composite_rows(
         [scores[name] for name in names], [config.performance_weights[name] for name in names]
@@ -193,8 +225,8 @@ def _partition_performance(
     membership[np.searchsorted(whole.ids, groups[inside]), labels[inside]] = 1.0
     size_kept = np.where(whole.size >= config.consistency_min_group, whole.size, 0.0)
     grouped = size_kept @ membership
-    mean_acc = _divide((size_kept * whole.cv_accuracy) @ membership, grouped)
-    mean_comp = _divide((size_kept * whole.cv_credit) @ membership, grouped)
+    mean_acc = divide((size_kept * whole.cv_accuracy) @ membership, grouped)
+    mean_comp = divide((size_kept * whole.cv_credit) @ membership, grouped)
     consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
     scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
     names = list(config.performance_weights)
@@ -235,71 +267,14 @@ def _listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig)
 
     A learning-rate block holds five copies, so its sums and consistency groups are taken
     over k columns instead of the window's n: the sums are the listed copies' ``terms``, and
-    the consistency is :func:`_listed_consistency`'s."""
+    the consistency is :func:`aaaf.scoring.resample_groups.listed_consistency`'s."""
     k = tasks.shape[1]
     # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
     sums = arrays.terms[tasks[:, 0]].copy()
     for j in range(1, k):
         sums += arrays.terms[tasks[:, j]]
-    consistency = _listed_consistency(tasks, arrays, config.consistency_min_group)
+    consistency = listed_consistency(tasks, arrays, config.consistency_min_group)
     return _performance_composite(_scores_of(sums, consistency, config), config)
-
-
-def _listed_consistency(tasks: IntArray, arrays: TaskArrays, min_group: int) -> FloatArray:
-    """The §2.2 consistency of every listed set of k copies (rows of ``tasks``): the
-    size-weighted mean of the CVs of its groups with ≥ ``min_group`` copies is the mean over
-    those groups' copies of their group's CV; null when no group has that many.
-
-    With ``min_group`` ≥ k (the default: five copies, groups of five) only a set whose k
-    copies are all of one group has one, and its CV is that of all k copies; otherwise a
-    copy's group is found by a k × k comparison."""
-    rows, k = tasks.shape
-    groups = arrays.group[tasks]
-    if min_group > k:
-        return np.full(rows, np.nan)
-    if min_group == k:
-        one = np.nonzero((groups >= 0).all(axis=1) & (groups == groups[:, :1]).all(axis=1))[0]
-        consistency = np.full(rows, np.nan)
-        if one.size:
-            cvs = [_copies_cv(values[tasks[one]]) for values in (arrays.accuracy, arrays.credit)]
-            consistency[one] = 1.0 - np.minimum(1.0, _CONS_ACC * cvs[0] + _CONS_COMP * cvs[1])
-        return consistency
-    groups_t = groups.T  # k × B: one row per listed copy
-    # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
-    # resamples: sums over an axis of length k are several times slower, measured)
-    same = [[(groups_t[i] == groups_t[j]) & (groups_t[i] >= 0) for j in range(k)] for i in range(k)]
-    sizes = [np.add.reduce([mask.astype(np.float64) for mask in row]) for row in same]
-    kept = [size >= min_group for size in sizes]
-    kept_total = np.add.reduce([mask.astype(np.float64) for mask in kept])
-    weighted = [np.zeros(rows), np.zeros(rows)]
-    # CVs only where a group is big enough (five copies of one group are rare: measured)
-    at_rows = np.nonzero(kept_total > 0.0)[0]
-    for at, values in enumerate((arrays.accuracy[tasks].T[:, at_rows], arrays.credit[tasks].T[:, at_rows])):
-        for i in range(k):
-            masks = [mask[at_rows] for mask in same[i]]
-            safe = np.where(sizes[i][at_rows] > 0.0, sizes[i][at_rows], 1.0)
-            mean = np.add.reduce([np.where(mask, values[j], 0.0) for j, mask in enumerate(masks)]) / safe
-            squares = [np.where(mask, (values[j] - mean) ** 2, 0.0) for j, mask in enumerate(masks)]
-            variance = np.add.reduce(squares) / safe
-            cv = np.zeros(mean.shape)
-            np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
-            # copies of equal values: exactly 0, as the engine's coefficient_of_variation says
-            low = np.minimum.reduce([np.where(mask, values[j], np.inf) for j, mask in enumerate(masks)])
-            high = np.maximum.reduce([np.where(mask, values[j], -np.inf) for j, mask in enumerate(masks)])
-            weighted[at][at_rows] += np.where(kept[i][at_rows] & (low != high), cv, 0.0)
-    means = [_divide(total, kept_total) for total in weighted]
-    return 1.0 - np.minimum(1.0, _CONS_ACC * means[0] + _CONS_COMP * means[1])
-
-
-def _copies_cv(values: FloatArray) -> FloatArray:
-    """Per row, the population CV of its copies' ``values`` (two passes; 0 when they are all
-    equal or their mean is 0, as the engine's coefficient_of_variation says)."""
-    k = values.shape[1]
-    mean = np.add.reduce([values[:, j] for j in range(k)]) / k
-    variance = np.add.reduce([(values[:, j] - mean) ** 2 for j in range(k)]) / k
-    cv = np.zeros(mean.shape)
-    np.divide(np.sqrt(variance), mean, out=cv, where=mean != 0.0)
-    return np.where(values.min(axis=1) == values.max(axis=1), 0.0, cv)
 
 
 def _learning_blocks(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> tuple[IntArray, IntArray]:
@@ -351,81 +326,71 @@ def _learning_blocks(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig)
     return resample, order[entry % m]
 
 
-def _learning_rate(counts: FloatArray, arrays: TaskArrays, config: AAAFConfig) -> FloatArray:
-    """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
-    most recently completed copies (:func:`_learning_blocks`), every block scored in one call."""
-    rows = counts.shape[0]
-    total = np.zeros(rows)
-    domains = np.zeros(rows)
-    where, listed = _learning_blocks(counts, arrays, config)
-    if where.size == 0:
-        return _divide(total, domains)
-    later = _listed_performance(listed[:, :_LEARNING_BLOCK], arrays, config)
-    earlier = _listed_performance(listed[:, _LEARNING_BLOCK:], arrays, config)
-    valid = ~np.isnan(later) & ~np.isnan(earlier)
-    learning = np.where(valid, np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0), 0.0)
-    np.add.at(total, where, learning)
-    np.add.at(domains, where, valid.astype(np.float64))
-    return _divide(total, domains)
+class CapabilityRows:
+    """What a Capability dimension's bootstrap formula reads: the resamples' multiplicities
+    (``counts``, B × n), the window's task columns, the config and the window's group
+    statistics (``whole``); what several formulas need is computed once, when first asked."""
+
+    __slots__ = ("_any_completed", "arrays", "config", "counts", "whole")
+
+    def __init__(self, counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats) -> None:
+        self.counts = counts
+        self.arrays = arrays
+        self.config = config
+        self.whole = whole
+        self._any_completed: BoolArray | None = None
+
+    @property
+    def any_completed(self) -> BoolArray:
+        """Whether each resample holds a completed copy."""
+        if self._any_completed is None:
+            self._any_completed = (self.counts @ self.arrays.completed) > 0.0
+        return self._any_completed
 
 
-def _domain_breadth(
-    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats
-) -> FloatArray:
+@CAPABILITY_ROWS.register("domain_breadth")
+def _domain_breadth(rows: CapabilityRows) -> FloatArray:
+    counts, arrays, config = rows.counts, rows.arrays, rows.config
     taxonomy = tuple(dict.fromkeys(config.taxonomy))
-    rows = counts.shape[0]
-    any_completed = (counts @ arrays.completed) > 0.0
     if not taxonomy:
-        return np.full(rows, np.nan)
+        return np.full(counts.shape[0], np.nan)
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
     performing, completed = _partition_performance(
-        counts, subset_of, len(taxonomy), arrays, config, whole, _DOMAIN_QUALIFYING
+        counts, subset_of, len(taxonomy), arrays, config, rows.whole, _DOMAIN_QUALIFYING
     )
     qualified = ((completed >= _MIN_PER_CLAIM) & performing).sum(axis=1)
-    return np.where(any_completed, qualified / len(taxonomy), np.nan)
+    return np.where(rows.any_completed, qualified / len(taxonomy), np.nan)
 
 
-def _tool_proficiency(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
-    rows = counts.shape[0]
+@CAPABILITY_ROWS.register("complexity_ceiling")
+def _complexity_ceiling(rows: CapabilityRows) -> FloatArray:
+    ceiling = _highest_level(
+        rows.counts, rows.arrays, rows.config, rows.arrays.complexity, _COMPLEXITY_LEVELS, 5, rows.whole
+    )
+    return np.where(rows.any_completed, ceiling, np.nan)
+
+
+@CAPABILITY_ROWS.register("tool_proficiency")
+def _tool_proficiency(rows: CapabilityRows) -> FloatArray:
+    counts, arrays = rows.counts, rows.arrays
+    n_rows = counts.shape[0]
     n_tools = len(arrays.tool_names)
     if n_tools == 0:
-        return np.full(rows, np.nan)
-    sums = (arrays.tool_base[None, :] + counts @ arrays.tool_per_task).reshape(rows, n_tools, 5)
+        return np.full(n_rows, np.nan)
+    sums = (arrays.tool_base[None, :] + counts @ arrays.tool_per_task).reshape(n_rows, n_tools, 5)
     invocations, successes, failures, recovered, unnecessary = (sums[:, :, k] for k in range(5))
     qualifies = invocations >= _MIN_TOOL_INVOCATIONS
     safe = np.where(invocations > 0.0, invocations, 1.0)
     recovery = np.ones(invocations.shape)
     np.divide(recovered, failures, out=recovery, where=failures > 0.0)
     score = 0.5 * (successes / safe) + 0.3 * recovery + 0.2 * (1.0 - unnecessary / safe)
-    return _divide(np.where(qualifies, score, 0.0).sum(axis=1), qualifies.sum(axis=1).astype(np.float64))
+    return divide(np.where(qualifies, score, 0.0).sum(axis=1), qualifies.sum(axis=1).astype(np.float64))
 
 
-def _delegation(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
-    sums = arrays.delegation_base[None, :] + counts @ arrays.delegation_per_task
-    judgment = _divide(sums[:, 1], sums[:, 0])
-    selection = _divide(sums[:, 3], sums[:, 2])
-    management = _divide(sums[:, 5], sums[:, 4])
-    return composite_rows([judgment, selection, management], _DELEGATION_WEIGHTS)
-
-
-def _orchestration(counts: FloatArray, arrays: TaskArrays) -> FloatArray:
-    sums = arrays.orchestration_base[None, :] + counts @ arrays.orchestration_per_task
-    return _divide(sums[:, 1], sums[:, 0])
-
-
-def capability_scores(
-    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
-) -> dict[str, FloatArray]:
-    """The seven §2.3 dimension scores of every resample (NaN = null), by name.
-
-    ``whole``: the window's group statistics (computed here when not given); a domain and
-    a complexity level hold their groups whole, an autonomy level or a learning block not.
-    """
-    if whole is None:
-        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, config.consistency_min_group)
-    any_completed = (counts @ arrays.completed) > 0.0
-    ceiling = _highest_level(counts, arrays, config, arrays.complexity, _COMPLEXITY_LEVELS, 5, whole)
+@CAPABILITY_ROWS.register("autonomy_level")
+def _autonomy_level(rows: CapabilityRows) -> FloatArray:
+    counts, arrays, config = rows.counts, rows.arrays, rows.config
     # an autonomy level cuts consistency groups: the groups of (group, level), all at once
     joint: dict[tuple[int, int], int] = {}
     by_autonomy = np.array(
@@ -442,15 +407,61 @@ def capability_scores(
         counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, whole_by_autonomy, by_autonomy
     )
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
-    return {
-        "domain_breadth": _domain_breadth(counts, arrays, config, whole),
-        "complexity_ceiling": np.where(any_completed, ceiling, np.nan),
-        "tool_proficiency": _tool_proficiency(counts, arrays),
-        "autonomy_level": np.where(with_autonomy, autonomy, np.nan),
-        "learning_rate": _learning_rate(counts, arrays, config),
-        "delegation_capability": _delegation(counts, arrays),
-        "orchestration_skills": _orchestration(counts, arrays),
-    }
+    return np.where(with_autonomy, autonomy, np.nan)
+
+
+@CAPABILITY_ROWS.register("learning_rate")
+def _learning_rate(rows: CapabilityRows) -> FloatArray:
+    """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
+    most recently completed copies (:func:`_learning_blocks`), every block scored in one call."""
+    counts, arrays, config = rows.counts, rows.arrays, rows.config
+    total = np.zeros(counts.shape[0])
+    domains = np.zeros(counts.shape[0])
+    where, listed = _learning_blocks(counts, arrays, config)
+    if where.size == 0:
+        return divide(total, domains)
+    later = _listed_performance(listed[:, :_LEARNING_BLOCK], arrays, config)
+    earlier = _listed_performance(listed[:, _LEARNING_BLOCK:], arrays, config)
+    valid = ~np.isnan(later) & ~np.isnan(earlier)
+    learning = np.where(valid, np.clip((later - earlier) / _LEARNING_FULL, 0.0, 1.0), 0.0)
+    np.add.at(total, where, learning)
+    np.add.at(domains, where, valid.astype(np.float64))
+    return divide(total, domains)
+
+
+@CAPABILITY_ROWS.register("delegation_capability")
+def _delegation_capability(rows: CapabilityRows) -> FloatArray:
+    arrays = rows.arrays
+    sums = arrays.delegation_base[None, :] + rows.counts @ arrays.delegation_per_task
+    judgment = divide(sums[:, 1], sums[:, 0])
+    selection = divide(sums[:, 3], sums[:, 2])
+    management = divide(sums[:, 5], sums[:, 4])
+    return composite_rows([judgment, selection, management], _DELEGATION_WEIGHTS)
+
+
+@CAPABILITY_ROWS.register("orchestration_skills")
+def _orchestration_skills(rows: CapabilityRows) -> FloatArray:
+    sums = rows.arrays.orchestration_base[None, :] + rows.counts @ rows.arrays.orchestration_per_task
+    return divide(sums[:, 1], sums[:, 0])
+
+
+def capability_scores(
+    counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats | None = None
+) -> dict[str, FloatArray]:
+    """The §2.3 dimension scores of every resample (NaN = null), by name.
+
+    ``whole``: the window's group statistics (computed here when not given); a domain and
+    a complexity level hold their groups whole, an autonomy level or a learning block not.
+    """
+    if whole is None:
+        whole = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, config.consistency_min_group)
+    rows = CapabilityRows(counts, arrays, config, whole)
+    return {name: formula(rows) for name, formula in CAPABILITY_ROWS.complete().items()}
+
+
+# every declared dimension has its bootstrap formula (a missing one fails this import, named)
+PERFORMANCE_ROWS.complete()
+CAPABILITY_ROWS.complete()
 
 
 # --------------------------------------------------------------------------- report
@@ -529,9 +540,11 @@ def assessment_uncertainty(
 __all__ = [
     "CAPABILITY_INTERVAL_NOTE",
     "INSUFFICIENT",
+    "CapabilityRows",
     "FloatArray",
     "GroupStats",
     "IntArray",
+    "PerformanceRows",
     "TaskArrays",
     "assessment_uncertainty",
     "awarded_probability",

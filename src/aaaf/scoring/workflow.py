@@ -62,7 +62,7 @@ from aaaf.scoring.workflow_runs import (
     WORKFLOW_WINDOW,
     RunScore,
     WorkflowRun,
-    _invalid,
+    invalid_request,
     score_run,
     utc_text,
 )
@@ -122,7 +122,7 @@ def _as_run(item: WorkflowRun | EventRecord) -> WorkflowRun:
 
 def _order_key(run: WorkflowRun) -> tuple[datetime, str]:
     if run.timestamp is None:
-        raise _invalid(
+        raise invalid_request(
             f"workflow_run {run.task_id!r} of {run.agent!r} has no timestamp; the window needs one",
             field="timestamp",
         )
@@ -170,11 +170,11 @@ def window_means(
     Agents come back sorted by name.
     """
     if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise _invalid(f"window must be a positive integer, got {window!r}", field="window")
+        raise invalid_request(f"window must be a positive integer, got {window!r}", field="window")
     by_agent: dict[str, list[WorkflowRun]] = {}
     for run in latest_run_per_task(_as_run(item) for item in runs):
         if not run.agent:
-            raise _invalid(
+            raise invalid_request(
                 f"workflow_run {run.task_id!r} has no agent (event agent or 'miner'); the window needs one",
                 field="miner",
             )
@@ -196,9 +196,9 @@ def positive_needed(cap: float) -> int:
 
 def _check_cap(cap: float) -> float:
     if isinstance(cap, bool) or not isinstance(cap, int | float) or not math.isfinite(cap):
-        raise _invalid(f"cap must be a number in (0, 1], got {cap!r}", field="cap")
+        raise invalid_request(f"cap must be a number in (0, 1], got {cap!r}", field="cap")
     if not 0.0 < float(cap) <= 1.0:
-        raise _invalid(f"cap must be in (0, 1], got {cap!r}", field="cap")
+        raise invalid_request(f"cap must be in (0, 1], got {cap!r}", field="cap")
     return float(cap)
 
 
@@ -211,7 +211,7 @@ class WorkflowConfig:
 
     def __post_init__(self) -> None:
         if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 1:
-            raise _invalid(f"window must be a positive integer, got {self.window!r}", field="window")
+            raise invalid_request(f"window must be a positive integer, got {self.window!r}", field="window")
         _check_cap(self.cap)
 
 
@@ -245,9 +245,9 @@ def capped_weights(scores: Mapping[str, float], cap: float = WORKFLOW_CAP) -> Ca
     cap = _check_cap(cap)
     for agent, value in scores.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise _invalid(f"score of {agent!r} is not a finite number: {value!r}", field="scores")
+            raise invalid_request(f"score of {agent!r} is not a finite number: {value!r}", field="scores")
         if value < 0.0:
-            raise _invalid(f"score of {agent!r} is negative: {value!r}", field="scores")
+            raise invalid_request(f"score of {agent!r} is negative: {value!r}", field="scores")
     names = sorted(scores)
     weights: dict[str, float] = {name: 0.0 for name in names}
     positive = [name for name in names if float(scores[name]) > 0.0]

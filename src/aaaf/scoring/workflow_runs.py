@@ -61,7 +61,8 @@ RUN_FIELDS: tuple[str, ...] = (
 )
 
 
-def _invalid(message: str, **details: Any) -> AAAFError:
+def invalid_request(message: str, **details: Any) -> AAAFError:
+    """The ``INVALID_REQUEST`` error with ``details``."""
     return AAAFError("INVALID_REQUEST", message, details)
 
 
@@ -69,13 +70,13 @@ def _count(data: Mapping[str, Any], name: str, *, default: int | None = None, mi
     """A non-negative integer count; like the evidence layer, 2.0 or "2" is not the integer 2."""
     if name not in data or data[name] is None:
         if default is None:
-            raise _invalid(f"workflow_run: missing required field '{name}'", field=name)
+            raise invalid_request(f"workflow_run: missing required field '{name}'", field=name)
         return default
     value = data[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _invalid(f"workflow_run: '{name}' must be an integer, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be an integer, got {value!r}", field=name)
     if value < minimum:
-        raise _invalid(f"workflow_run: '{name}' must be ≥ {minimum}, got {value}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be ≥ {minimum}, got {value}", field=name)
     return value
 
 
@@ -84,19 +85,19 @@ def _number(
 ) -> float:
     """A finite float ≥ 0 (or > 0 when ``positive``), optionally ≤ ``at_most``."""
     if name not in data or data[name] is None:
-        raise _invalid(f"workflow_run: missing required field '{name}'", field=name)
+        raise invalid_request(f"workflow_run: missing required field '{name}'", field=name)
     value = data[name]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _invalid(f"workflow_run: '{name}' must be a number, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be a number, got {value!r}", field=name)
     number = float(value)
     if not math.isfinite(number):
-        raise _invalid(f"workflow_run: '{name}' must be finite, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be finite, got {value!r}", field=name)
     if positive and not number > 0.0:
-        raise _invalid(f"workflow_run: '{name}' must be > 0, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be > 0, got {value!r}", field=name)
     if number < 0.0:
-        raise _invalid(f"workflow_run: '{name}' must be ≥ 0, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be ≥ 0, got {value!r}", field=name)
     if at_most is not None and number > at_most:
-        raise _invalid(f"workflow_run: '{name}' must be ≤ {at_most}, got {value!r}", field=name)
+        raise invalid_request(f"workflow_run: '{name}' must be ≤ {at_most}, got {value!r}", field=name)
     return number
 
 
@@ -107,11 +108,13 @@ def _instant(value: Any) -> datetime:
         try:
             stamp = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
         except ValueError as error:
-            raise _invalid(f"workflow_run: timestamp {value!r} is not RFC 3339", field="timestamp") from error
+            raise invalid_request(
+                f"workflow_run: timestamp {value!r} is not RFC 3339", field="timestamp"
+            ) from error
     else:
-        raise _invalid(f"workflow_run: timestamp {value!r} is not RFC 3339", field="timestamp")
+        raise invalid_request(f"workflow_run: timestamp {value!r} is not RFC 3339", field="timestamp")
     if stamp.tzinfo is None or stamp.utcoffset() is None:
-        raise _invalid(f"workflow_run: timestamp {value!r} has no UTC offset", field="timestamp")
+        raise invalid_request(f"workflow_run: timestamp {value!r} has no UTC offset", field="timestamp")
     return stamp.astimezone(UTC)
 
 
@@ -167,7 +170,7 @@ class WorkflowRun:
         if agent is None:
             agent = miner if miner is not None else data.get("agent")
         elif miner is not None and str(miner) != agent:
-            raise _invalid(
+            raise invalid_request(
                 f"workflow_run: miner {miner!r} differs from the event's agent {agent!r}",
                 field="miner",
                 miner=miner,
@@ -178,14 +181,14 @@ class WorkflowRun:
         if task_id is None:
             raw_task = data.get("task_id")
             if raw_task is None or isinstance(raw_task, bool) or str(raw_task) == "":
-                raise _invalid("workflow_run: missing required field 'task_id'", field="task_id")
+                raise invalid_request("workflow_run: missing required field 'task_id'", field="task_id")
             task_id = str(raw_task)
         stamp_source = timestamp if timestamp is not None else data.get("timestamp")
         stamp = _instant(stamp_source) if stamp_source is not None else None
         dag_steps = _count(data, "dag_steps", minimum=1)
         steps_completed = _count(data, "steps_completed")
         if steps_completed > dag_steps:
-            raise _invalid(
+            raise invalid_request(
                 f"workflow_run: steps_completed ({steps_completed}) exceeds dag_steps ({dag_steps})",
                 field="steps_completed",
                 steps_completed=steps_completed,
@@ -212,7 +215,7 @@ class WorkflowRun:
     @classmethod
     def from_event(cls, event: EventRecord) -> WorkflowRun:
         if event.type != "workflow_run":
-            raise _invalid(f"not a workflow_run event: {event.type!r}", field="type")
+            raise invalid_request(f"not a workflow_run event: {event.type!r}", field="type")
         return cls.from_mapping(
             event.data,
             agent=event.agent,

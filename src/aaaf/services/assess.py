@@ -28,10 +28,10 @@ from aaaf.scoring.spec import SchemeSpec, aaaf_spec
 from aaaf.services.assess_parallel import (
     Scored,
     ScoredAgent,
-    _score_all,
     gc_paused,
     one_blas_thread,
     score_agent,
+    score_all,
 )
 from aaaf.services.assessment_completion import (
     baseline_of,
@@ -451,7 +451,7 @@ def _assess_many(
             ]
             writer.add(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
 
-        _score_all(org, agents, config, end, assessment_type, dimension, workers, keep, writer.begin)
+        score_all(org, agents, config, end, assessment_type, dimension, workers, keep, writer.begin)
     records = writer.records
     for record in records:  # the stress runs each assessment used, as assess NAME records them
         if record.status == "completed":

@@ -234,7 +234,7 @@ def _workers_for(org: OrgStore, events: int, chunks: int) -> int:
     return max(1, min(os.cpu_count() or 1, chunks))
 
 
-def _score_all(
+def score_all(
     org: OrgStore,
     agents: list[Agent],
     config: AAAFConfig,

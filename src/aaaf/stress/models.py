@@ -30,7 +30,7 @@ TOOLS = ("bash", "python", "file_read", "file_write", "grep", "search", "delegat
 """Tools the harness offers (issue 15 §2); ``request_approval`` is the autonomy checkpoint, not a tool."""
 
 DIMENSIONS = tuple(d.name for d in DECLARED_DIMENSIONS)
-"""The twelve dimensions a task can serve, by name (their declarations: aaaf.scoring.dimensions)."""
+"""The dimensions a task can serve, by name (their declarations: aaaf.scoring.dimensions)."""
 
 TaskType = Literal[
     "domain_probe",

@@ -72,7 +72,7 @@ def assess(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Score agents on the 5 Performance and 7 Capability dimensions (docs/scoring.md §3)."""
+    """Score agents on the Performance and Capability dimensions (docs/scoring.md §3)."""
     now = datetime.now(UTC)
     end = parse_when(window_end, "--window-end")
     if sum([name is not None, all_agents, due]) != 1:
