@@ -42,6 +42,7 @@ from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, event_validator
 from aaaf.evidence.warnings import payload_warnings
 from aaaf.evidence.workflow_definition import resolve_event
+from aaaf.memory import gc_paused
 from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
 from aaaf.models import EventWarning as EventWarningModel
@@ -387,59 +388,62 @@ def collect(
             writer.store(list(chunk))
             chunk.clear()
 
-    try:
-        for index, (line, raw) in enumerate(items):
-            seen += 1
-            if isinstance(raw, EventError):
-                report.reject(raw)
-                continue
-            try:
-                if workflow_definitions:
-                    raw = resolve_event(raw, workflow_definitions)
-                event = validate(raw)
-                _check_provenance(event, recording)
-                if since is not None and event.timestamp < since:
-                    report.skipped += 1
+    # the cyclic collector re-scanned the chunk's live events for nothing: ~15 % of collect's
+    # CPU; a run makes almost no cycles (285 objects in 100 000 events, measured)
+    with gc_paused():
+        try:
+            for index, (line, raw) in enumerate(items):
+                seen += 1
+                if isinstance(raw, EventError):
+                    report.reject(raw)
                     continue
-                if default_agent is not None and event.agent != default_agent:
-                    expected = resolver.resolve(default_agent)
-                    if not _names(expected, event.agent):
-                        named = "agent_id" if raw.get("agent_id") is not None else "agent"
-                        raise EventValidationError(
-                            "AGENT_MISMATCH",
-                            named,
-                            f"{named}: the event names agent {show_value(event.agent)}, but the "
-                            f"command collects for {show_value(default_agent)}; it was not stored",
-                        )
-                    agent = expected
-                else:
-                    agent = resolver.resolve(event.agent)
-            except EventValidationError as error:
-                report.reject(error.at(index, line))
-                continue
-            except AAAFError as error:
-                rejected = EventError(
-                    index=index,
-                    line=line,
-                    code=error.code,
-                    field=error.details.get("field", "agent"),
-                    message=error.message,
-                )
-                if error.code == "NOT_FOUND" and "agent" in error.details:
-                    report.reject_unknown_agent(str(error.details["agent"]), rejected)
-                else:
-                    report.reject(rejected)
-                continue
-            for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
-                report.warn(index, line, name, message)
-            chunk.append(_Pending(agent.id, event, index, line))
-            if len(chunk) >= CHUNK_SIZE:
-                flush()
-                if progress is not None:
-                    progress(seen)
-        flush()
-    finally:
-        report.merge(writer.finish())
+                try:
+                    if workflow_definitions:
+                        raw = resolve_event(raw, workflow_definitions)
+                    event = validate(raw)
+                    _check_provenance(event, recording)
+                    if since is not None and event.timestamp < since:
+                        report.skipped += 1
+                        continue
+                    if default_agent is not None and event.agent != default_agent:
+                        expected = resolver.resolve(default_agent)
+                        if not _names(expected, event.agent):
+                            named = "agent_id" if raw.get("agent_id") is not None else "agent"
+                            raise EventValidationError(
+                                "AGENT_MISMATCH",
+                                named,
+                                f"{named}: the event names agent {show_value(event.agent)}, but the "
+                                f"command collects for {show_value(default_agent)}; it was not stored",
+                            )
+                        agent = expected
+                    else:
+                        agent = resolver.resolve(event.agent)
+                except EventValidationError as error:
+                    report.reject(error.at(index, line))
+                    continue
+                except AAAFError as error:
+                    rejected = EventError(
+                        index=index,
+                        line=line,
+                        code=error.code,
+                        field=error.details.get("field", "agent"),
+                        message=error.message,
+                    )
+                    if error.code == "NOT_FOUND" and "agent" in error.details:
+                        report.reject_unknown_agent(str(error.details["agent"]), rejected)
+                    else:
+                        report.reject(rejected)
+                    continue
+                for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
+                    report.warn(index, line, name, message)
+                chunk.append(_Pending(agent.id, event, index, line))
+                if len(chunk) >= CHUNK_SIZE:
+                    flush()
+                    if progress is not None:
+                        progress(seen)
+            flush()
+        finally:
+            report.merge(writer.finish())
     if progress is not None:
         progress(seen)
     log.info("collected: %s", report.to_dict(max_errors=0))
