@@ -1,4 +1,5 @@
-"""The C allocator's thresholds for scoring runs that resample (docs: the §2.5 bootstrap).
+"""How bulk runs use memory: the C allocator's thresholds for scoring runs that resample (docs:
+the §2.5 bootstrap), and the cyclic garbage collector paused while a batch is loaded.
 
 Each bootstrap builds temporaries of B × tasks float64 (1 000 × ~190: about 1.5 MB apiece).
 glibc serves anything above its mmap threshold (128 KiB at start) with a fresh mapping and
@@ -15,8 +16,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 import platform
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 # glibc's <malloc.h> parameter numbers
 _M_TRIM_THRESHOLD = -1
@@ -41,3 +45,21 @@ def keep_allocations() -> bool:
     except (OSError, AttributeError):
         return False
     return trimmed and mapped
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a batch is loaded, scored or collected.
+
+    Loading keeps a million small containers alive (records, their JSON dicts) and makes
+    almost no reference cycles, so every automatic collection re-scans live objects for
+    nothing (measured: about a third of the load time; ~15 % of ``collect``'s CPU).
+    Reference counting still frees everything; the previous state is restored after.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -235,6 +235,43 @@ def test_why3_concurrent_enrolment_of_the_same_new_agents_loses_nothing(store_ur
             s.close()
 
 
+def test_enroll_writes_the_new_agents_of_a_chunk_in_one_transaction(org: OrgStore) -> None:
+    """collect --enroll enrols a chunk's new agents together: one write transaction for the
+    agents and one for the chunk's events, not one more per new agent."""
+    from sqlalchemy import event
+
+    from aaaf.store.engine import WRITE_OPTION
+
+    org.enroll_agent("known")
+    names = [f"fresh-{i}" for i in range(5)]
+    events = [e for name in ["known", *names] for e in agent_log(name, 1, prefix=name)]
+    writes: list[bool] = []
+
+    def count(connection: Any) -> None:
+        if connection.get_execution_options().get(WRITE_OPTION):
+            writes.append(True)
+
+    event.listen(org.engine, "begin", count)
+    try:
+        report = collect(org, _items(events), now=LATER, enroll=True)
+    finally:
+        event.remove(org.engine, "begin", count)
+    assert (report.accepted, report.rejected, report.enrolled) == (len(events), 0, names)
+    assert len(writes) == 2
+    assert sorted(a.name for a in org.agents()) == sorted(["known", *names])
+    assert all(org.count_events(a.id) == len(events) // 6 for a in org.agents())
+
+
+def test_enroll_rejects_a_bad_new_name_at_its_line(org: OrgStore) -> None:
+    """A name that cannot be enrolled rejects its own lines (checked where it is named, though
+    enrolment waits for the chunk); the other new agents are enrolled."""
+    events = agent_log("good", 1) + agent_log("bad\u200bname", 1, prefix="bad") + agent_log("good2", 1)
+    report = collect(org, _items(events), now=LATER, enroll=True)
+    assert report.enrolled == ["good", "good2"]
+    assert report.rejected == len(agent_log("x", 1)) and report.accepted == 2 * report.rejected
+    assert {(e.code, e.field) for e in report.errors} == {("INVALID_REQUEST", "name")}
+
+
 def test_why4_events_without_id_are_stored_once(org: OrgStore) -> None:
     """Why 4: the README's manual example (no id) was stored again on every send."""
     agent = org.enroll_agent("a1")

@@ -145,6 +145,34 @@ def test_idempotency_across_chunks(org: OrgStore, monkeypatch: pytest.MonkeyPatc
     assert org.count_events(agent.id) == 1 + 5
 
 
+def test_sqlite_looks_keys_up_only_when_one_was_there(org: OrgStore) -> None:
+    """On SQLite a chunk of new events is one INSERT and no look-up of its keys; a chunk that
+    meets a stored key looks its keys up after the insert and settles them as before."""
+    from sqlalchemy import event
+
+    if org.engine.dialect.name != "sqlite":
+        pytest.skip("the SQLite writer's statements")
+    agent = org.enroll_agent("a")
+    statements: list[str] = []
+
+    def keep(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(org.engine, "before_cursor_execute", keep)
+    try:
+        assert (
+            org.add_events([(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(3)]) == [NEW] * 3
+        )
+        assert not [s for s in statements if "idempotency_key IN" in s]
+        batch = [(agent.id, completed("t9", T0, key="k9")), (agent.id, completed("t1", T0, key="k1"))]
+        batch.append((agent.id, completed("other", T0, key="k2")))
+        assert org.add_events(batch) == [NEW, DUPLICATE, CONFLICT]
+        assert [s for s in statements if "idempotency_key IN" in s]
+    finally:
+        event.remove(org.engine, "before_cursor_execute", keep)
+    assert org.count_events(agent.id) == 4
+
+
 def test_round_trip_is_exact(org: OrgStore) -> None:
     agent = org.enroll_agent("a")
     floats = [

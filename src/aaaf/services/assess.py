@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from aaaf.errors import AAAFError
+from aaaf.memory import gc_paused
 from aaaf.models import AssessOutcome as AssessOutcomeModel
 from aaaf.models import dump
 from aaaf.models.error import error_body
@@ -28,7 +29,6 @@ from aaaf.scoring.spec import SchemeSpec, aaaf_spec
 from aaaf.services.assess_parallel import (
     Scored,
     ScoredAgent,
-    gc_paused,
     one_blas_thread,
     score_agent,
     score_all,

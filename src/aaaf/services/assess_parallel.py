@@ -6,7 +6,6 @@ The engine is pure, so a helper needs only where the events are and the config.
 
 from __future__ import annotations
 
-import gc
 import logging
 import multiprocessing
 import os
@@ -19,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aaaf.errors import AAAFError
-from aaaf.memory import keep_allocations
+from aaaf.memory import gc_paused, keep_allocations
 from aaaf.scoring import aaaf as aaaf_scheme
 from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
@@ -67,24 +66,6 @@ class ScoredAgent(NamedTuple):
 
 
 Scored = tuple[Any, ScoredAgent | None, dict[str, Any] | None]
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a chunk is loaded and scored.
-
-    Loading keeps a million small containers alive (records, their JSON dicts) and makes
-    almost no reference cycles, so every automatic collection re-scans live objects for
-    nothing (measured: about a third of the load time).  Reference counting still frees
-    everything; the previous state is restored after.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _plain(result: AAAFResult) -> ScoredAgent:

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from aaaf.errors import AAAFError
+from aaaf.memory import gc_paused
 from aaaf.scoring.fold import PLACING_EVENT_TYPES
 from aaaf.services import assess as assess_service
-from aaaf.services.assess_parallel import gc_paused, one_blas_thread, score_agent
+from aaaf.services.assess_parallel import one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
 from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable

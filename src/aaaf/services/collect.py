@@ -43,6 +43,7 @@ from aaaf.evidence.payloads import show_value
 from aaaf.evidence.validation import EventValidationError, event_validator
 from aaaf.evidence.warnings import payload_warnings
 from aaaf.evidence.workflow_definition import resolve_event
+from aaaf.memory import gc_paused
 from aaaf.models import CollectReport as CollectReportModel
 from aaaf.models import EventError as EventErrorModel
 from aaaf.models import EventWarning as EventWarningModel
@@ -52,6 +53,7 @@ from aaaf.scoring.evidence_sources import STRESS_SOURCE
 from aaaf.services.context import ServiceContext, context_or_default
 from aaaf.services.provenance import is_harness_run
 from aaaf.store.event_writer import Stored
+from aaaf.store.repositories.base import check_agent_name
 from aaaf.store.write_errors import blames_the_event
 
 if TYPE_CHECKING:
@@ -160,8 +162,24 @@ class CollectReport:
         return dump(self.to_model(max_errors))  # type: ignore[no-any-return]
 
 
+class _NewAgent:
+    """An agent first named since the last chunk was stored, enrolled with the chunk
+    (:meth:`AgentResolver.enrol_pending`); ``id`` is set then."""
+
+    __slots__ = ("id", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.id: uuid.UUID | None = None
+
+
 class AgentResolver:
-    """Maps an event's agent reference (name or id) to the stored agent, enrolling on demand."""
+    """Maps an event's agent reference (name or id) to the stored agent, enrolling on demand.
+
+    A new agent (``enroll``) is enrolled with the next chunk, all of a chunk's new agents in
+    one write transaction (:meth:`enrol_pending`), not one each (three reads and a commit per
+    new agent were ~11 % of ``collect`` at 1 000 events an agent).
+    """
 
     def __init__(self, org: OrgStore, *, enroll: bool, report: CollectReport) -> None:
         self.org = org
@@ -169,33 +187,50 @@ class AgentResolver:
         self.report = report
         self.cache: dict[str, Any] = {}
         self._known: list[str] | None = None
+        self._pending: dict[str, _NewAgent] = {}  # by normalised name, first named first
 
     def _names(self) -> list[str]:
         if self._known is None:
             self._known = [agent.name for agent in self.org.agents()]
         return self._known
 
-    def resolve(self, reference: str) -> Any:
+    def resolve(self, reference: str, *, enrol_now: bool = False) -> Any:
+        """The agent ``reference`` names: an :class:`Agent`, or a :class:`_NewAgent` whose
+        ``id`` comes with the next :meth:`enrol_pending` (at once with ``enrol_now``)."""
         agent = self.cache.get(reference)
-        if agent is not None:
-            return agent
-        agent = self.org.find_agent(reference)
         if agent is None:
-            if not self.enroll:
-                near = difflib.get_close_matches(reference, self._names(), n=3, cutoff=0.6)
-                hint = f"did you mean {', '.join(near)}? " if near else ""
-                raise AAAFError(
-                    "NOT_FOUND",
-                    f"unknown agent {printable(reference, 80)!r}: {hint}enroll it first (aaaf enroll) "
-                    "or collect with --enroll; none of its events was stored",
-                    {"agent": reference, "did_you_mean": near},
-                )
-            # get-or-create: a concurrent collect enrolling the same name is not a conflict
-            agent, enrolled = self.org.get_or_enroll_agent(reference)
+            agent = self.org.find_agent(reference)
+            if agent is None:
+                if not self.enroll:
+                    near = difflib.get_close_matches(reference, self._names(), n=3, cutoff=0.6)
+                    hint = f"did you mean {', '.join(near)}? " if near else ""
+                    raise AAAFError(
+                        "NOT_FOUND",
+                        f"unknown agent {printable(reference, 80)!r}: {hint}enroll it first (aaaf enroll) "
+                        "or collect with --enroll; none of its events was stored",
+                        {"agent": reference, "did_you_mean": near},
+                    )
+                # the name is checked now, so a bad one rejects this event as before
+                name = check_agent_name(reference)
+                agent = self._pending.get(name)
+                if agent is None:
+                    agent = self._pending[name] = _NewAgent(name)
+            self.cache[reference] = agent
+        if enrol_now and agent.id is None:
+            self.enrol_pending()
+        return agent
+
+    def enrol_pending(self) -> None:
+        """Enrol the agents first named since the last call, in one write transaction
+        (get-or-create: a concurrent collect enrolling the same name is not a conflict)."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, {}
+        outcomes = self.org.enroll_missing_agents(list(pending))
+        for new, (agent, enrolled) in zip(pending.values(), outcomes, strict=True):
+            new.id = agent.id
             if enrolled:
                 self.report.enrolled.append(agent.name)
-        self.cache[reference] = agent
-        return agent
 
 
 def _names(agent: Agent, reference: str) -> bool:
@@ -290,7 +325,7 @@ def _agent_reference(raw: Any) -> str | None:
 class _Pending(NamedTuple):
     """One validated event waiting for its chunk to be stored."""
 
-    agent_id: uuid.UUID
+    agent: Any  # an Agent or a _NewAgent, whose id is set before the chunk is stored
     event: ValidEvent
     position: int  # the item's index in the input (``index`` is a tuple method)
     line: int | None
@@ -300,8 +335,8 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
     """Store ``entries``; if the database refuses them for what one holds, split in halves
     until the refused events are found and rejected, storing all the others."""
     try:
-        # every agent was read from the organization by the resolver
-        outcomes = org.add_events([(entry.agent_id, entry.event) for entry in entries], agents_checked=True)
+        # every agent was read (or enrolled) through the organization by the resolver
+        outcomes = org.add_events([(entry.agent.id, entry.event) for entry in entries], agents_checked=True)
     except Exception as error:
         if not blames_the_event(error):
             raise
@@ -381,7 +416,7 @@ def collect(
     if stress_run is not None:
         if default_agent is None:
             raise ValueError("collect(stress_run=...) stores one agent's run: give default_agent")
-        recording = _recording_run(org, stress_run, resolver.resolve(default_agent))
+        recording = _recording_run(org, stress_run, resolver.resolve(default_agent, enrol_now=True))
     items = iter(items)
     first = next(items, None)
     if first is not None:
@@ -405,63 +440,67 @@ def collect(
     taxonomy, checklist = frozenset(config.taxonomy), frozenset(config.checklist)
 
     def flush() -> None:
+        resolver.enrol_pending()
         if chunk:
             writer.store(list(chunk))
             chunk.clear()
 
-    try:
-        for index, (line, raw) in enumerate(items):
-            seen += 1
-            if isinstance(raw, EventError):
-                report.reject(raw)
-                continue
-            try:
-                if workflow_definitions:
-                    raw = resolve_event(raw, workflow_definitions)
-                event = validate(raw)
-                _check_provenance(event, recording)
-                if since is not None and event.timestamp < since:
-                    report.skipped += 1
+    # the cyclic collector re-scanned the chunk's live events for nothing: ~15 % of collect's
+    # CPU; a run makes almost no cycles (285 objects in 100 000 events, measured)
+    with gc_paused():
+        try:
+            for index, (line, raw) in enumerate(items):
+                seen += 1
+                if isinstance(raw, EventError):
+                    report.reject(raw)
                     continue
-                if default_agent is not None and event.agent != default_agent:
-                    expected = resolver.resolve(default_agent)
-                    if not _names(expected, event.agent):
-                        named = "agent_id" if raw.get("agent_id") is not None else "agent"
-                        raise EventValidationError(
-                            "AGENT_MISMATCH",
-                            named,
-                            f"{named}: the event names agent {show_value(event.agent)}, but the "
-                            f"command collects for {show_value(default_agent)}; it was not stored",
-                        )
-                    agent = expected
-                else:
-                    agent = resolver.resolve(event.agent)
-            except EventValidationError as error:
-                report.reject(error.at(index, line))
-                continue
-            except AAAFError as error:
-                rejected = EventError(
-                    index=index,
-                    line=line,
-                    code=error.code,
-                    field=error.details.get("field", "agent"),
-                    message=error.message,
-                )
-                if error.code == "NOT_FOUND" and "agent" in error.details:
-                    report.reject_unknown_agent(str(error.details["agent"]), rejected)
-                else:
-                    report.reject(rejected)
-                continue
-            for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
-                report.warn(index, line, name, message)
-            chunk.append(_Pending(agent.id, event, index, line))
-            if len(chunk) >= CHUNK_SIZE:
-                flush()
-                if progress is not None:
-                    progress(seen)
-        flush()
-    finally:
-        report.merge(writer.finish())
+                try:
+                    if workflow_definitions:
+                        raw = resolve_event(raw, workflow_definitions)
+                    event = validate(raw)
+                    _check_provenance(event, recording)
+                    if since is not None and event.timestamp < since:
+                        report.skipped += 1
+                        continue
+                    if default_agent is not None and event.agent != default_agent:
+                        expected = resolver.resolve(default_agent, enrol_now=True)
+                        if not _names(expected, event.agent):
+                            named = "agent_id" if raw.get("agent_id") is not None else "agent"
+                            raise EventValidationError(
+                                "AGENT_MISMATCH",
+                                named,
+                                f"{named}: the event names agent {show_value(event.agent)}, but the "
+                                f"command collects for {show_value(default_agent)}; it was not stored",
+                            )
+                        agent = expected
+                    else:
+                        agent = resolver.resolve(event.agent)
+                except EventValidationError as error:
+                    report.reject(error.at(index, line))
+                    continue
+                except AAAFError as error:
+                    rejected = EventError(
+                        index=index,
+                        line=line,
+                        code=error.code,
+                        field=error.details.get("field", "agent"),
+                        message=error.message,
+                    )
+                    if error.code == "NOT_FOUND" and "agent" in error.details:
+                        report.reject_unknown_agent(str(error.details["agent"]), rejected)
+                    else:
+                        report.reject(rejected)
+                    continue
+                for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
+                    report.warn(index, line, name, message)
+                chunk.append(_Pending(agent, event, index, line))
+                if len(chunk) >= CHUNK_SIZE:
+                    flush()
+                    if progress is not None:
+                        progress(seen)
+            flush()
+        finally:
+            report.merge(writer.finish())
     if progress is not None:
         progress(seen)
     log.info("collected: %s", report.to_dict(max_errors=0))
