@@ -209,6 +209,11 @@ LONGEST_FIRST = (
     "tests/outages/test_worker_database_outage.py",
     "tests/sdk_typescript/test_node_suite.py",
     "sdk/python/tests/test_sdk_server_killed.py",
+    "tests/api/test_sigkill.py",
+    "tests/api/test_stress_provenance.py::test_a_real_harness_run_counts_and_every_view_says_where_the_evidence_came_from",
+    "tests/api/test_schemes.py::test_eval_runs_upload_list_get_and_compare_match_the_cli",
+    "tests/api/test_health_queue.py::test_no_worker_is_degraded_and_said",
+    "tests/test_public_api.py::test_aaaf_help_does_not_pay_for_scipy",
 )
 
 
