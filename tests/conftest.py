@@ -173,17 +173,29 @@ def _empty_postgres(schema: Any) -> None:
             connection.execute(text(f"DELETE FROM {name}"))
 
 
+def copy_sqlite_template(template: Path, target: Path) -> Path:
+    for suffix in ("", "-wal", "-shm"):
+        source = template.with_name(template.name + suffix)
+        if source.exists():
+            shutil.copyfile(source, target.with_name(target.name + suffix))
+    return target
+
+
+@pytest.fixture()
+def sqlite_at_head(_sqlite_template: Path, tmp_path: Path) -> Path:
+    """``tmp_path / "aaaf.db"``: a SQLite file of this test's own at schema head with no rows,
+    for tests that use SQLite alone (a CLI's ``--db``, an in-process app) and do not test
+    creating or migrating a database.  A copy of the session's template: migrating a new file
+    costs seconds, a copy milliseconds."""
+    return copy_sqlite_template(_sqlite_template, tmp_path / "aaaf.db")
+
+
 @pytest.fixture(params=DIALECTS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database of this test's own at schema head with no rows, once per dialect."""
     if request.param == "sqlite":
         template: Path = request.getfixturevalue("_sqlite_template")
-        target = tmp_path / "aaaf.db"
-        for suffix in ("", "-wal", "-shm"):
-            source = template.with_name(template.name + suffix)
-            if source.exists():
-                shutil.copyfile(source, target.with_name(target.name + suffix))
-        return f"sqlite:///{target}"
+        return f"sqlite:///{copy_sqlite_template(template, tmp_path / 'aaaf.db')}"
     schema = request.getfixturevalue("_postgres_at_head")
     _empty_postgres(schema)
     return str(schema.url)
@@ -230,6 +242,11 @@ LONGEST_FIRST = (
     "tests/outages/test_worker_database_outage.py",
     "tests/sdk_typescript/test_node_suite.py",
     "sdk/python/tests/test_sdk_server_killed.py",
+    "tests/api/test_sigkill.py",
+    "tests/api/test_stress_provenance.py::test_a_real_harness_run_counts_and_every_view_says_where_the_evidence_came_from",
+    "tests/api/test_schemes.py::test_eval_runs_upload_list_get_and_compare_match_the_cli",
+    "tests/api/test_health_queue.py::test_no_worker_is_degraded_and_said",
+    "tests/test_public_api.py::test_aaaf_help_does_not_pay_for_scipy",
 )
 
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
-from tests.conftest import DIALECTS, _PostgresSchema, _require_postgres
+from tests.conftest import DIALECTS, _PostgresSchema, _require_postgres, copy_sqlite_template
 
 T = TypeVar("T")
 ADMIN_KEY = "admin-" + uuid.uuid4().hex
@@ -245,8 +245,11 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def serving(dialect: str, log_dir: Path, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
-    """``aaaf serve`` on ``dialect`` (SQLite in ``log_dir``, or a PostgreSQL schema of its own,
+def serving(
+    dialect: str, log_dir: Path, env: dict[str, str] | None = None, *, sqlite_template: Path | None = None
+) -> Iterator[LiveServer]:
+    """``aaaf serve`` on ``dialect`` (SQLite in ``log_dir`` — a copy of ``sqlite_template``
+    when given, else a new file the server migrates — or a PostgreSQL schema of its own,
     dropped afterwards) with ``env``; on PostgreSQL the jobs (triggered assessments, badges)
     run in an ``aaaf worker`` beside it (issue 14), with the server's public URL: the badges
     it signs name it."""
@@ -254,6 +257,8 @@ def serving(dialect: str, log_dir: Path, env: dict[str, str] | None = None) -> I
     schema = None
     if dialect == "sqlite":
         url = f"sqlite:///{log_dir / 'aaaf.db'}"
+        if sqlite_template is not None:
+            copy_sqlite_template(sqlite_template, log_dir / "aaaf.db")
     else:
         _require_postgres()
         schema = _PostgresSchema()
@@ -279,7 +284,9 @@ def serving(dialect: str, log_dir: Path, env: dict[str, str] | None = None) -> I
 @pytest.fixture(scope="session", params=DIALECTS)
 def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """``aaaf serve`` on SQLite, then on PostgreSQL (one server each for the session)."""
-    with serving(request.param, tmp_path_factory.mktemp(f"serve-{request.param}")) as live_server:
+    log_dir = tmp_path_factory.mktemp(f"serve-{request.param}")
+    template = request.getfixturevalue("_sqlite_template") if request.param == "sqlite" else None
+    with serving(request.param, log_dir, sqlite_template=template) as live_server:
         yield live_server
 
 

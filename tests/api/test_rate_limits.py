@@ -125,9 +125,9 @@ def test_two_server_processes_share_one_budget_in_redis(
         assert_error(b.get("/api/v1/agents"), 429, "RATE_LIMITED")
 
 
-def test_public_routes_are_limited_per_client_address(tmp_path: Path) -> None:
+def test_public_routes_are_limited_per_client_address(tmp_path: Path, sqlite_at_head: Path) -> None:
     server = start_server(
-        f"sqlite:///{tmp_path / 'aaaf.db'}", tmp_path, extra_env={"AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": "5"}
+        f"sqlite:///{sqlite_at_head}", tmp_path, extra_env={"AAAF_PUBLIC_RATE_LIMIT_PER_MINUTE": "5"}
     )
     try:
         with httpx.Client(base_url=server.base_url, timeout=30) as client:

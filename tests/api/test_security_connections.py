@@ -14,17 +14,18 @@ import httpx
 import pytest
 
 from tests.api.conftest import LiveServer, Server, start_server
+from tests.conftest import copy_sqlite_template
 
 READ_TIMEOUT_S = 2.0
 AUTH_FAILURES = 5
 
 
 @pytest.fixture(scope="module")
-def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def proxied(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> Iterator[Server]:
     """A server behind a "proxy" on 127.0.0.1, with a short read deadline."""
     log_dir: Path = tmp_path_factory.mktemp("serve-proxied")
     server = start_server(
-        f"sqlite:///{log_dir / 'aaaf.db'}",
+        f"sqlite:///{copy_sqlite_template(_sqlite_template, log_dir / 'aaaf.db')}",
         log_dir,
         extra_env={
             "AAAF_HTTP_READ_TIMEOUT_SECONDS": str(READ_TIMEOUT_S),

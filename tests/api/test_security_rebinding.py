@@ -34,12 +34,12 @@ socket.getaddrinfo = _rebinding
 
 
 @pytest.fixture()
-def rebinding_server(tmp_path: Path) -> Iterator[Server]:
+def rebinding_server(tmp_path: Path, sqlite_at_head: Path) -> Iterator[Server]:
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
     server = start_server(
-        f"sqlite:///{tmp_path / 'aaaf.db'}",
+        f"sqlite:///{sqlite_at_head}",
         tmp_path,
         extra_env={"PYTHONPATH": str(site), "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"},
     )

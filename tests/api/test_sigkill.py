@@ -36,7 +36,7 @@ DEADLINE_S = 120.0
 @pytest.fixture(params=DIALECTS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'aaaf.db'}"
+        yield f"sqlite:///{request.getfixturevalue('sqlite_at_head')}"
         return
     _require_postgres()
     schema = _PostgresSchema()

@@ -24,7 +24,7 @@ from tests.api.conftest import (
     start_worker,
     wait_for_status,
 )
-from tests.conftest import _PostgresSchema, _require_postgres
+from tests.conftest import _PostgresSchema, _require_postgres, copy_sqlite_template
 from tests.webhook_receiver import WebhookReceiver
 
 SMALL_MINIMUMS = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
@@ -39,7 +39,7 @@ def hooks_live(
     log_dir = tmp_path_factory.mktemp(f"hooks-{request.param}")
     schema = None
     if request.param == "sqlite":
-        url = f"sqlite:///{log_dir / 'aaaf.db'}"
+        url = f"sqlite:///{copy_sqlite_template(request.getfixturevalue('_sqlite_template'), log_dir / 'aaaf.db')}"
     else:
         _require_postgres()
         schema = _PostgresSchema()

@@ -46,7 +46,8 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     pytest.importorskip("inspect_ai")
     log_dir = tmp_path_factory.mktemp(f"every-page-{request.param}")
     env = {"AAAF_WEBHOOK_ALLOW_LOOPBACK": "true", "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"}
-    with serving(request.param, log_dir, env) as live:
+    template = request.getfixturevalue("_sqlite_template") if request.param == "sqlite" else None
+    with serving(request.param, log_dir, env, sqlite_template=template) as live:
         fleet = _with_failed_delivery(live)
         org = fleet.org
         alpha = fleet.agents["alpha"]["id"]

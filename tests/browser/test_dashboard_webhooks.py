@@ -5,6 +5,7 @@ API's redeliver route uses, and a redeliver POST without the CSRF token is refus
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,14 +13,15 @@ import pytest
 from tests.api.conftest import LiveServer, agent_evidence, free_port, poll_until, start_server
 from tests.browser.conftest import screenshot
 from tests.browser.dashboard_fleet import SMALL_MINIMUMS, sign_in
+from tests.conftest import copy_sqlite_template
 
 
 @pytest.fixture(scope="module")
-def hooks_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def hooks_live(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> Iterator[LiveServer]:
     """``aaaf serve`` on SQLite with loopback targets allowed and its loop every 0.1 s."""
     log_dir = tmp_path_factory.mktemp("dash-hooks")
     env = {"AAAF_WEBHOOK_ALLOW_LOOPBACK": "true", "AAAF_BACKGROUND_INTERVAL_SECONDS": "0.1"}
-    url = f"sqlite:///{log_dir / 'aaaf.db'}"
+    url = f"sqlite:///{copy_sqlite_template(_sqlite_template, log_dir / 'aaaf.db')}"
     server = start_server(url, log_dir, extra_env=env)
     live = LiveServer(server, "sqlite", url)
     try:

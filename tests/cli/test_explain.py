@@ -24,9 +24,9 @@ def aaaf(db: str, *args: str):
 
 
 @pytest.fixture()
-def fleet(tmp_path: Path) -> tuple[str, dict[str, str]]:
+def fleet(tmp_path: Path, sqlite_at_head: Path) -> tuple[str, dict[str, str]]:
     """Two agents of 36 tasks (every fourth revised once), assessed with assess --all."""
-    db = str(tmp_path / "aaaf.db")
+    db = str(sqlite_at_head)
     log = write_jsonl(tmp_path / "fleet.jsonl", agent_log("coder", 36) + agent_log("tester", 30))
     assert aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll").exit_code == 0
     result = aaaf(db, "assess", "--all", "--window-end", NOW.isoformat(), "--json")

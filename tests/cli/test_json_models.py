@@ -139,13 +139,13 @@ def test_a_key_the_model_does_not_declare_is_refused() -> None:
         TypeAdapter(MODEL_OF["badge_revoke"]).validate_python(data)
 
 
-def test_the_prune_output_validates_against_its_model(tmp_path: Path) -> None:
+def test_the_prune_output_validates_against_its_model(sqlite_at_head: Path) -> None:
     """``db prune --json`` is not recorded (its cut-offs follow the wall clock): run it here."""
     from typer.testing import CliRunner
 
     from aaaf.cli.main import app
 
-    db = str(tmp_path / "aaaf.db")
+    db = str(sqlite_at_head)
     runner = CliRunner()
     assert runner.invoke(app, ["org", "create", "acme", "--db", db]).exit_code == 0
     result = runner.invoke(app, ["db", "prune", "--dry-run", "--db", db, "--json"])

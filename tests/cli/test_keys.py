@@ -16,8 +16,8 @@ runner = CliRunner()
 
 
 @pytest.fixture()
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "aaaf.db")
+def db(sqlite_at_head: Path) -> str:
+    return str(sqlite_at_head)
 
 
 def aaaf(db: str, *args: str):

@@ -26,12 +26,12 @@ def aaaf(db: str, *args: str) -> Any:
 
 
 @pytest.fixture()
-def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+def fleet(tmp_path: Path, sqlite_at_head: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.delenv("AAAF_ISSUER_KEY_PATH", raising=False)
     monkeypatch.delenv("AAAF_DATABASE_URL", raising=False)
     monkeypatch.setenv("AAAF_PUBLIC_BASE_URL", "https://assess.example.com")
     get_settings.cache_clear()
-    db = str(tmp_path / "aaaf.db")
+    db = str(sqlite_at_head)
     log = write_jsonl(tmp_path / "fleet.jsonl", agent_log("coder", 36) + agent_log("tester", 32))
     assert aaaf(db, "collect", "--source", "task_logs", str(log), "--enroll").exit_code == 0
     return db

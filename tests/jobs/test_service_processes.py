@@ -57,8 +57,10 @@ def test_concurrent_triggers_over_http_make_exactly_one(
         server.stop()
 
 
-def test_sqlite_server_runs_jobs_and_finishes_what_a_stopped_one_left(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'aaaf.db'}"
+def test_sqlite_server_runs_jobs_and_finishes_what_a_stopped_one_left(
+    tmp_path: Path, sqlite_at_head: Path
+) -> None:
+    url = f"sqlite:///{sqlite_at_head}"
     now = datetime.now(UTC)
     with open_store(url) as store:
         org = store.scope(store.default_organization().id)

@@ -49,15 +49,15 @@ def own_redis(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_a_hung_or_dead_redis_delays_no_request_and_is_logged_once_per_outage(
-    own_redis: tuple[subprocess.Popen[bytes], str], tmp_path: Path
+    own_redis: tuple[subprocess.Popen[bytes], str], tmp_path: Path, sqlite_at_head: Path
 ) -> None:
     process, url = own_redis
     server = start_server(
-        f"sqlite:///{tmp_path / 'aaaf.db'}",
+        f"sqlite:///{sqlite_at_head}",
         tmp_path,
         extra_env={"AAAF_REDIS_URL": url, "AAAF_RATE_LIMIT_PREFIX": "outage-test"},
     )
-    live = LiveServer(server, "sqlite", f"sqlite:///{tmp_path / 'aaaf.db'}")
+    live = LiveServer(server, "sqlite", f"sqlite:///{sqlite_at_head}")
     try:
         org = live.organization()
 

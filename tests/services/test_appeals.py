@@ -17,8 +17,8 @@ from tests.cli.events_factory import NOW, agent_log
 
 
 @pytest.fixture()
-def assessed(tmp_path: Path):
-    store = open_store("sqlite:///" + str(tmp_path / "aaaf.db"))
+def assessed(sqlite_at_head: Path):
+    store = open_store(f"sqlite:///{sqlite_at_head}")
     org = store.scope(store.default_organization().id)
     agent = org.enroll_agent("coder")
     org.add_events(

@@ -16,8 +16,8 @@ from tests.cli.events_factory import NOW, agent_log
 
 
 @pytest.fixture()
-def org(tmp_path: Path):
-    store = open_store("sqlite:///" + str(tmp_path / "aaaf.db"))
+def org(sqlite_at_head: Path):
+    store = open_store(f"sqlite:///{sqlite_at_head}")
     organization = store.default_organization()
     yield store.scope(organization.id)
     store.close()

@@ -143,8 +143,8 @@ def test_dbapi_rows_equal_core_rows(tmp_path: Path) -> None:
     assert "null" in failed and 0 in failed
 
 
-def test_naive_datetimes_are_refused_on_the_dbapi_path(tmp_path: Path) -> None:
-    store = open_store("sqlite:///" + str(tmp_path / "aaaf.db"))
+def test_naive_datetimes_are_refused_on_the_dbapi_path(sqlite_at_head: Path) -> None:
+    store = open_store(f"sqlite:///{sqlite_at_head}")
     try:
         org = store.scope(store.default_organization().id)
         agent = org.enroll_agent("a")

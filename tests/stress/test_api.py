@@ -49,9 +49,11 @@ def test_loopback_is_allowed_only_when_configured(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.fixture()
-def loopback_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+def loopback_server(
+    tmp_path: Path, sqlite_at_head: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[LiveServer]:
     monkeypatch.setenv("AAAF_WEBHOOK_ALLOW_LOOPBACK", "true")
-    url = f"sqlite:///{tmp_path / 'aaaf.db'}"
+    url = f"sqlite:///{sqlite_at_head}"
     server = start_server(url, tmp_path)
     live = LiveServer(server, "sqlite", url)
     try:

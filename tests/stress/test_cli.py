@@ -17,8 +17,10 @@ def _aaaf(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([AAAF, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env)
 
 
-def test_stress_test_runs_the_reference_agent_and_assess_scores_stress_evidence_alone(tmp_path: Path) -> None:
-    db = str(tmp_path / "aaaf.db")
+def test_stress_test_runs_the_reference_agent_and_assess_scores_stress_evidence_alone(
+    tmp_path: Path, sqlite_at_head: Path
+) -> None:
+    db = str(sqlite_at_head)
     run = _aaaf(
         "stress-test", "cli-oracle", "--agent-cmd", f"{AAAF} reference-agent oracle",
         "--task", "probe-legal-1", "--task", "delegation-02", "--db", db, "--json",

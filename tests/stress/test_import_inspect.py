@@ -139,8 +139,8 @@ def _aaaf(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([AAAF, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env)
 
 
-def test_import_inspect_on_the_command_line(user_log: Path, tmp_path: Path) -> None:
-    db = str(tmp_path / "aaaf.db")
+def test_import_inspect_on_the_command_line(user_log: Path, tmp_path: Path, sqlite_at_head: Path) -> None:
+    db = str(sqlite_at_head)
     assert _aaaf("enroll", "cli-user", "--db", db, cwd=tmp_path).returncode == 0
     # stress_test_only before any stress evidence: a clear error, exit 2
     refused = _aaaf("assess", "cli-user", "--type", "stress_test_only", "--db", db, "--json", cwd=tmp_path)

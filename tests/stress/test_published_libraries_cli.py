@@ -33,8 +33,8 @@ def _aaaf(*args: str, cwd: Path, org: str | None = None) -> subprocess.Completed
     )
 
 
-def test_publish_shared_install_elsewhere_and_run_it(tmp_path: Path) -> None:
-    db = str(tmp_path / "aaaf.db")
+def test_publish_shared_install_elsewhere_and_run_it(tmp_path: Path, sqlite_at_head: Path) -> None:
+    db = str(sqlite_at_head)
     for name in ("alpha", "beta"):
         assert _aaaf("org", "create", name, "--db", db, cwd=tmp_path).returncode == 0
     library = tmp_path / "legal-lib"

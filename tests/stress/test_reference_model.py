@@ -29,9 +29,9 @@ SMALL = [
 
 
 @pytest.fixture()
-def org(tmp_path: Path) -> Iterator[Any]:
+def org(sqlite_at_head: Path) -> Iterator[Any]:
     """An organization on SQLite: these runs test the agents, not the storage."""
-    store = open_store(f"sqlite:///{tmp_path / 'aaaf.db'}")
+    store = open_store(f"sqlite:///{sqlite_at_head}")
     try:
         yield store.scope(store.default_organization().id)
     finally:

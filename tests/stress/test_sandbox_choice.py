@@ -132,8 +132,10 @@ def _aaaf(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_the_cli_says_what_sandbox_none_means_and_refuses_a_missing_sandbox(tmp_path: Path) -> None:
-    db = str(tmp_path / "aaaf.db")
+def test_the_cli_says_what_sandbox_none_means_and_refuses_a_missing_sandbox(
+    tmp_path: Path, sqlite_at_head: Path
+) -> None:
+    db = str(sqlite_at_head)
     oracle = f"{AAAF} reference-agent oracle"
     run = _aaaf("stress-test", "me", "--agent-cmd", oracle, "--task", CODE_TASK, "--sandbox", "none", "--db", db, "--json", cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0, run.stderr

@@ -241,8 +241,10 @@ def test_a_worker_killed_mid_run_leaves_it_to_another(store_url: str, tmp_path: 
     assert done["summary"]["events"] == {"accepted": _run_events(store_url, run_id), "rejected": 0}
 
 
-def test_a_sqlite_server_killed_mid_run_resumes_it_when_it_starts_again(tmp_path: Path) -> None:
-    store_url = f"sqlite:///{tmp_path / 'aaaf.db'}"
+def test_a_sqlite_server_killed_mid_run_resumes_it_when_it_starts_again(
+    tmp_path: Path, sqlite_at_head: Path
+) -> None:
+    store_url = f"sqlite:///{sqlite_at_head}"
     with agent_endpoint(gated=True) as endpoint:
         with _service(store_url, tmp_path, {}) as (live, _):
             org = live.organization(minimum_tasks_performance=6, minimum_tasks_capability=6)

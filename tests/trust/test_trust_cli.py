@@ -42,8 +42,8 @@ def aaaf(db: str, *args: str) -> Any:
 
 
 @pytest.fixture()
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "aaaf.db")
+def db(sqlite_at_head: Path) -> str:
+    return str(sqlite_at_head)
 
 
 @pytest.fixture()

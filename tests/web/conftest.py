@@ -46,11 +46,11 @@ def _seed(store: Any, name: str, agents: dict[str, int], *, now: datetime) -> tu
 
 
 @pytest.fixture
-def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
+def dashboard(sqlite_at_head: Path) -> Iterator[Dashboard]:
     from aaaf.api.app import create_app
     from aaaf.services.keys import create_key
 
-    url = f"sqlite:///{tmp_path / 'aaaf.db'}"
+    url = f"sqlite:///{sqlite_at_head}"
     app = create_app(url)
     now = datetime.now(UTC)
     with TestClient(app) as client:

@@ -201,9 +201,9 @@ def store_events(db: Path, events: list[dict[str, Any]]) -> None:
 
 
 def test_stored_runs_give_the_same_digest_as_the_file(
-    tmp_path: Path, cli: Any, demo_events: list[dict[str, Any]]
+    tmp_path: Path, sqlite_at_head: Path, cli: Any, demo_events: list[dict[str, Any]]
 ) -> None:
-    db = tmp_path / "aaaf.db"
+    db = sqlite_at_head
     store_events(db, demo_events)
     from_db = cli("workflow", "weights", "--db", str(db), "--json")
     assert from_db.exit_code == 0, from_db.output
@@ -220,21 +220,23 @@ def test_stored_runs_give_the_same_digest_as_the_file(
     assert unknown.exit_code == 2
 
 
-def test_empty_database_gives_no_agents(tmp_path: Path, cli: Any) -> None:
-    result = cli("workflow", "weights", "--db", str(tmp_path / "empty.db"), "--json")
+def test_empty_database_gives_no_agents(sqlite_at_head: Path, cli: Any) -> None:
+    result = cli("workflow", "weights", "--db", str(sqlite_at_head), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["agents"] == [] and data["method"] == "all_zero"
 
 
-def test_collect_then_weights_through_the_aaaf_app(tmp_path: Path, demo_events: list[dict[str, Any]]) -> None:
+def test_collect_then_weights_through_the_aaaf_app(
+    tmp_path: Path, sqlite_at_head: Path, demo_events: list[dict[str, Any]]
+) -> None:
     """The issue's path: `aaaf collect --source task_logs runs.jsonl --enroll`, then weights."""
     try:
         from aaaf.cli.main import app
     except ImportError as error:  # another command module not landed yet
         pytest.skip(f"aaaf CLI not importable yet: {error}")
     runner = CliRunner()
-    db = str(tmp_path / "aaaf.db")
+    db = str(sqlite_at_head)
     events = [event for event in demo_events if event["agent"] in {"wf-atlas", "wf-lyra", "wf-norma"}]
     path = write_jsonl(tmp_path / "runs.jsonl", events)
     collected = runner.invoke(app, ["collect", "--source", "task_logs", str(path), "--enroll", "--db", db])

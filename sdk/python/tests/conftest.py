@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sdk_proxy import MisbehavingProxy
 from tests.api.conftest import Org, live  # noqa: F401
+from tests.conftest import _sqlite_template  # noqa: F401  (the template the SQLite `live` server copies)
 
 
 @pytest.fixture
