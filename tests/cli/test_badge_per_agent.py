@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from aaaf.services.agent_badges import badge_file_stem
+from aaaf.store import open_store
 from tests.cli.test_badge import assessment, db, run  # noqa: F401  (db is a fixture)
 
 
@@ -19,7 +20,14 @@ def test_badge_takes_an_agent_name_and_names_files_after_it(db: Path, tmp_path: 
     issued = run("badge", "readme-bot", "--format", "svg,png,md", "--output", out, "--db", db, "--json")
     assert issued.exit_code == 0, issued.output
     body = json.loads(issued.stdout)
-    assert body["assessment_id"] in (older, newest)
+    # the current one: the later completed, then created, then the greater id (docs/scoring.md
+    # §3.7) — the two may have completed in the same instant
+    with open_store(f"sqlite:///{db}") as store:
+        org = store.scope(store.default_organization().id)
+        current = max(
+            (org.get_assessment(older), org.get_assessment(newest)), key=lambda a: a.completion_order
+        )
+    assert body["assessment_id"] == str(current.id)
     assert sorted(p.name for p in out.iterdir()) == ["readme-bot.md", "readme-bot.png", "readme-bot.svg"]
     markdown = (out / "readme-bot.md").read_text()
     first = next(line for line in markdown.splitlines() if line.startswith("[!["))
@@ -29,12 +37,11 @@ def test_badge_takes_an_agent_name_and_names_files_after_it(db: Path, tmp_path: 
         f"(https://assess.example.com/verify/{body['assessment_id']})"
     )
     assert "| Tier |" in markdown  # the table follows
-    # an assessment id still works: the current one's (the other, when the two differ, is
-    # superseded and refused with CONFLICT — which of two assessments completed in the same
-    # instant is the current one is decided by the store's order, not by this test)
-    current = body["assessment_id"]
-    by_id = run("badge", current, "--format", "json", "--output", tmp_path / "by-id", "--db", db, "--json")
-    assert by_id.exit_code == 0 and json.loads(by_id.stdout)["assessment_id"] == current
+    # an assessment id still works: the current one's (the other is superseded)
+    by_id = run(
+        "badge", str(current.id), "--format", "json", "--output", tmp_path / "by-id", "--db", db, "--json"
+    )
+    assert by_id.exit_code == 0 and json.loads(by_id.stdout)["assessment_id"] == str(current.id)
 
 
 def test_an_unknown_name_is_one_sentence_with_the_nearest_agent(db: Path, tmp_path: Path) -> None:  # noqa: F811
