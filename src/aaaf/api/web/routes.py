@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 
 from aaaf.api.web import compare_pair, views
 from aaaf.api.web.charts import contrast_text, legend
+from aaaf.api.web.config_form import config_changes
 from aaaf.api.web.session import COOKIE, Session, check_csrf, current_session, sign_in, sign_out
 from aaaf.api.web.tiers import legend_rows, tier_class
 from aaaf.errors import AAAFError
@@ -398,7 +399,7 @@ async def config_submit(request: Request) -> Response:
         session.principal.require("admin")
         part = str(form.get("part") or "")
         try:
-            changes = _config_changes(part, form)
+            changes = config_changes(part, form)
             change_config(_org(request, session), changes, changed_by=author_of(session.principal))
         except AAAFError as error:
             return _config_page(
@@ -407,35 +408,6 @@ async def config_submit(request: Request) -> Response:
         return RedirectResponse(f"/config?saved={quote(part)}", status_code=303)
 
     return _page(request, build, keep=("/config", form))
-
-
-def _config_changes(part: str, form: Any) -> dict[str, Any]:
-    if part in ("performance_weights", "capability_weights"):
-        axis = part.removesuffix("_weights")
-        weights = {}
-        for name in AXES[axis]:
-            raw = str(form.get(f"w_{name}") or "").strip()
-            try:
-                weights[name] = float(raw)
-            except ValueError:
-                raise AAAFError(
-                    "INVALID_REQUEST", f"{title_of(name)}: {raw!r} is not a number.", {"field": name}
-                ) from None
-        return {part: weights}
-    if part == "domain_taxonomy":
-        domains = [line.strip() for line in str(form.get("domains") or "").splitlines() if line.strip()]
-        return {"domain_taxonomy": domains}
-    if part == "window":
-        out = {}
-        for key in ("assessment_window_days", "validity_period_days"):
-            raw = str(form.get(key) or "").strip()
-            if not raw.isdigit():
-                raise AAAFError(
-                    "INVALID_REQUEST", f"{key}: {raw!r} is not a whole number of days.", {"field": key}
-                )
-            out[key] = int(raw)
-        return out
-    raise AAAFError("INVALID_REQUEST", f"Unknown configuration part {part!r}.", {"field": "part"})
 
 
 def install_dashboard(app: Any) -> None:
