@@ -19,6 +19,7 @@ import functools
 import gc
 import platform
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -47,6 +48,33 @@ def keep_allocations() -> bool:
     return trimmed and mapped
 
 
+class _Pause:
+    """Who holds the collector paused: a count under a lock, so that overlapping holders (two
+    API requests collecting at once, in two threads) leave it paused until the last one
+    leaves, and then restore the state the first one found."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.holders = 0
+        self.was_enabled = False
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.holders == 0:
+                self.was_enabled = gc.isenabled()
+                gc.disable()
+            self.holders += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.holders -= 1
+            if self.holders == 0 and self.was_enabled:
+                gc.enable()
+
+
+_PAUSE = _Pause()
+
+
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a batch is loaded, scored or collected.
@@ -54,12 +82,12 @@ def gc_paused() -> Iterator[None]:
     Loading keeps a million small containers alive (records, their JSON dicts) and makes
     almost no reference cycles, so every automatic collection re-scans live objects for
     nothing (measured: about a third of the load time; ~15 % of ``collect``'s CPU).
-    Reference counting still frees everything; the previous state is restored after.
+    Reference counting still frees everything.  The pause is process-wide and holders may
+    overlap (threads, nesting): the collector comes back when the last holder leaves, and
+    only if it was enabled when the first one came.
     """
-    enabled = gc.isenabled()
-    gc.disable()
+    _PAUSE.enter()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        _PAUSE.leave()
