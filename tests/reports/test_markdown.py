@@ -16,6 +16,7 @@ from aaaf.reports.markdown import (
     required_for_covered,
     required_for_uncovered,
     tier_raise,
+    title_of,
     trust_display,
 )
 from aaaf.scoring.core import composite
@@ -25,6 +26,7 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
     PERFORMANCE_WEIGHTS,
 )
+from aaaf.scoring.dimensions import BY_NAME, DIMENSIONS, names_of
 from tests.reports.builders import axis, dim, stored_assessment
 
 CONSISTENCY_REASON = "no (domain, level) group with ≥ 5 completed tasks"
@@ -118,6 +120,30 @@ def test_dimension_rows_show_score_weight_sample_evidence_and_inputs() -> None:
     # a nested breakdown becomes its own table
     assert "**Speed to delivery — per level**" in text
     assert "| 1 | 20 | 0.25 |" in text
+
+
+def test_each_assessed_dimension_is_explained_in_plain_language_under_its_table() -> None:
+    text = render_agent_report(stored_assessment(novice_performance(), versatile_capability()))
+    for axis_title, axis_name in (("Performance", "performance"), ("Capability", "capability")):
+        section = text.split(f"## {axis_title} dimensions")[1].split("\n## ")[0]
+        for name in names_of(axis_name):
+            assert f"- **{title_of(name)}**: {BY_NAME[name].explanation}" in section, name
+
+
+def test_a_single_dimension_report_explains_that_dimension_only() -> None:
+    learning = {
+        "composite_score": None,
+        "tier": None,
+        "covered": 1,
+        "total": 1,
+        "weights_used": {},
+        "dimensions": {"learning_rate": dim(0.42, 15, 60, {"improvement": 0.126})},
+    }
+    text = render_agent_report(
+        stored_assessment(None, learning, assessment_type="single_dimension", dimension="learning_rate")
+    )
+    assert f"- **Learning rate**: {BY_NAME['learning_rate'].explanation}" in text
+    assert sum(d.explanation in text for d in DIMENSIONS) == 1
 
 
 def test_tier_raise_arithmetic_for_a_novice_performance() -> None:

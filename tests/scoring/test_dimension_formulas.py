@@ -58,7 +58,7 @@ def test_a_registry_missing_a_declared_dimension_names_it() -> None:
 
 _DECLARE_ONE_MORE = (
     "import aaaf.scoring.dimensions as d\n"
-    "extra = d.Dimension('first_pass_rate', {axis!r}, 0.0, 'First pass rate', ('-', '-'))\n"
+    "extra = d.Dimension('first_pass_rate', {axis!r}, 0.0, 'First pass rate', ('-', '-'), 'First passes.')\n"
     "d.DIMENSIONS = (*d.DIMENSIONS, extra)\n"
     "d.BY_NAME = {{**d.BY_NAME, extra.name: extra}}\n"
     "import {module}\n"
@@ -85,3 +85,16 @@ def test_a_declaration_without_a_formula_fails_the_import_naming_it(
     )
     assert run.returncode != 0
     assert f"RuntimeError: declared dimension(s) without a formula ({form}): first_pass_rate" in run.stderr
+
+
+def test_every_declared_dimension_explains_itself_in_one_or_two_plain_sentences() -> None:
+    """What a report says to a reader who has not read the formulas (docs/scoring.md §3.3, §3.5)."""
+    for dimension in DIMENSIONS:
+        text = dimension.explanation.strip()
+        assert text, dimension.name
+        assert text.endswith("."), dimension.name
+        sentences = [part for part in text.rstrip(".").split(". ") if part]
+        assert 1 <= len(sentences) <= 2, (dimension.name, text)
+        # plain language: no formula keys, no code, no spec references
+        assert "_" not in text and "`" not in text and "§" not in text, (dimension.name, text)
+    assert len({d.explanation for d in DIMENSIONS}) == len(DIMENSIONS)

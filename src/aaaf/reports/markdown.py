@@ -41,7 +41,7 @@ from aaaf.scoring.defaults import (
     STANDARDS_ALIGNMENT,
     TIER_COLOURS,
 )
-from aaaf.scoring.dimensions import DIMENSIONS
+from aaaf.scoring.dimensions import BY_NAME, DIMENSIONS
 from aaaf.scoring.evidence_sources import provenance_lines
 
 AXIS_TIERS: Mapping[str, tuple[Tier, ...]] = {
@@ -355,6 +355,10 @@ def _dimension_section(axis: str, data: Mapping[str, Any]) -> list[str]:
         )
     lines.extend(
         table(["Dimension", "Score", "Weight in force", "Sample size", "Evidence", "Formula inputs"], rows)
+    )
+    lines.append("")
+    lines.extend(
+        f"- **{title_of(name)}**: {BY_NAME[name].explanation}" for name in dimensions if name in BY_NAME
     )
     lines.append("")
     breakdowns = [

@@ -16,6 +16,7 @@ from typing import Any
 from aaaf.reports.markdown import AXIS_TITLES, TierRaise, table, tier_raise_section, title_of
 from aaaf.reports.uncertainty import uncertainty_section
 from aaaf.scoring.core import display
+from aaaf.scoring.dimensions import BY_NAME
 
 REPORT_TOP = 3
 
@@ -93,6 +94,8 @@ def explanation_markdown(
     for name, dim in dimensions.items():
         lines.append(f"## {title_of(name)}: {display(dim.get('score'))}")
         lines.append("")
+        if name in BY_NAME:
+            lines.extend([BY_NAME[name].explanation, ""])
         lines.append(f"- Events used: {dim.get('evidence_count')}")
         if "tasks_examined" not in dim:
             lines.append("")

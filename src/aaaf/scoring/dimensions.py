@@ -1,7 +1,8 @@
 """The AAAF dimensions, each declared once (SCORING.md §2.2, §2.3).
 
-A dimension is its name, its axis, its default weight, its title and the standard it is
-aligned with.  The defaults (:mod:`aaaf.scoring.defaults`: the dimension lists, weight
+A dimension is its name, its axis, its default weight, its title, the standard it is
+aligned with and a plain-language explanation of what it measures (what the report says to a
+reader who has not read the formulas; docs/scoring.md §3.3 and §3.5 open each dimension with it).  The defaults (:mod:`aaaf.scoring.defaults`: the dimension lists, weight
 tables and standards alignment), the report's titles and the stress library's dimension
 list are read from here; everything keyed by a dimension is keyed by its name.
 
@@ -33,6 +34,7 @@ class Dimension:
     weight: float  # the default weight in its axis's composite
     title: str  # how reports and pages name it
     standard: tuple[str, str]  # (standard, clause) it is aligned with
+    explanation: str  # what it measures, in one or two sentences a non-expert understands
 
 
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -43,9 +45,21 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.25,
         "Task completion rate",
         ("NIST AI 100-1", "MEASURE 2.6 (valid and reliable)"),
+        explanation=(
+            "How much of the work assigned to the agent it finished to its acceptance criteria; a "
+            "partly finished task counts for the share of its milestones it reached."
+        ),
     ),
     Dimension(
-        "accuracy", "performance", 0.25, "Accuracy", ("ISO/IEC 25059:2023", "Accuracy quality characteristic")
+        "accuracy",
+        "performance",
+        0.25,
+        "Accuracy",
+        ("ISO/IEC 25059:2023", "Accuracy quality characteristic"),
+        explanation=(
+            "How often the agent's finished work was right the first time: fewer revisions and fewer "
+            "errors (serious errors weigh more) give a higher score."
+        ),
     ),
     Dimension(
         "speed",
@@ -53,6 +67,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.15,
         "Speed to delivery",
         ("ISO/IEC 25059:2023", "Time behavior sub-characteristic (performance efficiency)"),
+        explanation=(
+            "How quickly the agent delivers compared with the time a task of that difficulty is "
+            "expected to take: at or under that time scores 1, twice it or more scores 0."
+        ),
     ),
     Dimension(
         "consistency",
@@ -60,6 +78,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.20,
         "Consistency",
         ("NIST AI 100-1", "MEASURE 2.6 (reliability across contexts)"),
+        explanation=(
+            "How steady the agent's results are across similar tasks (same domain, same difficulty): "
+            "the less its accuracy and completion vary from task to task, the higher the score."
+        ),
     ),
     Dimension(
         "review_compliance",
@@ -67,6 +89,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.15,
         "Review compliance",
         ("ISO/IEC 42001:2023", "Control A.6.2.6 (monitoring), PDCA Act phase"),
+        explanation=(
+            "How fully the agent's completed tasks pass the organization's review checklist (for "
+            "example: memory searched, output format correct, verification evidence provided)."
+        ),
     ),
     # Capability (SCORING.md §2.3), weights 0.15 / 0.20 / 0.15 / 0.10 / 0.10 / 0.15 / 0.15
     Dimension(
@@ -75,6 +101,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.15,
         "Domain breadth",
         ("IEEE P2894", "Capability description semantics"),
+        explanation=(
+            "The share of the organization's work domains in which the agent has completed at least "
+            "three tasks and performs at Competent level or better."
+        ),
     ),
     Dimension(
         "complexity_ceiling",
@@ -82,6 +112,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.20,
         "Complexity ceiling",
         ("ISO/IEC 25059:2023", "Functional suitability, completeness"),
+        explanation=(
+            "The hardest difficulty level, from 1 to 5, at which the agent has completed at least "
+            "three tasks and performs at Proficient level or better."
+        ),
     ),
     Dimension(
         "tool_proficiency",
@@ -89,6 +123,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.15,
         "Tool proficiency",
         ("NIST AI Agent Standards Initiative", "Agent-tool interaction security/identity"),
+        explanation=(
+            "How well the agent uses the tools it calls often: calls that succeed, recovery when a "
+            "call fails, and few unnecessary calls."
+        ),
     ),
     Dimension(
         "autonomy_level",
@@ -96,6 +134,11 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.10,
         "Autonomy level",
         ("ISO/IEC 22989:2022", "Human-in/on/over-the-loop definitions"),
+        explanation=(
+            "The most independent level of human oversight, from a person approving each step to "
+            "fully autonomous, at which the agent has completed at least three tasks and performs at "
+            "Proficient level or better."
+        ),
     ),
     Dimension(
         "learning_rate",
@@ -103,6 +146,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.10,
         "Learning rate",
         ("ISO/IEC 25059:2023", "Adaptability, continuous learning quality"),
+        explanation=(
+            "Whether the agent gets better with practice: in each domain where it recently completed "
+            "at least 15 tasks, how much its latest tasks improved on its earlier ones."
+        ),
     ),
     Dimension(
         "delegation_capability",
@@ -110,6 +157,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         0.15,
         "Delegation capability",
         ("NIST AI Agent Standards Initiative", "Agent-to-agent communication, authorization"),
+        explanation=(
+            "How well the agent hands work to other agents: deciding rightly when to delegate, "
+            "choosing the right one, and seeing delegated work through to a good outcome."
+        ),
     ),
     Dimension(
         "orchestration_skills",
@@ -119,6 +170,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
         (
             "NIST AI Agent Standards Initiative + IEEE P2894",
             "Multi-agent coordination, interoperability levels",
+        ),
+        explanation=(
+            "How well the agent runs a job shared among several agents: designing the workflow, "
+            "communicating clearly, recovering from failures and combining the results."
         ),
     ),
 )
