@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from aaaf.scoring import defaults
+from aaaf.scoring import defaults, dimensions
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "scoring.md"
@@ -521,3 +521,39 @@ def test_docs_state_the_trust_and_workflow_code(docs: str) -> None:
     assert f"**most recent {workflow.WORKFLOW_WINDOW} tasks**" in docs  # type: ignore[attr-defined]
     assert f"**no miner above {round(workflow.WORKFLOW_CAP * 100)} %**" in docs  # type: ignore[attr-defined]
     assert f"S_success > {workflow.SUCCESS_GATE}" in docs  # type: ignore[attr-defined]
+
+
+def _section(text: str, heading: str) -> str:
+    """The text under a Markdown heading, up to the next heading."""
+    after = text.split(heading, 1)[1]
+    return re.split(r"\n#+ ", after, maxsplit=1)[0]
+
+
+def test_each_dimension_section_opens_with_the_declared_explanation() -> None:
+    """docs/scoring.md §3.3 and §3.5 explain each dimension in the words the report uses: the
+    declaration's (aaaf.scoring.dimensions), not a second copy that could drift."""
+    raw = DOCS.read_text(encoding="utf-8")
+    for dimension in dimensions.DIMENSIONS:
+        heading = f"\n#### {dimension.title} — weight {fmt(dimension.weight)}\n"
+        assert heading in raw, dimension.name
+        opening = squash(_section(raw, heading)).strip()
+        assert opening.startswith(f"*{dimension.explanation}*"), (dimension.name, opening[:200])
+
+
+def test_the_composite_tables_list_the_declared_dimensions_in_order() -> None:
+    """The tables that §3 points at for 'which dimensions' are the declaration, row for row."""
+    raw = DOCS.read_text(encoding="utf-8")
+    for axis, heading in (
+        ("performance", "\n### 3.4 The Performance composite and tiers\n"),
+        ("capability", "\n### 3.6 The Capability composite and tiers\n"),
+    ):
+        rows = re.findall(r"^\| ([^|]+) \| `(\w+)` \| ([0-9.]+) \|$", _section(raw, heading), re.M)
+        declared = [d for d in dimensions.DIMENSIONS if d.axis == axis]
+        assert rows == [(d.title, d.name, fmt(d.weight)) for d in declared], axis
+
+
+def test_the_axis_dimension_counts_are_not_written_as_words() -> None:
+    """How many dimensions an axis has follows the declaration; the prose must not fix it."""
+    text = squash(DOCS.read_text(encoding="utf-8")).lower()
+    for stale in ("has five dimensions", "has seven", "of the five dimensions", "twelve json lists"):
+        assert stale not in text, stale
