@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aaaf.errors import AAAFError
 from aaaf.escaping import csv_cell, csv_value, markdown_text
@@ -34,6 +34,7 @@ from aaaf.models.audit import AuditSample, AuditStatus
 from aaaf.scoring.aaaf import window_evidence
 from aaaf.scoring.audit import draw_sample, window_audit
 from aaaf.scoring.fold import Task, fold_evidence
+from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
 
 if TYPE_CHECKING:
@@ -47,8 +48,56 @@ FINDING_FIELDS = ("auditor", "completion_status", "milestone_fraction", "errors"
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "pass", "passed"})
 FALSE_WORDS = frozenset({"false", "no", "n", "0", "fail", "failed"})
 
+FindingItem = tuple[int | None, object]
+"""``(line or None, raw event | EventError)``: what the collect service validates and stores; a
+raw event is decoded JSON, whatever its shape (the validator names what is wrong with it)."""
 
-def _self_reported_window(events: Sequence[Any], config: AAAFConfig, end: datetime) -> list[Task]:
+
+class ReportedFacts(TypedDict):
+    """What the agent reported about a sampled task, before any finding."""
+
+    completion_status: str | None
+    milestone_fraction: float | None
+    checklist: dict[str, bool]
+    errors: int
+    weighted_errors: float
+
+
+class BlankFinding(TypedDict):
+    """The finding fields of a drawn worksheet row, left blank for the auditor."""
+
+    auditor: None
+    completion_status: None
+    milestone_fraction: None
+    checklist: dict[str, None]
+    errors: None
+    notes: None
+
+
+class WorksheetRow(TypedDict):
+    agent: str
+    task_id: str
+    completed_at: str | None
+    domain: str | None
+    complexity_level: int | None
+    self_reported: ReportedFacts
+    finding: BlankFinding
+
+
+class Worksheet(TypedDict):
+    """The audit sample of an agent's window: the draw, then one row per sampled task."""
+
+    agent: str
+    window_start: str
+    window_end: str
+    rate: float
+    seed: int
+    completed_tasks: int
+    sampled: int
+    rows: list[WorksheetRow]
+
+
+def _self_reported_window(events: Sequence[EventRecord], config: AAAFConfig, end: datetime) -> list[Task]:
     """The window's tasks as the agent reported them (findings left out)."""
     reported = [event for event in events if event.type != AUDIT_EVENT]
     return [item.task for item in window_evidence(fold_evidence(reported), config, end).scored]
@@ -62,14 +111,14 @@ def draw_worksheet(
     rate: float | None = None,
     seed: int = 0,
     window_end: datetime | None = None,
-) -> dict[str, Any]:
+) -> Worksheet:
     """The audit sample of the agent's window (SCORING.md §2.6) as worksheet rows."""
     return _worksheet(org, org.get_agent(agent_ref), now=now, rate=rate, seed=seed, window_end=window_end)
 
 
 def _worksheet(
     org: OrgStore, agent: Agent, *, now: datetime, rate: float | None, seed: int, window_end: datetime | None
-) -> dict[str, Any]:
+) -> Worksheet:
     config = org.config()
     rate = config.audit_rate if rate is None else rate
     if not 0.0 < rate <= 1.0:
@@ -103,11 +152,11 @@ def audit_sample(
     """:func:`draw_worksheet` as the API answers it: the agent's id first, the rows as ``tasks``."""
     agent = org.get_agent(agent_ref)  # read once: the sheet and the answer's id share it
     sheet = _worksheet(org, agent, now=now, rate=rate, seed=seed, window_end=window_end)
-    tasks = sheet.pop("rows")
-    return AuditSample.model_validate({"agent_id": str(agent.id), **sheet, "tasks": tasks})
+    draw = {key: value for key, value in sheet.items() if key != "rows"}
+    return AuditSample.model_validate({"agent_id": str(agent.id), **draw, "tasks": sheet["rows"]})
 
 
-def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> dict[str, Any]:
+def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> WorksheetRow:
     reported_checklist = dict(task.checklist or {})
     items = list(dict.fromkeys([*org_checklist, *sorted(reported_checklist)]))
     return {
@@ -137,11 +186,11 @@ def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> dict[str, Any]
 # --------------------------------------------------------------------------- rendering
 
 
-def _checklist_items(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def _checklist_items(rows: Sequence[WorksheetRow]) -> list[str]:
     return list(dict.fromkeys(item for row in rows for item in row["finding"]["checklist"]))
 
 
-def _cell(value: Any) -> str:
+def _cell(value: str | float | None) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -149,7 +198,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def render_worksheet(sheet: Mapping[str, Any], fmt: str) -> str:
+def render_worksheet(sheet: Worksheet, fmt: str) -> str:
     """The worksheet as JSON Lines (one task a line), CSV or Markdown."""
     rows = sheet["rows"]
     if fmt == "jsonl":
@@ -227,17 +276,17 @@ def render_worksheet(sheet: Mapping[str, Any], fmt: str) -> str:
 # --------------------------------------------------------------------------- reading findings
 
 
-def _blank(value: Any) -> bool:
+def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def finding_event(row: Mapping[str, Any], *, auditor: str | None, now: datetime) -> dict[str, Any]:
+def finding_event(row: Mapping[str, object], *, auditor: str | None, now: datetime) -> dict[str, object]:
     """A worksheet row (``finding`` filled in) as a raw ``task_audited`` event; blank fields
     are left out (not given)."""
     finding = row.get("finding")
     if not isinstance(finding, Mapping):
         raise ValueError("'finding' must be an object")
-    data: dict[str, Any] = {"task_id": row.get("task_id")}
+    data: dict[str, object] = {"task_id": row.get("task_id")}
     given_auditor = finding.get("auditor")
     data["auditor"] = given_auditor if not _blank(given_auditor) else auditor
     if data["auditor"] is None:
@@ -273,7 +322,7 @@ def _flag(text: str, column: str) -> bool | None:
     raise ValueError(f"{column}: must be true or false (or blank: not given), got {text!r}")
 
 
-def _errors_cell(text: str) -> Any:
+def _errors_cell(text: str) -> list[object] | None:
     """Blank: not given; ``none``/``0``: no error; a JSON list; or severities ``major;minor``."""
     value = text.strip()
     if not value:
@@ -282,13 +331,14 @@ def _errors_cell(text: str) -> Any:
         return []
     if value.startswith("["):
         try:
-            return json.loads(value)
+            decoded: list[object] = json.loads(value)
         except json.JSONDecodeError as error:
             raise ValueError(f"errors: not a JSON list ({error.msg})") from None
+        return decoded
     return [{"severity": part.strip()} for part in value.replace(",", ";").split(";") if part.strip()]
 
 
-def _csv_row(record: Mapping[str, str]) -> dict[str, Any]:
+def _csv_row(record: Mapping[str, str]) -> dict[str, object]:
     checklist = {
         key.removeprefix("checklist."): _flag(value or "", key)
         for key, value in record.items()
@@ -314,7 +364,7 @@ def _csv_row(record: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-def _from_item(raw: Any, *, auditor: str | None, now: datetime) -> Any:
+def _from_item(raw: object, *, auditor: str | None, now: datetime) -> object:
     """A JSON line: a worksheet row becomes a ``task_audited`` event; an event must be one."""
     if isinstance(raw, Mapping) and "finding" in raw and "type" not in raw:
         return finding_event(raw, auditor=auditor, now=now)
@@ -327,7 +377,7 @@ def _from_item(raw: Any, *, auditor: str | None, now: datetime) -> Any:
     return raw
 
 
-def read_findings(path: Path, *, auditor: str | None, now: datetime) -> Iterator[tuple[int | None, Any]]:
+def read_findings(path: Path, *, auditor: str | None, now: datetime) -> Iterator[FindingItem]:
     """``(line, raw event | EventError)`` items of a filled worksheet or ``task_audited`` events."""
     if not path.is_file():
         raise AAAFError("INVALID_REQUEST", f"no such file: {path}", {"path": str(path)})
@@ -343,7 +393,9 @@ def read_findings(path: Path, *, auditor: str | None, now: datetime) -> Iterator
         yield line, _finding_or_error(index, line, raw, auditor=auditor, now=now)
 
 
-def _finding_or_error(index: int, line: int | None, raw: Any, *, auditor: str | None, now: datetime) -> Any:
+def _finding_or_error(
+    index: int, line: int | None, raw: object, *, auditor: str | None, now: datetime
+) -> object:
     try:
         return _from_item(raw, auditor=auditor, now=now)
     except TypeError as error:
@@ -352,9 +404,7 @@ def _finding_or_error(index: int, line: int | None, raw: Any, *, auditor: str | 
         return EventError(index, line, "INVALID_REQUEST", "finding", str(error))
 
 
-def finding_items(
-    raws: Sequence[Any], *, auditor: str | None, now: datetime
-) -> Iterator[tuple[int | None, Any]]:
+def finding_items(raws: Sequence[object], *, auditor: str | None, now: datetime) -> Iterator[FindingItem]:
     """Findings sent as a list (the API): each a worksheet row (``finding`` filled in) or a
     ``task_audited`` event, as ``(None, raw event | EventError)`` items for the collect service."""
     for index, raw in enumerate(raws):
@@ -367,9 +417,7 @@ FORBIDDEN_FINDING = (
 )
 
 
-def gate_findings(
-    items: Iterable[tuple[int | None, Any]], *, may_audit: bool
-) -> Iterator[tuple[int | None, Any]]:
+def gate_findings(items: Iterable[FindingItem], *, may_audit: bool) -> Iterator[FindingItem]:
     """SCORING.md §2.6: through the API only a key with the ``auditor`` scope may submit
     ``task_audited`` events, so an organization cannot audit itself with its ingest key.
     Without it each such event becomes a ``FORBIDDEN`` error (field ``type``); the rest pass."""
@@ -380,7 +428,7 @@ def gate_findings(
             yield line, raw
 
 
-def _read_csv(path: Path, *, auditor: str | None, now: datetime) -> Iterator[tuple[int | None, Any]]:
+def _read_csv(path: Path, *, auditor: str | None, now: datetime) -> Iterator[FindingItem]:
     with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         if reader.fieldnames is None or "task_id" not in reader.fieldnames:

@@ -15,6 +15,7 @@ them (each also a cause of the dimensions it challenged).  One service for the A
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from aaaf.models.changes import (
@@ -44,21 +45,29 @@ def author_of(principal: Principal) -> str:
     return "the installation's administrator"
 
 
-def _iso(when: Any) -> str:
-    return str(when.isoformat().replace("+00:00", "Z"))
+def _iso(when: datetime) -> str:
+    return when.isoformat().replace("+00:00", "Z")
 
 
-def _between(when: Any, previous: Any, assessment: Any) -> bool:
-    return when is not None and previous.completed_at < when <= assessment.completed_at
+def _completed_at(assessment: Assessment) -> datetime:
+    """When a completed assessment completed (only completed assessments are compared)."""
+    if assessment.completed_at is None:
+        raise ValueError(f"assessment {assessment.id} has not completed")
+    return assessment.completed_at
 
 
-def _audits(org: OrgStore, previous: Any, assessment: Any) -> list[AuditCause]:
+def _between(when: datetime | None, start: datetime, end: datetime) -> bool:
+    return when is not None and start < when <= end
+
+
+def _audits(org: OrgStore, previous: Assessment, assessment: Assessment) -> list[AuditCause]:
     """The audit findings recorded between the two assessments, with the later assessment's
     honesty result (none when nothing was audited in between)."""
+    start, end = _completed_at(previous), _completed_at(assessment)
     found = [
         event
-        for event in org.events(assessment.agent_id, types=["task_audited"], since=previous.completed_at)
-        if _between(event.timestamp, previous, assessment)
+        for event in org.events(assessment.agent_id, types=["task_audited"], since=start)
+        if _between(event.timestamp, start, end)
     ]
     if not found:
         return []
@@ -77,20 +86,21 @@ def _audits(org: OrgStore, previous: Any, assessment: Any) -> list[AuditCause]:
     ]
 
 
-def _appeals(org: OrgStore, previous: Any, assessment: Any) -> list[AppealCause]:
+def _appeals(org: OrgStore, previous: Assessment, assessment: Assessment) -> list[AppealCause]:
     """Appeals of the agent's assessments up to ``assessment`` decided between the two."""
     decided = [
         AppealCause(
             appeal_id=str(appeal.id),
             assessment_id=str(appeal.assessment_id),
             status=appeal.status,
-            resolved_at=_iso(appeal.resolved_at),
+            resolved_at=_iso(resolved),
             dimensions_challenged=list(appeal.dimensions_challenged),
             reviewer_notes=appeal.reviewer_notes,
         )
         for appeal in org.appeals_decided_between(
-            assessment.agent_id, previous.completed_at, assessment.completed_at
+            assessment.agent_id, _completed_at(previous), _completed_at(assessment)
         )
+        if (resolved := appeal.resolved_at) is not None  # a decided appeal has its date
     ]
     return sorted(decided, key=lambda cause: cause.resolved_at)
 
@@ -103,7 +113,7 @@ def _previous(org: OrgStore, assessment: Assessment) -> Assessment | None:
     return None if found is None else org.get_assessment(found)
 
 
-def _delta(after: Any, before: Any) -> float | None:
+def _delta(after: float | None, before: float | None) -> float | None:
     if after is None or before is None:
         return None
     return float(after) - float(before)
@@ -113,7 +123,7 @@ def _dimension(
     name: str,
     now: Mapping[str, Any],
     then: Mapping[str, Any],
-    weights: tuple[Mapping[str, Any], Mapping[str, Any]],
+    weights: tuple[Mapping[str, float], Mapping[str, float]],
     reconfigured: list[ConfigurationChange],
     appeals: list[AppealCause],
 ) -> DimensionChange:
@@ -175,12 +185,13 @@ def changes_of(org: OrgStore, assessment: Assessment) -> AssessmentChanges:
         )
     result, before = assessment.result or {}, previous.result or {}
     configured = []
+    start, end = _completed_at(previous), _completed_at(assessment)
     for change in org.config_history():
-        if previous.completed_at < change.changed_at <= assessment.completed_at:  # type: ignore[operator]
+        if _between(change.changed_at, start, end):
             for setting, values in change.changes.items():
                 configured.append(
                     ConfigurationChange(
-                        changed_at=change.changed_at.isoformat().replace("+00:00", "Z"),
+                        changed_at=_iso(change.changed_at),
                         setting=setting,
                         before=values.get("before"),
                         after=values.get("after"),

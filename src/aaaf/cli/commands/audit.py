@@ -84,7 +84,11 @@ def sample(
 
         drawn = {key: value for key, value in sheet.items() if key != "rows"}
         task_ids = [row["task_id"] for row in sheet["rows"]]
-        print_json(AuditWorksheet(**drawn, task_ids=task_ids, output=str(output), format=chosen))
+        print_json(
+            AuditWorksheet.model_validate(
+                {**drawn, "task_ids": task_ids, "output": str(output), "format": chosen}
+            )
+        )
         return
     console.print(
         f"sampled {sheet['sampled']} of {sheet['completed_tasks']} completed tasks of {sheet['agent']} "
