@@ -117,7 +117,7 @@ def file_appeal(
     assessment = org.get_assessment(assessment_id)
     config, _, _ = recorded_config(org, assessment)
 
-    def refuse(message: str, **details: Any) -> AAAFError:
+    def refuse(message: str, **details: object) -> AAAFError:
         return AAAFError("APPEAL_NOT_ALLOWED", message, {"assessment_id": str(assessment.id), **details})
 
     if assessment.status != "completed" or assessment.completed_at is None:

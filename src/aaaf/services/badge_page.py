@@ -98,7 +98,7 @@ ASSESSMENT_KINDS: Mapping[str, str] = {
 }
 
 
-def _audit_words(audit: Any) -> str:
+def _audit_words(audit: object) -> str:
     if not isinstance(audit, Mapping) or not audit.get("audited_tasks"):
         return "The agent's self-reported facts were not audited."
     coverage, honesty = audit.get("coverage"), audit.get("honesty")

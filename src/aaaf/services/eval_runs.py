@@ -53,7 +53,7 @@ def _safe_name(filename: str | None) -> str:
 def _renamed(error: AAAFError, temp: str, shown: str) -> AAAFError:
     """``error`` naming the upload as the client named it, not the server's temporary path."""
 
-    def fix(value: Any) -> Any:
+    def fix(value: object) -> object:
         if isinstance(value, str):
             return value.replace(temp, shown)
         if isinstance(value, list):
@@ -62,7 +62,8 @@ def _renamed(error: AAAFError, temp: str, shown: str) -> AAAFError:
             return {key: fix(item) for key, item in value.items()}
         return value
 
-    return AAAFError(error.code, fix(error.message), fix(dict(error.details)))
+    details = {key: fix(value) for key, value in error.details.items()}
+    return AAAFError(error.code, error.message.replace(temp, shown), details)
 
 
 def check_compare_cost(resamples: int, treatments: int) -> None:

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 from aaaf.services.gate import AGENT_MARGIN, GATE_RESAMPLES, GateResult, decide_agent, with_extra
+from aaaf.services.gate_checks import DIMENSION_TOLERANCE
 
 if TYPE_CHECKING:
     from aaaf.scoring.assessment_difference import AssessmentDifference, Side
     from aaaf.scoring.records import EventRecord
     from aaaf.scoring.task_flips import FlipReport
+    from aaaf.services.stress import StressOptions
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
     from aaaf.store.repositories.stress_runs import StressRun
@@ -34,7 +36,7 @@ def _stress_runs(assessment: Assessment) -> list[str]:
     ]
 
 
-def _side(org: OrgStore, assessment: Assessment, events: Sequence[Any]) -> Side:
+def _side(org: OrgStore, assessment: Assessment, events: Sequence[EventRecord]) -> Side:
     """An assessment's evidence as it was scored: the events its type scores, the
     configuration recorded with it, its window end, its stored dimension scores and, for
     stress evidence, each task's stress task id (the pairing key)."""
@@ -126,7 +128,7 @@ def run_agent_gate(
     promote: bool = False,
     dimension_tolerance: float | None = None,
     library_dirs: Sequence[str] = (),
-    **stress_options: Any,
+    **stress_options: Unpack[StressOptions],
 ) -> tuple[GateResult, StressRun, Assessment]:
     """Find the baseline, run the stress suite (:func:`aaaf.services.stress.run_stress_test`)
     and gate its run (:func:`gate_stress_run`); (result, stress run, candidate assessment)."""
@@ -179,9 +181,6 @@ def gate_stress_run(
         difference, flips = compare_assessments(
             org, agent, baseline, candidate, events, resamples=resamples, seed=seed
         )
-    options: dict[str, Any] = (
-        {} if dimension_tolerance is None else {"dimension_tolerance": dimension_tolerance}
-    )
     result = decide_agent(
         assessment_json(baseline) if baseline is not None else None,
         assessment_json(candidate),
@@ -189,7 +188,7 @@ def gate_stress_run(
         difference=difference,
         flips=flips,
         margin=margin,
-        **options,
+        dimension_tolerance=DIMENSION_TOLERANCE if dimension_tolerance is None else dimension_tolerance,
     )
     record_gate(
         org, agent, candidate, baseline=baseline, verdict=result.verdict.value, passed=result.passed,

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from aaaf.errors import AAAFError
 from aaaf.models.stress_run import StressRun as StressRunOut
@@ -160,6 +160,22 @@ def start_stress_run(
     return run, library
 
 
+class StressOptions(TypedDict, total=False):
+    """The options of :func:`execute_stress_run` that :func:`run_stress_test` (and the agent
+    gate) pass on to it, each as it documents."""
+
+    dimension: str | None
+    task_ids: Sequence[str] | None
+    parallel: int
+    log_dir: str | Path
+    turn_timeout: float
+    task_timeout: float
+    on_task: Callable[[dict[str, Any]], None] | None
+    settings: Settings | None
+    sandbox: SandboxChoice | None
+    pin_agent_url: bool
+
+
 def run_stress_test(
     org: OrgStore,
     agent_name: str,
@@ -167,7 +183,7 @@ def run_stress_test(
     *,
     library_dirs: Sequence[str] = (),
     clock: Clock = system_clock,
-    **options: Any,
+    **options: Unpack[StressOptions],
 ) -> tuple[StressRun, list[dict[str, Any]]]:
     """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
     agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""

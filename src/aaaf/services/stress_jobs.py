@@ -29,7 +29,7 @@ import logging
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -84,7 +84,7 @@ class StressRequest:
         }
 
     @classmethod
-    def from_dict(cls, stored: Any) -> StressRequest:
+    def from_dict(cls, stored: Mapping[str, Any]) -> StressRequest:
         task_ids = stored.get("task_ids")
         return cls(
             agent_url=str(stored["agent_url"]),

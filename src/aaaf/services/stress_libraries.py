@@ -43,7 +43,7 @@ CACHE_ENV = "AAAF_STRESS_LIBRARY_CACHE"
 """Where installed libraries are written for runs (default: a folder of the system temp dir)."""
 
 
-def _invalid(field: str, message: str, **details: Any) -> AAAFError:
+def _invalid(field: str, message: str, **details: object) -> AAAFError:
     return AAAFError("INVALID_REQUEST", message, {"field": field, **details})
 
 
