@@ -40,7 +40,7 @@ from aaaf.services.webhooks import appeal_data, emit
 if TYPE_CHECKING:
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Appeal, Assessment
+    from aaaf.store.records import Appeal, Assessment, AssessmentEvidence
 
 
 def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
@@ -72,7 +72,9 @@ def config_of(org: OrgStore, assessment: Assessment) -> AAAFConfig:
     return org.config_at(assessment.created_at)
 
 
-def recorded_config(org: OrgStore, assessment: Assessment) -> tuple[AAAFConfig, SchemeSpec | None, Any]:
+def recorded_config(
+    org: OrgStore, assessment: Assessment
+) -> tuple[AAAFConfig, SchemeSpec | None, AssessmentEvidence | None]:
     """The config the assessment was computed with (its recorded spec), that spec and the
     stored evidence row; for an assessment stored before specs were recorded, the config its
     result recorded or the one in force at its creation (:func:`config_of`), None and None

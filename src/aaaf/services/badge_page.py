@@ -114,8 +114,9 @@ def _audit_words(audit: object) -> str:
     return text + "."
 
 
-def evidence_behind(assessment: Assessment) -> EvidenceBehind:
-    """The :class:`EvidenceBehind` of a stored assessment (None fields when not recorded)."""
+def evidence_behind(assessment: Assessment | None) -> EvidenceBehind:
+    """The :class:`EvidenceBehind` of a stored assessment (None fields when not recorded; an
+    assessment no longer stored says only that nothing was audited)."""
     if assessment is None:
         return EvidenceBehind(None, None, None, _audit_words(None))
     result = assessment.result or {}
@@ -207,7 +208,7 @@ def _axis(name: str, summary: Mapping[str, Any], data: BadgeData | None, thresho
 
 def _threshold_and_domains(
     store: Store, organization_id: uuid.UUID, assessment_id: str
-) -> tuple[float, tuple[str, ...], Any]:
+) -> tuple[float, tuple[str, ...], Assessment | None]:
     """The §2.5 borderline threshold in force when the assessment ran, its agent's claimed
     domains and the assessment itself (from the store; defaults and None when gone)."""
     try:

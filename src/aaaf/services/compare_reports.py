@@ -69,11 +69,14 @@ def render_report(org: OrgStore, control: str, treatments: Sequence[str], resamp
     """The HTML report of ``control`` against ``treatments`` with ``resamples`` resamples."""
     from aaaf.reports.compare_html import render_comparison_html, render_several_html
     from aaaf.scoring.layered import LayeredConfig
+    from aaaf.scoring.verdict import Comparison
 
     result, _, _ = compare_stored_result(
         org, control, list(treatments), config=LayeredConfig(resamples=resamples)
     )
-    return render_comparison_html(result) if len(treatments) == 1 else render_several_html(result)
+    if isinstance(result, Comparison):  # one treatment
+        return render_comparison_html(result)
+    return render_several_html(result)
 
 
 def queue_report(

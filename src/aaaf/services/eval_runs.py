@@ -32,7 +32,8 @@ from aaaf.models.comparison import Comparison, SeveralComparison
 from aaaf.models.eval_run import EvalRun, EvalRunSummary
 from aaaf.reports import verdict_text
 from aaaf.scoring.layered import LayeredConfig
-from aaaf.scoring.treatments import compare_treatments
+from aaaf.scoring.treatments import MultiComparison, compare_treatments
+from aaaf.scoring.verdict import Comparison as RunComparison
 from aaaf.scoring.verdict import compare_runs
 from aaaf.services.eval_files import RUN_FORMATS, check_finished, read_runs
 from aaaf.services.evals import grade_run, grading_summary, judge_calibrations, to_layered_run
@@ -85,7 +86,7 @@ def check_compare_cost(resamples: int, treatments: int) -> None:
             )
 
 
-_RUNNING: dict[Any, int] = {}
+_RUNNING: dict[uuid.UUID, int] = {}
 _RUNNING_LOCK = threading.Lock()
 
 
@@ -212,7 +213,7 @@ def compare_stored_result(
     *,
     config: LayeredConfig,
     allow_incomplete: bool = False,
-) -> tuple[Any, list[Any], list[dict[str, Any]]]:
+) -> tuple[RunComparison | MultiComparison, list[dict[str, Any]], list[dict[str, Any]]]:
     """The comparison of stored runs (a ``Comparison`` for one treatment, a
     ``MultiComparison`` for several), the graded runs and their grading summaries — what
     :func:`compare_stored` answers as JSON and the dashboard renders as the HTML report."""
@@ -232,7 +233,7 @@ def compare_stored_result(
 
 def _compare_stored_result(
     org: OrgStore, control: str, treatments: Sequence[str], config: LayeredConfig, allow_incomplete: bool
-) -> tuple[Any, list[Any], list[dict[str, Any]]]:
+) -> tuple[RunComparison | MultiComparison, list[dict[str, Any]], list[dict[str, Any]]]:
     runs = [dict(org.get_eval_run(control).run)] + [dict(org.get_eval_run(ref).run) for ref in treatments]
     if len(treatments) == 1:
         check_finished([("control", runs[0]), ("treatment", runs[1])], allow_incomplete=allow_incomplete)
@@ -261,7 +262,7 @@ def compare_stored(
     result, graded, summaries = compare_stored_result(
         org, control, treatments, config=config, allow_incomplete=allow_incomplete
     )
-    if len(treatments) == 1:
+    if isinstance(result, RunComparison):  # one treatment
         payload = verdict_text.comparison_dict(result)
         payload["grading"] = {"control": summaries[0], "treatment": summaries[1]}
     else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
@@ -36,7 +36,7 @@ def is_harness_run(run: StressRun) -> bool:
     return str(run.adapter) != IMPORTED_LOG_ADAPTER
 
 
-def _grouped(runs: Iterable[Any]) -> dict[uuid.UUID, AgentRuns]:
+def _grouped(runs: Iterable[StressRun]) -> dict[uuid.UUID, AgentRuns]:
     harness: dict[uuid.UUID, set[str]] = {}
     imported: dict[uuid.UUID, set[str]] = {}
     for run in runs:

@@ -27,6 +27,8 @@ from aaaf.stress import model_grading
 from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 
 if TYPE_CHECKING:
+    import httpx
+
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
     from aaaf.store.repositories.stress_runs import StressRun
@@ -263,7 +265,7 @@ def execute_stress_run(
     )
 
 
-def _pinned_agent_transport(settings: Settings) -> Callable[[], Any]:
+def _pinned_agent_transport(settings: Settings) -> Callable[[], httpx.AsyncBaseTransport]:
     """A tenant's agent endpoint is reached like a webhook target: every request resolves the
     host once, checks each address and connects to the one it checked (no DNS rebinding to
     the server's own network between the check at creation and the run's requests).  A

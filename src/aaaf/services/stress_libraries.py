@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,7 @@ def _digest(content: Mapping[str, Any], documents: Mapping[str, str]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
-def _model(org: OrgStore, library: PublishedLibrary, installed: set[Any]) -> StressLibrary:
+def _model(org: OrgStore, library: PublishedLibrary, installed: set[uuid.UUID]) -> StressLibrary:
     tasks = library.content.get("tasks") or []
     return StressLibrary(
         name=library.name,
@@ -95,7 +96,7 @@ def _model(org: OrgStore, library: PublishedLibrary, installed: set[Any]) -> Str
     )
 
 
-def _installed_ids(org: OrgStore) -> set[Any]:
+def _installed_ids(org: OrgStore) -> set[uuid.UUID]:
     return {library.id for library in org.installed_libraries()}
 
 

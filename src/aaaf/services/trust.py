@@ -18,6 +18,7 @@ The clock is the caller's: ``at`` and ``computed_at`` are parameters.
 
 from __future__ import annotations
 
+import enum
 import json
 import logging
 import uuid
@@ -25,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from aaaf.errors import AAAFError
 from aaaf.models import TrustScore
@@ -50,8 +51,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_STORED: Any = object()
-"""Sentinel: use the override stored for the organization (the default)."""
+
+class Stored(enum.Enum):
+    """The default of ``override``: the weights override stored for the organization."""
+
+    OVERRIDE = "the organization's stored override"
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,8 @@ class TrustReport:
     """
 
     result: TrustResult
-    entry: Any | None
-    canonical: Any | None
+    entry: ScoreHistoryEntry | None
+    canonical: ScoreHistoryEntry | None
     not_recorded_reason: str | None = None
 
     @property
@@ -132,13 +136,19 @@ def _shown(value: float | None, digits: int) -> float | None:
     return None if value is None else truncate(value, digits)
 
 
+Reported = tuple[
+    float | None, str | None, bool, tuple[tuple[str, float | None], ...], tuple[tuple[str, float], ...]
+]
+"""What a trust score reports, at the precision it reports it (:func:`unchanged_since`)."""
+
+
 def _reported(
     composite: float | None,
     tier: str | None,
     gated: bool,
     dimension_scores: Mapping[str, float | None],
     weights_in_force: Mapping[str, float],
-) -> tuple[Any, ...]:
+) -> Reported:
     return (
         _shown(composite, 0),
         tier,
@@ -196,7 +206,7 @@ def score_agent(
     *,
     at: datetime,
     events: Sequence[EventRecord] | None = None,
-    override: Mapping[str, Any] | None = _STORED,
+    override: Mapping[str, Any] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
     config: TrustConfig | None = None,
     aaaf_config: AAAFConfig | None = None,
 ) -> TrustResult:
@@ -208,7 +218,7 @@ def score_agent(
     record = _agent(org, agent)
     if events is None:
         events = org.events(record.id)
-    if override is _STORED:
+    if override is Stored.OVERRIDE:
         override = _override_weights(org)
     result = score_trust_from_events(
         events,
@@ -279,7 +289,7 @@ def trust_report(
     record: bool,
     computed_at: datetime | None = None,
     events: Sequence[EventRecord] | None = None,
-    override: Mapping[str, Any] | None = _STORED,
+    override: Mapping[str, Any] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
     config: TrustConfig | None = None,
     aaaf_config: AAAFConfig | None = None,
 ) -> TrustReport:

@@ -37,6 +37,7 @@ from aaaf.scoring.workflow import (
 
 if TYPE_CHECKING:
     from aaaf.store.org_store import OrgStore
+    from aaaf.store.records import Agent
 
 RUN_TYPE = "workflow_run"
 MAX_ERRORS_REPORTED = 20
@@ -115,7 +116,7 @@ def stored_runs(org: OrgStore, agent: str | None = None) -> list[EventRecord]:
 
     With ``agent`` (name or id) only that agent's runs; unknown is ``NOT_FOUND``.
     """
-    agents: Sequence[Any] = [org.get_agent(agent)] if agent is not None else org.agents()
+    agents: Sequence[Agent] = [org.get_agent(agent)] if agent is not None else org.agents()
     if not agents:
         return []
     by_id = {a.id: a for a in agents}
