@@ -13,7 +13,7 @@ deletes rows only for the rest; the counts and the assessments marked are the sa
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.store.event_partitions import month_start
 
@@ -38,14 +38,14 @@ def prune_organization(
     )
 
 
-def prune_all(store: Store, *, now: datetime, dry_run: bool = False) -> dict[str, Any]:
+def prune_all(store: Store, *, now: datetime, dry_run: bool = False) -> dict[str, PruneCounts]:
     """Prune every organization; ``{organization name: counts}``."""
     scopes = [(organization.name, store.scope(organization.id)) for organization in store.organizations()]
     boundary = None
     if store.dialect == "postgresql" and scopes:
         oldest_cutoff = min(now - timedelta(days=org.config().event_retention_days) for _, org in scopes)
         boundary = month_start(oldest_cutoff)  # the months before it are past every retention
-    out: dict[str, Any] = {}
+    out: dict[str, PruneCounts] = {}
     for name, org in scopes:
         out[name] = prune_organization(org, now=now, dry_run=dry_run, rows_from=boundary)
     if boundary is not None and not dry_run:
