@@ -145,7 +145,9 @@ def run_agent_gate(
     baseline = None
     if agent is not None:
         baseline = find_baseline(org, agent, now=clock(), assessment_id=baseline_assessment)
-    run, _ = run_stress_test(org, agent_name, agent_spec, library_dirs=library_dirs, **stress_options)
+    run, _ = run_stress_test(
+        org, agent_name, agent_spec, library_dirs=library_dirs, clock=clock, **stress_options
+    )
     result, candidate = gate_stress_run(
         org, org.get_agent(agent_name), run, baseline, fail_on=fail_on, now=clock(), margin=margin,
         resamples=resamples, seed=seed, promote=promote, dimension_tolerance=dimension_tolerance,
