@@ -2,9 +2,9 @@
 
 ``aaaf worker`` imports only what it needs to start; the scoring engine's resampling (NumPy,
 the BLAS limits), the claim and write of a batch and the badge renderers were imported by the
-first job that used them, and that job paid for it: its first batch of the bench fleet (21
-assessments) took 0.25-0.29 s of CPU cold, 0.21-0.24 s after :func:`warm_up` (three
-alternating pairs).  :func:`warm_up` scores one synthetic agent through the engine a job uses
+first job that used them, and that job paid for it: the bench fleet (40 agents) triggered on
+a fresh ``aaaf worker`` took 0.70/0.71/0.79 s of the worker's CPU from its first assessment
+run to its last, 0.54/0.55/0.57 s after :func:`warm_up` (three alternating pairs).  :func:`warm_up` scores one synthetic agent through the engine a job uses
 and imports the rest, before the worker registers, so a fleet triggered just after a worker
 started does not wait for its start-up.  It reads no database and no clock.
 """
