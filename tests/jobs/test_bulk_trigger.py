@@ -138,3 +138,33 @@ def test_a_bulk_trigger_naming_an_agent_twice_records_none(store) -> None:
     assert refused.value.code == "ASSESSMENT_IN_PROGRESS"
     assert refused.value.details["agent"] == agents[0].name
     assert _all_assessments(org, agents) == [] and queue.assessments == []
+
+
+def test_a_trigger_reads_and_checks_the_evidence_with_the_collector_paused(
+    store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As assess --all loads: an automatic collection re-scans the whole heap while the rows
+    are read (in 3 of 9 triggers of the bench fleet: 0.13-0.15 s of CPU instead of 0.03-0.05)."""
+    import gc
+
+    from aaaf.services import assess as assess_service
+
+    org = store.scope(store.default_organization().id)
+    agents = _fleet(org)
+    collecting: list[tuple[str, bool]] = []
+    read, start = type(org).events_for_agents, assess_service.start_assessments
+
+    def reading(self: Any, *args: Any, **kwargs: Any) -> Any:
+        collecting.append(("read", gc.isenabled()))
+        return read(self, *args, **kwargs)
+
+    def starting(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(("check and record", gc.isenabled()))
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(type(org), "events_for_agents", reading)
+    monkeypatch.setattr(assess_service, "start_assessments", starting)
+    assert gc.isenabled()
+    trigger_assessments(org, agents, RecordingQueue(), now=NOW)
+    assert collecting == [("read", False), ("check and record", False)]
+    assert gc.isenabled()  # restored

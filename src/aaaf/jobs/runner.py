@@ -22,6 +22,7 @@ import socket
 from typing import Any
 
 from aaaf.errors import AAAFError
+from aaaf.jobs import warm
 from aaaf.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ def run_worker(database_url: str | None, *, concurrency: int = 1, stress_runs: b
                 {"field": "database_url"},
             )
         secret_box(store)  # SCORING.md §7: a worker signs badges with the one issuer key
+        warm.warm_up()  # before it registers: its first job pays no start-up (aaaf.jobs.warm)
         asyncio.run(_work(store, concurrency, stress_runs))
     except DatabaseOutage as outage:
         _exit_unavailable(str(outage))

@@ -9,7 +9,8 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -55,6 +56,20 @@ def _badge_due(record: Any) -> bool:
     return bool(record.status == "completed" and record.review_state != "pending_review")
 
 
+@contextmanager
+def taking(
+    taken: TakesJobs, first: tuple[uuid.UUID, uuid.UUID], at_once: int
+) -> Iterator[list[tuple[uuid.UUID, uuid.UUID]]]:
+    """The job run's own (organization id, assessment id) — ``first`` — and those of up to
+    ``at_once - 1`` further jobs ``taken`` takes; an error in the block puts the jobs taken
+    and not finished back in the queue, then is raised."""
+    try:
+        yield [first, *taken.take(at_once - 1)]
+    except BaseException:
+        taken.release()
+        raise
+
+
 def assessment_jobs_at_once(
     store: Any,
     queue: BadgesAtOnce,
@@ -69,8 +84,7 @@ def assessment_jobs_at_once(
     in one pass and one transaction per organization whose commit finishes their jobs
     (:mod:`aaaf.jobs.assessment_batch`) and queues the badges of those that completed (one
     statement, no connection of its own).  Any error puts the jobs taken and not finished
-    back in the queue, then is raised."""
-    by_organization: dict[uuid.UUID, list[uuid.UUID]] = {organization_id: [assessment_id]}
+    back in the queue, then is raised (:func:`taking`)."""
     records: list[Any] = []
 
     def beside(connection: Connection, handled: list[uuid.UUID], written: list[Any]) -> None:
@@ -79,17 +93,15 @@ def assessment_jobs_at_once(
         if badges:
             queue.defer_badges(connection, badges)
 
-    try:
-        for other_organization, other in taken.take(at_once - 1):
-            by_organization.setdefault(other_organization, []).append(other)
+    with taking(taken, (organization_id, assessment_id), at_once) as jobs:
+        by_organization: dict[uuid.UUID, list[uuid.UUID]] = {}
+        for organization, assessment in jobs:
+            by_organization.setdefault(organization, []).append(assessment)
         for organization, ids in by_organization.items():
             records += assessment_jobs.run_triggered_assessments(
                 store, organization, ids, now=now, after_claim=_test_delay, also=beside
             )
             taken.finished(ids)
-    except BaseException:
-        taken.release()
-        raise
     return records
 
 
@@ -103,27 +115,21 @@ def badge_jobs_at_once(
     at_once: int,
 ) -> list[Any]:
     """Issue (sign and render) a completed assessment's badge and those of up to ``at_once - 1``
-    more whose jobs ``taken`` takes, with the issuer key read once; each badge in a transaction
-    of its own (issuing is idempotent: a badge issued before a crash is re-rendered, never
-    signed twice), then one statement finishes the jobs taken.  Any error puts the jobs taken
-    and not finished back in the queue, then is raised.  The badges issued (None for one
-    refused, the reason logged)."""
+    more whose jobs ``taken`` takes, with the issuer key read once and each organization's
+    reads on one connection; each badge in a transaction of its own (issuing is idempotent: a
+    badge issued before a crash is re-rendered, never signed twice), then one statement
+    finishes the jobs taken.  Any error puts the jobs taken and not finished back in the
+    queue, then is raised (:func:`taking`).  The badges issued (None for one refused, the
+    reason logged)."""
     from aaaf.services.badge_revocation import issuer_key
 
-    issued = []
-    try:
-        badges = [(organization_id, assessment_id), *taken.take(at_once - 1)]
-        key = issuer_key(store)
-        for organization, assessment in badges:
-            issued.append(assessment_jobs.issue_badge_of(store, organization, assessment, now=now, key=key))
+    with taking(taken, (organization_id, assessment_id), at_once) as badges:
+        issued = assessment_jobs.issue_badges_of(store, badges, now=now, key=issuer_key(store))
         ids = [assessment for _, assessment in badges[1:]]  # the first is procrastinate's to finish
         if ids:
             with store.engine.begin() as connection:
                 taken.finish(connection, ids)
             taken.finished(ids)
-    except BaseException:
-        taken.release()
-        raise
     return issued
 
 

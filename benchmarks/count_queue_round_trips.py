@@ -1,0 +1,178 @@
+"""Round trips to PostgreSQL of the queue path, counted at libpq (not timed): ``assess --all``
+of a synthetic fleet, then the fleet triggered and run by a procrastinate worker in this
+process (one job at a time), each query sent attributed to what sent it — the trigger, an
+assessment job's body, a badge job's body, or procrastinate itself (fetch, finish, heartbeat).
+
+psycopg's Python libpq wrapper is patched where it sends: run with ``PSYCOPG_IMPL=python``.
+A query sent inside a pipeline (``executemany``) is a statement, not a round trip; each
+pipeline sync is one.  ``python benchmarks/count_queue_round_trips.py [--agents N
+--events-per-agent M] [-v]`` (``-v``: every statement with its count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import os
+import sys
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+POSTGRES_URL = os.environ.get("AAAF_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+OTHER = "procrastinate (fetch, finish, heartbeat, ...)"
+
+_phase = threading.local()
+_lock = threading.Lock()
+statements: collections.Counter[str] = collections.Counter()
+round_trips: collections.Counter[str] = collections.Counter()
+texts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+recording = threading.Event()
+
+
+def _record(pgconn: Any, query: bytes | str, *, trip: bool = True) -> None:
+    if not recording.is_set():
+        return
+    phase = getattr(_phase, "name", None) or OTHER
+    text = query.decode() if isinstance(query, bytes) else str(query)
+    with _lock:
+        statements[phase] += 1
+        if trip and not pgconn.pipeline_status:
+            round_trips[phase] += 1
+        texts[phase][" ".join(text.split())[:110]] += 1
+
+
+def _patch_libpq() -> None:
+    import psycopg.pq
+
+    if psycopg.pq.__impl__ != "python":
+        raise SystemExit(
+            "run with PSYCOPG_IMPL=python (the counts are taken in psycopg's Python libpq wrapper)"
+        )
+    from psycopg.pq import pq_ctypes
+
+    pgconn = pq_ctypes.PGconn
+    prepared: dict[bytes, str] = {}
+
+    def sending(name: str) -> None:
+        original = getattr(pgconn, name)
+
+        def send(self: Any, command: Any, *args: Any, **kwargs: Any) -> Any:
+            _record(self, command)
+            return original(self, command, *args, **kwargs)
+
+        setattr(pgconn, name, send)
+
+    for name in ("send_query", "send_query_params", "exec_", "exec_params"):
+        sending(name)
+    send_prepare, send_prepared, sync = pgconn.send_prepare, pgconn.send_query_prepared, pgconn.pipeline_sync
+
+    def prepare(self: Any, name: bytes, command: bytes, *args: Any, **kwargs: Any) -> Any:
+        prepared[name] = command.decode()
+        _record(self, "PREPARE " + prepared[name])
+        return send_prepare(self, name, command, *args, **kwargs)
+
+    def run_prepared(self: Any, name: bytes, *args: Any, **kwargs: Any) -> Any:
+        _record(self, "(prepared) " + prepared.get(name, name.decode()))
+        return send_prepared(self, name, *args, **kwargs)
+
+    def pipeline_sync(self: Any) -> Any:
+        if recording.is_set():
+            with _lock:
+                round_trips[getattr(_phase, "name", None) or OTHER] += 1
+        return sync(self)
+
+    pgconn.send_prepare = prepare
+    pgconn.send_query_prepared = run_prepared
+    pgconn.pipeline_sync = pipeline_sync
+
+
+def _as(phase: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*args: Any, **kwargs: Any) -> Any:
+        _phase.name = phase
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _phase.name = None
+
+    return run
+
+
+def run(agents: int, events_per_agent: int) -> dict[str, dict[str, int]]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    from aaaf.evidence.collectors.task_logs import read_jsonl
+    from aaaf.jobs import tasks
+    from aaaf.jobs.blueprint import QUEUE
+    from aaaf.jobs.queue import ProcrastinateQueue, build_app
+    from aaaf.services.assess import assess_all
+    from aaaf.services.assessment_jobs import trigger_assessments
+    from aaaf.services.collect import collect
+    from aaaf.services.issuer import secret_box
+    from aaaf.store import open_store
+    from synthetic import write_fleet
+
+    os.environ.setdefault("AAAF_SECRET_KEY", "YmVuY2gtc2VjcmV0LW9mLXRoZS1hYWFmLWJlbmNoLTMyYnl0ZXMhIQ==")
+    tasks.assessment_jobs_at_once = _as("assessment job body", tasks.assessment_jobs_at_once)
+    tasks.badge_jobs_at_once = _as("badge job body", tasks.badge_jobs_at_once)
+    name = f"aaaf_count_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES_URL, poolclass=NullPool)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{name}"'))
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={name}"})
+    address = url.render_as_string(hide_password=False)
+    try:
+        with tempfile.TemporaryDirectory() as tmp, open_store(address) as store:
+            write_fleet(Path(tmp) / "fleet.jsonl", agents, events_per_agent, datetime.now(UTC))
+            org = store.scope(store.default_organization().id)
+            collect(org, read_jsonl(Path(tmp) / "fleet.jsonl"), now=datetime.now(UTC), enroll=True)
+            secret_box(store)
+            app = build_app(address, lambda: store)
+            recording.set()
+            _as("assess --all", assess_all)(org, now=datetime.now(UTC))
+            queue = ProcrastinateQueue(app)
+            _as("trigger", trigger_assessments)(org, org.agents(), queue, now=datetime.now(UTC))
+
+            async def work() -> None:
+                async with app.open_async():
+                    await app.run_worker_async(
+                        queues=[QUEUE], concurrency=1, wait=False, install_signal_handlers=False
+                    )
+
+            asyncio.run(work())
+            recording.clear()
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{name}" CASCADE'))
+        admin.dispose()
+    return {
+        phase: {"statements": statements[phase], "round_trips": round_trips[phase]} for phase in statements
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--agents", type=int, default=40)
+    parser.add_argument("--events-per-agent", type=int, default=200)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    _patch_libpq()
+    counts = run(args.agents, args.events_per_agent)
+    for phase, count in sorted(counts.items()):
+        print(f"{phase}: {count['statements']} statements, {count['round_trips']} round trips")
+        if args.verbose:
+            for statement, times in texts[phase].most_common():
+                print(f"  {times:5d}  {statement}")
+
+
+if __name__ == "__main__":
+    main()
