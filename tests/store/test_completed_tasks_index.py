@@ -13,7 +13,7 @@ from sqlalchemy import event
 from aaaf.services import assess as assess_service
 from aaaf.services.collect import collect
 from aaaf.services.keys import create_organization
-from aaaf.store.tables import COUNTED_COMPLETIONS
+from aaaf.store.counted_tasks import COUNTED_COMPLETIONS
 from tests.api.conftest import agent_evidence
 
 SMALL = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}

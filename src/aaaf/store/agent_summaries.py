@@ -28,6 +28,7 @@ from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
 from aaaf.store.agent_trend import COMPOSITE_TYPES, AgentTrendRepository
+from aaaf.store.counted_tasks import counted_tasks
 from aaaf.store.tables_summary import agent_summaries as summaries
 
 _CHUNK = 500
@@ -510,7 +511,7 @@ class AgentSummaryRepository(AgentTrendRepository):
         organization joined to the moments."""
         e, s, a = t.events, summaries, t.agents
         # the partial index's own predicate: only its entries are read
-        counted = text(t.counted_tasks(self.engine.dialect.name, "events."))
+        counted = text(counted_tasks(self.engine.dialect.name, "events."))
 
         def tasks_after(agent_id: Any, moment: Any) -> Any:
             return (

@@ -71,6 +71,7 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
 )
 from aaaf.scoring.records import EVENT_TYPES
+from aaaf.store.counted_tasks import index_where
 from aaaf.store.table_base import NAMING_CONVENTION, one_of
 from aaaf.store.table_base import created_at_column as _created_at
 from aaaf.store.table_base import metadata as metadata
@@ -162,24 +163,6 @@ agents = Table(
     CheckConstraint(one_of("status", AGENT_STATUSES), name="status"),
 )
 
-COUNTED_COMPLETIONS = ("accepted", "partial")
-"""The completion statuses of a task that count towards a re-assessment (docs/scoring.md §2.4)."""
-
-
-def counted_tasks(dialect: str, table: str = "") -> str:
-    """The condition of an event of a task completed as accepted or partial, in ``dialect``'s
-    SQL, its columns prefixed by ``table`` (``"events."`` in a query joining another table):
-    the predicate of ``idx_events_completed_tasks`` and the count's own condition, written
-    alike (literals, not parameters) so that the query planner proves the one from the other."""
-    status = (
-        f"({table}data ->> 'completion_status')"
-        if dialect == "postgresql"
-        else f"JSON_EXTRACT({table}data, '$.\"completion_status\"')"
-    )
-    listed = ", ".join(f"'{value}'" for value in COUNTED_COMPLETIONS)
-    return f"{table}type = 'task_completed' AND {status} IN ({listed})"
-
-
 events = Table(
     "events",
     metadata,
@@ -197,16 +180,7 @@ events = Table(
     Index("idx_events_agent_type", "agent_id", "type"),
     Index("idx_events_agent_timestamp", "agent_id", "timestamp"),
     Index("idx_events_task_id", "task_id"),
-    # the tasks completed as accepted or partial, by agent and time (migration 0026): the
-    # overview's count since each agent's last assessment reads only these entries
-    Index(
-        "idx_events_completed_tasks",
-        "agent_id",
-        "timestamp",
-        "task_id",
-        sqlite_where=text(counted_tasks("sqlite")),
-        postgresql_where=text(counted_tasks("postgresql")),
-    ),
+    Index("idx_events_completed_tasks", "agent_id", "timestamp", "task_id", **index_where()),  # 0026
 )
 
 # The tables only PostgreSQL has (events partitioned, migration 0021)
