@@ -203,7 +203,7 @@ class CollectionProgress:
 
 
 @dataclass(frozen=True)
-class StressResultRow:
+class StressResultLine:
     task_key: str
     outcome: str
     score: float | None
@@ -212,7 +212,7 @@ class StressResultRow:
 @dataclass(frozen=True)
 class StressRunResults:
     run: StressRun
-    results: list[StressResultRow]
+    results: list[StressResultLine]
 
 
 @dataclass(frozen=True)
@@ -313,15 +313,19 @@ def _trust_now(
 
 
 def _stress(org: OrgStore, agent_id: uuid.UUID) -> list[StressRunResults]:
+    """The agent's stress runs, oldest first, each with its results: two reads, whatever the
+    number of runs."""
+    runs = org.stress_runs(agent_id)
+    results = org.results_of_stress_runs([run.id for run in runs]) if runs else {}
     return [
         StressRunResults(
             run,
             [
-                StressResultRow(str(row["task_key"]), str(row["outcome"]), row["score"])
-                for row in org.stress_run_results(run.id)
+                StressResultLine(str(row["task_key"]), str(row["outcome"]), row["score"])
+                for row in results[run.id]
             ],
         )
-        for run in org.stress_runs(agent_id)
+        for run in runs
     ]
 
 
