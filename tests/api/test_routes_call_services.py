@@ -23,35 +23,10 @@ STORE_METHODS = frozenset(
     if not name.startswith("_") and callable(getattr(cls, name, None))
 )
 
-#: (module, method) store calls still made outside the services; this list may only shrink.
-#: The dashboard's page builders (web/views.py) read the organization's repositories for one
-#: page each and shape them with the charts and fleet helpers of web/: they move behind
-#: services together with the per-page statement counts being cut in them (both change these
-#: reads), not one call at a time.
-REMAINING = {
-    ("web/views.py", method)
-    for method in (
-        "agent_trend",
-        "appeals",
-        "assessment_evidence",
-        "assessments",
-        "badges",
-        "completed_tasks_since_assessed",
-        "config",
-        "current_badge",
-        "due_candidates",
-        "events",
-        "fleet_counts",
-        "fleet_page",
-        "get_agent",
-        "get_assessment",
-        "open_appeals",
-        "stress_run_results",
-        "stress_runs",
-        "webhook_deliveries",
-        "webhooks",
-    )
-}
+#: (module, method) store calls still made outside the services; this list may only shrink
+#: (the dashboard's page builders read through :mod:`aaaf.services.dashboard_pages` since it
+#: emptied).
+REMAINING: set[tuple[str, str]] = set()
 
 
 def store_calls(source: str) -> list[tuple[int, str]]:

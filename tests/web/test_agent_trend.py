@@ -13,6 +13,7 @@ from aaaf.api.web import views
 from aaaf.services import assess as assess_service
 from aaaf.services.changes import assessment_changes
 from aaaf.services.collect import collect
+from aaaf.services.dashboard_pages import agent_page_reads
 from aaaf.store.agent_trend import COMPOSITE_TYPES
 from tests.api.conftest import agent_evidence
 
@@ -54,7 +55,7 @@ def test_the_agent_page_reads_what_the_whole_results_give(store: Any) -> None:
     agent = org.enroll_agent("alpha")
     collect(org, list(enumerate(agent_evidence(str(agent.id), 12), 1)), now=now)
     assert org.agent_trend(agent.id) == []
-    assert views.agent_page(org, "alpha", now=now)["trends"] == []
+    assert views.agent_page(agent_page_reads(org, "alpha", now=now))["trends"] == []
 
     first = assess_service.assess_agent(org, "alpha", now=now - timedelta(days=2), uncertainty=False)
     assert assessment_changes(org, str(first.id)).previous_id is None
@@ -90,7 +91,7 @@ def test_the_agent_page_reads_what_the_whole_results_give(store: Any) -> None:
             for path in paths + [(axis, "dimensions", name, "score") for name in names]:
                 assert _at(read.result, path) == _at(full.result, path), path
 
-    page = views.agent_page(org, "alpha", now=now)
+    page = views.agent_page(agent_page_reads(org, "alpha", now=now))
     history = [
         a for a in reversed(whole) if a.status == "completed" and a.type in COMPOSITE_TYPES and a.result
     ]

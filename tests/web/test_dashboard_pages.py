@@ -194,3 +194,28 @@ def test_an_empty_organization_says_what_to_do_next(dashboard: Dashboard) -> Non
     page = dashboard.client.get("/")
     assert page.status_code == 200
     assert "No agents yet" in page.text and "/api/v1/events" in page.text and "aaaf collect" in page.text
+
+
+def test_the_overview_names_the_appealing_and_the_collecting_agents(dashboard: Dashboard) -> None:
+    """An open appeal is listed with its agent's name (read with the appeal), a never-assessed
+    agent short of the minimum with how many tasks it has."""
+    from datetime import UTC, datetime
+
+    org = dashboard.store.scope(dashboard.org_id)
+    beta = dashboard.agents["beta"]
+    assessed = org.assessments(beta.id, status="completed")[0]
+    org.file_appeal(
+        assessed.id,
+        dimensions=["accuracy"],
+        justification="j",
+        counter_evidence=[],
+        filed_at=datetime.now(UTC),
+    )
+    appeal = org.open_appeals()[0][0]
+    sign_in(dashboard, dashboard.key)
+    page = dashboard.client.get("/").text
+    listed = re.search(rf'<li data-appeal="{appeal.id}">(.*?)</li>', page, re.S)
+    assert listed and f'href="/assessments/{assessed.id}">beta: accuracy</a>' in listed.group(1)
+    gamma = dashboard.agents["gamma"]
+    collecting = re.search(rf'<li data-collecting="{gamma.id}">(.*?)</li>', page, re.S)
+    assert collecting and re.search(r">gamma</a>: 4 of \d+ tasks$", collecting.group(1))

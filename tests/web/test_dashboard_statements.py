@@ -15,6 +15,7 @@ from sqlalchemy import event
 import aaaf
 from aaaf.api.web import views
 from aaaf.services import assess as assess_service
+from aaaf.services import dashboard_pages
 from aaaf.store import open_store
 from tests.api.conftest import agent_evidence
 from tests.web.conftest import Dashboard
@@ -56,9 +57,17 @@ def _page(org: Any, build: Callable[[Any], Any]) -> dict[str, int]:
     return counted
 
 
+def _overview(org: Any, *, now: datetime) -> dashboard_pages.OverviewReads:
+    """The overview's reads, as an admin sees the page (the webhooks read too)."""
+    flag, sort = views.fleet_query(None, None)
+    return dashboard_pages.overview_reads(
+        org, now=now, with_webhooks=True, flag=flag, tier=None, sort=sort, page=1, size=views.FLEET_PAGE
+    )
+
+
 def test_the_overview_reads_on_one_connection_whatever_the_fleet(dashboard: Dashboard, reader: Any) -> None:
     now = datetime.now(UTC)
-    overview = lambda org: views.overview(org, now=now, can_admin=True)  # noqa: E731
+    overview = lambda org: _overview(org, now=now)  # noqa: E731
     before = _page(reader, overview)
     org = dashboard.store.scope(dashboard.org_id)
     for number in range(4):  # four more agents, assessed, two of them appealing
@@ -72,8 +81,8 @@ def test_the_overview_reads_on_one_connection_whatever_the_fleet(dashboard: Dash
     after = _page(reader, overview)
     assert after == before
     with reader.reading_together() as shared:  # each open appeal names its agent
-        shown = views.overview(shared, now=now, can_admin=True)["appeals"]
-    assert sorted(item["agent"][1] for item in shown) == ["more-0", "more-1"]
+        shown = _overview(shared, now=now).appeals
+    assert sorted(item.agent_name for item in shown) == ["more-0", "more-1"]
     assert before["checkouts"] == 1
     assert before["statements"] <= 12
 
@@ -82,7 +91,7 @@ def test_the_agent_page_reads_on_one_connection_whatever_its_history(
     dashboard: Dashboard, reader: Any
 ) -> None:
     now = datetime.now(UTC)
-    page = lambda org: views.agent_page(org, "alpha", now=now)  # noqa: E731
+    page = lambda org: dashboard_pages.agent_page_reads(org, "alpha", now=now)  # noqa: E731
     before = _page(reader, page)
     org = dashboard.store.scope(dashboard.org_id)
     for hours in (1, 2, 3):
@@ -93,3 +102,52 @@ def test_the_agent_page_reads_on_one_connection_whatever_its_history(
     assert before["checkouts"] == 1
     # the agent and the configuration read once, not once per reader of them
     assert before["statements"] <= 26
+
+
+def _stress_run(org: Any, agent_id: Any, *, now: datetime, tasks: int) -> Any:
+    from aaaf.store.repositories.stress_runs import StressResultRow
+
+    run = org.create_stress_run(
+        agent_id, adapter="subprocess", agent_reference="ref", library="standard", library_version="1"
+    )
+    rows = [
+        StressResultRow(
+            task_key=f"speed-{index}",
+            own=True,
+            dimension="speed",
+            complexity_level=None,
+            domain=None,
+            task_definition={},
+            outcome=("pass", "fail")[index % 2],
+            score=index / 10,
+            details={},
+            executed_at=now + timedelta(seconds=index),
+        )
+        for index in range(tasks)
+    ]
+    return org.finish_stress_run(
+        run.id, status="finished", finished_at=now, log_path=None, summary={}, results=rows
+    )
+
+
+def test_the_agent_page_reads_its_stress_runs_in_two_statements_whatever_their_number(
+    dashboard: Dashboard, reader: Any
+) -> None:
+    now = datetime.now(UTC)
+    org = dashboard.store.scope(dashboard.org_id)
+    alpha = dashboard.agents["alpha"]
+    _stress_run(org, alpha.id, now=now, tasks=2)
+    page = lambda org: dashboard_pages.agent_page_reads(org, "alpha", now=now)  # noqa: E731
+    before = _page(reader, page)
+    runs = [_stress_run(org, alpha.id, now=now + timedelta(minutes=n), tasks=3) for n in (1, 2, 3)]
+    after = _page(reader, page)
+    assert after == before
+    with reader.reading_together() as shared:
+        shown = dashboard_pages.agent_page_reads(shared, "alpha", now=now).stress
+    assert [s.run.id for s in shown][1:] == [run.id for run in runs]  # oldest first
+    for item in shown:  # as each run's own read gives them, in order
+        each = org.stress_run_results(item.run.id)
+        assert [(r.task_key, r.outcome, r.score) for r in item.results] == [
+            (r["task_key"], r["outcome"], r["score"]) for r in each
+        ]
+    assert [len(item.results) for item in shown] == [2, 3, 3, 3]

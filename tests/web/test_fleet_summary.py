@@ -13,6 +13,7 @@ from aaaf.api.web import views
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.fleet_standing import largest_change
 from aaaf.services import assess as assess_service
+from aaaf.services import dashboard_pages
 from aaaf.services import trust as trust_service
 from aaaf.services.collect import collect
 from aaaf.store.agent_summaries import FLAGS, SORTS
@@ -55,7 +56,7 @@ def _fast(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], 
     """The same numbers as the overview reads them: the summaries."""
     every = org.fleet_page(now=now, flag=None, tier=None, sort="name", page=1, size=10_000)
     rows = views.page_rows(every.rows, now=now)
-    due, collecting = views.due_and_collecting(org, now=now)
+    due, collecting = dashboard_pages.due_and_collecting(org, now=now)
     trust = {
         agent_id: (summary.trust_score, summary.trust_tier)
         for agent_id, summary in org.agent_summaries().items()
@@ -63,8 +64,8 @@ def _fast(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], 
     }
     return (
         rows,
-        [(agent.name, reason) for agent, reason in due],
-        [(c["agent"].name, c["tasks"], c["required"]) for c in collecting],
+        [(d.agent.name, d.reason) for d in due],
+        [(c.agent.name, c.tasks, c.required) for c in collecting],
         trust,
     )
 

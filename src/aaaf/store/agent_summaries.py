@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select
+from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text
 
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.fleet_standing import axis_standing, largest_change
 from aaaf.scoring.trust import SCHEME as TRUST_SCHEME
 from aaaf.store import tables as t
 from aaaf.store.agent_trend import COMPOSITE_TYPES, AgentTrendRepository
+from aaaf.store.counted_tasks import counted_tasks
 from aaaf.store.tables_summary import agent_summaries as summaries
 
 _CHUNK = 500
@@ -345,10 +346,6 @@ class FleetPage:
     pages: int
 
 
-COUNTED_COMPLETIONS = ("accepted", "partial")
-"""The completion statuses that count towards a re-assessment (SCORING.md §2.4)."""
-
-
 class AgentSummaryRepository(AgentTrendRepository):
     """Reading the organization's summaries (the overview's one query) and the completed
     tasks each agent has gathered since (the re-assessment trigger)."""
@@ -507,46 +504,38 @@ class AgentSummaryRepository(AgentTrendRepository):
     def completed_tasks_since_assessed(self, *, fresh_since: datetime) -> dict[uuid.UUID, int]:
         """Per agent, the distinct tasks completed (accepted or partial) after its latest
         completed assessment — or, for an agent never assessed, after ``fresh_since`` — in one
-        grouped query each (agents with none are absent)."""
-        e, s = t.events, summaries
-        counted = and_(
-            e.c.type == "task_completed",
-            e.c.data["completion_status"].as_string().in_(COUNTED_COMPLETIONS),
-        )
-        tasks = func.count(e.c.task_id.distinct())
-        assessed = (
-            select(e.c.agent_id, tasks)
-            .join(s, s.c.agent_id == e.c.agent_id)
-            .where(
-                s.c.organization_id == self.organization_id,
-                s.c.due_completed_at.is_not(None),
-                e.c.timestamp > s.c.due_completed_at,
-                counted,
+        query each (agents with none are absent).  Each agent's count is a range of the
+        partial index of counted tasks (migration 0026) from that moment on, read for that
+        agent alone (a correlated count: on PostgreSQL the monthly partitions before the
+        moment are pruned as each agent is counted), not every counted task of the
+        organization joined to the moments."""
+        e, s, a = t.events, summaries, t.agents
+        # the partial index's own predicate: only its entries are read
+        counted = text(counted_tasks(self.engine.dialect.name, "events."))
+
+        def tasks_after(agent_id: Any, moment: Any) -> Any:
+            return (
+                select(func.count(e.c.task_id.distinct()))
+                .where(e.c.agent_id == agent_id, e.c.timestamp > moment, counted)
+                .scalar_subquery()
             )
-            .group_by(e.c.agent_id)
+
+        assessed = select(s.c.agent_id, tasks_after(s.c.agent_id, s.c.due_completed_at)).where(
+            s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
         )
-        # the never-assessed agents first (those without a summary naming a completed
-        # assessment: a hashed subquery, not a probe per agent), then only their events
-        never = t.agents.c.id.not_in(
+        # the never-assessed agents (those without a summary naming a completed assessment:
+        # a hashed subquery, not a probe per agent), then only their events
+        never = a.c.id.not_in(
             select(s.c.agent_id).where(
                 s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
             )
         )
-        fresh = (
-            select(e.c.agent_id, tasks)
-            .select_from(t.agents.join(e, e.c.agent_id == t.agents.c.id))
-            .where(
-                t.agents.c.organization_id == self.organization_id,
-                never,
-                e.c.timestamp > fresh_since,
-                counted,
-            )
-            .group_by(e.c.agent_id)
+        fresh = select(a.c.id, tasks_after(a.c.id, fresh_since)).where(
+            a.c.organization_id == self.organization_id, never
         )
         with self._reading() as connection:
-            out = {row[0]: int(row[1]) for row in connection.execute(assessed)}
-            out.update({row[0]: int(row[1]) for row in connection.execute(fresh)})
-        return out
+            rows = [*connection.execute(assessed), *connection.execute(fresh)]
+        return {row[0]: int(row[1]) for row in rows if row[1]}
 
     def refresh_summaries(self, agent_ids: Sequence[uuid.UUID]) -> None:
         """Rebuild the given agents' summaries (the migration's backfill does all of them)."""

@@ -71,6 +71,7 @@ from aaaf.scoring.defaults import (
     PERFORMANCE_TIERS,
 )
 from aaaf.scoring.records import EVENT_TYPES
+from aaaf.store.counted_tasks import index_where
 from aaaf.store.table_base import NAMING_CONVENTION, one_of
 from aaaf.store.table_base import created_at_column as _created_at
 from aaaf.store.table_base import metadata as metadata
@@ -179,6 +180,7 @@ events = Table(
     Index("idx_events_agent_type", "agent_id", "type"),
     Index("idx_events_agent_timestamp", "agent_id", "timestamp"),
     Index("idx_events_task_id", "task_id"),
+    Index("idx_events_completed_tasks", "agent_id", "timestamp", "task_id", **index_where()),  # 0026
 )
 
 # The tables only PostgreSQL has (events partitioned, migration 0021)

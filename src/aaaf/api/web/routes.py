@@ -2,7 +2,8 @@
 
 Thin: each page authenticates the session (:mod:`aaaf.api.web.session`), scopes to the
 caller's organization (:func:`~aaaf.services.org_session.org_session_by_id`, so another
-organization's agent or assessment is a 404 like in the API), gathers its data through :mod:`aaaf.api.web.views` and renders a
+organization's agent or assessment is a 404 like in the API), reads its records through
+:mod:`aaaf.services.dashboard_pages`, shapes them with :mod:`aaaf.api.web.views` and renders a
 Jinja2 template.  Writes (redeliver a webhook, change the configuration) are POSTed forms
 carrying the session's CSRF token and need the scope the API route needs (``admin``).  None
 of these routes is in ``openapi.json`` (``include_in_schema=False``).
@@ -29,7 +30,7 @@ from aaaf.errors import AAAFError
 from aaaf.reports.markdown import AXIS_TITLES, ceil_display, format_value, need_text, title_of, trust_display
 from aaaf.scoring.core import display
 from aaaf.scoring.defaults import AXES, TIER_COLOURS
-from aaaf.services import compare_reports
+from aaaf.services import compare_reports, dashboard_pages
 from aaaf.services.changes import author_of
 from aaaf.services.configuration import change_config, config_of
 from aaaf.services.eval_runs import list_runs, stored_summaries
@@ -263,15 +264,18 @@ def overview(
     def build(session: Session) -> Response:
         with page_reads(_org(request, session)) as org:
             now = request.app.state.context.now()
-            data = views.overview(
+            shown_flag, shown_sort = views.fleet_query(flag, sort)
+            reads = dashboard_pages.overview_reads(
                 org,
                 now=now,
-                can_admin=session.principal.holds("admin"),
+                with_webhooks=session.principal.holds("admin"),
+                flag=shown_flag,
+                tier=tier or None,
+                sort=shown_sort,
                 page=page,
-                flag=flag,
-                tier=tier,
-                sort=sort,
+                size=views.FLEET_PAGE,
             )
+            data = views.overview(reads, now=now, flag=shown_flag, tier=tier, sort=shown_sort)
             config = config_of(org)
             return _render(
                 request,
@@ -291,7 +295,8 @@ def overview(
 def agent(request: Request, agent_ref: str) -> Response:
     def build(session: Session) -> Response:
         with page_reads(_org(request, session)) as org:
-            data = views.agent_page(org, agent_ref, now=request.app.state.context.now())
+            now = request.app.state.context.now()
+            data = views.agent_page(dashboard_pages.agent_page_reads(org, agent_ref, now=now))
             return _render(request, "dashboard/agent.html", session, org=org, **data)
 
     return _page(request, build)
@@ -301,7 +306,7 @@ def agent(request: Request, agent_ref: str) -> Response:
 def assessment(request: Request, assessment_id: str, reviewed: str | None = None) -> Response:
     def build(session: Session) -> Response:
         with page_reads(_org(request, session)) as org:
-            data = views.assessment_page(org, assessment_id)
+            data = views.assessment_page(dashboard_pages.assessment_page_reads(org, assessment_id))
             return _render(request, "dashboard/assessment.html", session, org=org, reviewed=reviewed, **data)
 
     return _page(request, build)
@@ -347,7 +352,7 @@ def review(
 def webhooks(request: Request, redelivered: str | None = None) -> Response:
     def build(session: Session) -> Response:
         session.principal.require("admin")  # as GET /api/v1/webhooks
-        hooks = views.webhooks_page(_org(request, session))
+        hooks = dashboard_pages.webhook_logs(_org(request, session))
         return _render(request, "dashboard/webhooks.html", session, hooks=hooks, redelivered=redelivered)
 
     return _page(request, build)

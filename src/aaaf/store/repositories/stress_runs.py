@@ -381,6 +381,34 @@ class StressRunRepository(OrgScoped):
             for row in rows
         ]
 
+    def results_of_stress_runs(self, run_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[dict[str, Any]]]:
+        """The results of each of these runs of the organization (as :meth:`stress_run_results`
+        gives one run's), in one query whatever their number (the agent page lists them all);
+        a run without results, or not this organization's, has an empty list."""
+        results, tests, runs = t.stress_test_results, t.stress_tests, t.stress_runs
+        out: dict[uuid.UUID, list[dict[str, Any]]] = {run_id: [] for run_id in run_ids}
+        if not out:
+            return out
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(results, tests.c.task_key)
+                .join(tests, tests.c.id == results.c.stress_test_id)
+                .join(runs, runs.c.id == results.c.run_id)
+                .where(runs.c.organization_id == self.organization_id, results.c.run_id.in_(list(out)))
+                .order_by(results.c.executed_at, results.c.id)
+            ).all()
+        for row in rows:
+            out[row.run_id].append(
+                {
+                    "task_key": row.task_key,
+                    "outcome": row.outcome,
+                    "score": row.score,
+                    "details": dict(row.details),
+                    "assessment_id": None if row.assessment_id is None else str(row.assessment_id),
+                }
+            )
+        return out
+
     def merge_stress_runs(self, run_ids: Sequence[uuid.UUID], assessment_id: uuid.UUID) -> None:
         """Record that an assessment merged these runs' evidence (their results' too)."""
         if not run_ids:
