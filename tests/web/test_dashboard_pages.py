@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from markupsafe import escape
+
+from aaaf.scoring.dimensions import BY_NAME
 from tests.web.conftest import Dashboard
 
 
@@ -70,6 +73,9 @@ def test_agent_page_and_another_organizations_agent(dashboard: Dashboard) -> Non
     assert page.status_code == 200, page.text
     assert "<svg" in page.text and "<title" in page.text and "Data table" in page.text
     assert "Standing against the field" in page.text
+    # each charted dimension says what it measures, in the words of its declaration
+    for name in ("accuracy", "domain_breadth"):
+        assert f"<dd>{escape(BY_NAME[name].explanation)}</dd>" in page.text
     assert dashboard.client.get(f"/agents/{dashboard.other_agent.id}").status_code == 404
     gamma = dashboard.client.get(f"/agents/{dashboard.agents['gamma'].id}")
     assert gamma.status_code == 200 and 'data-field="tasks">4<' in gamma.text

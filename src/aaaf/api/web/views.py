@@ -17,6 +17,7 @@ from aaaf.api.web import fleet as fleet_view
 from aaaf.api.web.charts import Chart, bar_chart, line_chart, small_multiples
 from aaaf.reports.markdown import AXIS_TIERS, AXIS_TITLES, title_of, trust_display
 from aaaf.scoring.defaults import AXES
+from aaaf.scoring.dimensions import BY_NAME
 from aaaf.scoring.evidence_sources import provenance_lines
 from aaaf.services import assess as assess_service
 from aaaf.services.dashboard_pages import (
@@ -190,7 +191,14 @@ def agent_page(reads: AgentPageReads) -> dict[str, Any]:
         maximum=1000.0,
     )
     held = latest is not None and latest.review_state == "pending_review"
+    scored = [
+        name
+        for axis in AXES
+        for name in (((latest.result or {}).get(axis) or {}).get("dimensions") or {} if latest else {})
+    ]
     return {
+        # what each charted dimension measures, from its declaration (docs/scoring.md §3)
+        "dimension_notes": [(title_of(n), BY_NAME[n].explanation) for n in scored if n in BY_NAME],
         "changes": reads.changes,
         "agent": reads.agent,
         "latest": latest,
