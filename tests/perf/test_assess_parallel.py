@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 import uuid
 from dataclasses import replace
 from datetime import timedelta
@@ -127,3 +128,35 @@ def test_parallelism_follows_the_events_not_the_agents(org, monkeypatch) -> None
     monkeypatch.setattr(assess_service.os, "cpu_count", lambda: 2)
     assert assess_service._workers_for(org, total, 2) == 2  # two agents, enough events: parallel
     assert assess_service._workers_for(org, total - 1, 2) == 1
+
+
+def test_helpers_do_not_run_the_main_script_again(org, sqlite_at_head: Path, tmp_path: Path) -> None:
+    """A spawned helper imports the parent's main script unless it is hidden from it: the
+    ``aaaf`` command's, a benchmark's or a user's (SQLAlchemy and the whole store with it)."""
+    _load(org, {f"agent-{n}": 31 for n in range(4)})
+    imported = tmp_path / "imported"
+    script = tmp_path / "main_script.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import os
+            with open({str(imported)!r}, "a") as out:
+                out.write(f"{{os.getpid()}}\\n")
+            if __name__ == "__main__":
+                from datetime import datetime
+                from aaaf.services.assess import assess_many
+                from aaaf.store import open_store
+                store = open_store({f"sqlite:///{sqlite_at_head}"!r})
+                org = store.scope(store.default_organization().id)
+                now = datetime.fromisoformat({NOW.isoformat()!r})
+                outcomes = assess_many(org, org.agents(), now=now, workers=2, uncertainty=False)
+                print(os.getpid(), sum(o.assessment is not None for o in outcomes))
+            """
+        )
+    )
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    pid, assessed = out.stdout.split()
+    assert assessed == "4"  # a helper scored them (one chunk, which this process leaves to it)
+    assert imported.read_text().split() == [pid]
