@@ -130,7 +130,10 @@ def test_parallelism_follows_the_events_not_the_agents(org, monkeypatch) -> None
     assert assess_service._workers_for(org, total - 1, 2) == 1
 
 
-def test_helpers_do_not_run_the_main_script_again(org, sqlite_at_head: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [2, 3])
+def test_helpers_do_not_run_the_main_script_again(
+    org, sqlite_at_head: Path, tmp_path: Path, workers: int
+) -> None:
     """A spawned helper imports the parent's main script unless it is hidden from it: the
     ``aaaf`` command's, a benchmark's or a user's (SQLAlchemy and the whole store with it)."""
     _load(org, {f"agent-{n}": 31 for n in range(4)})
@@ -149,7 +152,9 @@ def test_helpers_do_not_run_the_main_script_again(org, sqlite_at_head: Path, tmp
                 store = open_store({f"sqlite:///{sqlite_at_head}"!r})
                 org = store.scope(store.default_organization().id)
                 now = datetime.fromisoformat({NOW.isoformat()!r})
-                outcomes = assess_many(org, org.agents(), now=now, workers=2, uncertainty=False)
+                from aaaf.services import assess_parallel
+                assess_parallel.CHUNK_EVENTS = 1  # a chunk per agent: every helper gets some
+                outcomes = assess_many(org, org.agents(), now=now, workers={workers}, uncertainty=False)
                 print(os.getpid(), sum(o.assessment is not None for o in outcomes))
             """
         )
@@ -158,5 +163,5 @@ def test_helpers_do_not_run_the_main_script_again(org, sqlite_at_head: Path, tmp
         [sys.executable, str(script)], capture_output=True, text=True, check=True, cwd=tmp_path
     )
     pid, assessed = out.stdout.split()
-    assert assessed == "4"  # a helper scored them (one chunk, which this process leaves to it)
+    assert assessed == "4"  # helpers scored them (four chunks, which this process leaves to them)
     assert imported.read_text().split() == [pid]

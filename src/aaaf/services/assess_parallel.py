@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 # events is as much work as 1 000 × 1 000): chunks hold about CHUNK_EVENTS events (at least
 # one agent), and when the fleet holds enough events to repay a worker's start-up (a spawned
 # interpreter: about 0.2 s on SQLite, whose workers read through the DB-API and never import
-# SQLAlchemy; about 1.5 s with the store), ``workers - 1`` spawned processes score chunks from
+# SQLAlchemy or the main script; about 1.5 s with the store; started when the run is planned,
+# so that it overlaps this process's preparations), ``workers - 1`` spawned processes score chunks from
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
@@ -232,6 +233,8 @@ def _main_module_hidden() -> Iterator[None]:
     a benchmark's script, a user's program importing SQLAlchemy and the whole store) was most
     of a helper's start-up.  Without ``__file__`` or ``__spec__`` on ``__main__``,
     :mod:`multiprocessing` leaves it out (tests/perf/test_assess_parallel.py)."""
+    # for the length of a submit (which starts the process): the ``__main__`` other threads of
+    # this process would see meanwhile is an empty module
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
@@ -247,10 +250,17 @@ def _start_helpers(helpers: int) -> ProcessPoolExecutor:
     """``helpers`` spawned processes, started now (each with its first, empty task) so that
     their start-up overlaps this process's own preparations."""
     pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
-    with _main_module_hidden():
-        for _ in range(helpers):  # a submit starts a process while none is idle, up to ``helpers``
-            pool.submit(_helper_ready)
+    for _ in range(helpers):  # a submit starts a process while none is idle, up to ``helpers``
+        _submit(pool, _helper_ready)
     return pool
+
+
+def _submit(pool: ProcessPoolExecutor, task: Callable[..., Any], *args: Any) -> Future[Any]:
+    """``pool.submit``, the main script hidden from any helper it starts (a submit starts one
+    when none is idle and fewer than the pool's size run: a helper whose first task ended
+    before the next submit leaves the next process to start with a later one)."""
+    with _main_module_hidden():
+        return pool.submit(task, *args)
 
 
 class FleetScoring:
@@ -381,7 +391,8 @@ def _score_with_helpers(
         while chunks and len(in_flight) < 2 * helpers:
             chunk = chunks.popleft()
             in_flight.add(
-                pool.submit(
+                _submit(
+                    pool,
                     _score_chunk_in_worker,
                     source,
                     organization_id,
