@@ -5,6 +5,7 @@ without importing SQLAlchemy; foreign agents are refused before anything is disp
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
 import textwrap
@@ -165,3 +166,22 @@ def test_helpers_do_not_run_the_main_script_again(
     pid, assessed = out.stdout.split()
     assert assessed == "4"  # helpers scored them (four chunks, which this process leaves to them)
     assert imported.read_text().split() == [pid]
+
+
+def test_helpers_start_before_the_previous_assessments_are_read(org, monkeypatch) -> None:
+    """The helpers' start-up overlaps this process's preparations (the configuration, the
+    previous assessments, opening the write) instead of following them."""
+    import aaaf.store.assessment_batch as batch
+
+    _load(org, {f"agent-{n}": 31 for n in range(3)})
+    helpers_running: list[int] = []
+    read = batch.latest_completed_composites
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        helpers_running.append(len(multiprocessing.active_children()))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "latest_completed_composites", spy)
+    outcomes = assess_many(org, org.agents(), now=NOW, workers=2, uncertainty=False)
+    assert all(o.assessment is not None for o in outcomes)
+    assert helpers_running == [1]

@@ -290,8 +290,7 @@ class FleetScoring:
         """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
         (so that the caller's own work on them overlaps the helpers' scoring).  ``drained`` is
         called once, when helpers still score but this process has no chunk left: the caller's
-        work that needs no more scores (opening the write) can overlap theirs too.  The helpers
-        are then let go without waiting for them to exit."""
+        work that needs no more scores (opening the write) can overlap theirs too."""
         org, chunks = self._org, self._chunks
         runs = runs_by_agent(org)  # one query: which stored stress runs vouch for stress evidence
         source = event_source_address(org)
@@ -326,14 +325,12 @@ class FleetScoring:
                     keep,
                     drained,
                 )
-                pool, self._pool = self._pool, None
-                pool.shutdown(wait=False)  # the helpers exit while this process writes
         finally:
             if local is not None:
                 local.close()
 
     def close(self) -> None:
-        """Stop the helpers still running (after an error; :meth:`score` lets them go)."""
+        """Stop the helpers (chunks not yet started are dropped: after an error)."""
         if self._pool is not None:
             pool, self._pool = self._pool, None
             pool.shutdown(wait=True, cancel_futures=True)
