@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -89,6 +90,43 @@ def test_the_write_opens_once_when_this_process_runs_out_of_chunks(org, monkeypa
     assert sum(kept) == len(agents)
     # called once, while helpers still had chunks whose scores came after it
     assert len(calls) == 1 and calls[0] < len(agents)
+
+
+def test_every_chunk_left_is_queued_for_the_helpers_before_the_write(org, monkeypatch) -> None:
+    """When this process turns to writing, the chunks it leaves to the helpers are all queued
+    for them: none waits for the write's first part while the helpers have nothing to do."""
+    _load(org, {f"agent-{n}": 31 for n in range(12)})
+    monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 1)  # twelve chunks
+    handed_out: list[int] = []
+    scored_here: list[int] = []
+    at_write: list[int] = []
+    submit, score_loaded = ProcessPoolExecutor.submit, assess_service._score_loaded
+
+    def counted_submit(self, task, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if task is assess_service._score_chunk_in_worker:
+            handed_out.append(1)
+        return submit(self, task, *args, **kwargs)
+
+    def counted_score_loaded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        scored_here.append(1)  # in this process only: the helpers import the module afresh
+        return score_loaded(*args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", counted_submit)
+    monkeypatch.setattr(assess_service, "_score_loaded", counted_score_loaded)
+    kept: list[int] = []
+    assess_service.score_all(
+        org,
+        org.agents(),
+        org.config(),
+        NOW,
+        "passive_only",
+        None,
+        2,
+        lambda scored: kept.append(len(scored)),
+        lambda: at_write.append(len(handed_out) + len(scored_here)),
+    )
+    assert sum(kept) == 12
+    assert at_write == [12]
 
 
 def test_foreign_agents_are_refused_before_dispatch(org) -> None:

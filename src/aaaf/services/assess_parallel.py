@@ -51,8 +51,9 @@ log = logging.getLogger(__name__)
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
 # the event ids already in the form SQLite stores them (:class:`~aaaf.store.trace_codec.PackedTrace`).
 CHUNK_EVENTS = 10_000
-# chunks left to the helpers per helper when this process turns to writing: enough work for
-# them while it writes what has been scored (about 0.3 s for a thousand agents)
+# chunks left to the helpers per helper when this process turns to writing (all queued for
+# them then): enough work for them while it writes what has been scored (about 0.3 s for a
+# thousand agents)
 WRITE_RESERVE_CHUNKS = 2
 PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
@@ -383,24 +384,27 @@ def _score_with_helpers(
     waited = 0.0
     drained_yet = False
     in_flight: set[Future[list[Scored]]] = set()
+
+    def hand_out(chunk: list[Any]) -> None:
+        in_flight.add(
+            _submit(
+                pool,
+                _score_chunk_in_worker,
+                source,
+                organization_id,
+                chunk,
+                config,
+                end,
+                assessment_type,
+                dimension,
+                {agent_id: runs[agent_id] for agent_id in chunk if agent_id in runs},
+            )
+        )
+
     while chunks or in_flight:
         # each helper has a chunk running and one queued; this process takes the rest
         while chunks and len(in_flight) < 2 * helpers:
-            chunk = chunks.popleft()
-            in_flight.add(
-                _submit(
-                    pool,
-                    _score_chunk_in_worker,
-                    source,
-                    organization_id,
-                    chunk,
-                    config,
-                    end,
-                    assessment_type,
-                    dimension,
-                    {agent_id: runs[agent_id] for agent_id in chunk if agent_id in runs},
-                )
-            )
+            hand_out(chunks.popleft())
         if len(chunks) > WRITE_RESERVE_CHUNKS * helpers:
             score_here(chunks.pop())
             here += 1
@@ -408,6 +412,10 @@ def _score_with_helpers(
         else:
             if not drained_yet:
                 drained_yet = True
+                # the reserve is queued for the helpers before this process writes: held back
+                # until the write's first part was done, it left them idle meanwhile
+                while chunks:
+                    hand_out(chunks.popleft())
                 drained()
             started = time.perf_counter()
             finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
