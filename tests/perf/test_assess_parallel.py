@@ -5,9 +5,12 @@ without importing SQLAlchemy; foreign agents are refused before anything is disp
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
+import textwrap
 import uuid
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -89,6 +92,43 @@ def test_the_write_opens_once_when_this_process_runs_out_of_chunks(org, monkeypa
     assert len(calls) == 1 and calls[0] < len(agents)
 
 
+def test_every_chunk_left_is_queued_for_the_helpers_before_the_write(org, monkeypatch) -> None:
+    """When this process turns to writing, the chunks it leaves to the helpers are all queued
+    for them: none waits for the write's first part while the helpers have nothing to do."""
+    _load(org, {f"agent-{n}": 31 for n in range(12)})
+    monkeypatch.setattr(assess_service, "CHUNK_EVENTS", 1)  # twelve chunks
+    handed_out: list[int] = []
+    scored_here: list[int] = []
+    at_write: list[int] = []
+    submit, score_loaded = ProcessPoolExecutor.submit, assess_service._score_loaded
+
+    def counted_submit(self, task, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if task is assess_service._score_chunk_in_worker:
+            handed_out.append(1)
+        return submit(self, task, *args, **kwargs)
+
+    def counted_score_loaded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        scored_here.append(1)  # in this process only: the helpers import the module afresh
+        return score_loaded(*args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", counted_submit)
+    monkeypatch.setattr(assess_service, "_score_loaded", counted_score_loaded)
+    kept: list[int] = []
+    assess_service.score_all(
+        org,
+        org.agents(),
+        org.config(),
+        NOW,
+        "passive_only",
+        None,
+        2,
+        lambda scored: kept.append(len(scored)),
+        lambda: at_write.append(len(handed_out) + len(scored_here)),
+    )
+    assert sum(kept) == 12
+    assert at_write == [12]
+
+
 def test_foreign_agents_are_refused_before_dispatch(org) -> None:
     _load(org, {"a": 31})
     stranger = replace(org.get_agent("a"), id=uuid.uuid4())
@@ -127,3 +167,59 @@ def test_parallelism_follows_the_events_not_the_agents(org, monkeypatch) -> None
     monkeypatch.setattr(assess_service.os, "cpu_count", lambda: 2)
     assert assess_service._workers_for(org, total, 2) == 2  # two agents, enough events: parallel
     assert assess_service._workers_for(org, total - 1, 2) == 1
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_helpers_do_not_run_the_main_script_again(
+    org, sqlite_at_head: Path, tmp_path: Path, workers: int
+) -> None:
+    """A spawned helper imports the parent's main script unless it is hidden from it: the
+    ``aaaf`` command's, a benchmark's or a user's (SQLAlchemy and the whole store with it)."""
+    _load(org, {f"agent-{n}": 31 for n in range(4)})
+    imported = tmp_path / "imported"
+    script = tmp_path / "main_script.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import os
+            with open({str(imported)!r}, "a") as out:
+                out.write(f"{{os.getpid()}}\\n")
+            if __name__ == "__main__":
+                from datetime import datetime
+                from aaaf.services.assess import assess_many
+                from aaaf.store import open_store
+                store = open_store({f"sqlite:///{sqlite_at_head}"!r})
+                org = store.scope(store.default_organization().id)
+                now = datetime.fromisoformat({NOW.isoformat()!r})
+                from aaaf.services import assess_parallel
+                assess_parallel.CHUNK_EVENTS = 1  # a chunk per agent: every helper gets some
+                outcomes = assess_many(org, org.agents(), now=now, workers={workers}, uncertainty=False)
+                print(os.getpid(), sum(o.assessment is not None for o in outcomes))
+            """
+        )
+    )
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    pid, assessed = out.stdout.split()
+    assert assessed == "4"  # helpers scored them (four chunks, which this process leaves to them)
+    assert imported.read_text().split() == [pid]
+
+
+def test_helpers_start_before_the_previous_assessments_are_read(org, monkeypatch) -> None:
+    """The helpers' start-up overlaps this process's preparations (the configuration, the
+    previous assessments, opening the write) instead of following them."""
+    import aaaf.store.assessment_batch as batch
+
+    _load(org, {f"agent-{n}": 31 for n in range(3)})
+    helpers_running: list[int] = []
+    read = batch.latest_completed_composites
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        helpers_running.append(len(multiprocessing.active_children()))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "latest_completed_composites", spy)
+    outcomes = assess_many(org, org.agents(), now=NOW, workers=2, uncertainty=False)
+    assert all(o.assessment is not None for o in outcomes)
+    assert helpers_running == [1]

@@ -197,3 +197,38 @@ def test_tie_ordering_equals_a_full_sort(pairs: list[tuple[int, str]]) -> None:
     ]
     order_ties_by_id(records)
     assert records == sorted(records, key=lambda r: (r.timestamp, r.id))
+
+
+def test_sqlite_reader_appends_the_utc_offset_in_its_query() -> None:
+    """SQLite appends ``+00:00`` to the stored naive-UTC text (no Python call per row for it),
+    the rows still come in the index's order (ties at one instant in id order), aware UTC."""
+    import sqlite3
+
+    from aaaf.store.sqlite_events import read_sqlite_events
+
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE events (id, agent_id, type, task_id, idempotency_key, timestamp, data)")
+    connection.execute("CREATE INDEX ix ON events (agent_id, timestamp)")
+    agent = uuid.uuid4()
+    ids = sorted(uuid.uuid4().hex for _ in range(3))
+    rows = [  # inserted out of order: the later instant first, the tie's larger id first
+        (ids[0], "2026-11-20 10:00:01.000000"),
+        (ids[2], "2026-11-20 10:00:00.500000"),
+        (ids[1], "2026-11-20 10:00:00.500000"),
+    ]
+    connection.executemany(
+        "INSERT INTO events VALUES (?, ?, 'tool_invoked', NULL, NULL, ?, '{}')",
+        [(event_id, agent.hex, stamp) for event_id, stamp in rows],
+    )
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    records = read_sqlite_events(connection, [agent])[agent]
+    assert [r.id for r in records] == [str(uuid.UUID(i)) for i in (ids[1], ids[2], ids[0])]
+    assert [r.timestamp for r in records] == [
+        datetime(2026, 11, 20, 10, 0, 0, 500000, tzinfo=UTC),
+        datetime(2026, 11, 20, 10, 0, 0, 500000, tzinfo=UTC),
+        datetime(2026, 11, 20, 10, 0, 1, tzinfo=UTC),
+    ]
+    assert records[0].timestamp.tzinfo is UTC
+    (select,) = [s for s in statements if s.startswith("SELECT")]
+    assert "timestamp || '+00:00'" in select

@@ -29,9 +29,9 @@ from aaaf.scoring.spec import SchemeSpec, aaaf_spec
 from aaaf.services.assess_parallel import (
     Scored,
     ScoredAgent,
+    fleet_scoring,
     one_blas_thread,
     score_agent,
-    score_all,
 )
 from aaaf.services.assessment_completion import (
     baseline_of,
@@ -392,66 +392,69 @@ def _assess_many(
     )
     from aaaf.store.org_config import config_snapshot
 
-    config = with_uncertainty_option(org.config(), uncertainty)
-    snapshot = config_snapshot(config)  # recorded in every result: the configuration in force
-    spec = aaaf_spec(config)
-    end = window_end or now
-    start = end - timedelta(days=config.window_days)
-    # first: it checks every agent against the organization (NOT_FOUND), which workers rely on
-    previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
-    names = {agent.id: agent.name for agent in agents}
-    sqlite = org.engine.dialect.name == "sqlite"
-    errors: dict[uuid.UUID, AAAFError] = {}
+    # the run is planned and its helper processes start first: they get ready while this
+    # process reads the configuration and the previous assessments and opens the write
+    with fleet_scoring(org, agents, workers) as scoring:
+        config = with_uncertainty_option(org.config(), uncertainty)
+        snapshot = config_snapshot(config)  # recorded in every result: the configuration in force
+        spec = aaaf_spec(config)
+        end = window_end or now
+        start = end - timedelta(days=config.window_days)
+        # first: it checks every agent against the organization (NOT_FOUND), which workers rely on
+        previous = latest_completed_composites(org.engine, org.organization_id, [a.id for a in agents])
+        names = {agent.id: agent.name for agent in agents}
+        sqlite = org.engine.dialect.name == "sqlite"
+        errors: dict[uuid.UUID, AAAFError] = {}
 
-    def _refused(agent_id: uuid.UUID, error: dict[str, Any] | None) -> bool:
-        if error is None or error.get("code") != "INSUFFICIENT_EVIDENCE":
-            return False
-        errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
-        return True
-
-    def finished(
-        agent_id: uuid.UUID, item: ScoredAgent | None, error: dict[str, Any] | None
-    ) -> FinishedAssessment:
-        if item is None:
-            assert error is not None
+        def _refused(agent_id: uuid.UUID, error: dict[str, Any] | None) -> bool:
+            if error is None or error.get("code") != "INSUFFICIENT_EVIDENCE":
+                return False
             errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
-        return finished_assessment(
-            agent_id=agent_id,
-            agent_name=names[agent_id],
-            assessment_type=assessment_type,
-            dimension=dimension,
-            window_start=start,
-            window_end=end,
-            scored=item,
-            error=error,
-            config=config,
-            snapshot=snapshot,
-            spec=spec,
-            previous=previous.get(agent_id),
-            now=now,
-        )
+            return True
 
-    def events(connection: Connection, records: list[Any]) -> None:
-        # each batch's webhook events commit with it, as on the single path (docs/webhooks.md)
-        write_assessment_events(connection, org.organization_id, records, now=now, started=True)
+        def finished(
+            agent_id: uuid.UUID, item: ScoredAgent | None, error: dict[str, Any] | None
+        ) -> FinishedAssessment:
+            if item is None:
+                assert error is not None
+                errors[agent_id] = AAAFError(error["code"], error["message"], error.get("details"))
+            return finished_assessment(
+                agent_id=agent_id,
+                agent_name=names[agent_id],
+                assessment_type=assessment_type,
+                dimension=dimension,
+                window_start=start,
+                window_end=end,
+                scored=item,
+                error=error,
+                config=config,
+                snapshot=snapshot,
+                spec=spec,
+                previous=previous.get(agent_id),
+                now=now,
+            )
 
-    # every assessment of the run is written in one transaction; it opens when this process
-    # has nothing left to score, and the helpers' last chunks are written as they come
-    with AssessmentWriter(
-        org.engine, org.organization_id, [agent.id for agent in agents], also=events
-    ) as writer:
+        def events(connection: Connection, records: list[Any]) -> None:
+            # each batch's webhook events commit with it, as on the single path (docs/webhooks.md)
+            write_assessment_events(connection, org.organization_id, records, now=now, started=True)
 
-        def keep(scored: list[Scored]) -> None:
-            # rows and records are prepared here, chunk by chunk, while helpers are still scoring;
-            # a refusal for too little evidence is reported, not stored (no `failed` record)
-            items = [
-                finished(agent_id, item, error)
-                for agent_id, item, error in scored
-                if not _refused(agent_id, error)
-            ]
-            writer.add(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
+        # every assessment of the run is written in one transaction; it opens when this process
+        # has nothing left to score, and the helpers' last chunks are written as they come
+        with AssessmentWriter(
+            org.engine, org.organization_id, [agent.id for agent in agents], also=events
+        ) as writer:
 
-        score_all(org, agents, config, end, assessment_type, dimension, workers, keep, writer.begin)
+            def keep(scored: list[Scored]) -> None:
+                # rows and records are prepared here, chunk by chunk, while helpers are still scoring;
+                # a refusal for too little evidence is reported, not stored (no `failed` record)
+                items = [
+                    finished(agent_id, item, error)
+                    for agent_id, item, error in scored
+                    if not _refused(agent_id, error)
+                ]
+                writer.add(prepare_finished_assessments(org.organization_id, items, sqlite=sqlite))
+
+            scoring.score(config, end, assessment_type, dimension, keep, writer.begin)
     records = writer.records
     for record in records:  # the stress runs each assessment used, as assess NAME records them
         if record.status == "completed":

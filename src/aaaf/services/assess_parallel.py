@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
 import time
+import types
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -42,14 +44,16 @@ log = logging.getLogger(__name__)
 # events is as much work as 1 000 × 1 000): chunks hold about CHUNK_EVENTS events (at least
 # one agent), and when the fleet holds enough events to repay a worker's start-up (a spawned
 # interpreter: about 0.2 s on SQLite, whose workers read through the DB-API and never import
-# SQLAlchemy; about 1.5 s with the store), ``workers - 1`` spawned processes score chunks from
+# SQLAlchemy or the main script; about 1.5 s with the store; started when the run is planned,
+# so that it overlaps this process's preparations), ``workers - 1`` spawned processes score chunks from
 # the front of the queue while this process scores chunks from the back, so no core waits on a
 # start-up, and small chunks keep the tail balanced.  The engine is pure, so a worker needs
 # only where the events are and the config; it sends back plain values (:class:`ScoredAgent`),
 # the event ids already in the form SQLite stores them (:class:`~aaaf.store.trace_codec.PackedTrace`).
 CHUNK_EVENTS = 10_000
-# chunks left to the helpers per helper when this process turns to writing: enough work for
-# them while it writes what has been scored (about 0.3 s for a thousand agents)
+# chunks left to the helpers per helper when this process turns to writing (all queued for
+# them then): enough work for them while it writes what has been scored (about 0.3 s for a
+# thousand agents)
 WRITE_RESERVE_CHUNKS = 2
 PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
@@ -215,6 +219,135 @@ def _workers_for(org: OrgStore, events: int, chunks: int) -> int:
     return max(1, min(os.cpu_count() or 1, chunks))
 
 
+def _helper_ready() -> None:
+    """A helper's first task: unpickling it imports this module (the engine with it), so that
+    the helper is ready before the first chunk comes."""
+
+
+@contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """Helpers spawned in this block do not run the main script again.
+
+    A spawned process imports the parent's ``__main__`` (its file or module) before its first
+    task, so that what the parent pickled by reference to it can be found; the helpers' tasks
+    and their arguments are all :mod:`aaaf` names, and the main script (the ``aaaf`` command,
+    a benchmark's script, a user's program importing SQLAlchemy and the whole store) was most
+    of a helper's start-up.  Without ``__file__`` or ``__spec__`` on ``__main__``,
+    :mod:`multiprocessing` leaves it out (tests/perf/test_assess_parallel.py)."""
+    # for the length of a submit (which starts the process): the ``__main__`` other threads of
+    # this process would see meanwhile is an empty module
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is None:
+            del sys.modules["__main__"]
+        else:
+            sys.modules["__main__"] = main
+
+
+def _start_helpers(helpers: int) -> ProcessPoolExecutor:
+    """``helpers`` spawned processes, started now (each with its first, empty task) so that
+    their start-up overlaps this process's own preparations."""
+    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(helpers):  # a submit starts a process while none is idle, up to ``helpers``
+        _submit(pool, _helper_ready)
+    return pool
+
+
+def _submit(pool: ProcessPoolExecutor, task: Callable[..., Any], *args: Any) -> Future[Any]:
+    """``pool.submit``, the main script hidden from any helper it starts (a submit starts one
+    when none is idle and fewer than the pool's size run: a helper whose first task ended
+    before the next submit leaves the next process to start with a later one)."""
+    with _main_module_hidden():
+        return pool.submit(task, *args)
+
+
+class FleetScoring:
+    """An organization-wide run's chunks and, when the fleet holds enough events, its helper
+    processes, started when the run is planned (before the caller's own preparations: reading
+    the previous assessments, opening the write) rather than when the first chunk is ready."""
+
+    def __init__(self, org: OrgStore, agents: Sequence[Agent], workers: int | None) -> None:
+        ids = [agent.id for agent in agents]
+        counts = org.event_counts(ids)
+        self._org = org
+        self._chunks = deque(plan_chunks(ids, counts))
+        self.workers = (
+            _workers_for(org, sum(counts.values()), len(self._chunks)) if workers is None else workers
+        )
+        self._pool = _start_helpers(self.workers - 1) if self.workers > 1 and self._chunks else None
+
+    def score(
+        self,
+        config: AAAFConfig,
+        end: datetime,
+        assessment_type: str,
+        dimension: str | None,
+        keep: Callable[[list[Scored]], None],
+        drained: Callable[[], None] = lambda: None,
+    ) -> None:
+        """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
+        (so that the caller's own work on them overlaps the helpers' scoring).  ``drained`` is
+        called once, when helpers still score but this process has no chunk left: the caller's
+        work that needs no more scores (opening the write) can overlap theirs too."""
+        org, chunks = self._org, self._chunks
+        runs = runs_by_agent(org)  # one query: which stored stress runs vouch for stress evidence
+        source = event_source_address(org)
+        # this process reads a SQLite file through the DB-API too (every agent was checked
+        # against the organization before scoring): no pool checkout and scoping query per chunk
+        local = SqliteEventSource(source[1], timeout=SQLITE_READ_TIMEOUT_S) if source[0] == "sqlite" else None
+        events_of: EventSource = local if local is not None else org
+
+        def score_here(chunk: list[Any]) -> None:
+            with gc_paused():
+                events = events_of.events_for_agents(chunk)
+                scored = _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
+            keep(scored)
+
+        try:
+            if self._pool is None:
+                while chunks:
+                    score_here(chunks.popleft())
+            else:
+                _score_with_helpers(
+                    self._pool,
+                    org.organization_id,
+                    chunks,
+                    self.workers - 1,
+                    source,
+                    config,
+                    end,
+                    assessment_type,
+                    dimension,
+                    runs,
+                    score_here,
+                    keep,
+                    drained,
+                )
+        finally:
+            if local is not None:
+                local.close()
+
+    def close(self) -> None:
+        """Stop the helpers (chunks not yet started are dropped: after an error)."""
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def fleet_scoring(org: OrgStore, agents: Sequence[Agent], workers: int | None) -> Iterator[FleetScoring]:
+    """Plan a run of ``agents`` (``workers`` processes, or as many as its events repay) and start
+    its helpers; they are stopped when the block ends."""
+    scoring = FleetScoring(org, agents, workers)
+    try:
+        yield scoring
+    finally:
+        scoring.close()
+
+
 def score_all(
     org: OrgStore,
     agents: list[Agent],
@@ -226,53 +359,14 @@ def score_all(
     keep: Callable[[list[Scored]], None],
     drained: Callable[[], None] = lambda: None,
 ) -> None:
-    """Score every agent, handing each chunk's scores to ``keep`` as soon as they are known
-    (so that the caller's own work on them overlaps the helpers' scoring).  ``drained`` is
-    called once, when helpers still score but this process has no chunk left: the caller's
-    work that needs no more scores (opening the write) can overlap theirs too."""
-    ids = [agent.id for agent in agents]
-    counts = org.event_counts(ids)
-    runs = runs_by_agent(org)  # one query: which stored stress runs vouch for stress evidence
-    chunks = deque(plan_chunks(ids, counts))
-    workers = _workers_for(org, sum(counts.values()), len(chunks)) if workers is None else workers
-    source = event_source_address(org)
-    # this process reads a SQLite file through the DB-API too (every agent was checked
-    # against the organization before scoring): no pool checkout and scoping query per chunk
-    local = SqliteEventSource(source[1], timeout=SQLITE_READ_TIMEOUT_S) if source[0] == "sqlite" else None
-    events_of: EventSource = local if local is not None else org
-
-    def score_here(chunk: list[Any]) -> None:
-        with gc_paused():
-            events = events_of.events_for_agents(chunk)
-            scored = _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
-        keep(scored)
-
-    try:
-        if workers <= 1:
-            while chunks:
-                score_here(chunks.popleft())
-        else:
-            _score_with_helpers(
-                org,
-                chunks,
-                workers - 1,
-                source,
-                config,
-                end,
-                assessment_type,
-                dimension,
-                runs,
-                score_here,
-                keep,
-                drained,
-            )
-    finally:
-        if local is not None:
-            local.close()
+    """Plan and score a run at once (:class:`FleetScoring`)."""
+    with fleet_scoring(org, agents, workers) as scoring:
+        scoring.score(config, end, assessment_type, dimension, keep, drained)
 
 
 def _score_with_helpers(
-    org: OrgStore,
+    pool: ProcessPoolExecutor,
+    organization_id: Any,
     chunks: deque[list[Any]],
     helpers: int,
     source: EventSourceAddress,
@@ -285,44 +379,50 @@ def _score_with_helpers(
     keep: Callable[[list[Scored]], None],
     drained: Callable[[], None],
 ) -> None:
-    """``helpers`` spawned processes take chunks from the front, this process from the back."""
-    context = multiprocessing.get_context("spawn")
+    """The ``helpers`` processes of ``pool`` take chunks from the front, this process from the back."""
     here = 0
     waited = 0.0
     drained_yet = False
-    with ProcessPoolExecutor(max_workers=helpers, mp_context=context) as pool:
-        in_flight: set[Future[list[Scored]]] = set()
-        while chunks or in_flight:
-            # each helper has a chunk running and one queued; this process takes the rest
-            while chunks and len(in_flight) < 2 * helpers:
-                chunk = chunks.popleft()
-                in_flight.add(
-                    pool.submit(
-                        _score_chunk_in_worker,
-                        source,
-                        org.organization_id,
-                        chunk,
-                        config,
-                        end,
-                        assessment_type,
-                        dimension,
-                        {agent_id: runs[agent_id] for agent_id in chunk if agent_id in runs},
-                    )
-                )
-            if len(chunks) > WRITE_RESERVE_CHUNKS * helpers:
-                score_here(chunks.pop())
-                here += 1
-                finished = {future for future in in_flight if future.done()}
-            else:
-                if not drained_yet:
-                    drained_yet = True
-                    drained()
-                started = time.perf_counter()
-                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-                waited += time.perf_counter() - started
-            for future in finished:
-                keep(future.result())
-            in_flight -= finished
+    in_flight: set[Future[list[Scored]]] = set()
+
+    def hand_out(chunk: list[Any]) -> None:
+        in_flight.add(
+            _submit(
+                pool,
+                _score_chunk_in_worker,
+                source,
+                organization_id,
+                chunk,
+                config,
+                end,
+                assessment_type,
+                dimension,
+                {agent_id: runs[agent_id] for agent_id in chunk if agent_id in runs},
+            )
+        )
+
+    while chunks or in_flight:
+        # each helper has a chunk running and one queued; this process takes the rest
+        while chunks and len(in_flight) < 2 * helpers:
+            hand_out(chunks.popleft())
+        if len(chunks) > WRITE_RESERVE_CHUNKS * helpers:
+            score_here(chunks.pop())
+            here += 1
+            finished = {future for future in in_flight if future.done()}
+        else:
+            if not drained_yet:
+                drained_yet = True
+                # the reserve is queued for the helpers before this process writes: held back
+                # until the write's first part was done, it left them idle meanwhile
+                while chunks:
+                    hand_out(chunks.popleft())
+                drained()
+            started = time.perf_counter()
+            finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            waited += time.perf_counter() - started
+        for future in finished:
+            keep(future.result())
+        in_flight -= finished
     log.debug(
         "assess: %d chunks of ~%d events scored here (then %.2f s waiting on the helpers), the rest by %d helper(s)",
         here,

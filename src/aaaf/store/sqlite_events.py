@@ -14,9 +14,10 @@ bytecode runs per row:
   dashes (the canonical UUID text);
 * the naive-UTC text timestamp (``YYYY-MM-DD HH:MM:SS.ffffff``, as
   :mod:`aaaf.store.event_writer` and ``UTCDateTime`` store it) gets a ``+00:00`` suffix
-  and ``datetime.fromisoformat`` returns it aware, with the ``datetime.UTC`` singleton
-  as its zone — the same value as parsing it naive and attaching UTC, several times
-  cheaper;
+  in the query (SQLite's concatenation: a tenth less CPU for the whole read than a Python
+  ``str.format`` per row, measured) and ``datetime.fromisoformat`` returns it aware, with
+  the ``datetime.UTC`` singleton as its zone — the same value as parsing it naive and
+  attaching UTC, several times cheaper;
 * JSON is decoded with orjson; the record is ``tuple.__new__(EventRecord, row)``.
 
 Each agent's rows are fetched in the index's order (``timestamp, rowid``): ordering by
@@ -46,7 +47,6 @@ STREAM_BATCH = 5_000
 
 _split_uuid_hex = itemgetter(slice(0, 8), slice(8, 12), slice(12, 16), slice(16, 20), slice(20, 32))
 _join_with_dashes = "-".join
-_with_utc_offset = "{}+00:00".format
 _new_record = cast(Callable[[Iterable[Any]], EventRecord], partial(tuple.__new__, EventRecord))
 _record_id = itemgetter(0)  # EventRecord.id
 
@@ -60,7 +60,9 @@ def _query(types: Sequence[str] | None, since: str | None, until: str | None) ->
     if until is not None:
         where.append("timestamp <= ?")
     return (
-        "SELECT id, type, timestamp, data, task_id, idempotency_key FROM events"
+        # the timestamp with its UTC offset, unnamed: ``ORDER BY timestamp`` is the column's
+        # (the index's order), not a sort of the expression
+        "SELECT id, type, timestamp || '+00:00', data, task_id, idempotency_key FROM events"
         f" WHERE {' AND '.join(where)} ORDER BY timestamp, rowid"
     )
 
@@ -103,7 +105,7 @@ def read_sqlite_events(
                             map(_join_with_dashes, map(_split_uuid_hex, id_col)),
                             repeat(agent_text),
                             type_col,
-                            map(parse, map(_with_utc_offset, ts_col)),
+                            map(parse, ts_col),
                             map(loads, data_col),
                             task_col,
                             key_col,
