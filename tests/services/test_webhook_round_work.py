@@ -211,6 +211,7 @@ def test_a_connection_the_server_closed_is_not_reused() -> None:
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
     accepted: list[int] = []
+    closed = threading.Event()
 
     def serve() -> None:
         while True:
@@ -223,8 +224,8 @@ def test_a_connection_the_server_closed_is_not_reused() -> None:
                 data = b""
                 while b"\r\n\r\n" not in data:
                     data += connection.recv(65536)
-                connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
-                time.sleep(0.05)  # keep-alive announced, then closed while idle
+                connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")  # keep-alive
+            closed.set()  # and yet closed once answered
 
     threading.Thread(target=serve, daemon=True).start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}/once"
@@ -234,7 +235,8 @@ def test_a_connection_the_server_closed_is_not_reused() -> None:
         async with httpx.AsyncClient(transport=PinnedTransport(LOOPBACK)) as client:
             for _ in range(3):
                 codes.append((await client.post(url, content=b"{}")).status_code)
-                await asyncio.sleep(0.3)  # the server has closed it by now
+                assert await asyncio.to_thread(closed.wait, 30)
+                closed.clear()
         return codes
 
     try:
