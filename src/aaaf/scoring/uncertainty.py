@@ -17,12 +17,11 @@ row of ``C @ per-task quantities``:
   observed) plus ``C @`` each task's own.
 
 The columns and the draw are :mod:`aaaf.scoring.resample_arrays`', the consistency groups'
-statistics :mod:`aaaf.scoring.resample_groups`'.  Cost is kept near the
-plain assessment's by doing each thing once per partition: the subsets of a partition (the
-taxonomy's domains, the complexity levels, the autonomy levels) are scored together, their
-consistency from one table of group statistics (an autonomy level cuts groups, so its
-table is of (group, level)); a learning-rate block, five copies, is listed copy by copy
-and every domain's blocks are scored in one call.
+statistics :mod:`aaaf.scoring.resample_groups`'.  Cost is kept near the plain assessment's
+by doing each thing once per partition: a partition's subsets (domains, complexity or
+autonomy levels) are summed together, their consistency from one table of group statistics
+(an autonomy level cuts groups: its (group, level) tables are taken level by level, highest
+first, only where needed); a learning-rate block is listed copy by copy, all in one call.
 
 Nothing is re-folded and no task is re-scored: the per-task quantities are those of the
 assessment (:class:`aaaf.scoring.aaaf.ScoredTask`).  "Same construct": a dimension null
@@ -190,25 +189,52 @@ def _performance_composite(scores: Mapping[str, FloatArray], config: AAAFConfig)
     )
 
 
-def _partition_performance(
+class _Partition(NamedTuple):
+    """Every resample (row) × every subset S (column) of a partition of the window: S's sums
+    of the per-task ``terms`` (subsets × rows × terms), its §2.2 consistency and its completed
+    copies (rows × subsets)."""
+
+    sums: FloatArray
+    consistency: FloatArray | None
+    completed: FloatArray
+
+    def at_least(
+        self,
+        subset: IntArray,
+        row: IntArray,
+        config: AAAFConfig,
+        threshold: float,
+        consistency: FloatArray | None = None,
+    ) -> BoolArray:
+        """Whether perf(S) of §2.3 is ≥ ``threshold`` for the (``subset``, ``row``) pairs only, in
+        one call (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is
+        used).  ``consistency``: the pairs' own, when the partition has none."""
+        if consistency is None:
+            assert self.consistency is not None
+            consistency = self.consistency[row, subset]
+        scores = _scores_of(self.sums[subset, row], consistency, config)
+        names = list(config.performance_weights)
+        return composite_at_least(
+            [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
+        )
+
+
+def _partition(
     counts: FloatArray,
     subset_of: Sequence[int],
     n_subsets: int,
     arrays: TaskArrays,
     config: AAAFConfig,
-    whole: GroupStats,
-    threshold: float,
+    whole: GroupStats | None,
     grouping: IntArray | None = None,
-) -> tuple[BoolArray, FloatArray]:
-    """Whether perf(S) of §2.3 is ≥ ``threshold``, and the completed copies of S, every
-    resample (row) × every subset S (column) of a partition of the window (``subset_of``: each
-    task's subset, -1 none), at once.
+) -> _Partition:
+    """The :class:`_Partition` of ``subset_of`` (each task's subset, -1 none); without
+    ``whole`` (the group statistics) it has no consistency.
 
     Each subset holds its groups whole (ids in ``grouping``, by default the consistency
     groups), so its consistency is the size-weighted mean of ``whole``'s CVs over its
     groups — one product with the group → subset membership; its sums are one product of
-    its columns' counts with their ``terms``; every subset's composite is decided in one call
-    (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is used)."""
+    its columns' counts with their ``terms``."""
     rows = counts.shape[0]
     labels = np.asarray(subset_of, dtype=np.int64).reshape(-1)
     sums = np.zeros((n_subsets, rows, arrays.terms.shape[1]))
@@ -219,6 +245,8 @@ def _partition_performance(
             sub = counts[:, columns]
             sums[subset] = sub @ arrays.terms[columns]
             completed[:, subset] = sub @ arrays.completed[columns]
+    if whole is None:
+        return _Partition(sums, None, completed)
     groups = arrays.group if grouping is None else grouping
     inside = (groups >= 0) & (labels >= 0)
     membership = np.zeros((whole.ids.shape[0], n_subsets))
@@ -228,12 +256,7 @@ def _partition_performance(
     mean_acc = divide((size_kept * whole.cv_accuracy) @ membership, grouped)
     mean_comp = divide((size_kept * whole.cv_credit) @ membership, grouped)
     consistency = 1.0 - np.minimum(1.0, _CONS_ACC * mean_acc + _CONS_COMP * mean_comp)
-    scores = _scores_of(sums.reshape(n_subsets * rows, -1), consistency.T.reshape(-1), config)
-    names = list(config.performance_weights)
-    at_least = composite_at_least(
-        [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
-    )
-    return at_least.reshape(n_subsets, rows).T, completed
+    return _Partition(sums, consistency, completed)
 
 
 def _highest_level(
@@ -243,21 +266,38 @@ def _highest_level(
     level_of: Sequence[int | None],
     levels: Sequence[int],
     top: int,
-    whole: GroupStats,
+    whole: GroupStats | None,
     grouping: IntArray | None = None,
 ) -> FloatArray:
     """complexity_ceiling / autonomy_level: the highest level with ≥ 3 completed copies and
     perf ≥ 0.60 at it, / top; 0 when none qualifies.  ``whole``: group statistics of groups
-    each level holds whole (ids: ``grouping``, by default the consistency groups)."""
+    each level holds whole (ids: ``grouping``, by default the consistency groups); None:
+    each level's are taken when it is tried (``grouping``'s groups within the level).
+
+    Levels are tried from the highest down, each only in the resamples no higher level
+    settled (most settle at the first; every level in every resample cost 4x as much, measured)."""
     index = {level: at for at, level in enumerate(levels)}
     subset_of = [-1 if level is None else index.get(level, -1) for level in level_of]
-    performing, completed = _partition_performance(
-        counts, subset_of, len(levels), arrays, config, whole, _LEVEL_QUALIFYING, grouping
-    )
-    ok = (completed >= _MIN_PER_CLAIM) & performing
+    partition = _partition(counts, subset_of, len(levels), arrays, config, whole, grouping)
     highest = np.zeros(counts.shape[0])
-    for at, level in enumerate(levels):
-        highest = np.where(ok[:, at], level / float(top), highest)
+    open_rows = np.arange(counts.shape[0])
+    for at in reversed(range(len(levels))):
+        candidates = open_rows[partition.completed[open_rows, at] >= _MIN_PER_CLAIM]
+        if candidates.size == 0:
+            continue
+        subset = np.full(candidates.shape[0], at, dtype=np.int64)
+        consistency = None
+        if whole is None:
+            columns = np.nonzero(np.asarray(subset_of, dtype=np.int64) == at)[0]
+            min_group = config.consistency_min_group
+            stats = group_stats(counts[np.ix_(candidates, columns)], columns, arrays, min_group, grouping)
+            consistency = _consistency_of(stats, min_group)
+        qualifies = partition.at_least(subset, candidates, config, _LEVEL_QUALIFYING, consistency)
+        settled = candidates[qualifies]
+        highest[settled] = levels[at] / float(top)
+        open_rows = np.setdiff1d(open_rows, settled, assume_unique=True)
+        if open_rows.size == 0:
+            break
     return highest
 
 
@@ -356,10 +396,11 @@ def _domain_breadth(rows: CapabilityRows) -> FloatArray:
         return np.full(counts.shape[0], np.nan)
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
-    performing, completed = _partition_performance(
-        counts, subset_of, len(taxonomy), arrays, config, rows.whole, _DOMAIN_QUALIFYING
-    )
-    qualified = ((completed >= _MIN_PER_CLAIM) & performing).sum(axis=1)
+    partition = _partition(counts, subset_of, len(taxonomy), arrays, config, rows.whole)
+    # a domain without 3 completed copies cannot qualify: only the others are scored
+    row, subset = np.nonzero(partition.completed >= _MIN_PER_CLAIM)
+    performing = partition.at_least(subset, row, config, _DOMAIN_QUALIFYING)
+    qualified = np.bincount(row[performing], minlength=counts.shape[0])
     return np.where(rows.any_completed, qualified / len(taxonomy), np.nan)
 
 
@@ -400,12 +441,7 @@ def _autonomy_level(rows: CapabilityRows) -> FloatArray:
         ],
         dtype=np.int64,
     ).reshape(-1)
-    whole_by_autonomy = group_stats(
-        counts, np.arange(arrays.n, dtype=np.int64), arrays, config.consistency_min_group, by_autonomy
-    )
-    autonomy = _highest_level(
-        counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, whole_by_autonomy, by_autonomy
-    )
+    autonomy = _highest_level(counts, arrays, config, arrays.autonomy, _AUTONOMY_LEVELS, 3, None, by_autonomy)
     with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
     return np.where(with_autonomy, autonomy, np.nan)
 

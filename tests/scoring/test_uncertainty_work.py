@@ -1,0 +1,124 @@
+"""The §2.5 bootstrap does only the work its answer needs (docs/scoring.md, uncertainty):
+counted work, not time.  Each test counts what one capability formula hands to the
+composite or to the group statistics, for an agent whose resamples settle at the highest
+complexity and autonomy level (the common case), and checks the answer is unchanged by the
+shortcut (the slow reference of test_uncertainty.py checks the answers themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from aaaf.scoring import aaaf as engine
+from aaaf.scoring import resample_arrays
+from aaaf.scoring import uncertainty as unc
+from aaaf.scoring.defaults import AAAFConfig
+from aaaf.scoring.dimensions import CAPABILITY_ROWS
+from aaaf.scoring.fold import fold_evidence
+from aaaf.scoring.records import EventRecord
+from tests.scoring.factories import WINDOW_END, Events
+
+CONFIG = AAAFConfig()
+DOMAINS = ("code", "research", "security")
+
+
+def steady_agent() -> list[EventRecord]:
+    """60 accepted tasks over three domains, complexity 1–5 and autonomy 0–3, each level
+    well filled: nearly every resample qualifies at complexity 5 and autonomy 3."""
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(60):
+        events += ev.task(
+            f"t{i:03d}",
+            "accepted",
+            domain=DOMAINS[i % 3],
+            complexity=1 + i % 5,
+            autonomy=i % 4,
+            days_ago=float(i % 20),
+            seconds=300.0 + 7.0 * i,
+        )
+    return events
+
+
+@pytest.fixture(scope="module")
+def rows() -> unc.CapabilityRows:
+    window = engine.window_evidence(fold_evidence(steady_agent()), CONFIG, WINDOW_END)
+    arrays = unc.task_arrays(window)
+    counts = unc.draw_counts(unc.draw_indices(arrays.n, CONFIG.uncertainty_resamples, 0), arrays.n)
+    whole = unc.group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, CONFIG.consistency_min_group)
+    return unc.CapabilityRows(counts, arrays, CONFIG, whole)
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, name: str, rows_of: Any) -> list[int]:
+    """Record, for every call of ``unc.<name>``, how many rows ``rows_of(args)`` says it got."""
+    seen: list[int] = []
+    original = getattr(unc, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(rows_of(args))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(unc, name, spy)
+    return seen
+
+
+def composite_rows_of(args: Any) -> int:
+    return int(args[0][0].shape[0])
+
+
+def test_complexity_levels_are_scored_only_where_no_higher_level_settled(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    resamples = rows.counts.shape[0]
+    seen = counting(monkeypatch, "composite_at_least", composite_rows_of)
+    ceiling = CAPABILITY_ROWS.complete()["complexity_ceiling"](rows)
+    assert np.mean(ceiling == 1.0) > 0.9
+    # every level in every resample would be 5 × B rows
+    assert sum(seen) < 2 * resamples
+
+
+def test_autonomy_groups_are_taken_level_by_level_where_needed(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    resamples, n = rows.counts.shape
+    seen = counting(monkeypatch, "group_stats", lambda args: int(args[0].shape[0] * args[0].shape[1]))
+    autonomy = CAPABILITY_ROWS.complete()["autonomy_level"](rows)
+    assert np.mean(autonomy == 1.0) > 0.9
+    # the (group, level) table of every task in every resample would be B × n cells
+    assert seen and sum(seen) < 0.5 * resamples * n
+
+
+def test_a_domain_is_scored_only_in_resamples_with_three_completed_copies_of_it(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = counting(monkeypatch, "composite_at_least", composite_rows_of)
+    CAPABILITY_ROWS.complete()["domain_breadth"](rows)
+    arrays = rows.arrays
+    in_domain = np.array([[d == domain for d in arrays.domain] for domain in dict.fromkeys(CONFIG.taxonomy)])
+    completed = rows.counts @ (in_domain * arrays.completed).T
+    assert seen == [int((completed >= 3).sum())]
+    assert seen[0] < rows.counts.shape[0] * len(CONFIG.taxonomy)
+
+
+def test_window_rows_compares_kinds_only_in_rows_drawing_the_windows_completion_times(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[int] = []
+    original = resample_arrays._drawn_per_kind
+
+    def spy(counts: np.ndarray, arrays: resample_arrays.TaskArrays) -> Any:
+        seen.append(int(counts.shape[0]))
+        return original(counts, arrays)
+
+    monkeypatch.setattr(resample_arrays, "_drawn_per_kind", spy)
+    arrays = rows.arrays
+    # the window itself, a resample of it, and the window with two tasks of one domain,
+    # complexity and autonomy swapped (the same multiset of kinds only if they are alike)
+    swapped = np.ones(arrays.n)
+    swapped[0], swapped[3] = 2.0, 0.0
+    counts = np.vstack([np.ones(arrays.n), rows.counts[:1], swapped])
+    found = unc.window_rows(counts, arrays)
+    assert found.tolist() == [True, False, False]
+    assert seen == [1]
