@@ -135,6 +135,14 @@ class AttemptRecord:
     status: str
     next_attempt_at: datetime | None
     disable_reason: str | None = None
+    released: bool = False  # not attempted: the claim undone, the delivery due at ``next_attempt_at``
+
+
+def released(claimed: ClaimedDelivery, *, at: datetime, due: datetime) -> AttemptRecord:
+    """A claimed delivery given back unattempted at ``at`` (its lease could no longer cover an
+    attempt): recording it drops its claim's ``interrupted`` entry and count and makes it due
+    at ``due``."""
+    return AttemptRecord(claimed, at=at, attempt={}, status="pending", next_attempt_at=due, released=True)
 
 
 def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bool]:
@@ -142,7 +150,7 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
     entry its claim wrote) with the delivery's status and next attempt, all in one transaction
     (a statement to read the logs and one to write them, whatever their number); per record,
     False when the lease was lost meanwhile (another sender owns the delivery now): nothing of
-    that one is written."""
+    that one is written.  A :func:`released` record undoes its claim instead."""
     if not records:
         return []
     d = t.webhook_deliveries
@@ -152,7 +160,16 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
         current = {
             row.id: row
             for row in connection.execute(
-                select(d.c.id, d.c.attempts, d.c.attempt_count, d.c.next_attempt_at, d.c.status)
+                select(
+                    d.c.id,
+                    d.c.attempts,
+                    d.c.attempt_count,
+                    d.c.next_attempt_at,
+                    d.c.status,
+                    d.c.last_attempt_at,
+                    d.c.last_status_code,
+                    d.c.last_error,
+                )
                 .where(d.c.id.in_([record.claimed.delivery.id for record in records]))
                 .order_by(d.c.id)
                 .with_for_update()  # PostgreSQL: no claim slips in between the check and the write
@@ -164,6 +181,9 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
                 written.append(False)
                 continue
             written.append(True)
+            if record.released:
+                rows.append(_release_row(row, record))
+                continue
             entry = dict(record.attempt)
             log = list(row.attempts or [])
             if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
@@ -205,6 +225,25 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
                     .values(active=False, disabled_reason=record.disable_reason, updated_at=record.at)
                 )
     return written
+
+
+def _release_row(row: Any, record: AttemptRecord) -> dict[str, Any]:
+    """The values undoing a claim: its ``interrupted`` entry and count gone, due again."""
+    log = list(row.attempts or [])
+    count = int(row.attempt_count)
+    if log and log[-1].get("interrupted") and log[-1].get("attempt") == count:
+        log.pop()
+    return {
+        "row_id": row.id,
+        "new_attempts": log,
+        "new_attempt_count": max(count - 1, 0),
+        "new_status": "pending",
+        "new_next_attempt_at": record.next_attempt_at,
+        "new_last_attempt_at": row.last_attempt_at,
+        "new_last_status_code": row.last_status_code,
+        "new_last_error": row.last_error,
+        "new_updated_at": record.at,
+    }
 
 
 def pending_count(engine: Engine, *, webhook_id: uuid.UUID | None = None) -> int:
