@@ -8,6 +8,8 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import event
+
 from aaaf.services import webhooks as webhook_service
 from aaaf.services.issuer import secret_box
 from aaaf.services.webhook_delivery import DeliverySummary, deliver_due, lease_seconds
@@ -120,3 +122,36 @@ def test_a_release_after_the_lease_was_lost_writes_nothing(store: Store) -> None
     assert given_back.status == "pending" and given_back.attempt_count == 1  # the first claim's
     [interrupted] = given_back.attempts
     assert interrupted["interrupted"] is True and interrupted["attempt"] == 1
+
+
+def test_a_claim_is_one_statement_returning_what_sending_needs(store: Store) -> None:
+    """The claim's UPDATE returns the deliveries with their webhook's and event's columns (it
+    was an UPDATE and then a read of the same rows: 2 statements, now 1)."""
+    with WebhookReceiver() as receiver:
+        org, hook_id = _slow_hook(store, receiver)
+    statements: list[str] = []
+
+    def counted(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if statement.split(None, 1)[0].upper() not in {"BEGIN", "COMMIT", "ROLLBACK", "SET"}:
+            statements.append(statement)
+
+    at = datetime.now(UTC)
+    event.listen(store.engine, "before_cursor_execute", counted)
+    try:
+        claimed = outbox.claim_due(store.engine, now=at, limit=DELIVERIES, lease=timedelta(seconds=5))
+    finally:
+        event.remove(store.engine, "before_cursor_execute", counted)
+    assert len(statements) == 1 and statements[0].lstrip().upper().startswith("UPDATE"), statements
+    stored = {d.id: d for d in org.webhook_deliveries(hook_id)}
+    assert [c.delivery.id for c in claimed] == sorted(stored)
+    hook = org.get_webhook(hook_id)
+    for item in claimed:
+        assert item.delivery == stored[item.delivery.id]  # as the claim left it
+        assert item.delivery.attempt_count == 1 and item.delivery.attempts[-1]["interrupted"] is True
+        assert item.delivery.event_type == "badge.expired" and '"badge_id"' in item.delivery.payload
+        assert item.lease_until == at + timedelta(seconds=5)
+        assert (item.url, item.secret_sealed) == (hook.url, hook.secret_sealed)
+        assert (item.max_retries, item.retry_backoff_seconds) == (
+            hook.max_retries,
+            hook.retry_backoff_seconds,
+        )
