@@ -6,7 +6,11 @@ with retry logic (3 retries, exponential backoff)").
 concurrently over one pooled client (kept-alive connections per host) — at most
 ``webhook_concurrency`` at once and ``webhook_concurrency_per_endpoint`` to one endpoint
 (scheme, host, port), each attempt bounded by ``webhook_timeout_seconds`` as a whole, so a slow
-endpoint holds its own slots and never holds up the others.
+endpoint holds its own slots and never holds up the others.  An attempt starts only while its
+lease (twice the timeout plus ``webhook_lease_margin_seconds``, measured from before the claim)
+still covers the timeout and the margin; a delivery whose turn comes later is given back
+unattempted, due again, for the next round (``released`` in the summary), so no sender sends a
+delivery another may have claimed again meanwhile.
 
 Each request is signed per Standard Webhooks (the ``standardwebhooks`` package):
 ``webhook-id`` is the event's message id, the same on every retry and redelivery;
@@ -41,7 +45,7 @@ from aaaf.services.outbound_url import check_url_form
 from aaaf.services.pinned_transport import PinnedTransport
 from aaaf.services.webhooks import open_secret
 from aaaf.settings import Settings, get_settings
-from aaaf.store.webhook_outbox import AttemptRecord, ClaimedDelivery, claim_due, record_attempts
+from aaaf.store.webhook_outbox import AttemptRecord, ClaimedDelivery, claim_due, record_attempts, released
 
 USER_AGENT = "AAAF-Webhooks/1"
 GONE = 410
@@ -58,6 +62,7 @@ class DeliverySummary:
     failed: int = 0
     disabled_webhooks: list[str] = field(default_factory=list)
     lost_leases: int = 0
+    released: int = 0
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,6 +73,7 @@ class DeliverySummary:
             "failed": self.failed,
             "disabled_webhooks": list(self.disabled_webhooks),
             "lost_leases": self.lost_leases,
+            "released": self.released,
             "seconds": round(self.seconds, 6),
         }
 
@@ -108,11 +114,26 @@ class _Round:
     ``standardwebhooks.Webhook``), its URL's form checked, its endpoint's limiter."""
 
     def __init__(
-        self, store: Database, settings: Settings, clock: Callable[[], datetime], expected: int
+        self,
+        store: Database,
+        settings: Settings,
+        clock: Callable[[], datetime],
+        claimed: tuple[datetime, float],
+        expected: int,
     ) -> None:
         self.box = secret_box(store, settings)
         self.settings = settings
         self.clock = clock
+        # the claim's ``now`` (a delivery given back is due from then) and, on the
+        # ``time.perf_counter`` scale, the last moment an attempt may start: its lease (measured
+        # from before the claim) must still cover the attempt's timeout and the margin
+        self.claimed_now, claimed_at = claimed
+        self.start_by = (
+            claimed_at
+            + lease_seconds(settings)
+            - settings.webhook_timeout_seconds
+            - settings.webhook_lease_margin_seconds
+        )
         self.limiter = asyncio.Semaphore(settings.webhook_concurrency)
         self.recorder = _Recorder(store, expected)
         self.summary = DeliverySummary()
@@ -268,7 +289,14 @@ async def _send_one(client: httpx.AsyncClient, claimed: ClaimedDelivery, run: _R
     # the endpoint's slot first: waiting for it holds no shared one
     async with run.endpoint_limiter(claimed.url), run.limiter:
         moment = clock()
-        outcome = await _attempt(client, claimed, run, moment)
+        late = time.perf_counter() > run.start_by
+        outcome = None if late else await _attempt(client, claimed, run, moment)
+    if outcome is None:  # its lease cannot cover an attempt now: given back, due again, not attempted
+        if await run.recorder.record(released(claimed, at=moment, due=run.claimed_now)):
+            summary.released += 1
+        else:
+            summary.lost_leases += 1
+        return
     delivery = claimed.delivery
     number = delivery.attempt_count  # the claim counted this attempt
     attempt: dict[str, Any] = {
@@ -313,8 +341,13 @@ async def _send_one(client: httpx.AsyncClient, claimed: ClaimedDelivery, run: _R
             summary.disabled_webhooks.append(str(delivery.webhook_id))
 
 
+def lease_seconds(settings: Settings) -> float:
+    """How long a claim holds its deliveries: twice the attempt timeout plus the margin."""
+    return settings.webhook_timeout_seconds * 2 + settings.webhook_lease_margin_seconds
+
+
 def _claim(store: Database, now: datetime, limit: int | None, settings: Settings) -> list[ClaimedDelivery]:
-    lease = timedelta(seconds=settings.webhook_timeout_seconds * 2 + settings.webhook_lease_margin_seconds)
+    lease = timedelta(seconds=lease_seconds(settings))
     return claim_due(store.engine, now=now, limit=limit or settings.webhook_batch_size, lease=lease)
 
 
@@ -323,9 +356,9 @@ async def _send_claimed(
     claimed: list[ClaimedDelivery],
     settings: Settings,
     clock: Callable[[], datetime],
-    started: float,
+    started: tuple[datetime, float],
 ) -> DeliverySummary:
-    run = _Round(store, settings, clock, len(claimed))
+    run = _Round(store, settings, clock, started, len(claimed))
     run.summary.claimed = len(claimed)
     async with httpx.AsyncClient(
         timeout=httpx.Timeout(settings.webhook_timeout_seconds),
@@ -340,7 +373,7 @@ async def _send_claimed(
         trust_env=False,
     ) as http:
         await asyncio.gather(*(_send_one(http, item, run) for item in claimed))
-    run.summary.seconds = time.perf_counter() - started
+    run.summary.seconds = time.perf_counter() - started[1]
     return run.summary
 
 
@@ -359,7 +392,7 @@ async def deliver_due_async(
     claimed = await asyncio.to_thread(_claim, store, now, limit, settings)
     if not claimed:
         return DeliverySummary(seconds=time.perf_counter() - started)
-    return await _send_claimed(store, claimed, settings, clock, started)
+    return await _send_claimed(store, claimed, settings, clock, (now, started))
 
 
 def deliver_due(
@@ -379,4 +412,4 @@ def deliver_due(
     claimed = _claim(store, now, limit, settings)
     if not claimed:
         return DeliverySummary(seconds=time.perf_counter() - started)
-    return asyncio.run(_send_claimed(store, claimed, settings, clock, started))
+    return asyncio.run(_send_claimed(store, claimed, settings, clock, (now, started)))

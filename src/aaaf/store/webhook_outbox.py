@@ -29,7 +29,7 @@ from aaaf.scoring.results import iso
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.records import WebhookDelivery
-from aaaf.store.repositories.webhook_deliveries import deliveries_query, delivery_from_row
+from aaaf.store.repositories.webhook_deliveries import delivery_from_row
 
 INTERRUPTED_ERROR = "interrupted: the sender stopped before this attempt's outcome was recorded"
 
@@ -75,11 +75,11 @@ def _with_claim_entry(dialect: str, at: datetime) -> ColumnElement[Any]:
 def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) -> list[ClaimedDelivery]:
     """Up to ``limit`` pending deliveries due at ``now`` to active webhooks, oldest due first,
     each claimed for ``lease``: one UPDATE … RETURNING moves their next attempt to the lease's
-    end and appends each one's ``interrupted`` entry, then one read fetches what sending them
-    needs, in one transaction (``BEGIN IMMEDIATE`` on SQLite, which serialises the senders; on
+    end, appends each one's ``interrupted`` entry and returns what sending them needs, in one
+    transaction (``BEGIN IMMEDIATE`` on SQLite, which serialises the senders; on
     PostgreSQL the due rows are locked as they are picked and a row another sender is
     claiming is skipped)."""
-    d, w = t.webhook_deliveries, t.webhooks
+    d, w, e = t.webhook_deliveries, t.webhooks, t.webhook_events
     lease_until = now + lease
     due = (
         select(d.c.id)
@@ -89,7 +89,16 @@ def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) ->
         .limit(limit)
         .with_for_update(of=d, skip_locked=True)
     )
+
+    def of_webhook(column: Any) -> Any:
+        return select(column).where(w.c.id == d.c.webhook_id).correlate(d).scalar_subquery()
+
+    def of_event(column: Any) -> Any:
+        return select(column).where(e.c.id == d.c.event_id).correlate(d).scalar_subquery()
+
     with write_transaction(engine) as connection:
+        # what sending needs comes back from the UPDATE itself (its webhook's and event's
+        # columns as subqueries: SQLite's RETURNING sees only the updated table)
         claim = (
             update(d)
             .where(d.c.id.in_(due.scalar_subquery()), d.c.status == "pending")
@@ -98,18 +107,17 @@ def claim_due(engine: Engine, *, now: datetime, limit: int, lease: timedelta) ->
                 attempts=_with_claim_entry(connection.dialect.name, now),
                 attempt_count=d.c.attempt_count + 1,
             )
-            .returning(d.c.id)
+            .returning(
+                *d.c,
+                of_event(e.c.type).label("type"),
+                of_event(e.c.payload).label("payload"),
+                of_webhook(w.c.url).label("url"),
+                of_webhook(w.c.secret_sealed).label("secret_sealed"),
+                of_webhook(w.c.max_retries).label("max_retries"),
+                of_webhook(w.c.retry_backoff_seconds).label("retry_backoff_seconds"),
+            )
         )
-        ids = list(connection.execute(claim).scalars())
-        if not ids:
-            return []
-        rows = connection.execute(
-            deliveries_query()
-            .add_columns(w.c.url, w.c.secret_sealed, w.c.max_retries, w.c.retry_backoff_seconds)
-            .join(w, w.c.id == d.c.webhook_id)
-            .where(d.c.id.in_(ids))
-            .order_by(d.c.id)
-        ).all()
+        rows = sorted(connection.execute(claim).all(), key=lambda row: row.id)
     claimed = [
         ClaimedDelivery(
             delivery=delivery_from_row(row),
@@ -135,6 +143,14 @@ class AttemptRecord:
     status: str
     next_attempt_at: datetime | None
     disable_reason: str | None = None
+    released: bool = False  # not attempted: the claim undone, the delivery due at ``next_attempt_at``
+
+
+def released(claimed: ClaimedDelivery, *, at: datetime, due: datetime) -> AttemptRecord:
+    """A claimed delivery given back unattempted at ``at`` (its lease could no longer cover an
+    attempt): recording it drops its claim's ``interrupted`` entry and count and makes it due
+    at ``due``."""
+    return AttemptRecord(claimed, at=at, attempt={}, status="pending", next_attempt_at=due, released=True)
 
 
 def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bool]:
@@ -142,7 +158,7 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
     entry its claim wrote) with the delivery's status and next attempt, all in one transaction
     (a statement to read the logs and one to write them, whatever their number); per record,
     False when the lease was lost meanwhile (another sender owns the delivery now): nothing of
-    that one is written."""
+    that one is written.  A :func:`released` record undoes its claim instead."""
     if not records:
         return []
     d = t.webhook_deliveries
@@ -152,7 +168,16 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
         current = {
             row.id: row
             for row in connection.execute(
-                select(d.c.id, d.c.attempts, d.c.attempt_count, d.c.next_attempt_at, d.c.status)
+                select(
+                    d.c.id,
+                    d.c.attempts,
+                    d.c.attempt_count,
+                    d.c.next_attempt_at,
+                    d.c.status,
+                    d.c.last_attempt_at,
+                    d.c.last_status_code,
+                    d.c.last_error,
+                )
                 .where(d.c.id.in_([record.claimed.delivery.id for record in records]))
                 .order_by(d.c.id)
                 .with_for_update()  # PostgreSQL: no claim slips in between the check and the write
@@ -164,6 +189,9 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
                 written.append(False)
                 continue
             written.append(True)
+            if record.released:
+                rows.append(_release_row(row, record))
+                continue
             entry = dict(record.attempt)
             log = list(row.attempts or [])
             if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
@@ -205,6 +233,25 @@ def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bo
                     .values(active=False, disabled_reason=record.disable_reason, updated_at=record.at)
                 )
     return written
+
+
+def _release_row(row: Any, record: AttemptRecord) -> dict[str, Any]:
+    """The values undoing a claim: its ``interrupted`` entry and count gone, due again."""
+    log = list(row.attempts or [])
+    count = int(row.attempt_count)
+    if log and log[-1].get("interrupted") and log[-1].get("attempt") == count:
+        log.pop()
+    return {
+        "row_id": row.id,
+        "new_attempts": log,
+        "new_attempt_count": max(count - 1, 0),
+        "new_status": "pending",
+        "new_next_attempt_at": record.next_attempt_at,
+        "new_last_attempt_at": row.last_attempt_at,
+        "new_last_status_code": row.last_status_code,
+        "new_last_error": row.last_error,
+        "new_updated_at": record.at,
+    }
 
 
 def pending_count(engine: Engine, *, webhook_id: uuid.UUID | None = None) -> int:
