@@ -18,6 +18,7 @@ from aaaf.errors import AAAFError
 from aaaf.store import tables as t
 from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
+    Assessment,
     Badge,
     BadgeSlot,
     SignedCredential,
@@ -71,6 +72,7 @@ class BadgeRepository(AppealRepository):
         valid_until: datetime,
         issued_at: datetime,
         supersede_reason: str | None = None,
+        assessment: Assessment | None = None,
     ) -> Badge:
         """Record a new credential of the assessment, complete, in ONE write transaction.
 
@@ -83,21 +85,31 @@ class BadgeRepository(AppealRepository):
         When the assessment already has a current credential: with ``supersede_reason``
         it is superseded in the same transaction (bit set, reason recorded, see
         :meth:`supersede_badge`); without, ``CONFLICT``.
+
+        ``assessment``: the assessment as the caller read it from this organization (the badge
+        service has), so that it is not read again here; else it is read in the transaction.
         """
         with self._writing() as connection:
-            assessment = self._assessment_row(connection, assessment_id)
-            if as_uuid(agent_id) != assessment.agent_id:
+            of: Assessment | Row[Any] = (
+                self._assessment_row(connection, assessment_id)
+                if assessment is None
+                or (as_uuid(assessment_id), self.organization_id)
+                != (assessment.id, assessment.organization_id)
+                else assessment
+            )
+            if as_uuid(agent_id) != of.agent_id:
                 raise AAAFError(
                     "INVALID_REQUEST",
-                    f"Assessment {assessment.id} is not of agent {agent_id}.",
-                    {"assessment_id": str(assessment.id), "agent_id": str(agent_id)},
+                    f"Assessment {of.id} is not of agent {agent_id}.",
+                    {"assessment_id": str(of.id), "agent_id": str(agent_id)},
                 )
             for attempt in range(_STATUS_INDEX_ATTEMPTS):
                 try:
                     with connection.begin_nested():
-                        badge_id = self._insert_signed_badge(
+                        row = self._insert_signed_badge(
                             connection,
-                            assessment,
+                            of.id,
+                            of.agent_id,
                             sign=sign,
                             valid_until=valid_until,
                             issued_at=issued_at,
@@ -107,27 +119,28 @@ class BadgeRepository(AppealRepository):
                 except IntegrityError:
                     if attempt == _STATUS_INDEX_ATTEMPTS - 1:
                         raise
-            refresh_agent_summaries(connection, self.organization_id, [assessment.agent_id])
-            row = connection.execute(select(t.badges).where(t.badges.c.id == badge_id)).one()
+            refresh_agent_summaries(connection, self.organization_id, [of.agent_id])
             return badge_from_row(row)
 
     def _insert_signed_badge(
         self,
         connection: Connection,
-        assessment: Row[Any],
+        assessment_id: uuid.UUID,
+        agent_id: uuid.UUID,
         *,
         sign: Callable[[BadgeSlot], SignedCredential],
         valid_until: datetime,
         issued_at: datetime,
         supersede_reason: str | None,
-    ) -> uuid.UUID:
-        current = self._current_badge_row(connection, assessment.id)
+    ) -> Row[Any]:
+        """The new credential's row, as inserted (``RETURNING``: not read again)."""
+        current = self._current_badge_row(connection, assessment_id)
         if current is not None:
             if supersede_reason is None:
                 raise AAAFError(
                     "CONFLICT",
-                    f"Assessment {assessment.id} already has a current badge (status bit {current.status_index}).",
-                    {"assessment_id": str(assessment.id), "badge_id": str(current.id)},
+                    f"Assessment {assessment_id} already has a current badge (status bit {current.status_index}).",
+                    {"assessment_id": str(assessment_id), "badge_id": str(current.id)},
                 )
             self._supersede(connection, current, reason=supersede_reason, at=issued_at)
         next_index = connection.execute(
@@ -139,11 +152,12 @@ class BadgeRepository(AppealRepository):
         signed = sign(slot)
         if not signed.credential_jwt:
             raise AAAFError("INVALID_REQUEST", "A badge is recorded only with its signed credential.")
-        connection.execute(
-            insert(t.badges).values(
+        return connection.execute(
+            insert(t.badges)
+            .values(
                 id=slot.badge_id,
-                assessment_id=assessment.id,
-                agent_id=assessment.agent_id,
+                assessment_id=assessment_id,
+                agent_id=agent_id,
                 organization_id=self.organization_id,
                 status_index=slot.status_index,
                 svg_url=signed.svg_url,
@@ -154,8 +168,8 @@ class BadgeRepository(AppealRepository):
                 valid_until=valid_until,
                 revoked=False,
             )
-        )
-        return slot.badge_id
+            .returning(*t.badges.c)
+        ).one()
 
     @staticmethod
     def _supersede(connection: Connection, row: Row[Any], *, reason: str, at: datetime) -> None:

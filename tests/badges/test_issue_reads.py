@@ -1,0 +1,79 @@
+"""What issuing one badge reads (SQLite and PostgreSQL): the assessment is loaded once and
+its credentials read once before the write and once in it, the inserted row is not read back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from aaaf.services import badge_revocation as revocation
+from aaaf.services import badges as service
+from tests.badges.conftest import clock, completed_assessment, session_of
+
+
+@pytest.fixture()
+def session(store: Any, badge_settings: Path) -> Any:
+    return session_of(store)
+
+
+@contextmanager
+def statements(store: Any) -> Iterator[list[str]]:
+    sent: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        sent.append(" ".join(statement.split()))
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        yield sent
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+
+
+def _selects_from(table: str, sent: list[str]) -> list[str]:
+    """The statements reading ``table``'s rows directly (not the agent summary's refresh,
+    whose reads are windows over many rows, and not an INSERT ... RETURNING)."""
+    return [
+        s
+        for s in sent
+        if s.startswith("SELECT") and re.search(rf"\bFROM {table}\b", s) and "row_number" not in s
+    ]
+
+
+def test_issuing_a_badge_loads_the_assessment_once_and_its_credentials_twice(session: Any) -> None:
+    assessment = completed_assessment(session.org)
+    key = revocation.issuer_key(session.store)  # read once per batch by the worker
+    with statements(session.store) as sent:
+        issued = service.issue(session, assessment.id, now=clock(), key=key)
+    assert issued.status_index == 0
+    # get_assessment's load: the row, its dimensions, its appeals — once (was twice, plus the
+    # latest completed one's row and the write's re-read: 4 reads of the assessment row)
+    assert len([s for s in sent if re.search(r"\bFROM dimension_scores\b", s)]) == 1
+    rows = [s for s in _selects_from("assessments", sent) if "assessments.id =" in s.split("WHERE", 1)[-1]]
+    assert len(rows) == 1, rows
+    # the credential rows: before rendering, and the current one again under the write (was
+    # a third time: the inserted row read back); the next free status bit is a max(), apart
+    badge_reads = [s for s in _selects_from("badges", sent) if s.startswith("SELECT badges.id,")]
+    assert len(badge_reads) == 2, badge_reads
+    assert session.org.get_badge(assessment.id).credential_jwt == issued.token
+
+
+def test_a_superseded_assessment_still_says_which_is_current(session: Any) -> None:
+    from datetime import timedelta
+
+    from aaaf.errors import AAAFError
+
+    first = completed_assessment(session.org, completed_at=clock() - timedelta(days=2))
+    second = completed_assessment(session.org, completed_at=clock() - timedelta(days=1))
+    with pytest.raises(AAAFError) as raised:
+        service.issue(session, first.id, now=clock())
+    assert raised.value.code == "CONFLICT"
+    assert raised.value.details["superseded_by"] == str(second.id)
+    assert "completed " in raised.value.message
+    assert service.issue(session, second.id, now=clock()).status_index == 0
