@@ -77,3 +77,30 @@ def test_a_superseded_assessment_still_says_which_is_current(session: Any) -> No
     assert raised.value.details["superseded_by"] == str(second.id)
     assert "completed " in raised.value.message
     assert service.issue(session, second.id, now=clock()).status_index == 0
+
+
+def test_the_store_checks_the_record_handed_to_it(session: Any) -> None:
+    """The assessment handed to ``OrgStore.issue_badge`` must be the one named, of the agent
+    named: another agent's is refused as before; one of another id is read again."""
+    from datetime import timedelta
+
+    from aaaf.errors import AAAFError
+    from aaaf.store.records import SignedCredential
+
+    mine = completed_assessment(session.org, agent_name="a")
+    theirs = completed_assessment(session.org, agent_name="b")
+
+    def sign(slot: Any) -> SignedCredential:
+        return SignedCredential(
+            json_data={}, credential_jwt=f"jwt-{slot.status_index}", svg_url="s", png_url="p"
+        )
+
+    common = {"sign": sign, "valid_until": clock() + timedelta(days=90), "issued_at": clock()}
+    with pytest.raises(AAAFError) as raised:
+        session.org.issue_badge(mine.id, theirs.agent_id, assessment=mine, **common)
+    assert raised.value.code == "INVALID_REQUEST"
+    with pytest.raises(AAAFError) as raised:  # a record of another assessment: read, then refused
+        session.org.issue_badge(mine.id, theirs.agent_id, assessment=theirs, **common)
+    assert raised.value.code == "INVALID_REQUEST"
+    badge = session.org.issue_badge(mine.id, mine.agent_id, assessment=theirs, **common)
+    assert (badge.assessment_id, badge.agent_id, badge.credential_jwt) == (mine.id, mine.agent_id, "jwt-0")
