@@ -220,7 +220,7 @@ def issue(
     scores are no longer the assessment's is superseded in that same transaction.
 
     The assessment is read once (the current one is loaded too only when it is another) and
-    its credentials once before the write, whose transaction reads the current one again.
+    its credentials once: the write reads the current one again only when it changed since.
     """
     org, organization = session.org, session.organization
     assessment = org.get_assessment(assessment_id)
@@ -271,6 +271,7 @@ def issue(
         issued_at=utc(now),
         supersede_reason=None if current is None else _supersede_reason(says=says, audits=audits),
         assessment=assessment,
+        credentials=credentials,
     )
     if current is not None:  # a bit changed: the published list must say so
         write_status_list(session, None, now)

@@ -7,7 +7,7 @@ Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`)
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -73,6 +73,7 @@ class BadgeRepository(AppealRepository):
         issued_at: datetime,
         supersede_reason: str | None = None,
         assessment: Assessment | None = None,
+        credentials: Sequence[Badge] | None = None,
     ) -> Badge:
         """Record a new credential of the assessment, complete, in ONE write transaction.
 
@@ -88,6 +89,9 @@ class BadgeRepository(AppealRepository):
 
         ``assessment``: the assessment as the caller read it from this organization (the badge
         service has), so that it is not read again here; else it is read in the transaction.
+        ``credentials``: the assessment's credentials as the caller read them
+        (:meth:`badge_credentials`), so that the current one is not read again while it is
+        still as read (:meth:`_supersede_as_seen`); else, or when it changed, it is read here.
         """
         with self._writing() as connection:
             of: Assessment | Row[Any] = (
@@ -114,6 +118,7 @@ class BadgeRepository(AppealRepository):
                             valid_until=valid_until,
                             issued_at=issued_at,
                             supersede_reason=supersede_reason,
+                            seen=credentials if attempt == 0 else None,
                         )
                     break
                 except IntegrityError:
@@ -132,9 +137,13 @@ class BadgeRepository(AppealRepository):
         valid_until: datetime,
         issued_at: datetime,
         supersede_reason: str | None,
+        seen: Sequence[Badge] | None = None,
     ) -> Row[Any]:
         """The new credential's row, as inserted (``RETURNING``: not read again)."""
-        current = self._current_badge_row(connection, assessment_id)
+        as_seen = self._supersede_as_seen(
+            connection, assessment_id, seen, reason=supersede_reason, at=issued_at
+        )
+        current = None if as_seen else self._current_badge_row(connection, assessment_id)
         if current is not None:
             if supersede_reason is None:
                 raise AAAFError(
@@ -172,11 +181,41 @@ class BadgeRepository(AppealRepository):
         ).one()
 
     @staticmethod
-    def _supersede(connection: Connection, row: Row[Any], *, reason: str, at: datetime) -> None:
+    def _supersede(
+        connection: Connection, row: Row[Any] | Badge, *, reason: str, at: datetime, as_read: bool = False
+    ) -> int:
+        """Supersede ``row`` (``as_read``: only if it is still current and as revoked as it was
+        read); the number of rows changed."""
         values: dict[str, Any] = {"superseded_at": at}
         if not row.revoked:  # an earlier revocation keeps its own record
             values.update(revoked=True, revoked_at=at, revoke_reason=reason)
-        connection.execute(update(t.badges).where(t.badges.c.id == row.id).values(**values))
+        b = t.badges.c
+        which = update(t.badges).where(b.id == row.id)
+        if as_read:
+            which = which.where(b.superseded_at.is_(None), b.revoked == bool(row.revoked))
+        return connection.execute(which.values(**values)).rowcount
+
+    def _supersede_as_seen(
+        self,
+        connection: Connection,
+        assessment_id: uuid.UUID,
+        seen: Sequence[Badge] | None,
+        *,
+        reason: str | None,
+        at: datetime,
+    ) -> bool:
+        """Whether the credentials the caller read (``seen``) still hold, so that the current
+        one need not be read again: none was current — one inserted since makes the insert
+        fail on ``uq_badges_one_current``, and the retry reads — or the current one is
+        superseded here, still current and as revoked as read.  False: read it."""
+        if seen is None:
+            return False
+        expected = next((b for b in seen if b.current and b.assessment_id == assessment_id), None)
+        if expected is None:
+            return True
+        if reason is None:  # refused (CONFLICT) on the current one read
+            return False
+        return self._supersede(connection, expected, reason=reason, at=at, as_read=True) == 1
 
     def supersede_badge(self, assessment_id: uuid.UUID | str, *, reason: str, at: datetime) -> Badge | None:
         """Retire the assessment's current credential: its scores are no longer the assessment's.
