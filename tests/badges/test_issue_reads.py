@@ -175,3 +175,47 @@ def test_a_revocation_by_hand_since_the_read_keeps_its_record(session: Any) -> N
         (first.id, False, True, "key leaked"),
         (second.id, True, False, None),
     ]
+
+
+@pytest.mark.parametrize("reason", [None, "superseded: test"])
+def test_workers_issuing_one_assessment_at_once_from_the_same_read(
+    store_url: str, reason: str | None
+) -> None:
+    """Three workers read no credential, then write at once: one current credential; the
+    others are refused (no reason to supersede) or supersede it in turn, each with its own bit."""
+    import threading
+
+    from aaaf.store import open_store
+
+    stores = [open_store(store_url) for _ in range(3)]
+    try:
+        setup = stores[0].scope(stores[0].default_organization().id)
+        assessment = completed_assessment(setup)
+        seen = setup.badge_credentials(assessment.id)
+        barrier = threading.Barrier(len(stores))
+        errors: list[BaseException] = []
+
+        def run(store: Any) -> None:
+            org = store.scope(setup.organization_id)
+            barrier.wait()
+            try:
+                _issue(org, assessment, credentials=seen, supersede_reason=reason)
+            except BaseException as error:
+                errors.append(error)
+
+        threads = [threading.Thread(target=run, args=(store,)) for store in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        records = setup.badge_credentials(assessment.id)
+        assert [b.current for b in records].count(True) == 1
+        if reason is None:
+            assert len(records) == 1
+            assert [getattr(e, "code", e) for e in errors] == ["CONFLICT", "CONFLICT"]
+        else:
+            assert errors == []
+            assert sorted(b.status_index for b in records) == [0, 1, 2]
+    finally:
+        for store in stores:
+            store.close()
