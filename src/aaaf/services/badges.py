@@ -218,10 +218,13 @@ def issue(
     A new credential's row — status bit reserved, credential signed, JWT stored — is
     written in one transaction (``OrgStore.issue_badge``); a current credential whose
     scores are no longer the assessment's is superseded in that same transaction.
+
+    The assessment is read once (the current one is loaded too only when it is another) and
+    its credentials once: the write reads the current one again only when it changed since.
     """
     org, organization = session.org, session.organization
     assessment = org.get_assessment(assessment_id)
-    check_issuable(assessment, now=now, latest=org.latest_completed_assessment(assessment.agent_id))
+    check_issuable(assessment, now=now, latest=_latest(session, assessment))
     data = badge_data_from_assessment(
         assessment, agent_name=assessment.agent_name, organization_name=organization.name, base_url=base_url()
     )
@@ -267,6 +270,8 @@ def issue(
         valid_until=data.valid_until,
         issued_at=utc(now),
         supersede_reason=None if current is None else _supersede_reason(says=says, audits=audits),
+        assessment=assessment,
+        credentials=credentials,
     )
     if current is not None:  # a bit changed: the published list must say so
         write_status_list(session, None, now)
@@ -281,6 +286,14 @@ def issue(
         svg=svg,
         png=png,
     )
+
+
+def _latest(session: OrgSession, assessment: Assessment) -> Assessment | None:
+    """The agent's current assessment: ``assessment`` itself when it is (not read again)."""
+    latest_id = session.org.latest_completed_id(assessment.agent_id)
+    if latest_id is None or latest_id == assessment.id:
+        return None if latest_id is None else assessment
+    return session.org.get_assessment(latest_id)
 
 
 def _supersede_reason(*, says: bool, audits: bool) -> str:

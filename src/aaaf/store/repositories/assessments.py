@@ -474,6 +474,19 @@ class AssessmentRepository(EventRepository):
             ).one_or_none()
             return None if latest is None else self._load_assessment(connection, latest.id)
 
+    def latest_completed_id(self, agent_id: uuid.UUID) -> uuid.UUID | None:
+        """The id of the agent's current assessment (:meth:`latest_completed_assessment`'s, in the
+        same order), or None: one statement, nothing loaded — for a caller that holds an
+        assessment of this organization and asks only whether it is the current one."""
+        with self._reading() as connection:
+            found: uuid.UUID | None = connection.execute(
+                select(t.assessments.c.id)
+                .where(t.assessments.c.agent_id == agent_id, t.assessments.c.status == "completed")
+                .order_by(*t.LATEST_COMPLETED_FIRST)
+                .limit(1)
+            ).scalar_one_or_none()
+            return found
+
     def set_review_state(
         self,
         assessment_id: uuid.UUID,

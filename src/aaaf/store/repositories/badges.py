@@ -7,7 +7,7 @@ Part of the organization's repositories (:class:`aaaf.store.org_store.OrgStore`)
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from aaaf.errors import AAAFError
 from aaaf.store import tables as t
 from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
+    Assessment,
     Badge,
     BadgeSlot,
     SignedCredential,
@@ -71,6 +72,8 @@ class BadgeRepository(AppealRepository):
         valid_until: datetime,
         issued_at: datetime,
         supersede_reason: str | None = None,
+        assessment: Assessment | None = None,
+        credentials: Sequence[Badge] | None = None,
     ) -> Badge:
         """Record a new credential of the assessment, complete, in ONE write transaction.
 
@@ -83,51 +86,70 @@ class BadgeRepository(AppealRepository):
         When the assessment already has a current credential: with ``supersede_reason``
         it is superseded in the same transaction (bit set, reason recorded, see
         :meth:`supersede_badge`); without, ``CONFLICT``.
+
+        ``assessment``: the assessment as the caller read it from this organization (the badge
+        service has), so that it is not read again here; else it is read in the transaction.
+        ``credentials``: the assessment's credentials as the caller read them
+        (:meth:`badge_credentials`), so that the current one is not read again while it is
+        still as read (:meth:`_supersede_as_seen`); else, or when it changed, it is read here.
         """
         with self._writing() as connection:
-            assessment = self._assessment_row(connection, assessment_id)
-            if as_uuid(agent_id) != assessment.agent_id:
+            of: Assessment | Row[Any] = (
+                self._assessment_row(connection, assessment_id)
+                if assessment is None
+                or (as_uuid(assessment_id), self.organization_id)
+                != (assessment.id, assessment.organization_id)
+                else assessment
+            )
+            if as_uuid(agent_id) != of.agent_id:
                 raise AAAFError(
                     "INVALID_REQUEST",
-                    f"Assessment {assessment.id} is not of agent {agent_id}.",
-                    {"assessment_id": str(assessment.id), "agent_id": str(agent_id)},
+                    f"Assessment {of.id} is not of agent {agent_id}.",
+                    {"assessment_id": str(of.id), "agent_id": str(agent_id)},
                 )
             for attempt in range(_STATUS_INDEX_ATTEMPTS):
                 try:
                     with connection.begin_nested():
-                        badge_id = self._insert_signed_badge(
+                        row = self._insert_signed_badge(
                             connection,
-                            assessment,
+                            of.id,
+                            of.agent_id,
                             sign=sign,
                             valid_until=valid_until,
                             issued_at=issued_at,
                             supersede_reason=supersede_reason,
+                            seen=credentials if attempt == 0 else None,
                         )
                     break
                 except IntegrityError:
                     if attempt == _STATUS_INDEX_ATTEMPTS - 1:
                         raise
-            refresh_agent_summaries(connection, self.organization_id, [assessment.agent_id])
-            row = connection.execute(select(t.badges).where(t.badges.c.id == badge_id)).one()
+            refresh_agent_summaries(connection, self.organization_id, [of.agent_id])
             return badge_from_row(row)
 
     def _insert_signed_badge(
         self,
         connection: Connection,
-        assessment: Row[Any],
+        assessment_id: uuid.UUID,
+        agent_id: uuid.UUID,
         *,
         sign: Callable[[BadgeSlot], SignedCredential],
         valid_until: datetime,
         issued_at: datetime,
         supersede_reason: str | None,
-    ) -> uuid.UUID:
-        current = self._current_badge_row(connection, assessment.id)
+        seen: Sequence[Badge] | None = None,
+    ) -> Row[Any]:
+        """The new credential's row, as inserted (``RETURNING``: not read again)."""
+        as_seen = self._supersede_as_seen(
+            connection, assessment_id, seen, reason=supersede_reason, at=issued_at
+        )
+        current = None if as_seen else self._current_badge_row(connection, assessment_id)
         if current is not None:
             if supersede_reason is None:
                 raise AAAFError(
                     "CONFLICT",
-                    f"Assessment {assessment.id} already has a current badge (status bit {current.status_index}).",
-                    {"assessment_id": str(assessment.id), "badge_id": str(current.id)},
+                    f"Assessment {assessment_id} already has a current badge (status bit {current.status_index}).",
+                    {"assessment_id": str(assessment_id), "badge_id": str(current.id)},
                 )
             self._supersede(connection, current, reason=supersede_reason, at=issued_at)
         next_index = connection.execute(
@@ -139,11 +161,12 @@ class BadgeRepository(AppealRepository):
         signed = sign(slot)
         if not signed.credential_jwt:
             raise AAAFError("INVALID_REQUEST", "A badge is recorded only with its signed credential.")
-        connection.execute(
-            insert(t.badges).values(
+        return connection.execute(
+            insert(t.badges)
+            .values(
                 id=slot.badge_id,
-                assessment_id=assessment.id,
-                agent_id=assessment.agent_id,
+                assessment_id=assessment_id,
+                agent_id=agent_id,
                 organization_id=self.organization_id,
                 status_index=slot.status_index,
                 svg_url=signed.svg_url,
@@ -154,15 +177,45 @@ class BadgeRepository(AppealRepository):
                 valid_until=valid_until,
                 revoked=False,
             )
-        )
-        return slot.badge_id
+            .returning(*t.badges.c)
+        ).one()
 
     @staticmethod
-    def _supersede(connection: Connection, row: Row[Any], *, reason: str, at: datetime) -> None:
+    def _supersede(
+        connection: Connection, row: Row[Any] | Badge, *, reason: str, at: datetime, as_read: bool = False
+    ) -> int:
+        """Supersede ``row`` (``as_read``: only if it is still current and as revoked as it was
+        read); the number of rows changed."""
         values: dict[str, Any] = {"superseded_at": at}
         if not row.revoked:  # an earlier revocation keeps its own record
             values.update(revoked=True, revoked_at=at, revoke_reason=reason)
-        connection.execute(update(t.badges).where(t.badges.c.id == row.id).values(**values))
+        b = t.badges.c
+        which = update(t.badges).where(b.id == row.id)
+        if as_read:
+            which = which.where(b.superseded_at.is_(None), b.revoked == bool(row.revoked))
+        return connection.execute(which.values(**values)).rowcount
+
+    def _supersede_as_seen(
+        self,
+        connection: Connection,
+        assessment_id: uuid.UUID,
+        seen: Sequence[Badge] | None,
+        *,
+        reason: str | None,
+        at: datetime,
+    ) -> bool:
+        """Whether the credentials the caller read (``seen``) still hold, so that the current
+        one need not be read again: none was current — one inserted since makes the insert
+        fail on ``uq_badges_one_current``, and the retry reads — or the current one is
+        superseded here, still current and as revoked as read.  False: read it."""
+        if seen is None:
+            return False
+        expected = next((b for b in seen if b.current and b.assessment_id == assessment_id), None)
+        if expected is None:
+            return True
+        if reason is None:  # refused (CONFLICT) on the current one read
+            return False
+        return self._supersede(connection, expected, reason=reason, at=at, as_read=True) == 1
 
     def supersede_badge(self, assessment_id: uuid.UUID | str, *, reason: str, at: datetime) -> Badge | None:
         """Retire the assessment's current credential: its scores are no longer the assessment's.
