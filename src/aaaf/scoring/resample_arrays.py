@@ -89,7 +89,7 @@ def _tool_columns(rows: Sequence[Sequence[Any]], index: Mapping[str, int], width
         return np.zeros((len(rows), width))
     at = np.array(cells, dtype=np.int64)
     counts = np.array(values, dtype=np.float64).reshape(-1, 5)
-    out = np.bincount(at, counts[:, 0], size)
+    out = np.bincount(at, counts[:, 0], size).astype(np.float64, copy=False)  # weighted: already float64
     for k in range(1, 5):
         out += np.bincount(at + k, counts[:, k], size)
     return out.reshape(len(rows), width)
