@@ -207,3 +207,21 @@ def test_one_agents_window_reads_its_months_through_the_index(store_url: str) ->
     used = {node["Index Name"] for node in nodes if "Index Name" in node}
     assert all(any(name.startswith(f"{table}_agent_id_") for name in used) for table in scanned), used
     assert all(name.startswith(tuple(scanned)) for name in used), used
+
+
+def test_an_offset_timestamp_is_stored_in_its_utc_month(store_url: str) -> None:
+    """2026-03-31T23:30-02:00 is April in UTC: its partition is April's (and May's after it)."""
+    from datetime import timezone
+
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite keeps one events table")
+    with open_store(store_url) as store:
+        org = store.scope(store.create_organization("o").id)
+        agent = org.enroll_agent("a")
+        late = datetime(2026, 3, 31, 23, 30, tzinfo=timezone(timedelta(hours=-2)))
+        assert org.add_events([(agent.id, completed("t", late, key="k"))]) == [Stored.NEW]
+        with store.engine.connect() as connection:
+            names = set(partitions(connection))
+            held = connection.execute(text("SELECT count(*) FROM events_y2026m04")).scalar_one()
+        assert {"events_y2026m04", "events_y2026m05"} <= names and "events_y2026m03" not in names
+        assert held == 1

@@ -116,8 +116,13 @@ def parse_request(body: bytes, kind: str) -> ExportTraceServiceRequest:
     return request
 
 
+_SCALARS = frozenset({"string_value", "bool_value", "int_value", "double_value"})
+
+
 def _value(value: AnyValue) -> Any:
     which = value.WhichOneof("value")
+    if which in _SCALARS:  # nearly every attribute
+        return getattr(value, which)
     if which == "array_value":
         return [_value(item) for item in value.array_value.values]
     if which == "kvlist_value":
@@ -135,29 +140,34 @@ def spans_of(request: ExportTraceServiceRequest) -> list[Span]:
     """Every span of the request as :class:`aaaf.evidence.otlp.Span`; 400 for a span
     without a valid trace or span id (the specification requires both)."""
     out: list[Span] = []
+    error_code = Status.STATUS_CODE_ERROR
     for resource in request.resource_spans:
         for scope in resource.scope_spans:
             for span in scope.spans:
-                if len(span.trace_id) != 16 or len(span.span_id) != 8:
+                trace_id, span_id = span.trace_id, span.span_id
+                if len(trace_id) != 16 or len(span_id) != 8:
                     raise _bad(
                         "every span needs a 16-byte trace_id and an 8-byte span_id "
-                        f"(got {len(span.trace_id)} and {len(span.span_id)} bytes)"
+                        f"(got {len(trace_id)} and {len(span_id)} bytes)"
                     )
+                status, events = span.status, span.events
                 out.append(
                     Span(
-                        trace_id=span.trace_id.hex(),
-                        span_id=span.span_id.hex(),
-                        parent_span_id=span.parent_span_id.hex() or None,
-                        name=span.name,
-                        start_ns=span.start_time_unix_nano,
-                        end_ns=span.end_time_unix_nano,
-                        error=span.status.code == Status.STATUS_CODE_ERROR,
-                        status_message=span.status.message,
-                        attributes=_attributes(span.attributes),
-                        events=tuple(
+                        trace_id.hex(),
+                        span_id.hex(),
+                        span.parent_span_id.hex() or None,
+                        span.name,
+                        span.start_time_unix_nano,
+                        span.end_time_unix_nano,
+                        status.code == error_code,
+                        status.message,
+                        {item.key: _value(item.value) for item in span.attributes},
+                        tuple(
                             SpanEvent(event.name, event.time_unix_nano, _attributes(event.attributes))
-                            for event in span.events
-                        ),
+                            for event in events
+                        )
+                        if events
+                        else (),
                     )
                 )
     return out

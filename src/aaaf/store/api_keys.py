@@ -4,6 +4,9 @@ The key itself (``ak_`` + 43 URL-safe characters, 256 random bits) is shown once
 is created; the store keeps its SHA-256 (a key this long needs no slow hash: there is
 nothing to guess), a display prefix (``ak_`` + 8 characters) and its scopes.  A revoked
 key stays on the record with its revocation time and never authenticates again.
+
+A key found active is trusted for a few seconds without reading its row again
+(:mod:`aaaf.store.verified_keys`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from aaaf.scoring.results import iso
 from aaaf.store import tables_access as t
 from aaaf.store.credentials import CredentialTable
 from aaaf.store.engine import one_statement_read, read_connection, write_transaction
+from aaaf.store.verified_keys import verified_keys
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,15 @@ class ApiKeys(CredentialTable[ApiKey]):
     def for_request(self, key_hash: str) -> tuple[ApiKey, int | None] | None:
         """The key with this hash, revoked or not (authentication decides what that means), and its organization's
         ``rate_limit_per_minute`` setting (None: not set), in one read — all a request needs
-        to authenticate and limit its caller."""
+        to authenticate and limit its caller.  An active key read less than
+        :data:`~aaaf.store.verified_keys.VERIFIED_KEY_SECONDS` ago is not read again."""
         from aaaf.store.tables import org_configs
         from aaaf.store.usage import rate_limit_setting
+
+        database = self._engine.url
+        remembered = verified_keys.get(database, key_hash)
+        if remembered is not None:
+            return remembered
 
         with one_statement_read(self._engine) as connection:  # every request: no BEGIN, no ROLLBACK
             row = connection.execute(
@@ -92,7 +102,17 @@ class ApiKeys(CredentialTable[ApiKey]):
             ).one_or_none()
         if row is None:
             return None
-        return self._record(row), rate_limit_setting(row.organization_extra)
+        key, per_minute = self._record(row), rate_limit_setting(row.organization_extra)
+        if key.active:
+            verified_keys.put(database, key_hash, key, per_minute)
+        return key, per_minute
+
+    def revoke(self, organization_id: uuid.UUID, row_id: uuid.UUID, *, at: datetime) -> ApiKey:
+        """:meth:`CredentialTable.revoke`; the key is forgotten by this process once revoked."""
+        try:
+            return super().revoke(organization_id, row_id, at=at)
+        finally:
+            verified_keys.forget(key_id=row_id)
 
     def active_count(self, organization_id: uuid.UUID) -> int:
         """How many of the organization's keys are not revoked."""
@@ -109,3 +129,4 @@ class ApiKeys(CredentialTable[ApiKey]):
         """Record the key's last use."""
         with write_transaction(self._engine) as connection:
             connection.execute(update(t.api_keys).where(t.api_keys.c.id == key_id).values(last_used_at=at))
+        verified_keys.used(key_id, at)

@@ -68,7 +68,11 @@ def ensure_partitions(
     """Create, in the caller's transaction, the partitions missing for the months of
     ``instants`` (each with the month after it) among the ``existing`` names (read by
     :data:`PARTITIONS_QUERY`); returns the names created."""
-    wanted = {month_start(instant) for instant in instants}
+    months: set[tuple[int, int]] = set()
+    for instant in instants:  # not month_start for each: ~4 % of a batch request's writing
+        utc = instant if instant.tzinfo is UTC else instant.astimezone(UTC)
+        months.add((utc.year, utc.month))
+    wanted = {datetime(year, month, 1, tzinfo=UTC) for year, month in months}
     known = set(existing)
     if all(partition_name(start) in known for start in wanted):
         return []

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 
 from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
+from aaaf.api.json_body import FastJsonRoute
 from aaaf.api.limits import MAX_BATCH_EVENTS
 from aaaf.api.models import BatchResult, EventItemError, EventOut, EventStored, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
@@ -30,7 +31,8 @@ from aaaf.services.collect import CollectReport
 from aaaf.services.collect import collect as collect_events
 from aaaf.services.events import agent_events_page, request_transaction
 
-router = APIRouter(prefix="/api/v1/events", tags=["events"])
+# a batch is ~300 kB of JSON: parsed by orjson, as json.loads would (aaaf.api.json_body)
+router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=FastJsonRoute)
 
 
 def _client_id(raw: Any) -> str | None:

@@ -30,6 +30,7 @@ from aaaf.store.org_config import (
     record_config_change,
 )
 from aaaf.store.repositories.base import OrgScoped, check_one_of, now_utc
+from aaaf.store.verified_keys import forget_organization_keys
 
 
 def write_org_config(
@@ -68,6 +69,8 @@ def write_org_config(
     if extra_changes:
         values["extra"] = {**(config_row.extra or {}), **extra_changes}
     values["updated_at"] = stamp
+    if "rate_limit_per_minute" in normalised:  # read with the organization's keys
+        forget_organization_keys(organization_id)
     connection.execute(update(t.org_configs).where(t.org_configs.c.id == config_row.id).values(**values))
     for field, axis in WEIGHT_FIELDS.items():
         if field in normalised:

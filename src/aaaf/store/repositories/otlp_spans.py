@@ -21,6 +21,7 @@ from sqlalchemy import and_, delete, or_, select
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
+from aaaf.store.types import dumps_json
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
 
@@ -32,6 +33,20 @@ _LOCK_TRACES_PG = (
 _KEPT_PG = (
     "SELECT state, task_id, agent, span FROM otlp_pending_spans "
     "WHERE organization_id = %s AND trace_id = ANY(%s) AND received_at >= %s"
+)
+# keep_otlp_spans' writes as psycopg takes them, in one round trip (its pipeline): the kept spans
+# to drop and those received before the time-to-live (NULL: none), then the upsert of the spans
+# to keep (an exporter's retry carrying the same span succeeds)
+_DROP_PG = (
+    "DELETE FROM otlp_pending_spans WHERE organization_id = %s AND ((trace_id, span_id) IN "
+    "(SELECT * FROM unnest(%s::text[], %s::text[])) OR received_at < %s)"
+)
+_KEEP_PG = (
+    "INSERT INTO otlp_pending_spans (organization_id, trace_id, span_id, state, task_id, agent, span, "
+    "received_at) SELECT %s, k.*, %s FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], "
+    "%s::text[], %s::json[]) AS k ON CONFLICT (organization_id, trace_id, span_id) DO UPDATE SET "
+    "state = excluded.state, task_id = excluded.task_id, agent = excluded.agent, span = excluded.span, "
+    "received_at = excluded.received_at"
 )
 _STORED_PG = (
     "SELECT agents.id, events.type, events.idempotency_key, events.timestamp, events.data "
@@ -166,7 +181,10 @@ class OtlpSpanRepository(OrgScoped):
         if not outcomes and not gone:
             return
         if self._bound is not None:  # the unit of work's last step: no savepoint to come back to
-            self._write(self._bound, outcomes, at, gone, forget_before)
+            if self._bound.dialect.name == "postgresql":
+                self._write_pipelined(self._bound, outcomes, at, gone, forget_before)
+            else:
+                self._write(self._bound, outcomes, at, gone, forget_before)
             return
         with self._writing() as connection:
             self._write(connection, outcomes, at, gone, forget_before)
@@ -212,6 +230,48 @@ class OtlpSpanRepository(OrgScoped):
         values = list(rows.values())
         for start in range(0, len(values), _CHUNK):
             connection.execute(statement, values[start : start + _CHUNK])
+
+    def _write_pipelined(
+        self,
+        connection: Any,
+        outcomes: Sequence[SpanOutcome],
+        at: datetime,
+        gone: Sequence[tuple[str, str]],
+        forget_before: datetime | None,
+    ) -> None:
+        """:meth:`_write` on PostgreSQL: two statements of arrays in one round trip, nothing
+        for SQLAlchemy to compile (the two statements it built were ~11 % of an export's CPU)."""
+        import psycopg
+
+        rows: dict[tuple[str, str], SpanOutcome] = {outcome.span.key: outcome for outcome in outcomes}
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        with driver.cursor() as drop, driver.cursor() as keep, driver.pipeline():
+            if gone or forget_before is not None:
+                drop.execute(
+                    _DROP_PG,
+                    (
+                        self.organization_id,
+                        [trace_id for trace_id, _ in gone],
+                        [span_id for _, span_id in gone],
+                        forget_before,
+                    ),
+                )
+            if rows:
+                kept = list(rows.values())
+                keep.execute(
+                    _KEEP_PG,
+                    (
+                        self.organization_id,
+                        at,
+                        [outcome.span.trace_id for outcome in kept],
+                        [outcome.span.span_id for outcome in kept],
+                        [outcome.state for outcome in kept],
+                        [None if outcome.task is None else outcome.task.task_id for outcome in kept],
+                        [None if outcome.task is None else outcome.task.agent for outcome in kept],
+                        [dumps_json(outcome.span.to_json()) for outcome in kept],
+                    ),
+                )
 
     def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
         """Delete the kept spans ``keys`` and those received before ``before`` (one statement
