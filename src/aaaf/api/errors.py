@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from aaaf.errors import AAAFError
@@ -162,6 +163,16 @@ async def _on_database_unavailable(request: Request, error: Exception) -> JSONRe
     return database_unavailable_response(request, error)
 
 
+async def _on_database_error(request: Request, error: Exception) -> JSONResponse:
+    """A database error of another class (SQLAlchemy's "invalid transaction" after a lost
+    connection, say): a 503 when a lost database is among its causes, answered here rather
+    than by the catch-all, which Starlette answers and then raises again, so that the server
+    closed the client's connection under it; any other is raised on to the catch-all (500)."""
+    if database_unavailable(error):
+        return database_unavailable_response(request, error)
+    raise error
+
+
 async def _on_unexpected(request: Request, error: Exception) -> Response:
     """The answer to anything unexpected (and to a lost database wrapped in something else).
     Starlette sends it from outside every middleware, so the security headers are added here
@@ -199,4 +210,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     for unavailable in UNAVAILABLE_TYPES:
         app.add_exception_handler(unavailable, _on_database_unavailable)
+    app.add_exception_handler(sa_exc.SQLAlchemyError, _on_database_error)
     app.add_exception_handler(Exception, _on_unexpected)

@@ -201,7 +201,9 @@ def write_events(
     try:
         return _write_events(connection, items, taken)
     except BaseException:
-        if taken[0]:
+        # a connection lost meanwhile has no savepoint to go back to: the error that lost it is
+        # the one to raise (going back would raise "invalid transaction" in its place)
+        if taken[0] and not connection.invalidated:
             connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_OUTER_SAVEPOINT}")
         raise
 
