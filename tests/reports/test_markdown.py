@@ -130,7 +130,8 @@ def test_each_assessed_dimension_is_explained_in_plain_language_under_its_table(
             assert f"- **{title_of(name)}**: {BY_NAME[name].explanation}" in section, name
 
 
-def test_a_single_dimension_report_explains_that_dimension_only() -> None:
+def _learning_rate_report() -> str:
+    """The report of a single-dimension assessment of learning rate."""
     learning = {
         "composite_score": None,
         "tier": None,
@@ -139,9 +140,13 @@ def test_a_single_dimension_report_explains_that_dimension_only() -> None:
         "weights_used": {},
         "dimensions": {"learning_rate": dim(0.42, 15, 60, {"improvement": 0.126})},
     }
-    text = render_agent_report(
+    return render_agent_report(
         stored_assessment(None, learning, assessment_type="single_dimension", dimension="learning_rate")
     )
+
+
+def test_a_single_dimension_report_explains_that_dimension_only() -> None:
+    text = _learning_rate_report()
     assert f"- **Learning rate**: {BY_NAME['learning_rate'].explanation}" in text
     assert sum(d.explanation in text for d in DIMENSIONS) == 1
 
@@ -220,17 +225,7 @@ def test_top_tier_says_so() -> None:
 
 
 def test_single_dimension_assessment_has_no_composite_or_tier() -> None:
-    learning = {
-        "composite_score": None,
-        "tier": None,
-        "covered": 1,
-        "total": 1,
-        "weights_used": {},
-        "dimensions": {"learning_rate": dim(0.42, 15, 60, {"improvement": 0.126})},
-    }
-    text = render_agent_report(
-        stored_assessment(None, learning, assessment_type="single_dimension", dimension="learning_rate")
-    )
+    text = _learning_rate_report()
     assert "| Performance | — | not assessed | — |" in text
     assert "| Capability | — | — (a single dimension is not a composite) | 1/1 |" in text
     assert "- Dimension assessed: Learning rate" in text
