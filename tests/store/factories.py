@@ -52,3 +52,31 @@ PERFORMANCE_ROWS = [
     ),
     DimensionRow("performance", "review_compliance", 1e-17, 3, 3, {"items": 4}),
 ]
+
+
+def finished_stress_run(org: OrgStore, agent_id: Any, *, now: datetime, tasks: int) -> Any:
+    """A finished stress run of ``tasks`` speed results (pass, partial, fail in turn), the
+    first executed last: stored newest first, a run's own read gives them oldest first."""
+    from aaaf.store.repositories.stress_runs import StressResultRow
+
+    run = org.create_stress_run(
+        agent_id, adapter="subprocess", agent_reference="ref", library="standard", library_version="1"
+    )
+    rows = [
+        StressResultRow(
+            task_key=f"speed-{index}",
+            own=True,
+            dimension="speed",
+            complexity_level=None,
+            domain=None,
+            task_definition={},
+            outcome=("pass", "partial", "fail")[index % 3],
+            score=index / 10,
+            details={"index": index},
+            executed_at=now - timedelta(seconds=index),
+        )
+        for index in range(tasks)
+    ]
+    return org.finish_stress_run(
+        run.id, status="finished", finished_at=now, log_path=None, summary={}, results=rows
+    )

@@ -3,35 +3,11 @@ on SQLite and PostgreSQL; another organization's run reads as having none."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from aaaf.services.keys import create_organization
-from aaaf.store.repositories.stress_runs import StressResultRow
-
-
-def _run(org: Any, agent_id: Any, *, now: datetime, tasks: int) -> Any:
-    run = org.create_stress_run(
-        agent_id, adapter="subprocess", agent_reference="ref", library="standard", library_version="1"
-    )
-    rows = [
-        StressResultRow(
-            task_key=f"speed-{index}",
-            own=True,
-            dimension="speed",
-            complexity_level=None,
-            domain=None,
-            task_definition={},
-            outcome=("pass", "partial", "fail")[index % 3],
-            score=index / 10,
-            details={"index": index},
-            executed_at=now - timedelta(seconds=index),  # stored newest first: read oldest first
-        )
-        for index in range(tasks)
-    ]
-    return org.finish_stress_run(
-        run.id, status="finished", finished_at=now, log_path=None, summary={}, results=rows
-    )
+from tests.store.factories import finished_stress_run
 
 
 def test_the_results_of_several_runs_are_each_runs_own(store: Any) -> None:
@@ -39,8 +15,8 @@ def test_the_results_of_several_runs_are_each_runs_own(store: Any) -> None:
     mine = store.scope(create_organization(store, "mine", now=now)[0].id)
     theirs = store.scope(create_organization(store, "theirs", now=now)[0].id)
     agent = mine.enroll_agent("alpha")
-    runs = [_run(mine, agent.id, now=now, tasks=tasks) for tasks in (3, 0, 2)]
-    foreign = _run(theirs, theirs.enroll_agent("beta").id, now=now, tasks=2)
+    runs = [finished_stress_run(mine, agent.id, now=now, tasks=tasks) for tasks in (3, 0, 2)]
+    foreign = finished_stress_run(theirs, theirs.enroll_agent("beta").id, now=now, tasks=2)
     read = mine.results_of_stress_runs([run.id for run in runs] + [foreign.id])
     assert read == {**{run.id: mine.stress_run_results(run.id) for run in runs}, foreign.id: []}
     assert [row["task_key"] for row in read[runs[0].id]] == ["speed-2", "speed-1", "speed-0"]

@@ -18,6 +18,7 @@ from aaaf.services import assess as assess_service
 from aaaf.services import dashboard_pages
 from aaaf.store import open_store
 from tests.api.conftest import agent_evidence
+from tests.store.factories import finished_stress_run
 from tests.web.conftest import Dashboard
 
 
@@ -104,42 +105,16 @@ def test_the_agent_page_reads_on_one_connection_whatever_its_history(
     assert before["statements"] <= 26
 
 
-def _stress_run(org: Any, agent_id: Any, *, now: datetime, tasks: int) -> Any:
-    from aaaf.store.repositories.stress_runs import StressResultRow
-
-    run = org.create_stress_run(
-        agent_id, adapter="subprocess", agent_reference="ref", library="standard", library_version="1"
-    )
-    rows = [
-        StressResultRow(
-            task_key=f"speed-{index}",
-            own=True,
-            dimension="speed",
-            complexity_level=None,
-            domain=None,
-            task_definition={},
-            outcome=("pass", "fail")[index % 2],
-            score=index / 10,
-            details={},
-            executed_at=now + timedelta(seconds=index),
-        )
-        for index in range(tasks)
-    ]
-    return org.finish_stress_run(
-        run.id, status="finished", finished_at=now, log_path=None, summary={}, results=rows
-    )
-
-
 def test_the_agent_page_reads_its_stress_runs_in_two_statements_whatever_their_number(
     dashboard: Dashboard, reader: Any
 ) -> None:
     now = datetime.now(UTC)
     org = dashboard.store.scope(dashboard.org_id)
     alpha = dashboard.agents["alpha"]
-    _stress_run(org, alpha.id, now=now, tasks=2)
+    finished_stress_run(org, alpha.id, now=now, tasks=2)
     page = lambda org: dashboard_pages.agent_page_reads(org, "alpha", now=now)  # noqa: E731
     before = _page(reader, page)
-    runs = [_stress_run(org, alpha.id, now=now + timedelta(minutes=n), tasks=3) for n in (1, 2, 3)]
+    runs = [finished_stress_run(org, alpha.id, now=now + timedelta(minutes=n), tasks=3) for n in (1, 2, 3)]
     after = _page(reader, page)
     assert after == before
     with reader.reading_together() as shared:
