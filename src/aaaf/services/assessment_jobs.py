@@ -244,7 +244,8 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
     """Each claimed assessment scored (or failed with its reason): the configuration, stress
     runs, calibration baselines and evidence read once for all of them, on one read
     connection in one read transaction (:meth:`~aaaf.store.OrgStore.reading_together`),
-    closed before the scoring: one pool checkout instead of four, six round trips fewer."""
+    closed before the scoring: one pool checkout instead of four (each a ping, BEGIN and
+    ROLLBACK)."""
     from aaaf.scoring.spec import aaaf_spec
     from aaaf.services.provenance import runs_by_agent
     from aaaf.store.assessment_batch import latest_completed_composites
