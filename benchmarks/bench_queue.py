@@ -75,6 +75,18 @@ def _unfinished(store: Any) -> int:
         )
 
 
+def _until_assessed(store: Any, listener: Any) -> None:
+    """Wait until no assessment is pending or running, looking each time a job is queued in
+    the database — a batch's commit queues its badges, and procrastinate's trigger notifies
+    (``LISTEN`` on ``listener``, an autocommit psycopg connection) — and at least every 0.05 s.
+    Polled every 0.05 s alone, the last commit is seen 0-50 ms late (25 ms on average): about
+    5 % against the queue at the quiet bench's 0.46 s, and nothing against ``assess --all``,
+    which returns as it commits."""
+    while _unfinished(store):
+        for _ in listener.notifies(timeout=0.05, stop_after=1):
+            pass
+
+
 def _badges_waiting(store: Any) -> int:
     from sqlalchemy import text
 
@@ -126,7 +138,10 @@ def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[f
     workers, and to the last badge issued; and the CPU seconds of the trigger and of the
     workers until the last assessment completed (a load-independent measure, beside wall time
     on a shared machine)."""
-    from aaaf.jobs.queue import ProcrastinateQueue, build_app
+    import psycopg
+
+    from aaaf.jobs.blueprint import QUEUE
+    from aaaf.jobs.queue import ProcrastinateQueue, build_app, conninfo
     from aaaf.services.assessment_jobs import trigger_assessments
 
     org = store.scope(store.default_organization().id)
@@ -146,13 +161,14 @@ def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[f
                 break
             time.sleep(0.2)
         _until_start_up_duties_ran(store, deadline)
-        workers_cpu = sum(_cpu_seconds(process.pid) for process in processes)
-        start, trigger_cpu = time.perf_counter(), time.process_time()
-        trigger_assessments(org, agents, queue, now=datetime.now(UTC))
-        trigger_cpu = time.process_time() - trigger_cpu
-        while _unfinished(store):
-            time.sleep(0.05)
-        assessed = time.perf_counter() - start
+        with psycopg.connect(conninfo(url), autocommit=True) as listener:
+            listener.execute(f'LISTEN "procrastinate_queue_v1#{QUEUE}"')
+            workers_cpu = sum(_cpu_seconds(process.pid) for process in processes)
+            start, trigger_cpu = time.perf_counter(), time.process_time()
+            trigger_assessments(org, agents, queue, now=datetime.now(UTC))
+            trigger_cpu = time.process_time() - trigger_cpu
+            _until_assessed(store, listener)
+            assessed = time.perf_counter() - start
         workers_cpu = sum(_cpu_seconds(process.pid) for process in processes) - workers_cpu
         while _badges_waiting(store):
             time.sleep(0.05)

@@ -73,7 +73,16 @@ _TAKE = text(
 )
 
 _FINISH = text("SELECT procrastinate_finish_job_v1(id, 'succeeded', false) FROM unnest(:ids) AS id")
-_RELEASE = text("SELECT procrastinate_retry_job_v2(id, now(), NULL, NULL, NULL) FROM unnest(:ids) AS id")
+_RELEASE = text(
+    """
+    SELECT procrastinate_retry_job_v2(jobs.id, now(), NULL, NULL, NULL)
+      FROM procrastinate_jobs AS jobs
+     WHERE jobs.id = ANY(:ids) AND jobs.status = 'doing'
+       AND jobs.worker_id = (SELECT worker_id FROM procrastinate_jobs WHERE id = :job_id)
+    """
+)
+"""The jobs taken and still running under this run's worker go back to ``todo`` (one taken in
+a transaction that rolled back is ``todo`` already: retrying it would raise)."""
 
 
 class TakenJobs:
@@ -87,16 +96,23 @@ class TakenJobs:
         self._open: dict[uuid.UUID, int] = {}
         """Assessment id → job id of the jobs taken and not finished yet."""
 
-    def take(self, limit: int) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    def take(self, limit: int, connection: Connection | None = None) -> list[tuple[uuid.UUID, uuid.UUID]]:
         """Take up to ``limit`` due jobs, at most half of those due (at least
-        :data:`SHARE_FLOOR`); their (organization id, assessment id)."""
+        :data:`SHARE_FLOOR`), in ``connection``'s transaction (the one that claims their
+        assessments) or in one of its own; their (organization id, assessment id)."""
         if limit <= 0:
             return []
-        with self._engine.begin() as connection:
-            rows = connection.execute(
-                _TAKE,
-                {"job_id": self._job_id, "task_name": self._task_name, "limit": limit, "floor": SHARE_FLOOR},
-            ).all()
+        arguments = {
+            "job_id": self._job_id,
+            "task_name": self._task_name,
+            "limit": limit,
+            "floor": SHARE_FLOOR,
+        }
+        if connection is not None:
+            rows = connection.execute(_TAKE, arguments).all()
+        else:
+            with self._engine.begin() as own:
+                rows = own.execute(_TAKE, arguments).all()
         taken = []
         for job_id, args in rows:
             assessment_id = uuid.UUID(args["assessment_id"])
@@ -128,13 +144,15 @@ class TakenJobs:
                 )
 
     def release(self) -> None:
-        """Put every job taken and not finished back in the queue (the run failed)."""
+        """Put every job taken and not finished back in the queue (the run failed), those
+        still running under this run's worker: none when the transaction that took them
+        rolled back."""
         ids, self._open = list(self._open.values()), {}
         if not ids:
             return
         try:
             with self._engine.begin() as connection:
-                connection.execute(_RELEASE, {"ids": ids})
+                connection.execute(_RELEASE, {"ids": ids, "job_id": self._job_id})
         except Exception:  # the database is gone: the jobs wait for the sweep (worker restarts)
             log.warning(
                 "could not put %d taken assessment job(s) back: the sweep will", len(ids), exc_info=True

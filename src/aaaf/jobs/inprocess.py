@@ -75,7 +75,7 @@ def _now() -> datetime:
 class NothingTaken:
     """No further jobs: a job here scores (or badges) its own assessment alone."""
 
-    def take(self, limit: int) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    def take(self, limit: int, connection: Connection | None = None) -> list[tuple[uuid.UUID, uuid.UUID]]:
         return []
 
     def finish(self, connection: Connection, assessment_ids: list[uuid.UUID]) -> None:

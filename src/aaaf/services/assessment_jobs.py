@@ -37,6 +37,7 @@ from aaaf.services.assess_parallel import one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
 from aaaf.services.job_port import JobQueue
 from aaaf.store.availability import database_unavailable
+from aaaf.store.engine import write_transaction
 
 if TYPE_CHECKING:
     from aaaf.badges.keys import IssuerKey
@@ -141,24 +142,69 @@ def run_triggered_assessments(
     after_claim: Callable[[], None] | None = None,
     also: Callable[[Connection, list[uuid.UUID], list[Any]], None] | None = None,
 ) -> list[Any]:
-    """Score triggered assessments of one organization at once, each once (module docstring);
-    returns the records written now (an assessment finished already is left as it is).
-
-    One claim, one read of the evidence of all their agents, the pure engine on each, and
-    one transaction that stores every result with its webhook events
-    (:mod:`aaaf.services.assessment_completion`, as on every path) and ``also(connection,
-    assessment_ids, records)`` — every id handled, written now or found finished, and the
-    records written now — for the queue to mark their jobs done and queue their badges in
-    that transaction.  A failure of an assessment's scoring is
-    recorded on it (``failed`` with its error) and not raised.  A database that cannot be
-    reached is not a failure of the scoring: that error is raised, nothing is stored, and
-    the queue runs the jobs again with backoff (docs/jobs.md "When the database goes away")."""
-    from aaaf.store.claimed_assessments import RUNNING, claim_assessments
+    """Score triggered assessments of one organization at once, each once (module docstring):
+    claimed in a transaction of their own, then :func:`run_claimed_assessments`."""
+    from aaaf.store.claimed_assessments import claim_assessments
 
     org = store.scope(organization_id)
     claimed = claim_assessments(org.engine, organization_id, assessment_ids)
+    return run_claimed_assessments(
+        store, organization_id, assessment_ids, claimed, now=now, after_claim=after_claim, also=also
+    )
+
+
+def claim_triggered(
+    store: Store,
+    first: tuple[uuid.UUID, uuid.UUID],
+    take: Callable[[Connection], list[tuple[uuid.UUID, uuid.UUID]]],
+) -> dict[uuid.UUID, tuple[list[uuid.UUID], list[Any]]]:
+    """A worker's claim of a batch, in one write transaction: ``take(connection)`` marks the
+    further due jobs running (the queue's bookkeeping) and gives their (organization id,
+    assessment id), then every assessment of ``first`` and of those is claimed
+    (:func:`~aaaf.store.claimed_assessments.claim_assessments_on`) — the jobs are running if
+    and only if their assessments are claimed, and one commit (one pool checkout, one WAL
+    flush) does both.  Organization id → (the assessment ids asked, those found as claimed)."""
+    from aaaf.store.claimed_assessments import claim_assessments_on
+
+    with write_transaction(store.engine) as connection:
+        asked: dict[uuid.UUID, list[uuid.UUID]] = {}
+        for organization_id, assessment_id in [first, *take(connection)]:
+            asked.setdefault(organization_id, []).append(assessment_id)
+        return {
+            organization_id: (ids, claim_assessments_on(connection, organization_id, ids))
+            for organization_id, ids in asked.items()
+        }
+
+
+def run_claimed_assessments(
+    store: Store,
+    organization_id: uuid.UUID,
+    assessment_ids: Sequence[uuid.UUID],
+    claimed: Sequence[Any],
+    *,
+    now: datetime,
+    after_claim: Callable[[], None] | None = None,
+    also: Callable[[Connection, list[uuid.UUID], list[Any]], None] | None = None,
+) -> list[Any]:
+    """Score claimed assessments of one organization (``claimed``: those of ``assessment_ids``
+    found, with their status after the claim) at once, each once; returns the records written
+    now (an assessment finished already is left as it is).
+
+    One read transaction for the configuration, the stress runs, the previous composites and
+    the evidence of all their agents, the pure engine on each, and one transaction that
+    stores every result with its webhook events
+    (:mod:`aaaf.services.assessment_completion`, as on every path) and ``also(connection,
+    assessment_ids, records)`` — every id asked (written now, found finished, or not found:
+    nothing is left to do for it) and the records written now — for the queue to mark their
+    jobs done and queue their badges in that transaction.  A failure of an assessment's
+    scoring is recorded on it (``failed`` with its error) and not raised.  A database that
+    cannot be reached is not a failure of the scoring: that error is raised, nothing is
+    stored, and the queue runs the jobs again with backoff (docs/jobs.md "When the database
+    goes away")."""
+    from aaaf.store.claimed_assessments import RUNNING
+
     running = [c for c in claimed if c.status in RUNNING]
-    handled = [c.id for c in claimed]
+    handled = list(dict.fromkeys(assessment_ids))
 
     def beside(connection: Connection, records: list[Any]) -> None:
         if also is not None:
@@ -168,8 +214,11 @@ def run_triggered_assessments(
         for c in claimed:
             log.info("assessment %s is already %s: nothing to do", c.id, c.status)
         if handled and also is not None:
-            org.in_transaction(lambda connection: also(connection, handled, []))
+            with write_transaction(store.engine) as connection:
+                also(connection, handled, [])
         return []
+    # its agents were found in the organization in the claim: it exists, no need to read it
+    org = store.scope(organization_id, exists=True)
     if after_claim is not None:
         after_claim()
     try:
@@ -192,62 +241,82 @@ def run_triggered_assessments(
 
 
 def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> list[Any]:
-    """Each claimed assessment scored (or failed with its reason): evidence, stress runs and
-    calibration baselines read once for all of them."""
+    """Each claimed assessment scored (or failed with its reason): the configuration, stress
+    runs, calibration baselines and evidence read once for all of them, on one read
+    connection in one read transaction (:meth:`~aaaf.store.OrgStore.reading_together`),
+    closed before the scoring: one pool checkout instead of four (each a ping, BEGIN and
+    ROLLBACK)."""
     from aaaf.scoring.spec import aaaf_spec
-    from aaaf.services.provenance import AgentRuns, runs_by_agent
+    from aaaf.services.provenance import runs_by_agent
     from aaaf.store.assessment_batch import latest_completed_composites
     from aaaf.store.org_config import config_snapshot
 
-    config = org.config()
-    snapshot, spec = config_snapshot(config), aaaf_spec(config)
     agent_ids = list(dict.fromkeys(c.agent_id for c in running))
-    runs = runs_by_agent(org)
-    previous = latest_completed_composites(org.engine, org.organization_id, agent_ids)
-    items = []
     # the collector paused while the evidence is loaded and scored, as assess --all does: the
     # job body on 40 agents x 200 events, in-process, 4.08 s with vs 4.63 s without (4 runs each)
-    with gc_paused(), one_blas_thread(config.uncertainty_resamples > 0):
-        events = org.events_for_agents(agent_ids)
-        for claimed in running:
-            scored, error = None, None
-            try:
-                scored = score_agent(
-                    events.get(claimed.agent_id, []),
-                    config,
-                    claimed.window_end,
-                    claimed.type,
-                    claimed.dimension,
-                    runs.get(claimed.agent_id) or AgentRuns(),
-                    claimed.agent_name,
-                    window_start=claimed.window_start,
-                )
-            except AAAFError as refused:
-                error = refused.to_dict()["error"]
-            except Exception as failure:
-                if database_unavailable(failure):
-                    raise
-                log.exception("assessment %s failed unexpectedly", claimed.id)
-                error = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
-            items.append(
-                finished_assessment(
-                    assessment_id=claimed.id,
-                    agent_id=claimed.agent_id,
-                    agent_name=claimed.agent_name,
-                    assessment_type=claimed.type,
-                    dimension=claimed.dimension,
-                    window_start=claimed.window_start,
-                    window_end=claimed.window_end,
-                    scored=scored,
-                    error=error,
-                    config=config,
-                    snapshot=snapshot,
-                    spec=spec,
-                    previous=previous.get(claimed.agent_id),
-                    now=now,
-                )
-            )
+    with gc_paused():
+        with org.reading_together() as reading, reading.reading() as connection:
+            config = reading.config()
+            runs = runs_by_agent(reading)
+            previous = latest_completed_composites(connection, org.organization_id, agent_ids)
+            events = reading.events_for_agents(agent_ids)
+        snapshot, spec = config_snapshot(config), aaaf_spec(config)
+        with one_blas_thread(config.uncertainty_resamples > 0):
+            items = [
+                _finished_item(claimed, events, config, snapshot, spec, runs, previous, now)
+                for claimed in running
+            ]
     return items
+
+
+def _finished_item(
+    claimed: Any,
+    events: Any,
+    config: Any,
+    snapshot: Any,
+    spec: Any,
+    runs: Any,
+    previous: Any,
+    now: datetime,
+) -> Any:
+    """One claimed assessment scored, or failed with its reason (an unexpected error logged)."""
+    from aaaf.services.provenance import AgentRuns
+
+    scored, error = None, None
+    try:
+        scored = score_agent(
+            events.get(claimed.agent_id, []),
+            config,
+            claimed.window_end,
+            claimed.type,
+            claimed.dimension,
+            runs.get(claimed.agent_id) or AgentRuns(),
+            claimed.agent_name,
+            window_start=claimed.window_start,
+        )
+    except AAAFError as refused:
+        error = refused.to_dict()["error"]
+    except Exception as failure:
+        if database_unavailable(failure):
+            raise
+        log.exception("assessment %s failed unexpectedly", claimed.id)
+        error = {"code": "INTERNAL_ERROR", "message": "scoring failed unexpectedly"}
+    return finished_assessment(
+        assessment_id=claimed.id,
+        agent_id=claimed.agent_id,
+        agent_name=claimed.agent_name,
+        assessment_type=claimed.type,
+        dimension=claimed.dimension,
+        window_start=claimed.window_start,
+        window_end=claimed.window_end,
+        scored=scored,
+        error=error,
+        config=config,
+        snapshot=snapshot,
+        spec=spec,
+        previous=previous.get(claimed.agent_id),
+        now=now,
+    )
 
 
 def issue_badge_of(

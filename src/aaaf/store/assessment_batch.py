@@ -21,7 +21,7 @@ from aaaf.models.stored_result import stored_result_dict
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
 from aaaf.store.agent_summaries import refresh_agent_summaries
-from aaaf.store.engine import read_connection, write_transaction
+from aaaf.store.engine import reading_on, write_transaction
 from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values, sqlite_evidence_row
 from aaaf.store.org_store import DimensionRow, not_found
@@ -72,12 +72,17 @@ class PreviousComposites:
 
 
 def latest_completed_composites(
-    engine: Engine, organization_id: uuid.UUID, agent_ids: Sequence[uuid.UUID], *, every_type: bool = False
+    engine: Engine | Connection,
+    organization_id: uuid.UUID,
+    agent_ids: Sequence[uuid.UUID],
+    *,
+    every_type: bool = False,
 ) -> dict[uuid.UUID, PreviousComposites]:
     """Each agent's most recently completed assessment's composites (the §2.4 calibration baseline).
 
     Single-dimension assessments have no composite and are no baseline; ``every_type`` counts
     them too (the latest completed assessment whatever its type: the periodic duties').
+    ``engine`` may be an open read connection (a worker's batch reads on one).
     """
     wanted = list(dict.fromkeys(agent_ids))
     out: dict[uuid.UUID, PreviousComposites] = {}
@@ -89,7 +94,7 @@ def latest_completed_composites(
         if every_type
         else [a.c.status == "completed", a.c.type != "single_dimension"]
     )
-    with read_connection(engine) as connection:
+    with reading_on(engine) as connection:
         own = _own(connection, organization_id, wanted)
         for start in range(0, len(own), 500):
             chunk = own[start : start + 500]

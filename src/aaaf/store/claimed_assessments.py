@@ -64,32 +64,42 @@ def claim_assessments(
     """Claim the organization's assessments among ``assessment_ids``: each ``pending`` one
     becomes ``in_progress`` (one already ``in_progress`` — a job run again — stays so); every
     one found is returned with its status after the claim, the others (finished already)
-    for the caller to leave alone.  One transaction, two statements."""
+    for the caller to leave alone.  One transaction, two statements (:func:`claim_assessments_on`)."""
+    if not assessment_ids:
+        return []
+    with write_transaction(engine) as connection:
+        return claim_assessments_on(connection, organization_id, assessment_ids)
+
+
+def claim_assessments_on(
+    connection: Connection, organization_id: uuid.UUID, assessment_ids: Sequence[uuid.UUID]
+) -> list[ClaimedAssessment]:
+    """:func:`claim_assessments` in ``connection``'s transaction (a worker's, which marks the
+    assessments' jobs running in the same commit)."""
     wanted = list(dict.fromkeys(assessment_ids))
     if not wanted:
         return []
     a, agents = t.assessments, t.agents
     own = select(agents.c.id).where(agents.c.organization_id == organization_id).scalar_subquery()
-    with write_transaction(engine) as connection:
-        connection.execute(
-            update(a)
-            .where(a.c.id.in_(wanted), a.c.status == "pending", a.c.agent_id.in_(own))
-            .values(status="in_progress")
+    connection.execute(
+        update(a)
+        .where(a.c.id.in_(wanted), a.c.status == "pending", a.c.agent_id.in_(own))
+        .values(status="in_progress")
+    )
+    rows = connection.execute(
+        select(
+            a.c.id,
+            a.c.agent_id,
+            agents.c.name,
+            a.c.type,
+            a.c.status,
+            a.c.dimension,
+            a.c.window_start,
+            a.c.window_end,
         )
-        rows = connection.execute(
-            select(
-                a.c.id,
-                a.c.agent_id,
-                agents.c.name,
-                a.c.type,
-                a.c.status,
-                a.c.dimension,
-                a.c.window_start,
-                a.c.window_end,
-            )
-            .join(agents, agents.c.id == a.c.agent_id)
-            .where(a.c.id.in_(wanted), agents.c.organization_id == organization_id)
-        ).all()
+        .join(agents, agents.c.id == a.c.agent_id)
+        .where(a.c.id.in_(wanted), agents.c.organization_id == organization_id)
+    ).all()
     found = {row.id: ClaimedAssessment(*row) for row in rows}
     return [found[assessment_id] for assessment_id in wanted if assessment_id in found]
 
