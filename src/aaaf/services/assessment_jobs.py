@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -36,12 +36,18 @@ from aaaf.services import assess as assess_service
 from aaaf.services.assess_parallel import one_blas_thread, score_agent
 from aaaf.services.assessment_completion import finished_assessment, store_finished
 from aaaf.services.job_port import JobQueue
+from aaaf.services.provenance import AgentRuns
 from aaaf.store.availability import database_unavailable
 from aaaf.store.engine import write_transaction
 
 if TYPE_CHECKING:
     from aaaf.badges.keys import IssuerKey
+    from aaaf.scoring.defaults import AAAFConfig
+    from aaaf.scoring.records import EventRecord
+    from aaaf.scoring.schemes import SchemeSpec
     from aaaf.services.badges import IssuedBadge
+    from aaaf.store.assessment_batch import FinishedAssessment, PreviousComposites
+    from aaaf.store.claimed_assessments import ClaimedAssessment
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent, Assessment
     from aaaf.store.store import Store
@@ -270,18 +276,16 @@ def _finished_items(org: OrgStore, running: Sequence[Any], now: datetime) -> lis
 
 
 def _finished_item(
-    claimed: Any,
-    events: Any,
-    config: Any,
-    snapshot: Any,
-    spec: Any,
-    runs: Any,
-    previous: Any,
+    claimed: ClaimedAssessment,
+    events: Mapping[uuid.UUID, Sequence[EventRecord]],
+    config: AAAFConfig,
+    snapshot: Mapping[str, Any],
+    spec: SchemeSpec,
+    runs: Mapping[uuid.UUID, AgentRuns],
+    previous: Mapping[uuid.UUID, PreviousComposites],
     now: datetime,
-) -> Any:
+) -> FinishedAssessment:
     """One claimed assessment scored, or failed with its reason (an unexpected error logged)."""
-    from aaaf.services.provenance import AgentRuns
-
     scored, error = None, None
     try:
         scored = score_agent(
