@@ -184,12 +184,13 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
 def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> None:
     """On PostgreSQL an export takes one pooled connection (its ping) and one transaction:
-    the traces' lock with the kept spans and the stored tasks its parents would make (one
-    pipeline), the configuration with the agent, the events (the partitions' query with the
-    savepoints, two COPY), the kept spans' delete and upsert (one pipeline), the commit — 8
-    round trips, counted at the driver, for an export whose last trace waits for its agent span
-    (18 and a rollback, in 2 transactions and 2 checkouts, with the read-back after the commit;
-    9 with the delete and the upsert one after the other)."""
+    the traces' lock with the kept spans, the stored tasks its parents would make, the
+    configuration and the agents its spans name (one pipeline), the events (the partitions'
+    query with the savepoints, two COPY), the kept spans' delete and upsert (one pipeline), the
+    commit — 7 round trips, counted at the driver, for an export whose last trace waits for its
+    agent span (18 and a rollback, in 2 transactions and 2 checkouts, with the read-back after
+    the commit; 9 with the delete and the upsert one after the other; 8 with the configuration
+    and the agent read on their own)."""
     import psycopg
 
     org = store.scope(store.default_organization().id)
@@ -229,8 +230,7 @@ def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> 
     assert (report.collect.accepted, report.pending_spans, report.rejected_spans) == (5, 1, 0)
     assert trips == [
         ";",  # the checkout's ping (SQLAlchemy's empty statement)
-        "pipeline",  # lock, kept spans, stored tasks
-        "SELECT org_configs.id,",  # and the agent
+        "pipeline",  # lock, kept spans, stored tasks, configuration, agents
         "SELECT c.relname",  # and the savepoints
         "COPY event_keys",
         "COPY events",
@@ -238,3 +238,27 @@ def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> 
         "commit",
     ], trips
     assert _kept(store) == [("9" * 16, "pending")]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_the_export_read_finds_the_configuration_and_agents_as_their_own_reads_do(store) -> None:
+    """The configuration and agents read in the kept spans' pipeline are what ``config()`` and
+    ``find_agent`` read: stored weights and taxonomy, agents by id, by a name's other spelling,
+    by a name that looks like an id; none for a name or id the organization has no agent of."""
+    from tests.store.test_config import NEW_CAPABILITY_WEIGHTS
+
+    org = store.scope(store.default_organization().id)
+    other = store.scope(store.create_organization("other").id)
+    org.set_weights("capability", NEW_CAPABILITY_WEIGHTS)
+    org.set_taxonomy(["legal"])
+    writer = org.enroll_agent("writer")
+    named_like_an_id = org.enroll_agent(str(writer.id).replace("-", "")[:8] + "-agent")
+    org.enroll_agent("claims-bot")
+    stranger = other.enroll_agent("stranger")
+    found = ["writer", str(writer.id), named_like_an_id.name, str(named_like_an_id.id), "ｃｌａｉｍｓ-bot"]
+    references = [*found, "nobody", str(stranger.id), "stranger", "a\x00b"]
+    with org.unit_of_work() as work:
+        read = work.read_for_export(["1" * 32], [], since=NOW - OTLP_SPAN_TTL, agents=references)
+    assert read.config == org.config() and read.config.taxonomy == ("legal",)
+    assert read.agents == {reference: org.find_agent(reference) for reference in found}
