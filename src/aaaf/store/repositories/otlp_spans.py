@@ -272,16 +272,22 @@ class OtlpSpanRepository(OrgScoped):
         at: datetime,
         drop: Iterable[tuple[str, str]] = (),
         forget_before: datetime | None = None,
+        last: bool = False,
     ) -> None:
         """Store (or update) each span with its state, delete the kept spans ``drop`` (spans
         whose events are now stored) and, with ``forget_before``, the spans received before
-        it, in one transaction; nothing at all when there is nothing to store or drop."""
+        it, in one transaction; nothing at all when there is nothing to store or drop.
+
+        ``last``: this is the unit of work's last step, and on PostgreSQL its ``COMMIT`` is
+        sent with these writes, in their round trip (the unit of work's end then finds nothing
+        left to commit).  Should a write fail, the ``COMMIT`` is not run (the pipeline stops at
+        the error) and the unit of work rolls back as before."""
         gone = sorted(set(drop))
         if not outcomes and not gone:
             return
         if self._bound is not None:  # the unit of work's last step: no savepoint to come back to
             if self._bound.dialect.name == "postgresql":
-                self._write_pipelined(self._bound, outcomes, at, gone, forget_before)
+                self._write_pipelined(self._bound, outcomes, at, gone, forget_before, commit=last)
             else:
                 self._write(self._bound, outcomes, at, gone, forget_before)
             return
@@ -337,9 +343,12 @@ class OtlpSpanRepository(OrgScoped):
         at: datetime,
         gone: Sequence[tuple[str, str]],
         forget_before: datetime | None,
+        *,
+        commit: bool = False,
     ) -> None:
         """:meth:`_write` on PostgreSQL: two statements of arrays in one round trip, nothing
-        for SQLAlchemy to compile (the two statements it built were ~11 % of an export's CPU)."""
+        for SQLAlchemy to compile (the two statements it built were ~11 % of an export's CPU);
+        with ``commit``, the transaction's ``COMMIT`` in the same round trip."""
         import psycopg
 
         rows: dict[tuple[str, str], SpanOutcome] = {outcome.span.key: outcome for outcome in outcomes}
@@ -371,6 +380,8 @@ class OtlpSpanRepository(OrgScoped):
                         [dumps_json(outcome.span.to_json()) for outcome in kept],
                     ),
                 )
+            if commit:  # run only if both writes succeeded (a pipeline stops at its first error)
+                drop.execute("COMMIT", prepare=False)
 
     def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
         """Delete the kept spans ``keys`` and those received before ``before`` (one statement
