@@ -139,6 +139,18 @@ def _found_agents(rows: list[dict[str, Any]], references: Sequence[str]) -> dict
     return found
 
 
+def _is_text(reference: str) -> bool:
+    """Whether PostgreSQL's text can hold ``reference`` (no NUL, valid UTF-8): any other is
+    left for collect to refuse, as before, not sent with the reads."""
+    if not reference or "\x00" in reference:
+        return False
+    try:
+        reference.encode()
+    except UnicodeEncodeError:  # a lone surrogate (OTLP/JSON's \ud800)
+        return False
+    return True
+
+
 class OtlpSpanRepository(OrgScoped):
     """The organization's kept spans."""
 
@@ -179,8 +191,7 @@ class OtlpSpanRepository(OrgScoped):
             return ExportRead(self.kept_otlp_spans(traces, since=since), stored, None, {})
         import psycopg
 
-        # what PostgreSQL's text can hold (any other reference is looked up by collect, as before)
-        references = sorted({name for name in agents if name and "\x00" not in name})
+        references = sorted({name for name in agents if _is_text(name)})
         keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in traces})
         dialect = bound.dialect
         config_sql, config_types = _config_statement(dialect)
