@@ -184,12 +184,13 @@ def test_children_kept_pending_are_dropped_once_their_events_are_stored(store) -
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
 def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> None:
     """On PostgreSQL an export takes one pooled connection (its ping) and one transaction:
-    the traces' lock with the kept spans and the stored tasks its parents would make (one
-    pipeline), the configuration with the agent, the events (the partitions' query with the
-    savepoints, two COPY), the kept spans' delete and upsert (one pipeline), the commit — 8
-    round trips, counted at the driver, for an export whose last trace waits for its agent span
-    (18 and a rollback, in 2 transactions and 2 checkouts, with the read-back after the commit;
-    9 with the delete and the upsert one after the other)."""
+    the traces' lock with the kept spans, the stored tasks its parents would make, the
+    configuration and the agents its spans name (one pipeline), the events (the partitions'
+    query with the savepoints, two COPY), the kept spans' delete and upsert with the commit (one
+    pipeline) — 6 round trips, counted at the driver, for an export whose last trace waits for
+    its agent span (18 and a rollback, in 2 transactions and 2 checkouts, with the read-back
+    after the commit; 9 with the delete and the upsert one after the other; 8 with the
+    configuration and the agent read on their own; 7 with the commit on its own)."""
     import psycopg
 
     org = store.scope(store.default_organization().id)
@@ -204,6 +205,8 @@ def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> 
     def counted(name: str, real: Any) -> Any:
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             connection = self if isinstance(self, psycopg.Connection) else self.connection
+            if name == "commit" and connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                return real(self, *args, **kwargs)  # nothing to commit: nothing sent
             if connection._pipeline is None or name == "pipeline":  # a pipeline is one trip
                 trips.append(name if name in ("pipeline", "commit") else " ".join(str(args[0]).split()[:2]))
             return real(self, *args, **kwargs)
@@ -229,12 +232,57 @@ def test_an_export_is_one_transaction_of_few_round_trips(store, monkeypatch) -> 
     assert (report.collect.accepted, report.pending_spans, report.rejected_spans) == (5, 1, 0)
     assert trips == [
         ";",  # the checkout's ping (SQLAlchemy's empty statement)
-        "pipeline",  # lock, kept spans, stored tasks
-        "SELECT org_configs.id,",  # and the agent
+        "pipeline",  # lock, kept spans, stored tasks, configuration, agents
         "SELECT c.relname",  # and the savepoints
         "COPY event_keys",
         "COPY events",
-        "pipeline",  # the kept spans' delete and upsert
-        "commit",
+        "pipeline",  # the kept spans' delete and upsert, the commit
     ], trips
     assert _kept(store) == [("9" * 16, "pending")]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_the_export_read_finds_the_configuration_and_agents_as_their_own_reads_do(store) -> None:
+    """The configuration and agents read in the kept spans' pipeline are what ``config()`` and
+    ``find_agent`` read: stored weights and taxonomy, agents by id, by a name's other spelling,
+    by a name that looks like an id; none for a name or id the organization has no agent of."""
+    from tests.store.test_config import NEW_CAPABILITY_WEIGHTS
+
+    org = store.scope(store.default_organization().id)
+    other = store.scope(store.create_organization("other").id)
+    org.set_weights("capability", NEW_CAPABILITY_WEIGHTS)
+    org.set_taxonomy(["legal"])
+    writer = org.enroll_agent("writer")
+    named_like_an_id = org.enroll_agent(str(writer.id).replace("-", "")[:8] + "-agent")
+    org.enroll_agent("claims-bot")
+    stranger = other.enroll_agent("stranger")
+    found = ["writer", str(writer.id), named_like_an_id.name, str(named_like_an_id.id), "ｃｌａｉｍｓ-bot"]
+    references = [*found, "nobody", str(stranger.id), "stranger", "a\x00b"]
+    with org.unit_of_work() as work:
+        read = work.read_for_export(["1" * 32], [], since=NOW - OTLP_SPAN_TTL, agents=references)
+    assert read.config == org.config() and read.config.taxonomy == ("legal",)
+    assert read.agents == {reference: org.find_agent(reference) for reference in found}
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_failed_write_of_the_kept_spans_commits_nothing(store, monkeypatch) -> None:
+    """The commit that goes with the kept spans' writes runs only when they succeed: a failed
+    upsert leaves neither the export's events nor its kept spans stored."""
+    import psycopg
+
+    from aaaf.store.repositories import otlp_spans
+
+    org = store.scope(store.default_organization().id)
+    monkeypatch.setattr(
+        otlp_spans, "_KEEP_PG", otlp_spans._KEEP_PG.replace("received_at)", "no_such_column)")
+    )
+    spans = [agent(aaaf__task__domain="code", aaaf__task__complexity_level=2)]
+    spans.append(span("9" * 16, "8" * 16, "execute_tool", trace="3" * 32))  # waits: a span to keep
+    with pytest.raises(psycopg.errors.UndefinedColumn):
+        ingest_spans(org, spans, now=NOW)
+    assert _types(org, "writer") == [] and _kept(store) == []
+    monkeypatch.undo()
+    report = ingest_spans(org, spans, now=NOW)
+    assert report.collect.accepted == 2 and _kept(store) == [("9" * 16, "pending")]

@@ -57,6 +57,7 @@ from aaaf.store.repositories.base import check_agent_name
 from aaaf.store.write_errors import blames_the_event
 
 if TYPE_CHECKING:
+    from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
 
@@ -393,6 +394,7 @@ def collect(
     limits: EventLimits | None = None,
     context: ServiceContext | None = None,
     stress_run: uuid.UUID | None = None,
+    read: tuple[AAAFConfig, Mapping[str, Agent]] | None = None,
 ) -> CollectReport:
     """Validate and store ``items`` — ``(line or None, raw event | EventError)`` pairs.
 
@@ -407,6 +409,10 @@ def collect(
     is storing — a harness run of ``default_agent``, still ``running`` — and then every event
     must be marked as that run's stress-test evidence.  Without it, an event marked as
     stress-test evidence is rejected (``STRESS_EVIDENCE_REFUSED``, module docstring).
+
+    ``read`` is the organization's configuration and agents (by reference, as ``find_agent``
+    finds them) when the caller has read them already in this unit of work (OTLP reads them
+    with its kept spans): then they are not read again.
     """
     if limits is None:
         limits = context_or_default(context).settings.event_limits()
@@ -422,7 +428,10 @@ def collect(
     if first is not None:
         items = itertools.chain([first], items)
     reference = _agent_reference(first[1]) if first is not None else None
-    if reference is not None:  # the configuration and (mostly) the batch's one agent: one read
+    if read is not None:
+        config = read[0]
+        resolver.cache.update(read[1])
+    elif reference is not None:  # the configuration and (mostly) the batch's one agent: one read
         config, agent_found = org.config_and_agent(reference)
         if agent_found is not None:
             resolver.cache[reference] = agent_found

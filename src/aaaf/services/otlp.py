@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from aaaf.evidence.otlp import (
+    INVOKE_AGENT,
     KeptSpan,
     Plan,
     Span,
@@ -97,24 +98,30 @@ def ingest_spans(
 
         def is_agent_id(reference: str) -> bool:
             if reference not in known:
-                try:
-                    uuid.UUID(reference)
-                except ValueError:
-                    known[reference] = False
-                else:
-                    known[reference] = work.find_agent(reference) is not None
+                known[reference] = _is_uuid(reference) and work.find_agent(reference) is not None
             return known[reference]
 
         # exports of the same traces one after the other: what this one reads includes what
         # an export of these traces that was running stored and kept
         likely = _likely_tasks(spans)
-        kept, stored = work.read_for_export(trace_ids, likely, since=forget_before)
+        named = _named_agents(spans)
+        kept, stored, config, agents = work.read_for_export(
+            trace_ids, likely, since=forget_before, agents=named
+        )
+        if config is not None:  # read with the kept spans: each agent id the spans name is known
+            known.update((reference, reference in agents) for reference in named if _is_uuid(reference))
         plan = _plan(work, spans, kept, is_agent_id, (likely, stored))
         report.collect = collect(
-            work, ((None, event) for event in plan.events), now=now, enroll=enroll, context=context
+            work,
+            ((None, event) for event in plan.events),
+            now=now,
+            enroll=enroll,
+            context=context,
+            read=None if config is None else (config, agents),
         )
         keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
-        work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before)
+        # the last step: on PostgreSQL the commit goes with these writes (one round trip fewer)
+        work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before, last=True)
     refused: dict[tuple[str, str], str] = {}
     for error in report.collect.errors:
         key = plan.event_spans[error.index]
@@ -131,6 +138,27 @@ def ingest_spans(
         report.reasons.append(f"{report.collect.rejected} events were refused in all")
     report.warnings = plan.warnings
     return report
+
+
+def _is_uuid(reference: str) -> bool:
+    try:
+        uuid.UUID(reference)
+    except ValueError:
+        return False
+    return True
+
+
+def _named_agents(spans: Sequence[Span]) -> list[str]:
+    """The agent references (``gen_ai.agent.id``, ``gen_ai.agent.name``) of the request's
+    ``invoke_agent`` spans: the agents its events most often name, read with the kept spans."""
+    named: dict[str, None] = {}
+    for span in spans:
+        if span.operation == INVOKE_AGENT:
+            for attribute in ("gen_ai.agent.id", "gen_ai.agent.name"):
+                value = span.attributes.get(attribute)
+                if isinstance(value, str) and value:
+                    named[value] = None
+    return list(named)
 
 
 def _likely_tasks(spans: Sequence[Span]) -> set[str]:

@@ -10,17 +10,24 @@ back from them.  Rows older than the service's time-to-live are deleted by
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, bindparam, delete, or_, select
+from sqlalchemy.engine import Dialect
 
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
+from aaaf.names import name_key
+from aaaf.scoring.defaults import AAAFConfig
 from aaaf.store import tables as t
-from aaaf.store.repositories.base import OrgScoped
+from aaaf.store.records import Agent
+from aaaf.store.repositories.base import OrgScoped, as_uuid
+from aaaf.store.repositories.config import org_config_from_rows, org_config_query
+from aaaf.store.row_mapping import record_from_row
 from aaaf.store.types import dumps_json
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
@@ -48,6 +55,10 @@ _KEEP_PG = (
     "state = excluded.state, task_id = excluded.task_id, agent = excluded.agent, span = excluded.span, "
     "received_at = excluded.received_at"
 )
+_AGENTS_PG = (
+    f"SELECT {', '.join(column.name for column in t.agents.columns)} FROM agents "
+    "WHERE organization_id = %s AND (id = ANY(%s::uuid[]) OR name = ANY(%s::text[]))"
+)
 _STORED_PG = (
     "SELECT agents.id, events.type, events.idempotency_key, events.timestamp, events.data "
     "FROM events JOIN agents ON agents.id = events.agent_id WHERE agents.organization_id = %s "
@@ -65,6 +76,79 @@ def _lock_key(organization_id: uuid.UUID, trace_id: str) -> int:
     exports wait for each other."""
     digest = hashlib.blake2b(f"otlp:{organization_id}:{trace_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+class ExportRead(NamedTuple):
+    """What :meth:`OtlpSpanRepository.read_for_export` reads: the kept spans, the stored
+    events of the tasks asked for and, on PostgreSQL (else None and nothing), the
+    organization's configuration and the agents the references asked for name (by
+    reference, each as ``find_agent`` finds it; one that names none is left out)."""
+
+    kept: list[KeptSpan]
+    stored: list[StoredEvent]
+    config: AAAFConfig | None
+    agents: dict[str, Agent]
+
+
+class _Columns:
+    """Columns by name, as :func:`record_from_row` reads a row."""
+
+    def __init__(self, mapping: dict[str, Any]) -> None:
+        self._mapping = mapping
+
+
+@functools.cache
+def _config_statement(dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+    """``org_config_query``'s text for psycopg (one parameter, ``organization_id``) and the
+    types of its columns, compiled once."""
+    query = org_config_query(cast(uuid.UUID, bindparam("organization_id")))
+    return str(query.compile(dialect=dialect)), tuple(column.type for column in query.selected_columns)
+
+
+def _processed(cursor: Any, types: Sequence[Any], dialect: Dialect) -> list[dict[str, Any]]:
+    """The rows of a raw psycopg cursor by column name, each value converted as SQLAlchemy
+    converts a value of its column's type (what a SQLAlchemy result of the query holds)."""
+    description = cursor.description
+    processors = [
+        type_._cached_result_processor(dialect, column.type_code)
+        for type_, column in zip(types, description, strict=True)
+    ]
+    names = [column.name for column in description]
+    return [
+        {
+            name: value if process is None else process(value)
+            for name, process, value in zip(names, processors, row, strict=True)
+        }
+        for row in cursor
+    ]
+
+
+def _found_agents(rows: list[dict[str, Any]], references: Sequence[str]) -> dict[str, Agent]:
+    """Each reference's agent among ``rows``, as ``find_agent`` finds it: by id first (a
+    reference that is a UUID), else by its name's spelling (:func:`name_key`)."""
+    by_id = {row["id"]: row for row in rows}
+    by_name = {row["name"]: row for row in rows}
+    found: dict[str, Agent] = {}
+    for reference in references:
+        agent_id = as_uuid(reference)
+        row = by_id.get(agent_id) if agent_id is not None else None
+        if row is None:
+            row = by_name.get(name_key(reference))
+        if row is not None:
+            found[reference] = record_from_row(Agent, _Columns(row))
+    return found
+
+
+def _is_text(reference: str) -> bool:
+    """Whether PostgreSQL's text can hold ``reference`` (no NUL, valid UTF-8): any other is
+    left for collect to refuse, as before, not sent with the reads."""
+    if not reference or "\x00" in reference:
+        return False
+    try:
+        reference.encode()
+    except UnicodeEncodeError:  # a lone surrogate (OTLP/JSON's \ud800)
+        return False
+    return True
 
 
 class OtlpSpanRepository(OrgScoped):
@@ -85,36 +169,62 @@ class OtlpSpanRepository(OrgScoped):
         self._bound.exec_driver_sql(_LOCK_TRACES_PG, (keys,))
 
     def read_for_export(
-        self, trace_ids: Iterable[str], task_ids: Iterable[str], *, since: datetime
-    ) -> tuple[list[KeptSpan], list[StoredEvent]]:
+        self,
+        trace_ids: Iterable[str],
+        task_ids: Iterable[str],
+        *,
+        since: datetime,
+        agents: Iterable[str] = (),
+    ) -> ExportRead:
         """Inside a unit of work: :meth:`lock_otlp_traces`, then :meth:`kept_otlp_spans` and
         :meth:`stored_otlp_events` — on PostgreSQL in one round trip (psycopg's pipeline: each
         statement starts once the one before it has ended, so the reads see what a unit of
-        work that held one of the locks stored)."""
+        work that held one of the locks stored), with the configuration and the agents
+        ``agents`` name (references: names or ids), which collecting the events reads first
+        (a round trip of its own were they not read here)."""
         traces = sorted(set(trace_ids))
         tasks = sorted(set(task_ids))
         bound = self._bound
         if bound is None or bound.dialect.name != "postgresql" or not traces:
             self.lock_otlp_traces(traces)
             stored = self.stored_otlp_events(tasks) if tasks else []
-            return self.kept_otlp_spans(traces, since=since), stored
+            return ExportRead(self.kept_otlp_spans(traces, since=since), stored, None, {})
         import psycopg
 
+        references = sorted({name for name in agents if _is_text(name)})
         keys = sorted({_lock_key(self.organization_id, trace_id) for trace_id in traces})
+        dialect = bound.dialect
+        config_sql, config_types = _config_statement(dialect)
         driver = bound.connection.driver_connection
         assert isinstance(driver, psycopg.Connection)
-        with driver.cursor() as lock, driver.cursor() as kept, driver.cursor() as found:
+        with (
+            driver.cursor() as lock,
+            driver.cursor() as kept,
+            driver.cursor() as found,
+            driver.cursor() as config,
+            driver.cursor() as named,
+        ):
             with driver.pipeline():
                 lock.execute(_LOCK_TRACES_PG, (keys,))
                 kept.execute(_KEPT_PG, (self.organization_id, traces, since))
                 if tasks:
                     found.execute(_STORED_PG, (self.organization_id, tasks))
+                config.execute(config_sql, {"organization_id": self.organization_id})
+                if references:
+                    ids = [agent_id for agent_id in map(as_uuid, references) if agent_id is not None]
+                    names = sorted({name_key(reference) for reference in references})
+                    named.execute(_AGENTS_PG, (self.organization_id, ids, names))
             spans = [_kept_span(state, task_id, agent, span) for state, task_id, agent, span in kept]
             stored = [
                 StoredEvent(str(agent_id), kind, key, timestamp.astimezone(UTC), data)
                 for agent_id, kind, key, timestamp, data in (found if tasks else [])
             ]
-        return spans, stored
+            config_rows = cast(Any, _processed(config, config_types, dialect))
+            configuration = org_config_from_rows(self.organization_id, config_rows)
+            rows = (
+                _processed(named, [column.type for column in t.agents.columns], dialect) if references else []
+            )
+        return ExportRead(spans, stored, configuration, _found_agents(rows, references))
 
     def kept_otlp_spans(self, trace_ids: Iterable[str], *, since: datetime) -> list[KeptSpan]:
         """Every span of these traces kept since ``since`` (older ones are forgotten: not
@@ -173,16 +283,22 @@ class OtlpSpanRepository(OrgScoped):
         at: datetime,
         drop: Iterable[tuple[str, str]] = (),
         forget_before: datetime | None = None,
+        last: bool = False,
     ) -> None:
         """Store (or update) each span with its state, delete the kept spans ``drop`` (spans
         whose events are now stored) and, with ``forget_before``, the spans received before
-        it, in one transaction; nothing at all when there is nothing to store or drop."""
+        it, in one transaction; nothing at all when there is nothing to store or drop.
+
+        ``last``: this is the unit of work's last step, and on PostgreSQL its ``COMMIT`` is
+        sent with these writes, in their round trip (the unit of work's end then finds nothing
+        left to commit).  Should a write fail, the ``COMMIT`` is not run (the pipeline stops at
+        the error) and the unit of work rolls back as before."""
         gone = sorted(set(drop))
         if not outcomes and not gone:
             return
         if self._bound is not None:  # the unit of work's last step: no savepoint to come back to
             if self._bound.dialect.name == "postgresql":
-                self._write_pipelined(self._bound, outcomes, at, gone, forget_before)
+                self._write_pipelined(self._bound, outcomes, at, gone, forget_before, commit=last)
             else:
                 self._write(self._bound, outcomes, at, gone, forget_before)
             return
@@ -238,9 +354,12 @@ class OtlpSpanRepository(OrgScoped):
         at: datetime,
         gone: Sequence[tuple[str, str]],
         forget_before: datetime | None,
+        *,
+        commit: bool = False,
     ) -> None:
         """:meth:`_write` on PostgreSQL: two statements of arrays in one round trip, nothing
-        for SQLAlchemy to compile (the two statements it built were ~11 % of an export's CPU)."""
+        for SQLAlchemy to compile (the two statements it built were ~11 % of an export's CPU);
+        with ``commit``, the transaction's ``COMMIT`` in the same round trip."""
         import psycopg
 
         rows: dict[tuple[str, str], SpanOutcome] = {outcome.span.key: outcome for outcome in outcomes}
@@ -272,6 +391,8 @@ class OtlpSpanRepository(OrgScoped):
                         [dumps_json(outcome.span.to_json()) for outcome in kept],
                     ),
                 )
+            if commit:  # run only if both writes succeeded (a pipeline stops at its first error)
+                drop.execute("COMMIT", prepare=False)
 
     def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
         """Delete the kept spans ``keys`` and those received before ``before`` (one statement
