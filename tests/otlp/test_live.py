@@ -222,3 +222,32 @@ def test_rate_limited_answers_429_with_retry_after(live) -> None:
     assert limited.status_code == 429
     assert int(limited.headers["Retry-After"]) >= 1
     assert _status(limited).message
+
+
+def test_a_span_holding_a_nul_is_refused_not_kept(live) -> None:
+    """A protobuf string may hold a NUL, which PostgreSQL text cannot: such a span is refused by
+    name in the partial success (it was a 500 on PostgreSQL), and the next export still works."""
+    org = live.organization()
+    headers = {**PROTOBUF, "Authorization": f"Bearer {org.key}"}
+    for name in ("otel-\x00named", f"otel-{uuid.uuid4().hex[:8]}"):
+        spans = record_task(name, [("grep", True)])
+        response = httpx.post(f"{live.base_url}/v1/traces", content=protobuf_body(spans), headers=headers)
+        assert response.status_code == 200, response.text
+        answer = ExportTraceServiceResponse.FromString(response.content)
+        if "\x00" in name:
+            assert answer.partial_success.rejected_spans == len(spans)
+            assert "NUL" in answer.partial_success.error_message
+        else:
+            assert answer.partial_success.rejected_spans == 0
+            assert _types(agent_events(org.client, name)) == [
+                "task_assigned",
+                "task_completed",
+                "tool_invoked",
+            ]
+    # a span of the refused trace waiting for an ancestor (a NUL in its own attribute) is not kept either
+    waiting = record_task(f"otel-{uuid.uuid4().hex[:8]}", [("gr\x00ep", True)])[:1]
+    response = httpx.post(f"{live.base_url}/v1/traces", content=protobuf_body(waiting), headers=headers)
+    assert response.status_code == 200, response.text
+    answer = ExportTraceServiceResponse.FromString(response.content)
+    assert answer.partial_success.rejected_spans == 1
+    assert "NUL" in answer.partial_success.error_message

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import orjson
+
 from aaaf.evidence.otlp import (
     INVOKE_AGENT,
     KeptSpan,
@@ -120,6 +122,9 @@ def ingest_spans(
             read=None if config is None else (config, agents),
         )
         keep, drop = _to_keep(plan, report.collect, {item.span.key for item in kept})
+        unstorable = {outcome.span.key for outcome in keep if not _storable(outcome)}
+        if unstorable:
+            keep = [outcome for outcome in keep if outcome.span.key not in unstorable]
         # the last step: on PostgreSQL the commit goes with these writes (one round trip fewer)
         work.keep_otlp_spans(keep, at=now, drop=drop, forget_before=forget_before, last=True)
     refused: dict[tuple[str, str], str] = {}
@@ -131,6 +136,8 @@ def ingest_spans(
             refused.setdefault(outcome.span.key, f"span {outcome.span.span_id}: {outcome.reason}")
         if outcome.state == "pending" and outcome.span.key in received:
             report.pending_spans += 1
+    for key in unstorable:
+        refused.setdefault(key, f"span {key[1]}: {_NUL_REASON}")
     mine = [key for key in refused if key in received]
     report.rejected_spans = len(mine)
     report.reasons = [refused[key] for key in mine]
@@ -197,6 +204,19 @@ def _plan(
     if stored:
         plan = join(spans, [*kept, *stored], is_agent_id)
     return plan
+
+
+_NUL_REASON = "holds a NUL character (\\u0000) in a string; no text field takes one, so it is not kept"
+
+
+def _storable(outcome: SpanOutcome) -> bool:
+    """Whether the span can be kept: no string of it holds a NUL, which PostgreSQL's text and
+    JSON cannot store (SQLite could; one rule for both).  Protobuf strings may hold one
+    (OTLP/JSON bodies with one are refused whole); only the few spans kept are looked at."""
+    task = outcome.task
+    if task is not None and ("\x00" in task.task_id or "\x00" in task.agent):
+        return False
+    return b"\\u0000" not in orjson.dumps(outcome.span.to_json())
 
 
 def _to_keep(
