@@ -5,22 +5,23 @@ read-back way (every assessment read from the table) writes."""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 import aaaf.store.engine as store_engine
 from aaaf.evidence.validation import validate_event
 from aaaf.services.assess import assess_many
 from aaaf.store import open_store
+from aaaf.store.tables_summary import agent_summaries as summaries
 from tests.cli.events_factory import NOW, agent_log
 
 
 @pytest.fixture()
-def counted(sqlite_at_head: Path, monkeypatch: pytest.MonkeyPatch):
-    """The store, and the assessment results its engine decodes (JSON documents holding a
-    calibration), counted."""
+def counted(store_url: str, monkeypatch: pytest.MonkeyPatch):
+    """The store (SQLite and PostgreSQL), and the assessment results its engine decodes (JSON
+    documents holding a calibration), counted."""
     decoded: list[int] = []
     loads = store_engine.loads_json
 
@@ -30,7 +31,7 @@ def counted(sqlite_at_head: Path, monkeypatch: pytest.MonkeyPatch):
         return loads(text)
 
     monkeypatch.setattr(store_engine, "loads_json", counting)  # read when the engine is made
-    store = open_store(f"sqlite:///{sqlite_at_head}")
+    store = open_store(store_url)
     yield store.scope(store.default_organization().id), decoded
     store.close()
 
@@ -47,11 +48,15 @@ def _load(org: Any, tasks: dict[str, int]) -> None:
 
 
 def _summary_rows(org: Any) -> list[tuple[Any, ...]]:
-    """The stored rows, as stored (JSON as its text)."""
+    """The organization's stored rows."""
     with org.engine.connect() as connection:
         return [
             tuple(row)
-            for row in connection.exec_driver_sql("SELECT * FROM agent_summaries ORDER BY agent_id")
+            for row in connection.execute(
+                select(summaries)
+                .where(summaries.c.organization_id == org.organization_id)
+                .order_by(summaries.c.agent_id)
+            )
         ]
 
 
