@@ -113,9 +113,9 @@ def test_the_kept_batches_agents_are_refreshed_at_once_then_each_later_batch(sto
     beside: list[list[uuid.UUID]] = []
     real = assessment_batch.refresh_agent_summaries
 
-    def refresh(connection, organization_id, agent_ids):  # type: ignore[no-untyped-def]
+    def refresh(connection, organization_id, agent_ids, **options):  # type: ignore[no-untyped-def]
         refreshed.append(list(agent_ids))
-        real(connection, organization_id, agent_ids)
+        real(connection, organization_id, agent_ids, **options)
 
     monkeypatch.setattr(assessment_batch, "refresh_agent_summaries", refresh)
     with AssessmentWriter(

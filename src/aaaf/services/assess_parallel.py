@@ -7,6 +7,7 @@ The engine is pure, so a helper needs only where the events are and the config.
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import os
 import sys
@@ -52,9 +53,12 @@ log = logging.getLogger(__name__)
 # the event ids already in the form SQLite stores them (:class:`~aaaf.store.trace_codec.PackedTrace`).
 CHUNK_EVENTS = 10_000
 # chunks left to the helpers per helper when this process turns to writing (all queued for
-# them then): enough work for them while it writes what has been scored (about 0.3 s for a
-# thousand agents)
+# them then), at least: more when the write will take longer (:class:`WriteReserve`)
 WRITE_RESERVE_CHUNKS = 2
+# the write's time per second spent preparing the rows it writes (``keep``): the SQLite write
+# of a thousand-agent run (inserts, summaries, webhook events, commit) took 2.2-2.3 times
+# their preparation (CPU and wall, measured on a loaded machine)
+WRITE_PER_KEEP = 2.0
 PARALLEL_MIN_EVENTS = 200_000
 SQLITE_READ_TIMEOUT_S = 30.0
 
@@ -300,16 +304,15 @@ class FleetScoring:
         local = SqliteEventSource(source[1], timeout=SQLITE_READ_TIMEOUT_S) if source[0] == "sqlite" else None
         events_of: EventSource = local if local is not None else org
 
-        def score_here(chunk: list[Any]) -> None:
+        def score_here(chunk: list[Any]) -> list[Scored]:
             with gc_paused():
                 events = events_of.events_for_agents(chunk)
-                scored = _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
-            keep(scored)
+                return _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
 
         try:
             if self._pool is None:
                 while chunks:
-                    score_here(chunks.popleft())
+                    keep(score_here(chunks.popleft()))
             else:
                 _score_with_helpers(
                     self._pool,
@@ -364,6 +367,31 @@ def score_all(
         scoring.score(config, end, assessment_type, dimension, keep, drained)
 
 
+class WriteReserve:
+    """How many chunks this process leaves to the helpers when it turns to writing.
+
+    The helpers should be busy exactly as long as the write: with too few chunks left they
+    idle while this process writes (two a helper left a thousand-agent run's helper idle for
+    most of the write, and this process, which also prepares every chunk's rows, did 20-25 %
+    more CPU work than it), with too many this process waits on them.  The write's time is
+    estimated as :data:`WRITE_PER_KEEP` times the time spent preparing rows so far, a
+    helper's chunk as long as one scored here; at least :data:`WRITE_RESERVE_CHUNKS` a
+    helper."""
+
+    def __init__(self, helpers: int) -> None:
+        self.helpers = helpers
+        self.scored = 0  # chunks scored here
+        self.scoring = 0.0  # seconds reading and scoring them
+        self.keeping = 0.0  # seconds in ``keep`` (every chunk's, the helpers' too)
+
+    def chunks(self) -> int:
+        least = WRITE_RESERVE_CHUNKS * self.helpers
+        if self.scored == 0 or self.scoring <= 0.0:
+            return least
+        chunk_s = self.scoring / self.scored
+        return max(least, math.ceil(self.helpers * WRITE_PER_KEEP * self.keeping / chunk_s))
+
+
 def _score_with_helpers(
     pool: ProcessPoolExecutor,
     organization_id: Any,
@@ -375,15 +403,23 @@ def _score_with_helpers(
     assessment_type: str,
     dimension: str | None,
     runs: Mapping[Any, AgentRuns],
-    score_here: Callable[[list[Any]], None],
+    score_here: Callable[[list[Any]], list[Scored]],
     keep: Callable[[list[Scored]], None],
     drained: Callable[[], None],
 ) -> None:
-    """The ``helpers`` processes of ``pool`` take chunks from the front, this process from the back."""
+    """The ``helpers`` processes of ``pool`` take chunks from the front, this process from the
+    back until :class:`WriteReserve` says the rest is the helpers' while it writes."""
     here = 0
+    left = 0
     waited = 0.0
     drained_yet = False
     in_flight: set[Future[list[Scored]]] = set()
+    reserve = WriteReserve(helpers)
+
+    def kept(scored: list[Scored]) -> None:
+        started = time.perf_counter()
+        keep(scored)
+        reserve.keeping += time.perf_counter() - started
 
     def hand_out(chunk: list[Any]) -> None:
         in_flight.add(
@@ -405,13 +441,18 @@ def _score_with_helpers(
         # each helper has a chunk running and one queued; this process takes the rest
         while chunks and len(in_flight) < 2 * helpers:
             hand_out(chunks.popleft())
-        if len(chunks) > WRITE_RESERVE_CHUNKS * helpers:
-            score_here(chunks.pop())
+        if len(chunks) > reserve.chunks():
+            started = time.perf_counter()
+            scored = score_here(chunks.pop())
+            reserve.scoring += time.perf_counter() - started
+            kept(scored)
+            reserve.scored += 1
             here += 1
             finished = {future for future in in_flight if future.done()}
         else:
             if not drained_yet:
                 drained_yet = True
+                left = len(chunks) + len(in_flight)
                 # the reserve is queued for the helpers before this process writes: held back
                 # until the write's first part was done, it left them idle meanwhile
                 while chunks:
@@ -421,12 +462,14 @@ def _score_with_helpers(
             finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             waited += time.perf_counter() - started
         for future in finished:
-            keep(future.result())
+            kept(future.result())
         in_flight -= finished
     log.debug(
-        "assess: %d chunks of ~%d events scored here (then %.2f s waiting on the helpers), the rest by %d helper(s)",
+        "assess: %d chunks of ~%d events scored here (then %.2f s waiting on the helpers), the rest by %d helper(s)"
+        " (%d of them left to them for the write)",
         here,
         CHUNK_EVENTS,
         waited,
         helpers,
+        left,
     )

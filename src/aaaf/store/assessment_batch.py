@@ -359,7 +359,11 @@ class AssessmentWriter:
         """What goes with written rows: their agents' summaries and ``also``."""
         if not records:
             return
-        refresh_agent_summaries(connection, self._organization_id, [r.agent_id for r in records])
+        # the records are the rows just inserted (created_at as written): ranked as they are,
+        # not read back
+        refresh_agent_summaries(
+            connection, self._organization_id, [r.agent_id for r in records], inserted=records
+        )
         if self._also is not None:
             self._also(connection, records)
 
