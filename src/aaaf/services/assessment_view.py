@@ -20,7 +20,7 @@ def assessment_model(
     assessment: AssessmentRecord,
     *,
     extended: bool = False,
-    appeals: list[dict[str, Any]] | None = None,
+    appeals: list[dict[str, object]] | None = None,
     context: ServiceContext | None = None,
 ) -> Assessment:
     """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
