@@ -47,9 +47,9 @@ class Explanation:
     agent: str
     status: str
     message: str | None
-    spec: Mapping[str, Any] | None
+    spec: Mapping[str, object] | None
     window_end: str
-    stored: Mapping[str, Mapping[str, Any]]
+    stored: Mapping[str, Mapping[str, object]]
     dimensions: Mapping[str, DimensionExplanation] = field(default_factory=dict)
     raises: Mapping[str, TierRaise | None] = field(default_factory=dict)
     missing_events: int = 0
@@ -92,7 +92,7 @@ class Explanation:
         }
 
 
-def _raise_dict(raise_: TierRaise) -> dict[str, Any]:
+def _raise_dict(raise_: TierRaise) -> dict[str, object]:
     return {
         "composite": raise_.composite,
         "tier": raise_.tier,
