@@ -411,7 +411,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
 _getattr, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """``PUBLIC_SHAPES`` (every public shape, built when first read) and the lazy exports."""
     if name == "PUBLIC_SHAPES":
         shapes = _public_shapes()

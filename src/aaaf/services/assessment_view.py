@@ -116,7 +116,7 @@ def assessment_json(
     assessment: AssessmentRecord, *, extended: bool = False, context: ServiceContext | None = None
 ) -> dict[str, Any]:
     """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
-    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
+    return dump(assessment_model(assessment, extended=extended, context=context))
 
 
 def _iso(ts: datetime | None) -> str | None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import Connection, Row, insert, literal, select, update
+from sqlalchemy import Connection, Row, Select, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -125,7 +125,7 @@ def dimension_row_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any
 class AssessmentRepository(EventRepository):
     """Assessments and their dimension scores (document 004 §7.2; SCORING.md §2.4)."""
 
-    def _assessment_query(self) -> Any:
+    def _assessment_query(self) -> Select[Any]:
         return (
             select(
                 t.assessments,
@@ -437,7 +437,7 @@ class AssessmentRepository(EventRepository):
             rows = connection.execute(query).all()
         return [assessment_from_row(row) for row in rows]
 
-    def _assessments_in_review_state(self, review_state: str, status: str | None) -> Any:
+    def _assessments_in_review_state(self, review_state: str, status: str | None) -> Select[Any]:
         """The organization's assessments in ``review_state`` (and ``status``) newest first, read from the
         few rows in that state: the state is written into the statement (a bound value does not
         match the partial index ``idx_assessments_held``) and picked out in a subquery that

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, Select, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -40,7 +40,7 @@ class BadgeRepository(AppealRepository):
     # One row per issued credential (migration 0003): an assessment has at most one current
     # credential; a superseded one keeps its status-list bit, set.
 
-    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Any:
+    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Select[Any]:
         wanted = as_uuid(assessment_id)
         return select(t.badges).where(
             t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id

@@ -163,7 +163,7 @@ class ConfigRepository(OrgScoped):
         """``config().to_dict()`` (the API's ``GET .../config``)."""
         return self.config().to_dict()
 
-    def update_config(self, *, changed_by: str | None = None, **changes: Any) -> AAAFConfig:
+    def update_config(self, *, changed_by: str | None = None, **changes: object) -> AAAFConfig:
         """Change config values; keys are ``AAAFConfig`` field names or their ``to_dict`` names.
 
         Validated through ``AAAFConfig.with_overrides`` (weights: ``WEIGHT_SUM_INVALID``);

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import Connection, and_, delete, or_, select
 
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.store import tables as t
@@ -55,7 +55,7 @@ _STORED_PG = (
 )
 
 
-def _kept_span(state: str, task_id: str | None, agent: str | None, span: Any) -> KeptSpan:
+def _kept_span(state: str, task_id: str | None, agent: str | None, span: Mapping[str, Any]) -> KeptSpan:
     task = TaskRef(task_id, agent) if task_id and agent else None
     return KeptSpan(Span.from_json(span), state, task)
 
@@ -128,7 +128,7 @@ class OtlpSpanRepository(OrgScoped):
         with self._reading() as connection:
             return self._stored(connection, task_ids)
 
-    def _kept(self, connection: Any, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
+    def _kept(self, connection: Connection, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
         wanted = sorted(set(trace_ids))
         table = t.otlp_pending_spans
         out: list[KeptSpan] = []
@@ -144,7 +144,7 @@ class OtlpSpanRepository(OrgScoped):
             out += [_kept_span(row.state, row.task_id, row.agent, row.span) for row in rows]
         return out
 
-    def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
+    def _stored(self, connection: Connection, task_ids: Iterable[str]) -> list[StoredEvent]:
         wanted = sorted(set(task_ids))
         events, agents = t.events, t.agents
         out: list[StoredEvent] = []
@@ -191,7 +191,7 @@ class OtlpSpanRepository(OrgScoped):
 
     def _write(
         self,
-        connection: Any,
+        connection: Connection,
         outcomes: Sequence[SpanOutcome],
         at: datetime,
         gone: Sequence[tuple[str, str]],
@@ -233,7 +233,7 @@ class OtlpSpanRepository(OrgScoped):
 
     def _write_pipelined(
         self,
-        connection: Any,
+        connection: Connection,
         outcomes: Sequence[SpanOutcome],
         at: datetime,
         gone: Sequence[tuple[str, str]],
@@ -273,7 +273,7 @@ class OtlpSpanRepository(OrgScoped):
                     ),
                 )
 
-    def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
+    def _drop(self, connection: Connection, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
         """Delete the kept spans ``keys`` and those received before ``before`` (one statement
         for up to :data:`_CHUNK` keys)."""
         table = t.otlp_pending_spans

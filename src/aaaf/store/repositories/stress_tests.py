@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select
+from sqlalchemy import Connection, Row, Select, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -87,7 +87,7 @@ class StressTestRepository(WebhookRepository):
             )
         return self.get_stress_test(stress_test_id)
 
-    def _visible_stress_tests(self) -> Any:
+    def _visible_stress_tests(self) -> Select[Any]:
         owner = t.stress_tests.c.organization_id
         return select(t.stress_tests).where((owner == self.organization_id) | owner.is_(None))
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, Select, insert, select, update
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
@@ -84,7 +84,7 @@ class TrustHistoryRepository(BadgeRepository):
             raise not_found("Score history entry", history_id)
         return _history_from_row(row)
 
-    def _history_query(self, agent_id: uuid.UUID, scheme: str) -> Any:
+    def _history_query(self, agent_id: uuid.UUID, scheme: str) -> Select[Any]:
         history = t.score_history
         return select(history).where(
             history.c.organization_id == self.organization_id,
