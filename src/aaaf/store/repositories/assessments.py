@@ -49,7 +49,7 @@ class DimensionRow(NamedTuple):
     score: float | None
     sample_size: int
     evidence_count: int
-    details: Mapping[str, Any]
+    details: Mapping[str, object]
     reason: str | None = None
 
 
@@ -294,7 +294,7 @@ class AssessmentRepository(EventRepository):
 
     @staticmethod
     def _in_progress(agent: str, running: uuid.UUID | None) -> AAAFError:
-        details: dict[str, Any] = {"agent": agent}
+        details: dict[str, object] = {"agent": agent}
         if running is not None:
             details["assessment_id"] = str(running)
         return AAAFError(
@@ -313,13 +313,13 @@ class AssessmentRepository(EventRepository):
         self,
         assessment_id: uuid.UUID,
         *,
-        result: Mapping[str, Any],
+        result: Mapping[str, object],
         dimension_rows: Sequence[DimensionRow | tuple[Any, ...]],
         performance_composite: float | None,
         performance_tier: str | None,
         capability_composite: float | None,
         capability_tier: str | None,
-        evidence_summary: Mapping[str, Any],
+        evidence_summary: Mapping[str, object],
         valid_until: datetime | None,
         completed_at: datetime,
         anomalous: bool = False,
@@ -372,7 +372,7 @@ class AssessmentRepository(EventRepository):
     def fail_assessment(
         self,
         assessment_id: uuid.UUID,
-        error: Mapping[str, Any],
+        error: Mapping[str, object],
         completed_at: datetime,
         spec: SchemeSpec | None = None,
     ) -> Assessment:
@@ -501,7 +501,7 @@ class AssessmentRepository(EventRepository):
         (``reviewed_by``, ``reviewed_at``); they are left as they were when not given.
         """
         check_one_of("review_state", state, t.REVIEW_STATES)
-        values: dict[str, Any] = {"review_state": state}
+        values: dict[str, object] = {"review_state": state}
         if reviewer is not None:
             values["reviewed_by"] = reviewer
         if at is not None:
@@ -521,7 +521,7 @@ class AssessmentRepository(EventRepository):
         performance_tier: str | None,
         capability_composite: float | None,
         capability_tier: str | None,
-        result: Mapping[str, Any],
+        result: Mapping[str, object],
         spec: SchemeSpec | None = None,
         trace: DimensionEvidence | None = None,
     ) -> Assessment:

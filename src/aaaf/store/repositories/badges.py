@@ -186,7 +186,7 @@ class BadgeRepository(AppealRepository):
     ) -> int:
         """Supersede ``row`` (``as_read``: only if it is still current and as revoked as it was
         read); the number of rows changed."""
-        values: dict[str, Any] = {"superseded_at": at}
+        values: dict[str, object] = {"superseded_at": at}
         if not row.revoked:  # an earlier revocation keeps its own record
             values.update(revoked=True, revoked_at=at, revoke_reason=reason)
         b = t.badges.c

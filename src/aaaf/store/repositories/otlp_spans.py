@@ -14,7 +14,6 @@ import hashlib
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import Connection, and_, delete, or_, select
 
@@ -55,7 +54,7 @@ _STORED_PG = (
 )
 
 
-def _kept_span(state: str, task_id: str | None, agent: str | None, span: Mapping[str, Any]) -> KeptSpan:
+def _kept_span(state: str, task_id: str | None, agent: str | None, span: Mapping[str, object]) -> KeptSpan:
     task = TaskRef(task_id, agent) if task_id and agent else None
     return KeptSpan(Span.from_json(span), state, task)
 
@@ -202,7 +201,7 @@ class OtlpSpanRepository(OrgScoped):
         if not outcomes:
             return
         table = t.otlp_pending_spans
-        rows: dict[tuple[str, str], dict[str, Any]] = {}
+        rows: dict[tuple[str, str], dict[str, object]] = {}
         for outcome in outcomes:
             span = outcome.span
             rows[span.key] = {

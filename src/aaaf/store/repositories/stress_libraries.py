@@ -59,7 +59,7 @@ class StressLibraryRepository(OrgScoped):
         version: str,
         visibility: str,
         description: str | None,
-        content: Mapping[str, Any],
+        content: Mapping[str, object],
         documents: Mapping[str, str],
         digest: str,
         task_count: int,

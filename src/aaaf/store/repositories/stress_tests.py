@@ -30,10 +30,10 @@ def insert_stress_test(
     *,
     organization_id: uuid.UUID | None,
     dimension: str,
-    task_definition: Mapping[str, Any],
+    task_definition: Mapping[str, object],
     complexity_level: int | None,
     domain: str | None,
-    expected_outcome: Mapping[str, Any] | None,
+    expected_outcome: Mapping[str, object] | None,
     now: datetime | None = None,
 ) -> uuid.UUID:
     """Insert one stress test definition (organization None = the system library); its id."""
@@ -68,10 +68,10 @@ class StressTestRepository(WebhookRepository):
         self,
         dimension: str,
         *,
-        task_definition: Mapping[str, Any],
+        task_definition: Mapping[str, object],
         complexity_level: int | None = None,
         domain: str | None = None,
-        expected_outcome: Mapping[str, Any] | None = None,
+        expected_outcome: Mapping[str, object] | None = None,
     ) -> StressTest:
         """An organization's own stress test definition (document 004 §5.2 step 4)."""
         with self._writing() as connection:
@@ -154,7 +154,7 @@ class StressTestRepository(WebhookRepository):
         *,
         outcome: str,
         score: float | None,
-        details: Mapping[str, Any],
+        details: Mapping[str, object],
         executed_at: datetime,
     ) -> StressTestResult:
         """One executed stress test of an assessment; the agent is the assessment's."""

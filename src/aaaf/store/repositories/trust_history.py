@@ -43,7 +43,7 @@ class TrustHistoryRepository(BadgeRepository):
         scheme: str,
         score: float | None,
         tier: str | None,
-        details: Mapping[str, Any],
+        details: Mapping[str, object],
         was_anomalous: bool,
         committed: bool,
         computed_at: datetime,
@@ -165,7 +165,7 @@ class TrustHistoryRepository(BadgeRepository):
             return self._history_entry(connection, entry.id)
 
     def set_trust_override(
-        self, weights: Mapping[str, Any], *, set_by: str | None, set_at: datetime
+        self, weights: Mapping[str, object], *, set_by: str | None, set_at: datetime
     ) -> TrustOverride:
         """Store the override as given — not validated (SCORING.md §3: the pure engine
         rejects an invalid one when applying it) — replacing the active one."""
