@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
 from aaaf.models.assessment import Uncertainty
@@ -14,6 +14,22 @@ from aaaf.services.context import ServiceContext, context_or_default
 if TYPE_CHECKING:
     from aaaf.store import OrgStore
     from aaaf.store.records import Assessment as AssessmentRecord
+
+
+class _Optional(TypedDict, total=False):
+    """The assessment object's conditional fields: absent, not null, when not given."""
+
+    audit: AuditSummary
+    evidence_sources: EvidenceSources
+    type: str
+    dimension: str
+    window_start: str | None
+    window_end: str | None
+    anomalous: bool
+    review_state: str | None
+    error: dict[str, object]
+    appeals: list[dict[str, object]]
+    status_detail: str
 
 
 def assessment_model(
@@ -55,7 +71,7 @@ def assessment_model(
                 },
             )
         )
-    fields: dict[str, Any] = {}
+    fields: _Optional = {}
     if result.get("audit") is not None:
         fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
     if result.get("evidence_sources") is not None:  # stress-tested here or reported, per axis
@@ -71,7 +87,7 @@ def assessment_model(
         fields["anomalous"] = bool(assessment.anomalous)
         fields["review_state"] = assessment.review_state
         if assessment.error:
-            fields["error"] = assessment.error
+            fields["error"] = dict(assessment.error)
     if appeals is not None:
         fields["appeals"] = appeals
     if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)

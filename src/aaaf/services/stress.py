@@ -55,7 +55,7 @@ def _agent(org: OrgStore, name: str) -> Agent:
         return org.enroll_agent(name, description="enrolled by aaaf stress-test")
 
 
-def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarise(records: Sequence[dict[str, Any]]) -> dict[str, object]:
     """A run's summary.  Tasks whose provider kept failing are counted apart
     (``infrastructure_failed``): they are neither graded statuses nor credit — never the
     agent's rejected tasks."""

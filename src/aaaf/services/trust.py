@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from aaaf.errors import AAAFError
 from aaaf.models import TrustScore
@@ -419,7 +419,17 @@ def clear_override(org: OrgStore) -> None:
     org.clear_trust_override()
 
 
-def weights_status(org: OrgStore) -> dict[str, Any]:
+class WeightsStatus(TypedDict):
+    """The trust weights as ``aaaf trust weights`` shows them (:class:`aaaf.models.admin.TrustWeightsStatus`)."""
+
+    base: dict[str, float]
+    override: dict[str, Any] | None  # the stored override as given (TrustOverride.to_dict)
+    applied: bool
+    rejected_reason: str | None
+    weights_in_force: dict[str, float]
+
+
+def weights_status(org: OrgStore) -> WeightsStatus:
     """Base weights, the stored override (who set it, when) and the weights in force."""
     stored = org.trust_override()
     in_force, rejected = merge_override(TRUST_WEIGHTS, None if stored is None else stored.weights)
