@@ -244,7 +244,7 @@ def read_human_labels(path: str | Path) -> list[tuple[str | None, str, float]]:
         raise AAAFError("INVALID_REQUEST", f"{file}: no such human-labels file.", {"path": str(file)})
     text = file.read_text(encoding="utf-8")
     try:
-        data: Any = json.loads(text)
+        data: object = json.loads(text)
     except json.JSONDecodeError:
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
@@ -253,7 +253,7 @@ def read_human_labels(path: str | Path) -> list[tuple[str | None, str, float]]:
                 "INVALID_REQUEST", f"{file}: not JSON or JSON Lines: {error.msg}.", {"path": str(file)}
             ) from None
     if isinstance(data, Mapping) and "sample_id" in data:  # JSON Lines with one label
-        entries: list[Any] = [data]
+        entries: list[object] = [data]
     elif isinstance(data, Mapping):
         entries = [{"sample_id": key, "human": value} for key, value in data.items()]
     elif isinstance(data, list):
@@ -424,7 +424,7 @@ def calibrate_ensemble(
 # --------------------------------------------------------------------------- summaries
 
 
-def grading_summary(run: Mapping[str, Any], *, limit: int = 3) -> dict[str, Any]:
+def grading_summary(run: Mapping[str, Any], *, limit: int = 3) -> dict[str, object]:
     """What grading recorded in a run: graded assertions, judge scores, failed judgements.
 
     ``failure_reasons`` are the first ``limit`` failed judgements, ``judge: reason``.
