@@ -162,8 +162,7 @@ class CollectReport:
         )
 
     def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, object]:
-        shown: dict[str, object] = dump(self.to_model(max_errors))
-        return shown
+        return dump(self.to_model(max_errors))
 
 
 class _NewAgent:
