@@ -12,15 +12,14 @@ store a NUL or a non-finite number in JSON) and never a 500.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 MAX_JSON_DEPTH = 64
 
 
-def value_problem(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> str | None:
+def value_problem(value: object, *, max_depth: int = MAX_JSON_DEPTH) -> str | None:
     """Why parsed JSON ``value`` breaks the rule (naming the place, e.g. ``samples[3].score``),
     or None.  Walked without recursion, so no depth makes it fail."""
-    stack: list[tuple[Any, int, str]] = [(value, 1, "")]
+    stack: list[tuple[object, int, str]] = [(value, 1, "")]
     while stack:
         item, depth, where = stack.pop()
         if isinstance(item, dict | list | tuple):

@@ -38,7 +38,7 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
     from aaaf.models import dump
     from aaaf.models.error import error_body as body
 
-    return dump(body(code, message, details, empty_details=True))  # type: ignore[no-any-return]
+    return dump(body(code, message, details, empty_details=True))
 
 
 def error_response(

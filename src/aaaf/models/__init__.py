@@ -9,7 +9,7 @@ milliseconds, and a command builds only the models it prints (``aaaf agents --he
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf._lazy import lazy_exports
 
@@ -186,7 +186,7 @@ _PUBLIC_SHAPE_NAMES: dict[str, str] = {
 }
 
 
-def _public_shapes() -> dict[str, Any]:
+def _public_shapes() -> dict[str, object]:
     return {key: _getattr(model) for key, model in _PUBLIC_SHAPE_NAMES.items()}
 
 
@@ -411,7 +411,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
 _getattr, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """``PUBLIC_SHAPES`` (every public shape, built when first read) and the lazy exports."""
     if name == "PUBLIC_SHAPES":
         shapes = _public_shapes()

@@ -8,7 +8,8 @@ not null), numbers kept as the int or float they were.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
@@ -30,10 +31,10 @@ class OpenModel(PublicModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
-def dump(model: BaseModel) -> Any:
+def dump(model: BaseModel) -> dict[str, object]:
     """The JSON-ready form of a public result (what ``--json`` prints and the API answers)."""
     return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-def dump_list(models: list[Any]) -> list[Any]:
+def dump_list(models: Sequence[BaseModel]) -> list[dict[str, object]]:
     return [dump(model) for model in models]

@@ -8,8 +8,6 @@ trust scores held as anomalous).
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 from aaaf.models.trust import ScoreHistoryEntry
 
@@ -20,7 +18,7 @@ class ConfigChange(PublicModel):
     id: str
     changed_at: str
     changed_by: str | None = None
-    changes: dict[str, dict[str, Any]]
+    changes: dict[str, dict[str, object]]
 
 
 class ConfigSetResult(PublicModel):
@@ -34,7 +32,7 @@ class ConfigShow(PublicModel):
     """``aaaf config show --json``: every setting and the change history, oldest first."""
 
     organization: str
-    config: dict[str, Any]
+    config: dict[str, object]
     history: list[ConfigChange]
 
 
@@ -62,7 +60,7 @@ class TrustWeightsStatus(PublicModel):
     whether it applies (and why not) and the weights in force."""
 
     base: dict[str, Number]
-    override: dict[str, Any] | None
+    override: dict[str, object] | None
     applied: bool
     rejected_reason: str | None
     weights_in_force: dict[str, Number]

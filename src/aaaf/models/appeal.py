@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import PublicModel
 
 
@@ -14,10 +12,10 @@ class Appeal(PublicModel):
     assessment_id: str
     dimensions_challenged: list[str]
     justification: str
-    counter_evidence: list[dict[str, Any]]
+    counter_evidence: list[dict[str, object]]
     status: str
     reviewer_notes: str | None
-    resolution: dict[str, Any] | None
+    resolution: dict[str, object] | None
     filed_at: str
     resolved_at: str | None
 

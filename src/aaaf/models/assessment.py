@@ -7,8 +7,6 @@ record's type, window, review state and error.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from aaaf.models._base import Number, OpenModel, PublicModel
@@ -60,7 +58,7 @@ class AuditSummary(PublicModel):
     facts_refuted: int
     completed_tasks: int
     audited_completed_tasks: int
-    refuted: list[dict[str, Any]]
+    refuted: list[dict[str, object]]
     event_ids: list[str]
 
 
@@ -138,8 +136,8 @@ class Assessment(PublicModel):
     window_end: str | None = None
     anomalous: bool | None = None
     review_state: str | None = None
-    error: str | dict[str, Any] | None = None
-    appeals: list[dict[str, Any]] | None = None
+    error: str | dict[str, object] | None = None
+    appeals: list[dict[str, object]] | None = None
 
 
 class AssessOutcome(PublicModel):

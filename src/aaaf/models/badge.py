@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from aaaf.models._base import OpenModel, PublicModel
@@ -33,7 +31,7 @@ class BadgeVerification(PublicModel):
     credential_id: str | None
     issuer: str | None
     subject_id: str | None
-    subject: dict[str, Any] | None
+    subject: dict[str, object] | None
     valid_from: str | None
     valid_until: str | None
     checks: list[VerificationCheck]
@@ -114,7 +112,7 @@ class PublicVerification(PublicModel):
     organization: str | None = None
     performance_tier: str | None = None
     capability_tier: str | None = None
-    evidence_sources: dict[str, Any] | None = None
+    evidence_sources: dict[str, object] | None = None
     issued: str | None = None
     valid_until: str | None = None
     expired: bool | None = None
@@ -134,7 +132,7 @@ class BadgeOnRecord(PublicModel):
     status_index: int | None = None
     svg_url: str | None = None
     png_url: str | None = None
-    json_data: dict[str, Any] | None = None
+    json_data: dict[str, object] | None = None
     credential_jwt: str | None = None
     issued_at: str | None = None
     valid_until: str | None = None
@@ -174,17 +172,17 @@ class BadgeCredential(OpenModel):
     """The ``.json`` badge: the signed Open Badges 3.0 credential, readable, with its proof
     (docs/api.md "Badge visibility"); open: status, image digests and further terms follow."""
 
-    context: list[Any] = Field(alias="@context")
+    context: list[object] = Field(alias="@context")
     id: str
     type: list[str]
     name: str
     description: str
-    image: dict[str, Any]
-    issuer: dict[str, Any]
+    image: dict[str, object]
+    issuer: dict[str, object]
     validFrom: str
     validUntil: str
     awardedDate: str
-    credentialSubject: dict[str, Any]
-    evidence: list[dict[str, Any]]
-    credentialSchema: list[dict[str, Any]]
+    credentialSubject: dict[str, object]
+    evidence: list[dict[str, object]]
+    credentialSchema: list[dict[str, object]]
     proof: CredentialProof

@@ -6,8 +6,6 @@ comparison (Bonferroni across treatments) and the worst verdict rolled up.
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, OpenModel, PublicModel
 from aaaf.models.grading import ComparisonGrading, JudgeCalibration, SeveralGrading
 
@@ -21,8 +19,8 @@ class RunRef(PublicModel):
 class Unpaired(PublicModel):
     control_only: list[str]
     treatment_only: list[str]
-    unscored: list[Any]
-    errored: list[Any]
+    unscored: list[object]
+    errored: list[object]
 
 
 class CompositeDiff(OpenModel):
@@ -53,14 +51,14 @@ class Comparison(PublicModel):
     treatment: RunRef
     n_paired: int
     unpaired: Unpaired
-    incomplete: list[Any]
+    incomplete: list[object]
     composite: CompositeDiff
-    layers: dict[str, dict[str, Any]]
-    judges: dict[str, Any]
+    layers: dict[str, dict[str, object]]
+    judges: dict[str, object]
     badges: dict[str, Badge]
-    hotelling: dict[str, Any] | None
-    standardisation: dict[str, Any] | None
-    method: dict[str, Any]
+    hotelling: dict[str, object] | None
+    standardisation: dict[str, object] | None
+    method: dict[str, object]
     grading: ComparisonGrading | None = None
     calibration: dict[str, JudgeCalibration] | None = None
 
@@ -78,14 +76,14 @@ class TreatmentComparison(PublicModel):
     control: RunRef
     n_paired: int
     unpaired: Unpaired
-    incomplete: list[Any]
+    incomplete: list[object]
     composite: CompositeDiff
-    layers: dict[str, dict[str, Any]]
-    judges: dict[str, Any]
+    layers: dict[str, dict[str, object]]
+    judges: dict[str, object]
     badges: dict[str, Badge]
-    hotelling: dict[str, Any] | None
-    standardisation: dict[str, Any] | None
-    method: dict[str, Any]
+    hotelling: dict[str, object] | None
+    standardisation: dict[str, object] | None
+    method: dict[str, object]
     treatment_run: RunRef
 
 

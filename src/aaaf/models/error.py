@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import PublicModel
 
 
@@ -12,7 +10,7 @@ class ErrorDetail(PublicModel):
 
     code: str
     message: str
-    details: dict[str, Any] | None = None
+    details: dict[str, object] | None = None
 
 
 class ErrorBody(PublicModel):
@@ -21,7 +19,9 @@ class ErrorBody(PublicModel):
     error: ErrorDetail
 
 
-def error_body(code: str, message: str, details: dict[str, Any] | None, *, empty_details: bool) -> ErrorBody:
+def error_body(
+    code: str, message: str, details: dict[str, object] | None, *, empty_details: bool
+) -> ErrorBody:
     """The §6.4 body.  ``empty_details``: whether ``details`` is given even when empty (the
     API always answers an object; the CLI leaves an empty one out)."""
     if details or empty_details:

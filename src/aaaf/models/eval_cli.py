@@ -3,8 +3,6 @@ alone (the SOLO case), a run graded and written, runs imported from another tool
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 from aaaf.models.comparison import Badge
 from aaaf.models.grading import GradingSummary, JudgeCalibration
@@ -76,8 +74,8 @@ class SoloScore(PublicModel):
     samples: list[SampleScore]
     judges: JudgeAgreement
     badges: dict[str, Badge]
-    standardisation: dict[str, Any] | None
-    method: dict[str, Any]
+    standardisation: dict[str, object] | None
+    method: dict[str, object]
     grading: GradingSummary
     calibration: dict[str, JudgeCalibration]
 

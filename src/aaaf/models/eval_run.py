@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import PublicModel
 
 
@@ -22,7 +20,7 @@ class EvalRunSummary(PublicModel):
 class EvalRun(EvalRunSummary):
     """A stored run: its summary and the run object (samples and all)."""
 
-    run: dict[str, Any]
+    run: dict[str, object]
 
 
 class EvalRunPage(PublicModel):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 
 
@@ -41,4 +39,4 @@ class EventOut(BaseModel):
     type: str
     timestamp: str
     task_id: str | None
-    data: dict[str, Any]
+    data: dict[str, object]

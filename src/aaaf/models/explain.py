@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, OpenModel, PublicModel
 from aaaf.models.assessment import Uncertainty
 
@@ -40,7 +38,7 @@ class SchemeSpec(PublicModel):
 
     name: str
     version: str
-    config: dict[str, Any]
+    config: dict[str, object]
 
 
 class Explanation(PublicModel):

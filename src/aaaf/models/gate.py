@@ -8,8 +8,6 @@ A key of the other mode is absent, not null.
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 from aaaf.models.comparison import Comparison
 
@@ -127,7 +125,7 @@ class GateOutcome(PublicModel):
     comparison: Comparison | None = None
     agent: str | None = None
     stress_run: str | None = None
-    stress_summary: dict[str, Any] | None = None
+    stress_summary: dict[str, object] | None = None
     baseline_type: str | None = None
     margin: Number | None = None
     promoted: bool | None = None

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 
 
@@ -18,8 +16,8 @@ class OrgConfig(PublicModel):
     performance_weights: dict[str, Number]
     capability_weights: dict[str, Number]
     domain_taxonomy: list[str]
-    review_checklist: list[Any]
-    speed_baselines: dict[str, Any]
+    review_checklist: list[object]
+    speed_baselines: dict[str, object]
     baseline_errors_per_task: Number
     calibration_threshold: Number
     validity_period_days: int

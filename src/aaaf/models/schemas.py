@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from aaaf.models import PUBLIC_SHAPES
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def schema_of(name: str) -> dict[str, Any]:
+def schema_of(name: str) -> dict[str, object]:
     """The JSON Schema (2020-12) of the public shape ``name``, as printed (``by_alias``)."""
     model = PUBLIC_SHAPES[name]
     body = model.model_json_schema(by_alias=True, mode="serialization")

@@ -21,7 +21,6 @@ Versions:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from pydantic import Field
 
@@ -42,8 +41,8 @@ class StoredAxis(OpenModel):
     covered: int
     total: int
     weights_used: dict[str, Number]
-    uncertainty: dict[str, Any] | None = None
-    dimensions: dict[str, dict[str, Any]]
+    uncertainty: dict[str, object] | None = None
+    dimensions: dict[str, dict[str, object]]
 
 
 class StoredResult(OpenModel):
@@ -56,14 +55,14 @@ class StoredResult(OpenModel):
     window_end: str
     performance: StoredAxis | None
     capability: StoredAxis | None
-    evidence_summary: dict[str, Any]
-    audit: dict[str, Any] | None = None
-    calibration: dict[str, Any] | None = None
-    config: dict[str, Any] | None = None
-    evidence_sources: dict[str, Any] | None = None
+    evidence_summary: dict[str, object]
+    audit: dict[str, object] | None = None
+    calibration: dict[str, object] | None = None
+    config: dict[str, object] | None = None
+    evidence_sources: dict[str, object] | None = None
 
 
-def _from_1(stored: dict[str, Any]) -> dict[str, Any]:
+def _from_1(stored: dict[str, object]) -> dict[str, object]:
     """Version 1 (no ``version``) → 2: the defaults version 1 left implicit."""
     upgraded = {"version": 2, **stored}
     upgraded.setdefault("type", "passive_only")  # the only type before ``type`` was stored
@@ -72,10 +71,10 @@ def _from_1(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 #: version → the step to the next version
-_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_1}
+_UPGRADES: dict[int, Callable[[dict[str, object]], dict[str, object]]] = {1: _from_1}
 
 
-def upgraded(stored: Mapping[str, Any]) -> dict[str, Any]:
+def upgraded(stored: Mapping[str, object]) -> dict[str, object]:
     """A stored result of any version as the current version's dict (cheap: no validation,
     a current one is copied as it is).  A version newer than this release knows is refused:
     reading it as an older shape would drop what it added."""
@@ -96,16 +95,16 @@ def upgraded(stored: Mapping[str, Any]) -> dict[str, Any]:
         )
     while version < STORED_RESULT_VERSION:
         data = _UPGRADES[version](data)
-        version = data["version"]
+        version += 1  # each step is to the next version (and writes it as ``version``)
     return data
 
 
-def read_stored_result(stored: Mapping[str, Any]) -> StoredResult:
+def read_stored_result(stored: Mapping[str, object]) -> StoredResult:
     """A stored result of any version, upgraded and checked against the current model."""
     return StoredResult.model_validate(upgraded(stored))
 
 
-def stored_result_dict(result: Mapping[str, Any]) -> dict[str, Any]:
+def stored_result_dict(result: Mapping[str, object]) -> dict[str, object]:
     """What the store writes for ``result`` (a scheme result's dict, with or without a
     version): the current version, keys in the order given.  Not validated here (the batch
     path writes thousands at once); :func:`read_stored_result` checks a result against the

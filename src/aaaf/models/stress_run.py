@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 
 
@@ -22,8 +20,8 @@ class StressRun(PublicModel):
     started_at: str | None
     finished_at: str | None
     attempts: int
-    request: dict[str, Any] | None
-    summary: dict[str, Any]
+    request: dict[str, object] | None
+    summary: dict[str, object]
     assessment_id: str | None
 
 
@@ -42,9 +40,9 @@ class LocalStressRun(PublicModel):
     started_at: str | None
     finished_at: str | None
     attempts: int
-    request: dict[str, Any] | None
+    request: dict[str, object] | None
     log_path: str | None
-    summary: dict[str, Any]
+    summary: dict[str, object]
     assessment_id: str | None
 
 
@@ -54,7 +52,7 @@ class StressRunResult(PublicModel):
     task_key: str | None
     outcome: str
     score: Number | None
-    details: dict[str, Any]
+    details: dict[str, object]
     assessment_id: str | None
 
 

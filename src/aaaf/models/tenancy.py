@@ -4,8 +4,6 @@ here but in the answer that creates it (``api_key``, shown once)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 
 from aaaf.models._base import Number, PublicModel
@@ -31,7 +29,7 @@ class Agent(PublicModel):
     claimed_domains: list[str]
     tools: list[str]
     description: str | None
-    metadata: dict[str, Any]
+    metadata: dict[str, object]
     status: str
     created_at: str
     updated_at: str

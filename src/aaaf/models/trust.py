@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, OpenModel, PublicModel
 
 
@@ -21,7 +19,7 @@ class SecurityGate(PublicModel):
 
 
 class WeightOverride(PublicModel):
-    supplied: dict[str, Any] | None
+    supplied: dict[str, object] | None
     applied: bool
     rejected_reason: str | None
 
@@ -71,7 +69,7 @@ class ScoreHistoryEntry(PublicModel):
     scheme: str
     score: Number | None
     tier: str | None
-    details: dict[str, Any]
+    details: dict[str, object]
     was_anomalous: bool
     committed: bool
     reviewed_by: str | None

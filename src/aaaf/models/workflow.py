@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aaaf.models._base import Number, PublicModel
 
 
@@ -20,7 +18,7 @@ class WorkflowRun(PublicModel):
     s_reliability: Number
     gated: bool
     unplanned_retries: int
-    inputs: dict[str, Any]
+    inputs: dict[str, object]
     in_window: bool
 
 

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.badges.data import utc
 from aaaf.errors import AAAFError
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from aaaf.store.records import Appeal, Assessment, AssessmentEvidence
 
 
-def load_counter_evidence(path: str | Path) -> list[dict[str, Any]]:
+def load_counter_evidence(path: str | Path) -> list[dict[str, object]]:
     """A JSON list of ``{"task_id", "claim"}`` items (or one such object, or JSON Lines)."""
     text = Path(path).read_text(encoding="utf-8")
     try:
@@ -113,7 +113,7 @@ def file_appeal(
     *,
     dimensions: Sequence[str],
     justification: str,
-    counter_evidence: Sequence[dict[str, Any]],
+    counter_evidence: Sequence[dict[str, object]],
     now: datetime,
 ) -> Appeal:
     assessment = org.get_assessment(assessment_id)
@@ -209,7 +209,7 @@ def resolve_appeal(
         list(appeal.dimensions_challenged),
         excluded,
     )
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     for axis in ("performance", "capability"):
         before, after = previous.axis(axis), rescored.axis(axis)
         if before is None or after is None:
@@ -245,7 +245,7 @@ def resolve_appeal(
             harness_runs=runs.harness,
             imported_runs=runs.imported,
         )
-    resolution: dict[str, Any] = {
+    resolution: dict[str, object] = {
         "rescored": True,
         "excluded_tasks": sorted(excluded),
         "changes": changes,

@@ -83,7 +83,7 @@ class AssessOutcome:
         return AssessOutcomeModel(agent=self.agent.name, **fields)
 
     def to_dict(self) -> dict[str, Any]:
-        return dump(self.to_model())  # type: ignore[no-any-return]
+        return dump(self.to_model())
 
 
 def _check_type(assessment_type: str, dimension: str | None) -> None:

@@ -27,7 +27,7 @@ from aaaf.scoring.evidence_sources import evidence_for, recorded_sources, requir
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import AAAFResult
 from aaaf.scoring.trace import of_result as trace_of
-from aaaf.services.assessment_rows import composites, dimension_rows
+from aaaf.services.assessment_rows import Composites, composites, dimension_rows
 from aaaf.services.provenance import AgentRuns, runs_by_agent
 from aaaf.store.event_source import EventSource, EventSourceAddress, event_source_address, open_event_source
 from aaaf.store.sqlite_events import SqliteEventSource
@@ -69,7 +69,7 @@ class ScoredAgent(NamedTuple):
     result: dict[str, Any]
     dimension_rows: list[tuple[str, str, float | None, int, int, dict[str, Any], str | None]]
     evidence_summary: dict[str, Any]
-    composites: dict[str, Any]
+    composites: Composites
     trace: PackedTrace
 
 

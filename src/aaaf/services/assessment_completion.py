@@ -17,7 +17,7 @@ import logging
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from aaaf.scoring.calibration import calibration_check, valid_until
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def self_report_unreliable(result: Mapping[str, Any]) -> bool:
+def self_report_unreliable(result: Mapping[str, object]) -> bool:
     """Whether an assessment result is flagged ``self_report_unreliable`` (SCORING.md §2.6):
     held for review exactly like an anomalous one (§2.4)."""
     audit = result.get("audit")
@@ -63,6 +63,20 @@ def baseline_of(previous: Assessment | None) -> PreviousComposites | None:
     )
 
 
+class _Common(TypedDict):
+    """What a completed and a failed :class:`FinishedAssessment` share."""
+
+    agent_id: uuid.UUID
+    agent_name: str
+    type: str
+    dimension: str | None
+    window_start: datetime
+    window_end: datetime
+    completed_at: datetime
+    spec: SchemeSpec
+    id: NotRequired[uuid.UUID]
+
+
 def finished_assessment(
     *,
     agent_id: uuid.UUID,
@@ -72,9 +86,9 @@ def finished_assessment(
     window_start: datetime,
     window_end: datetime,
     scored: ScoredAgent | None,
-    error: Mapping[str, Any] | None,
+    error: Mapping[str, object] | None,
     config: AAAFConfig,
-    snapshot: Mapping[str, Any],
+    snapshot: Mapping[str, object],
     spec: SchemeSpec,
     previous: PreviousComposites | None,
     now: datetime,
@@ -86,7 +100,7 @@ def finished_assessment(
     ``assessment_id``: the record being finished (a new id when None)."""
     from aaaf.store.assessment_batch import FinishedAssessment
 
-    common: dict[str, Any] = {
+    common: _Common = {
         "agent_id": agent_id,
         "agent_name": agent_name,
         "type": assessment_type,
@@ -140,14 +154,16 @@ def finished_assessment(
     )
 
 
-def webhook_events(assessments: Sequence[Any], *, started: bool) -> list[tuple[str, dict[str, Any]]]:
+def webhook_events(
+    assessments: Sequence[Assessment], *, started: bool
+) -> list[tuple[str, dict[str, object]]]:
     """The document 004 §6.3 events of finished assessments, in order: for each,
     ``assessment.started`` when it is recorded here for the first time (``started``: the
     batch of ``assess --all``, whose records are made finished; a triggered one raised it at
     its trigger), then ``assessment.completed`` or ``assessment.failed``."""
     from aaaf.services.webhooks import assessment_data
 
-    events: list[tuple[str, dict[str, Any]]] = []
+    events: list[tuple[str, dict[str, object]]] = []
     for assessment in assessments:
         data = assessment_data(assessment)
         if started:
@@ -164,7 +180,7 @@ def webhook_events(assessments: Sequence[Any], *, started: bool) -> list[tuple[s
 def write_assessment_events(
     connection: Connection,
     organization_id: uuid.UUID,
-    assessments: Sequence[Any],
+    assessments: Sequence[Assessment],
     *,
     now: datetime,
     started: bool,
@@ -187,15 +203,15 @@ def store_finished(
     items: Sequence[FinishedAssessment],
     *,
     now: datetime,
-    also: Callable[[Connection, list[Any]], None] | None = None,
-) -> list[Any]:
+    also: Callable[[Connection, list[Assessment]], None] | None = None,
+) -> list[Assessment]:
     """Store claimed assessments finished (``items``, :func:`finished_assessment` of records
     ``pending`` or ``in_progress``) and their webhook events in one transaction, with
     ``also(connection, records)`` beside them (a queue's bookkeeping); those finished
     meanwhile by another run of their job are left as they are.  Returns the records written."""
     from aaaf.store.claimed_assessments import finish_claimed_assessments
 
-    def beside(connection: Connection, records: list[Any]) -> None:
+    def beside(connection: Connection, records: list[Assessment]) -> None:
         write_assessment_events(connection, org.organization_id, records, now=now, started=False)
         if also is not None:
             also(connection, records)

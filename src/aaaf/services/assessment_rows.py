@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from aaaf.scoring.results import AAAFResult
 
@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 
 def dimension_rows(
     result: AAAFResult,
-) -> list[tuple[str, str, float | None, int, int, dict[str, Any], str | None]]:
+) -> list[tuple[str, str, float | None, int, int, dict[str, object], str | None]]:
     rows = []
     for axis_name in ("performance", "capability"):
         axis = result.axis(axis_name)
@@ -26,7 +26,16 @@ def dimension_rows(
     return rows
 
 
-def composites(result: AAAFResult) -> dict[str, Any]:
+class Composites(TypedDict):
+    """An assessment's composite columns (the keywords its store methods take)."""
+
+    performance_composite: float | None
+    performance_tier: str | None
+    capability_composite: float | None
+    capability_tier: str | None
+
+
+def composites(result: AAAFResult) -> Composites:
     perf, cap = result.performance, result.capability
     return {
         "performance_composite": perf.composite.score if perf else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aaaf.models import Assessment, AuditSummary, AxisScore, BadgeUrls, DimensionScore, EvidenceSources, dump
 from aaaf.models.assessment import Uncertainty
@@ -16,11 +16,27 @@ if TYPE_CHECKING:
     from aaaf.store.records import Assessment as AssessmentRecord
 
 
+class _Optional(TypedDict, total=False):
+    """The assessment object's conditional fields: absent, not null, when not given."""
+
+    audit: AuditSummary
+    evidence_sources: EvidenceSources
+    type: str
+    dimension: str
+    window_start: str | None
+    window_end: str | None
+    anomalous: bool
+    review_state: str | None
+    error: dict[str, object]
+    appeals: list[dict[str, object]]
+    status_detail: str
+
+
 def assessment_model(
     assessment: AssessmentRecord,
     *,
     extended: bool = False,
-    appeals: list[dict[str, Any]] | None = None,
+    appeals: list[dict[str, object]] | None = None,
     context: ServiceContext | None = None,
 ) -> Assessment:
     """The assessment object of document 004 §6.2 (GET /api/v1/assessments/{id}) as its public
@@ -55,7 +71,7 @@ def assessment_model(
                 },
             )
         )
-    fields: dict[str, Any] = {}
+    fields: _Optional = {}
     if result.get("audit") is not None:
         fields["audit"] = AuditSummary.model_validate(result["audit"])  # SCORING.md §2.6
     if result.get("evidence_sources") is not None:  # stress-tested here or reported, per axis
@@ -71,7 +87,7 @@ def assessment_model(
         fields["anomalous"] = bool(assessment.anomalous)
         fields["review_state"] = assessment.review_state
         if assessment.error:
-            fields["error"] = assessment.error
+            fields["error"] = dict(assessment.error)
     if appeals is not None:
         fields["appeals"] = appeals
     if assessment.status == "pending":  # nothing scores it until a worker takes its job (docs/jobs.md)
@@ -116,7 +132,7 @@ def assessment_json(
     assessment: AssessmentRecord, *, extended: bool = False, context: ServiceContext | None = None
 ) -> dict[str, Any]:
     """:func:`assessment_model` as JSON-ready data (what ``--json`` prints and the API answers)."""
-    return dump(assessment_model(assessment, extended=extended, context=context))  # type: ignore[no-any-return]
+    return dump(assessment_model(assessment, extended=extended, context=context))
 
 
 def _iso(ts: datetime | None) -> str | None:

@@ -1,6 +1,6 @@
 """Audits for the front ends (SCORING.md §2.6): the sample worksheet, reading it back, the status.
 
-* :func:`draw_worksheet` — the audit sample of an agent's window as worksheet rows: one task
+* :func:`audit_sample` — the audit sample of an agent's window as worksheet rows: one task
   each, with what the agent reported about it (the record *before* any finding) and blank
   finding fields for the auditor;
 * :func:`render_worksheet` — the rows as JSON Lines, CSV (a spreadsheet) or Markdown (a review
@@ -25,12 +25,12 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 from aaaf.escaping import csv_cell, csv_value, markdown_text
 from aaaf.evidence.models import EventError
-from aaaf.models.audit import AuditSample, AuditStatus
+from aaaf.models.audit import AuditSample, AuditSampleTask, AuditStatus, BlankFinding, ReportedFacts
 from aaaf.scoring.aaaf import window_evidence
 from aaaf.scoring.audit import draw_sample, window_audit
 from aaaf.scoring.fold import Task, fold_evidence
@@ -40,7 +40,6 @@ from aaaf.scoring.results import iso
 if TYPE_CHECKING:
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
-    from aaaf.store.records import Agent
 
 AUDIT_EVENT = "task_audited"
 FORMATS = ("jsonl", "csv", "md")
@@ -53,91 +52,10 @@ FindingItem = tuple[int | None, object]
 raw event is decoded JSON, whatever its shape (the validator names what is wrong with it)."""
 
 
-class ReportedFacts(TypedDict):
-    """What the agent reported about a sampled task, before any finding."""
-
-    completion_status: str | None
-    milestone_fraction: float | None
-    checklist: dict[str, bool]
-    errors: int
-    weighted_errors: float
-
-
-class BlankFinding(TypedDict):
-    """The finding fields of a drawn worksheet row, left blank for the auditor."""
-
-    auditor: None
-    completion_status: None
-    milestone_fraction: None
-    checklist: dict[str, None]
-    errors: None
-    notes: None
-
-
-class WorksheetRow(TypedDict):
-    agent: str
-    task_id: str
-    completed_at: str | None
-    domain: str | None
-    complexity_level: int | None
-    self_reported: ReportedFacts
-    finding: BlankFinding
-
-
-class Worksheet(TypedDict):
-    """The audit sample of an agent's window: the draw, then one row per sampled task."""
-
-    agent: str
-    window_start: str
-    window_end: str
-    rate: float
-    seed: int
-    completed_tasks: int
-    sampled: int
-    rows: list[WorksheetRow]
-
-
 def _self_reported_window(events: Sequence[EventRecord], config: AAAFConfig, end: datetime) -> list[Task]:
     """The window's tasks as the agent reported them (findings left out)."""
     reported = [event for event in events if event.type != AUDIT_EVENT]
     return [item.task for item in window_evidence(fold_evidence(reported), config, end).scored]
-
-
-def draw_worksheet(
-    org: OrgStore,
-    agent_ref: str,
-    *,
-    now: datetime,
-    rate: float | None = None,
-    seed: int = 0,
-    window_end: datetime | None = None,
-) -> Worksheet:
-    """The audit sample of the agent's window (SCORING.md §2.6) as worksheet rows."""
-    return _worksheet(org, org.get_agent(agent_ref), now=now, rate=rate, seed=seed, window_end=window_end)
-
-
-def _worksheet(
-    org: OrgStore, agent: Agent, *, now: datetime, rate: float | None, seed: int, window_end: datetime | None
-) -> Worksheet:
-    config = org.config()
-    rate = config.audit_rate if rate is None else rate
-    if not 0.0 < rate <= 1.0:
-        raise AAAFError("INVALID_REQUEST", f"--rate must be in (0, 1], got {rate}", {"rate": rate})
-    end = window_end or now
-    tasks = {task.task_id: task for task in _self_reported_window(org.events(agent.id), config, end)}
-    completed = [task_id for task_id, task in tasks.items() if task.completed]
-    sample = draw_sample(completed, rate, seed)
-    rows = [_row(agent.name, tasks[task_id], config.checklist) for task_id in sample]
-    return {
-        "agent": agent.name,
-        "window_start": iso(end - timedelta(days=config.window_days)),
-        "window_end": iso(end),
-        "rate": rate,
-        "seed": seed,
-        "completed_tasks": len(completed),
-        "sampled": len(rows),
-        "rows": rows,
-    }
 
 
 def audit_sample(
@@ -149,45 +67,63 @@ def audit_sample(
     seed: int = 0,
     window_end: datetime | None = None,
 ) -> AuditSample:
-    """:func:`draw_worksheet` as the API answers it: the agent's id first, the rows as ``tasks``."""
-    agent = org.get_agent(agent_ref)  # read once: the sheet and the answer's id share it
-    sheet = _worksheet(org, agent, now=now, rate=rate, seed=seed, window_end=window_end)
-    draw = {key: value for key, value in sheet.items() if key != "rows"}
-    return AuditSample.model_validate({"agent_id": str(agent.id), **draw, "tasks": sheet["rows"]})
+    """The audit sample of the agent's window (SCORING.md §2.6): the draw, then one worksheet
+    row per sampled task (``tasks``), as the API answers it and the CLI writes it."""
+    agent = org.get_agent(agent_ref)
+    config = org.config()
+    rate = config.audit_rate if rate is None else rate
+    if not 0.0 < rate <= 1.0:
+        raise AAAFError("INVALID_REQUEST", f"--rate must be in (0, 1], got {rate}", {"rate": rate})
+    end = window_end or now
+    tasks = {task.task_id: task for task in _self_reported_window(org.events(agent.id), config, end)}
+    completed = [task_id for task_id, task in tasks.items() if task.completed]
+    sample = draw_sample(completed, rate, seed)
+    rows = [_row(agent.name, tasks[task_id], config.checklist) for task_id in sample]
+    return AuditSample(
+        agent_id=str(agent.id),
+        agent=agent.name,
+        window_start=iso(end - timedelta(days=config.window_days)),
+        window_end=iso(end),
+        rate=rate,
+        seed=seed,
+        completed_tasks=len(completed),
+        sampled=len(rows),
+        tasks=rows,
+    )
 
 
-def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> WorksheetRow:
+def _row(agent: str, task: Task, org_checklist: Sequence[str]) -> AuditSampleTask:
     reported_checklist = dict(task.checklist or {})
     items = list(dict.fromkeys([*org_checklist, *sorted(reported_checklist)]))
-    return {
-        "agent": agent,
-        "task_id": task.task_id,
-        "completed_at": iso(task.completed_at) if task.completed_at else None,
-        "domain": task.domain,
-        "complexity_level": task.complexity_level,
-        "self_reported": {
-            "completion_status": task.completion_status,
-            "milestone_fraction": task.milestone_fraction,
-            "checklist": {item: reported_checklist.get(item) is True for item in items},
-            "errors": task.error_count,
-            "weighted_errors": task.weighted_errors,
-        },
-        "finding": {
-            "auditor": None,
-            "completion_status": None,
-            "milestone_fraction": None,
-            "checklist": dict.fromkeys(items),
-            "errors": None,
-            "notes": None,
-        },
-    }
+    return AuditSampleTask(
+        agent=agent,
+        task_id=task.task_id,
+        completed_at=iso(task.completed_at) if task.completed_at else None,
+        domain=task.domain,
+        complexity_level=task.complexity_level,
+        self_reported=ReportedFacts(
+            completion_status=task.completion_status,
+            milestone_fraction=task.milestone_fraction,
+            checklist={item: reported_checklist.get(item) is True for item in items},
+            errors=task.error_count,
+            weighted_errors=task.weighted_errors,
+        ),
+        finding=BlankFinding(
+            auditor=None,
+            completion_status=None,
+            milestone_fraction=None,
+            checklist=dict.fromkeys(items),
+            errors=None,
+            notes=None,
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- rendering
 
 
-def _checklist_items(rows: Sequence[WorksheetRow]) -> list[str]:
-    return list(dict.fromkeys(item for row in rows for item in row["finding"]["checklist"]))
+def _checklist_items(rows: Sequence[AuditSampleTask]) -> list[str]:
+    return list(dict.fromkeys(item for row in rows for item in row.finding.checklist))
 
 
 def _cell(value: str | float | None) -> str:
@@ -198,11 +134,13 @@ def _cell(value: str | float | None) -> str:
     return str(value)
 
 
-def render_worksheet(sheet: Worksheet, fmt: str) -> str:
+def render_worksheet(sheet: AuditSample, fmt: str) -> str:
     """The worksheet as JSON Lines (one task a line), CSV or Markdown."""
-    rows = sheet["rows"]
+    rows = sheet.tasks
     if fmt == "jsonl":
-        return "".join(json.dumps(row, ensure_ascii=False, sort_keys=False) + "\n" for row in rows)
+        return "".join(
+            json.dumps(row.model_dump(), ensure_ascii=False, sort_keys=False) + "\n" for row in rows
+        )
     items = _checklist_items(rows)
     if fmt == "csv":
         out = io.StringIO()
@@ -222,17 +160,17 @@ def render_worksheet(sheet: Worksheet, fmt: str) -> str:
             ]
         )
         for row in rows:
-            reported = row["self_reported"]
+            reported = row.self_reported
             writer.writerow(
                 csv_cell(cell)
                 for cell in [
-                    row["agent"],
-                    row["task_id"],
-                    row["completed_at"] or "",
-                    _cell(reported["completion_status"]),
-                    _cell(reported["milestone_fraction"]),
-                    reported["errors"],
-                    *(_cell(reported["checklist"].get(item)) for item in items),
+                    row.agent,
+                    row.task_id,
+                    row.completed_at or "",
+                    _cell(reported.completion_status),
+                    _cell(reported.milestone_fraction),
+                    reported.errors,
+                    *(_cell(reported.checklist.get(item)) for item in items),
                     "",
                     "",
                     "",
@@ -244,27 +182,27 @@ def render_worksheet(sheet: Worksheet, fmt: str) -> str:
         return out.getvalue()
     if fmt == "md":
         lines = [
-            f"# Audit worksheet: {markdown_text(sheet['agent'])}",
+            f"# Audit worksheet: {markdown_text(sheet.agent)}",
             "",
-            f"Window {sheet['window_start']} to {sheet['window_end']}; {sheet['sampled']} of "
-            f"{sheet['completed_tasks']} completed tasks sampled (rate {sheet['rate']}, seed {sheet['seed']}).",
+            f"Window {sheet.window_start} to {sheet.window_end}; {sheet.sampled} of "
+            f"{sheet.completed_tasks} completed tasks sampled (rate {sheet.rate}, seed {sheet.seed}).",
             "Record findings from the JSON Lines or CSV worksheet (`aaaf audit record FILE`).",
             "",
         ]
         for row in rows:
-            reported = row["self_reported"]
+            reported = row.self_reported
             lines += [
-                f"## {markdown_text(row['task_id'])}",
+                f"## {markdown_text(row.task_id)}",
                 "",
-                f"Completed {row['completed_at'] or '—'}; domain {markdown_text(row['domain'] or '—')}, "
-                f"complexity {row['complexity_level'] or '—'}.",
+                f"Completed {row.completed_at or '—'}; domain {markdown_text(row.domain or '—')}, "
+                f"complexity {row.complexity_level or '—'}.",
                 "",
                 "| fact | self-reported | found |",
                 "|---|---|---|",
-                f"| completion status | {markdown_text(_cell(reported['completion_status']))} | |",
-                f"| errors | {markdown_text(reported['errors'])} | |",
+                f"| completion status | {markdown_text(_cell(reported.completion_status))} | |",
+                f"| errors | {markdown_text(reported.errors)} | |",
                 *(
-                    f"| checklist: {markdown_text(item)} | {markdown_text(_cell(reported['checklist'].get(item)))} | |"
+                    f"| checklist: {markdown_text(item)} | {markdown_text(_cell(reported.checklist.get(item)))} | |"
                     for item in items
                 ),
                 "",
@@ -451,7 +389,7 @@ def _read_csv(path: Path, *, auditor: str | None, now: datetime) -> Iterator[Fin
 
 def audit_status(
     org: OrgStore, agent_ref: str, *, now: datetime, window_end: datetime | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The ``audit`` object (SCORING.md §2.6) of the agent's window ending at ``window_end``."""
     agent = org.get_agent(agent_ref)
     config = org.config()

@@ -156,7 +156,7 @@ class VerificationPage:
     # where each axis's evidence came from, in words (docs/stress-tests.md "Provenance"), and
     # the figures the signed credential carries (None: it does not say)
     provenance: tuple[str, ...] = ()
-    evidence_sources: Mapping[str, Any] | None = None
+    evidence_sources: Mapping[str, object] | None = None
     evidence: EvidenceBehind | None = None
 
 

@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from sqlalchemy.exc import StatementError
 
@@ -57,6 +57,9 @@ from aaaf.store.repositories.base import check_agent_name
 from aaaf.store.write_errors import blames_the_event
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from aaaf.evidence.workflow_definition import WorkflowDefinition
     from aaaf.scoring.defaults import AAAFConfig
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
@@ -159,8 +162,8 @@ class CollectReport:
             warnings_total=self.warned,
         )
 
-    def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, Any]:
-        return dump(self.to_model(max_errors))  # type: ignore[no-any-return]
+    def to_dict(self, max_errors: int = MAX_ERRORS_KEPT) -> dict[str, object]:
+        return dump(self.to_model(max_errors))
 
 
 class _NewAgent:
@@ -186,7 +189,7 @@ class AgentResolver:
         self.org = org
         self.enroll = enroll
         self.report = report
-        self.cache: dict[str, Any] = {}
+        self.cache: dict[str, Agent | _NewAgent] = {}
         self._known: list[str] | None = None
         self._pending: dict[str, _NewAgent] = {}  # by normalised name, first named first
 
@@ -195,10 +198,10 @@ class AgentResolver:
             self._known = [agent.name for agent in self.org.agents()]
         return self._known
 
-    def resolve(self, reference: str, *, enrol_now: bool = False) -> Any:
+    def resolve(self, reference: str, *, enrol_now: bool = False) -> Agent | _NewAgent:
         """The agent ``reference`` names: an :class:`Agent`, or a :class:`_NewAgent` whose
         ``id`` comes with the next :meth:`enrol_pending` (at once with ``enrol_now``)."""
-        agent = self.cache.get(reference)
+        agent: Agent | _NewAgent | None = self.cache.get(reference)
         if agent is None:
             agent = self.org.find_agent(reference)
             if agent is None:
@@ -234,7 +237,7 @@ class AgentResolver:
                 self.report.enrolled.append(agent.name)
 
 
-def _names(agent: Agent, reference: str) -> bool:
+def _names(agent: Agent | _NewAgent, reference: str) -> bool:
     """Whether ``reference`` (a name, in any spelling :func:`aaaf.names.name_key` makes one, or
     an id) is ``agent``."""
     if reference == agent.name or name_key(reference) == agent.name:
@@ -287,7 +290,7 @@ def _check_provenance(event: ValidEvent, run_id: str | None) -> None:
         )
 
 
-def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Agent) -> str:
+def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Agent | _NewAgent) -> str:
     """The id of the stress run whose evidence this call stores, once checked: a run of this
     organization, executed by this installation's harness, still being recorded, of ``agent``."""
     run = org.get_stress_run(run_id)  # NOT_FOUND for another organization's or no run
@@ -313,7 +316,7 @@ def _recording_run(org: OrgStore, run_id: uuid.UUID, agent: Agent) -> str:
     return str(run.id)
 
 
-def _agent_reference(raw: Any) -> str | None:
+def _agent_reference(raw: object) -> str | None:
     """The agent a raw event names (``agent_id``, else ``agent``) when it is plain ASCII text
     of an id's length, else None (anything else is left to validation, before any look-up)."""
     if not isinstance(raw, dict):
@@ -326,10 +329,18 @@ def _agent_reference(raw: Any) -> str | None:
 class _Pending(NamedTuple):
     """One validated event waiting for its chunk to be stored."""
 
-    agent: Any  # an Agent or a _NewAgent, whose id is set before the chunk is stored
+    agent: Agent | _NewAgent  # a _NewAgent's id is set before the chunk is stored
     event: ValidEvent
     position: int  # the item's index in the input (``index`` is a tuple method)
     line: int | None
+
+
+def _enrolled(agent_id: uuid.UUID | None) -> uuid.UUID:
+    """An agent's id once its chunk is stored: a :class:`_NewAgent` is enrolled first
+    (:meth:`AgentResolver.enrol_pending`, before each chunk is handed over)."""
+    if agent_id is None:
+        raise RuntimeError("an agent new to this collect was not enrolled before its events were stored")
+    return agent_id
 
 
 def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> None:
@@ -337,7 +348,9 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
     until the refused events are found and rejected, storing all the others."""
     try:
         # every agent was read (or enrolled) through the organization by the resolver
-        outcomes = org.add_events([(entry.agent.id, entry.event) for entry in entries], agents_checked=True)
+        outcomes = org.add_events(
+            [(_enrolled(entry.agent.id), entry.event) for entry in entries], agents_checked=True
+        )
     except Exception as error:
         if not blames_the_event(error):
             raise
@@ -382,7 +395,7 @@ def _store(org: OrgStore, entries: list[_Pending], report: CollectReport) -> Non
 
 def collect(
     org: OrgStore,
-    items: Iterable[tuple[int | None, Any]],
+    items: Iterable[tuple[int | None, object]],
     *,
     now: datetime,
     default_agent: str | None = None,
@@ -390,7 +403,7 @@ def collect(
     since: datetime | None = None,
     future_tolerance_seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
-    workflow_definitions: Mapping[str, Any] | None = None,
+    workflow_definitions: Mapping[str, WorkflowDefinition] | None = None,
     limits: EventLimits | None = None,
     context: ServiceContext | None = None,
     stress_run: uuid.UUID | None = None,
@@ -467,6 +480,7 @@ def collect(
                     if workflow_definitions:
                         raw = resolve_event(raw, workflow_definitions)
                     event = validate(raw)
+                    fields = cast("Mapping[str, object]", raw)  # valid: a JSON object
                     _check_provenance(event, recording)
                     if since is not None and event.timestamp < since:
                         report.skipped += 1
@@ -474,7 +488,7 @@ def collect(
                     if default_agent is not None and event.agent != default_agent:
                         expected = resolver.resolve(default_agent, enrol_now=True)
                         if not _names(expected, event.agent):
-                            named = "agent_id" if raw.get("agent_id") is not None else "agent"
+                            named = "agent_id" if fields.get("agent_id") is not None else "agent"
                             raise EventValidationError(
                                 "AGENT_MISMATCH",
                                 named,
@@ -500,7 +514,7 @@ def collect(
                     else:
                         report.reject(rejected)
                     continue
-                for name, message in payload_warnings(raw, event.type, taxonomy, checklist):
+                for name, message in payload_warnings(fields, event.type, taxonomy, checklist):
                     report.warn(index, line, name, message)
                 chunk.append(_Pending(agent, event, index, line))
                 if len(chunk) >= CHUNK_SIZE:
@@ -534,8 +548,8 @@ class _ChunkWriter:
         self.org = org
         self.report = CollectReport()
         self._held: list[_Pending] | None = None  # the last chunk, not yet handed over
-        self._running: Any = None  # the chunk being written by the writer thread
-        self._executor: Any = None
+        self._running: Future[None] | None = None  # the chunk being written by the writer thread
+        self._executor: ThreadPoolExecutor | None = None
         self._threaded = _may_write_in_a_thread(org)
 
     def store(self, entries: list[_Pending]) -> None:

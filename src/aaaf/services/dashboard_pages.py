@@ -308,7 +308,7 @@ def _trust_now(
         return None, note
     composite, tier = score.get("composite"), score.get("tier")
     return TrustNow(
-        None if composite is None else float(composite), None if tier is None else str(tier)
+        float(composite) if isinstance(composite, int | float) else None, None if tier is None else str(tier)
     ), note
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import expiring_from, reassessment_due
@@ -44,7 +43,7 @@ class DutiesSummary:
     def emitted(self) -> int:
         return self.badge_expiring + self.badge_expired + self.evidence_threshold_reached
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "organizations": self.organizations,
             "emitted": {

@@ -104,14 +104,14 @@ def read_runs(path: str | Path, source_format: str = "auto") -> list[dict[str, A
     ]
 
 
-def column_list(runs: Sequence[Mapping[str, Any]]) -> str:
+def column_list(runs: Sequence[Mapping[str, object]]) -> str:
     """'1. control, 2. treatment' — how errors name a file's columns."""
     return ", ".join(f"{number}. {run['variant']}" for number, run in enumerate(runs, start=1))
 
 
 def pick_column(
-    runs: Sequence[dict[str, Any]], column: str | None, *, source: str, option: str
-) -> dict[str, Any]:
+    runs: Sequence[dict[str, object]], column: str | None, *, source: str, option: str
+) -> dict[str, object]:
     """The run of one column, named by its variant or its 1-based number.
 
     A file with one run needs no column; a file with several needs ``option``.  An
@@ -145,7 +145,7 @@ def comparison_runs(
     source_format: str = "auto",
     control_column: str | None = None,
     treatment_column: str | None = None,
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[dict[str, object], dict[str, object]]:
     """The control and treatment runs of ``aaaf compare``.
 
     Two files: one run from each (a column option picks it from a multi-column file).
@@ -205,7 +205,7 @@ def comparison_runs(
 
 def treatment_runs(
     paths: Sequence[str | Path], *, source_format: str = "auto", treatment_column: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The treatments of ``aaaf compare CONTROL T1 T2 …``: one run per file (a column option picks it)."""
     return [
         pick_column(
@@ -255,7 +255,7 @@ def check_finished(runs: Sequence[tuple[str, Mapping[str, Any]]], *, allow_incom
         )
 
 
-def write_run(run: Mapping[str, Any], path: str | Path) -> Path:
+def write_run(run: Mapping[str, object], path: str | Path) -> Path:
     """Write a run object as one indented JSON file (our format), creating parent folders."""
     file = Path(path)
     file.parent.mkdir(parents=True, exist_ok=True)
@@ -263,7 +263,7 @@ def write_run(run: Mapping[str, Any], path: str | Path) -> Path:
     return file
 
 
-def run_file_name(run: Mapping[str, Any], taken: set[str]) -> str:
+def run_file_name(run: Mapping[str, object], taken: set[str]) -> str:
     """A file name for an imported run: its variant, made safe ('mockllm/model' → 'mockllm-model.json')."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", str(run.get("variant") or run.get("run_id") or "run"))
     stem = stem.strip("-.") or "run"

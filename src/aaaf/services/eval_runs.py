@@ -122,7 +122,7 @@ def compare_slot(organization_id: uuid.UUID, limit: int | None = None) -> Iterat
 
 def read_upload(
     content: bytes, *, filename: str | None, source_format: str = "auto"
-) -> tuple[str, list[dict[str, Any]]]:
+) -> tuple[str, list[dict[str, object]]]:
     """The runs of an uploaded file and its format, read exactly as ``aaaf compare`` reads a
     file (``INVALID_REQUEST`` naming the problem otherwise)."""
     if source_format not in RUN_FORMATS:
@@ -186,7 +186,7 @@ def list_runs(org: OrgStore) -> list[StoredEvalRun]:
     return org.eval_runs()
 
 
-def stored_summaries(org: OrgStore, run_refs: Sequence[str]) -> list[dict[str, Any]]:
+def stored_summaries(org: OrgStore, run_refs: Sequence[str]) -> list[dict[str, object]]:
     """Each named run without its samples, in the order named (``NOT_FOUND`` for a missing one)."""
     return [org.get_eval_run(ref).summary() for ref in run_refs]
 
@@ -213,7 +213,7 @@ def compare_stored_result(
     *,
     config: LayeredConfig,
     allow_incomplete: bool = False,
-) -> tuple[RunComparison | MultiComparison, list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[RunComparison | MultiComparison, list[dict[str, object]], list[dict[str, object]]]:
     """The comparison of stored runs (a ``Comparison`` for one treatment, a
     ``MultiComparison`` for several), the graded runs and their grading summaries — what
     :func:`compare_stored` answers as JSON and the dashboard renders as the HTML report."""
@@ -233,7 +233,7 @@ def compare_stored_result(
 
 def _compare_stored_result(
     org: OrgStore, control: str, treatments: Sequence[str], config: LayeredConfig, allow_incomplete: bool
-) -> tuple[RunComparison | MultiComparison, list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[RunComparison | MultiComparison, list[dict[str, object]], list[dict[str, object]]]:
     runs = [dict(org.get_eval_run(control).run)] + [dict(org.get_eval_run(ref).run) for ref in treatments]
     if len(treatments) == 1:
         check_finished([("control", runs[0]), ("treatment", runs[1])], allow_incomplete=allow_incomplete)

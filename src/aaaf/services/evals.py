@@ -90,7 +90,7 @@ def _grade_assertions(samples: list[dict[str, Any]], similarity_method: str | No
     return graded
 
 
-def _judge_entry(judge: Judge, judgement: Judgement) -> dict[str, Any]:
+def _judge_entry(judge: Judge, judgement: Judgement) -> dict[str, object]:
     return {
         "judge": judge.name,
         "score": judgement.score,
@@ -101,7 +101,7 @@ def _judge_entry(judge: Judge, judgement: Judgement) -> dict[str, Any]:
     }
 
 
-def _failure_entry(judge: Judge, judgement: Judgement) -> dict[str, Any]:
+def _failure_entry(judge: Judge, judgement: Judgement) -> dict[str, object]:
     return {
         "judge": judge.name,
         "reason": judgement.reason,
@@ -153,7 +153,7 @@ def grade_run(
 
 @overload
 def grade_run(
-    run: Mapping[str, Any],
+    run: Mapping[str, object],
     *,
     judges: JudgeEnsemble | Judge | Sequence[Judge] | None = ...,
     similarity_method: str | None = ...,
@@ -163,7 +163,7 @@ def grade_run(
 
 
 def grade_run(
-    run: EvalRun | Mapping[str, Any],
+    run: EvalRun | Mapping[str, object],
     *,
     judges: JudgeEnsemble | Judge | Sequence[Judge] | None = None,
     similarity_method: str | None = None,
@@ -191,7 +191,7 @@ def grade_run(
                 {"judges": uncalibrated},
             )
     data = model.model_dump(mode="json", exclude_none=True)
-    samples: list[dict[str, Any]] = data["samples"]
+    samples: list[dict[str, object]] = data["samples"]
     graded = _grade_assertions(samples, similarity_method)
     scored = failed = 0
     if ensemble is not None:
@@ -244,7 +244,7 @@ def read_human_labels(path: str | Path) -> list[tuple[str | None, str, float]]:
         raise AAAFError("INVALID_REQUEST", f"{file}: no such human-labels file.", {"path": str(file)})
     text = file.read_text(encoding="utf-8")
     try:
-        data: Any = json.loads(text)
+        data: object = json.loads(text)
     except json.JSONDecodeError:
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
@@ -253,7 +253,7 @@ def read_human_labels(path: str | Path) -> list[tuple[str | None, str, float]]:
                 "INVALID_REQUEST", f"{file}: not JSON or JSON Lines: {error.msg}.", {"path": str(file)}
             ) from None
     if isinstance(data, Mapping) and "sample_id" in data:  # JSON Lines with one label
-        entries: list[Any] = [data]
+        entries: list[object] = [data]
     elif isinstance(data, Mapping):
         entries = [{"sample_id": key, "human": value} for key, value in data.items()]
     elif isinstance(data, list):
@@ -424,7 +424,7 @@ def calibrate_ensemble(
 # --------------------------------------------------------------------------- summaries
 
 
-def grading_summary(run: Mapping[str, Any], *, limit: int = 3) -> dict[str, Any]:
+def grading_summary(run: Mapping[str, Any], *, limit: int = 3) -> dict[str, object]:
     """What grading recorded in a run: graded assertions, judge scores, failed judgements.
 
     ``failure_reasons`` are the first ``limit`` failed judgements, ``judge: reason``.
@@ -444,6 +444,6 @@ def grading_summary(run: Mapping[str, Any], *, limit: int = 3) -> dict[str, Any]
     }
 
 
-def to_layered_run(run: Mapping[str, Any]) -> LayeredRun:
+def to_layered_run(run: Mapping[str, object]) -> LayeredRun:
     """The pure core's view of a graded run object."""
     return to_layered(parse_run(run, source=f"run {run.get('run_id')}"))

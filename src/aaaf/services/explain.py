@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aaaf.errors import AAAFError
 from aaaf.models import Explanation as ExplanationModel
@@ -47,9 +47,9 @@ class Explanation:
     agent: str
     status: str
     message: str | None
-    spec: Mapping[str, Any] | None
+    spec: Mapping[str, object] | None
     window_end: str
-    stored: Mapping[str, Mapping[str, Any]]
+    stored: Mapping[str, StoredDimension]
     dimensions: Mapping[str, DimensionExplanation] = field(default_factory=dict)
     raises: Mapping[str, TierRaise | None] = field(default_factory=dict)
     missing_events: int = 0
@@ -60,10 +60,10 @@ class Explanation:
         """The public shape :class:`aaaf.models.Explanation`."""
         return ExplanationModel.model_validate(self.to_dict(top))
 
-    def to_dict(self, top: int | None = DEFAULT_TOP) -> dict[str, Any]:
-        dims: dict[str, Any] = {}
+    def to_dict(self, top: int | None = DEFAULT_TOP) -> dict[str, object]:
+        dims: dict[str, object] = {}
         for name, stored in self.stored.items():
-            entry: dict[str, Any] = {"axis": stored["axis"], "score": stored["score"]}
+            entry: dict[str, object] = {"axis": stored["axis"], "score": stored["score"]}
             entry["evidence_count"] = stored["evidence_count"]
             explained = self.dimensions.get(name)
             if explained is not None:
@@ -92,7 +92,7 @@ class Explanation:
         }
 
 
-def _raise_dict(raise_: TierRaise) -> dict[str, Any]:
+def _raise_dict(raise_: TierRaise) -> dict[str, object]:
     return {
         "composite": raise_.composite,
         "tier": raise_.tier,
@@ -114,8 +114,26 @@ def _raise_dict(raise_: TierRaise) -> dict[str, Any]:
     }
 
 
-def _stored_dimensions(result: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+class StoredDimension(TypedDict):
+    """A dimension as its assessment stored it: its axis, score and evidence count."""
+
+    axis: str
+    score: float | None
+    evidence_count: int | None
+
+
+class _Common(TypedDict):
+    """What every :class:`Explanation` of an assessment holds, whatever its status."""
+
+    assessment_id: str
+    agent: str
+    window_end: str
+    stored: Mapping[str, StoredDimension]
+    result: Mapping[str, Any]
+
+
+def _stored_dimensions(result: Mapping[str, Any]) -> dict[str, StoredDimension]:
+    out: dict[str, StoredDimension] = {}
     for axis in AXES:
         data = result.get(axis) or {}
         for name, dim in (data.get("dimensions") or {}).items():
@@ -156,7 +174,7 @@ def explain_assessment(org: OrgStore, assessment_id: str, *, dimension: str | No
             )
         stored = {dimension: stored[dimension]}
     axes = [axis for axis in AXES if result.get(axis) and any(s["axis"] == axis for s in stored.values())]
-    common: dict[str, Any] = {
+    common: _Common = {
         "assessment_id": str(assessment.id),
         "agent": assessment.agent_name,
         "window_end": iso(assessment.window_end),

@@ -141,7 +141,7 @@ class GateResult:
     checks: tuple[GateCheck, ...]
     fail_on: tuple[str, ...]
     failing: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict)
     flips: FlipReport | None = None
     method: str = ""
     """How the intervals were computed, in words."""
@@ -419,7 +419,7 @@ def _interval(interval: tuple[float, float] | None) -> str:
     return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def with_extra(result: GateResult, extra: Mapping[str, Any]) -> GateResult:
+def with_extra(result: GateResult, extra: Mapping[str, object]) -> GateResult:
     from dataclasses import replace
 
     return replace(result, extra={**dict(result.extra), **dict(extra)})

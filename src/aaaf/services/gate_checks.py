@@ -77,7 +77,7 @@ class GateCheck:
             and self.diff != 0.0
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "group": self.group,
             "name": self.name,
@@ -201,8 +201,8 @@ def _score(assessment: Mapping[str, Any] | None, axis: str, name: str) -> float 
 
 
 def dimension_checks(
-    baseline: Mapping[str, Any],
-    candidate: Mapping[str, Any],
+    baseline: Mapping[str, object],
+    candidate: Mapping[str, object],
     difference: AssessmentDifference | None,
     flips: FlipReport | None,
     tolerance: float,

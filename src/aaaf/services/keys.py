@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 from aaaf.settings import get_settings
@@ -111,7 +111,7 @@ def create_organization(
     *,
     now: datetime,
     taxonomy: Sequence[str] | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: Mapping[str, object] | None = None,
 ) -> tuple[Organization, IssuedKey]:
     """A new organization and its first key, holding every scope (``CONFLICT`` when the name
     is taken).  ``taxonomy`` and ``config`` (document 004 §6.2 names; weights checked:

@@ -21,7 +21,6 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from aaaf.errors import AAAFError
 from aaaf.services.keys import SCOPES, Principal, check_scopes
@@ -126,7 +125,7 @@ def _signing_key(store: Store) -> bytes:
 
 def issue_token(
     store: Store, client_id: str | None, client_secret: str | None, scope: str | None, *, now: datetime
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """RFC 6749 §5.1's answer for a client-credentials grant: ``access_token``,
     ``token_type`` ("Bearer"), ``expires_in`` (seconds) and ``scope`` (granted, space-separated).
     :class:`TokenError` ``invalid_client`` (401) for an unknown or revoked client or a wrong

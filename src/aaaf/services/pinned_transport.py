@@ -28,7 +28,7 @@ import select
 import socket
 import ssl
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpcore
 import httpx
@@ -101,7 +101,7 @@ class SocketStream(httpcore.AsyncNetworkStream):
     ) -> httpcore.AsyncNetworkStream:
         return SocketStream(await self._stream.start_tls(ssl_context, server_hostname, timeout))
 
-    def get_extra_info(self, info: str) -> Any:
+    def get_extra_info(self, info: str) -> object:
         if info == "is_readable" and self._socket is not None:
             return socket_readable(self._socket)
         return self._stream.get_extra_info(info)

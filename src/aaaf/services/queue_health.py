@@ -10,7 +10,6 @@ SQLite runner is the server itself, so it is never missing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine
 
@@ -28,7 +27,7 @@ class QueueHealth:
     degraded: bool
     reason: str | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         state = self.state
         return {
             "runner": state.runner,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 from aaaf.reports.markdown import render_agent_report
@@ -65,7 +65,7 @@ def trust_for(
     at: datetime,
     events: Sequence[EventRecord] | None = None,
     aaaf_config: AAAFConfig | None = None,
-) -> tuple[dict[str, Any] | None, str | None]:
+) -> tuple[dict[str, object] | None, str | None]:
     """The agent's trust score at ``at`` (read-only), or None and a note saying why not.
     ``events`` and ``aaaf_config``: the agent's events and the organization's configuration when
     the caller has read them (the agent page); else they are read here."""
@@ -181,7 +181,7 @@ def fleet_entries(
     return entries, (next(iter(notes)) if notes else None)
 
 
-def _evidence_shortfall(org: OrgStore, agent: Agent, at: datetime) -> dict[str, Any] | None:
+def _evidence_shortfall(org: OrgStore, agent: Agent, at: datetime) -> dict[str, object] | None:
     """The ``INSUFFICIENT_EVIDENCE`` error an assessment of ``agent`` at ``at`` would be refused
     with (its passive evidence, the default type), or None when it would run."""
     from aaaf.errors import AAAFError

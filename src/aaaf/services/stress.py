@@ -29,6 +29,7 @@ from aaaf.stress.sandbox import SandboxChoice, require_sandbox
 if TYPE_CHECKING:
     import httpx
 
+    from aaaf.graders.judge import Judge
     from aaaf.store.org_store import OrgStore
     from aaaf.store.records import Agent
     from aaaf.store.repositories.stress_runs import StressRun
@@ -54,7 +55,7 @@ def _agent(org: OrgStore, name: str) -> Agent:
         return org.enroll_agent(name, description="enrolled by aaaf stress-test")
 
 
-def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarise(records: Sequence[dict[str, Any]]) -> dict[str, object]:
     """A run's summary.  Tasks whose provider kept failing are counted apart
     (``infrastructure_failed``): they are neither graded statuses nor credit — never the
     agent's rejected tasks."""
@@ -88,7 +89,7 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
+def stress_judges(settings: Settings | None) -> dict[str, Judge] | None:
     """The configured judge, one per model-graded rubric (None when no judge is configured)."""
     from aaaf.graders.judge import Judge
 
@@ -97,17 +98,17 @@ def stress_judges(settings: Settings | None) -> dict[str, Any] | None:
     return {rubric: Judge.from_settings(rubric, settings=settings) for rubric in model_grading.RUBRICS}
 
 
-def _shown(run: StressRun) -> dict[str, Any]:
+def _shown(run: StressRun) -> dict[str, object]:
     """A run as the API shows it: everything but ``log_path`` (a path on the server that ran
     it; the CLI shows it) — and never the agent's key, which is not part of a run record."""
-    shown: dict[str, Any] = run.to_dict()
+    shown: dict[str, object] = run.to_dict()
     shown.pop("log_path", None)
     return shown
 
 
 def stress_run_model(run: StressRun) -> StressRunOut:
     """A run as the API shows it (:func:`_shown`)."""
-    return StressRunOut(**_shown(run))
+    return StressRunOut.model_validate(_shown(run))
 
 
 def stress_run_with_results(org: OrgStore, run_id: str) -> StressRunWithResults:
@@ -172,7 +173,7 @@ class StressOptions(TypedDict, total=False):
     log_dir: str | Path
     turn_timeout: float
     task_timeout: float
-    on_task: Callable[[dict[str, Any]], None] | None
+    on_task: Callable[[dict[str, object]], None] | None
     settings: Settings | None
     sandbox: SandboxChoice | None
     pin_agent_url: bool
@@ -186,7 +187,7 @@ def run_stress_test(
     library_dirs: Sequence[str] = (),
     clock: Clock = system_clock,
     **options: Unpack[StressOptions],
-) -> tuple[StressRun, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, object]]]:
     """Run the suite against ``agent_spec`` (a :class:`aaaf.stress.runner.AgentSpec`) for the
     agent named ``agent_name`` (enrolled when unknown); the finished run and its records."""
     run, library = start_stress_run(org, agent_name, agent_spec, library_dirs=library_dirs, clock=clock)
@@ -208,12 +209,12 @@ def execute_stress_run(
     log_dir: str | Path = "stress-logs",
     turn_timeout: float = 30.0,
     task_timeout: float = 120.0,
-    on_task: Callable[[dict[str, Any]], None] | None = None,
+    on_task: Callable[[dict[str, object]], None] | None = None,
     settings: Settings | None = None,
     sandbox: SandboxChoice | None = None,
     pin_agent_url: bool = False,
     clock: Clock = system_clock,
-) -> tuple[StressRun, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, object]]]:
     """Run a recorded run's tasks, collect its evidence, store its results and close it.
 
     Every tool call and code grader runs in ``sandbox``; without one, the sandbox of
@@ -396,7 +397,7 @@ def import_inspect_log(
     enroll: bool = False,
     settings: Settings | None = None,
     clock: Clock = system_clock,
-) -> tuple[StressRun, list[dict[str, Any]]]:
+) -> tuple[StressRun, list[dict[str, object]]]:
     """A user's own inspect_ai log of the stress tasks (``inspect eval ...@stress_suite``) as
     evidence of the agent, by the same path as the harness's runs (issue 15 "Build on
     inspect_ai": "one path for both").  The log is a run of its own (adapter ``inspect_log``);

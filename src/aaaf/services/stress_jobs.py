@@ -74,7 +74,7 @@ class StressRequest:
     task_ids: tuple[str, ...] | None = None
     parallel: int = 4
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "agent_url": self.agent_url,
             "model": self.model,

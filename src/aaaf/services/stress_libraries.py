@@ -61,7 +61,7 @@ def _check_identity(name: str, version: str, visibility: str) -> None:
         raise _invalid("visibility", f"Invalid visibility {visibility!r}; expected private or shared.")
 
 
-def _check_documents(documents: Mapping[str, Any]) -> dict[str, str]:
+def _check_documents(documents: Mapping[str, object]) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, text in documents.items():
         if not DOCUMENT_PATTERN.match(str(name)) or not isinstance(text, str):
@@ -72,7 +72,7 @@ def _check_documents(documents: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def _digest(content: Mapping[str, Any], documents: Mapping[str, str]) -> str:
+def _digest(content: Mapping[str, object], documents: Mapping[str, str]) -> str:
     canonical = json.dumps(
         {"content": content, "documents": documents}, sort_keys=True, separators=(",", ":")
     )
@@ -106,7 +106,7 @@ def publish_library(
     name: str,
     version: str,
     content: Mapping[str, Any],
-    documents: Mapping[str, Any] | None = None,
+    documents: Mapping[str, object] | None = None,
     visibility: str = "private",
     description: str | None = None,
 ) -> StressLibrary:

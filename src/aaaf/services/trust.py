@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from aaaf.errors import AAAFError
 from aaaf.models import TrustScore
@@ -79,7 +79,7 @@ class TrustReport:
         """The public shape :class:`aaaf.models.TrustScore`."""
         return TrustScore.model_validate(self.to_dict())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         out = trust_result_dict(self.result)
         out["history"] = {
             "recorded": self.entry is not None,
@@ -100,7 +100,7 @@ def _agent(org: OrgStore, agent: Agent | AgentRef) -> Agent:
     return org.get_agent(agent)
 
 
-def _override_weights(org: OrgStore) -> Mapping[str, Any] | None:
+def _override_weights(org: OrgStore) -> Mapping[str, object] | None:
     stored = org.trust_override()
     return None if stored is None else stored.weights
 
@@ -113,7 +113,7 @@ def _warn_if_rejected(result: TrustResult) -> None:
         )
 
 
-def history_details(result: TrustResult) -> dict[str, Any]:
+def history_details(result: TrustResult) -> dict[str, object]:
     """What a history row keeps beside score and tier: enough to explain it later."""
     return {
         "uncapped_composite": result.uncapped_composite,
@@ -206,7 +206,7 @@ def score_agent(
     *,
     at: datetime,
     events: Sequence[EventRecord] | None = None,
-    override: Mapping[str, Any] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
+    override: Mapping[str, object] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
     config: TrustConfig | None = None,
     aaaf_config: AAAFConfig | None = None,
 ) -> TrustResult:
@@ -289,7 +289,7 @@ def trust_report(
     record: bool,
     computed_at: datetime | None = None,
     events: Sequence[EventRecord] | None = None,
-    override: Mapping[str, Any] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
+    override: Mapping[str, object] | Literal[Stored.OVERRIDE] | None = Stored.OVERRIDE,
     config: TrustConfig | None = None,
     aaaf_config: AAAFConfig | None = None,
 ) -> TrustReport:
@@ -382,7 +382,7 @@ def pending_reviews(org: OrgStore) -> list[tuple[Agent, ScoreHistoryEntry]]:
 # ----------------------------------------------------------------------------- weight override
 
 
-def load_override_file(path: Path | str) -> dict[str, Any]:
+def load_override_file(path: Path | str) -> dict[str, object]:
     """A JSON object ``{dimension: weight}``; anything else is bad input.
 
     Its *values* are not validated here: the override is stored as given and validated when
@@ -405,7 +405,7 @@ def load_override_file(path: Path | str) -> dict[str, Any]:
 
 
 def set_override(
-    org: OrgStore, weights: Mapping[str, Any], *, set_by: str | None, at: datetime
+    org: OrgStore, weights: Mapping[str, object], *, set_by: str | None, at: datetime
 ) -> tuple[TrustOverride, str | None]:
     """Store the override as given; return it and, if it would be rejected when applied, why."""
     stored = org.set_trust_override(dict(weights), set_by=set_by, set_at=at)
@@ -419,7 +419,17 @@ def clear_override(org: OrgStore) -> None:
     org.clear_trust_override()
 
 
-def weights_status(org: OrgStore) -> dict[str, Any]:
+class WeightsStatus(TypedDict):
+    """The trust weights as ``aaaf trust weights`` shows them (:class:`aaaf.models.admin.TrustWeightsStatus`)."""
+
+    base: dict[str, float]
+    override: dict[str, Any] | None  # the stored override as given (TrustOverride.to_dict)
+    applied: bool
+    rejected_reason: str | None
+    weights_in_force: dict[str, float]
+
+
+def weights_status(org: OrgStore) -> WeightsStatus:
     """Base weights, the stored override (who set it, when) and the weights in force."""
     stored = org.trust_override()
     in_force, rejected = merge_override(TRUST_WEIGHTS, None if stored is None else stored.weights)

@@ -32,7 +32,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 import httpx
 from standardwebhooks import Webhook as StandardWebhook
@@ -65,7 +64,7 @@ class DeliverySummary:
     released: int = 0
     seconds: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "claimed": self.claimed,
             "succeeded": self.succeeded,
@@ -299,7 +298,7 @@ async def _send_one(client: httpx.AsyncClient, claimed: ClaimedDelivery, run: _R
         return
     delivery = claimed.delivery
     number = delivery.attempt_count  # the claim counted this attempt
-    attempt: dict[str, Any] = {
+    attempt: dict[str, object] = {
         "attempt": number,
         "at": iso(moment),
         "status_code": outcome.status_code,

@@ -226,7 +226,7 @@ def _timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def payload_json(event_type: str, data: Mapping[str, Any], *, now: datetime) -> str:
+def payload_json(event_type: str, data: Mapping[str, object], *, now: datetime) -> str:
     """Document 004 §6.3's payload, as the exact JSON text every delivery sends and signs."""
     return json.dumps(
         {"event": event_type, "timestamp": _timestamp(now), "data": dict(data)},
@@ -236,7 +236,12 @@ def payload_json(event_type: str, data: Mapping[str, Any], *, now: datetime) -> 
 
 
 def emit(
-    org: OrgStore, event_type: str, data: Mapping[str, Any], *, now: datetime, dedupe_key: str | None = None
+    org: OrgStore,
+    event_type: str,
+    data: Mapping[str, object],
+    *,
+    now: datetime,
+    dedupe_key: str | None = None,
 ) -> uuid.UUID | None:
     """Record a document 004 §6.3 event for the organization's subscribed webhooks, in the
     unit of work ``org`` is bound to (if any); its id, or None when nothing was recorded: an
@@ -255,10 +260,10 @@ def _tier(assessment: Assessment, axis: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def assessment_data(assessment: Assessment) -> dict[str, Any]:
+def assessment_data(assessment: Assessment) -> dict[str, object]:
     """``data`` of the ``assessment.*`` events (document 004 §6.3's example, plus the
     assessment's type, and its error when it failed)."""
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "assessment_id": str(assessment.id),
         "agent_id": str(assessment.agent_id),
         "type": assessment.type,
@@ -273,9 +278,9 @@ def assessment_data(assessment: Assessment) -> dict[str, Any]:
     return data
 
 
-def appeal_data(appeal: Appeal, assessment: Assessment) -> dict[str, Any]:
+def appeal_data(appeal: Appeal, assessment: Assessment) -> dict[str, object]:
     """``data`` of ``appeal.filed`` and ``appeal.resolved``."""
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "appeal_id": str(appeal.id),
         "assessment_id": str(appeal.assessment_id),
         "agent_id": str(assessment.agent_id),
@@ -287,7 +292,7 @@ def appeal_data(appeal: Appeal, assessment: Assessment) -> dict[str, Any]:
     return data
 
 
-def badge_data(badge: Badge) -> dict[str, Any]:
+def badge_data(badge: Badge) -> dict[str, object]:
     """``data`` of ``badge.expiring`` and ``badge.expired``."""
     return {
         "badge_id": str(badge.id),

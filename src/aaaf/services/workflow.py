@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aaaf.errors import AAAFError
 from aaaf.evidence.models import EventValidationError
@@ -71,7 +71,7 @@ def read_run_file(
         raise AAAFError("INVALID_REQUEST", f"no such file: {file}", {"path": str(file)})
     registry = definitions or {}
     records: list[EventRecord] = []
-    problems: list[dict[str, Any]] = []
+    problems: list[dict[str, object]] = []
     for line, text in _lines(file):
         try:
             raw = json.loads(text)

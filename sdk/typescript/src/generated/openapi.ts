@@ -1504,8 +1504,9 @@ export interface components {
         };
         /**
          * AuditSample
-         * @description The audit sample of an agent's window.  The server keeps no record of it: the same
-         *     ``rate``, ``seed`` and ``window_end`` (all answered) draw the same tasks again.
+         * @description The audit sample of an agent's window: the agent's id, the draw, then its tasks (the
+         *     worksheet's rows).  The server keeps no record of it: the same ``rate``, ``seed`` and
+         *     ``window_end`` (all answered) draw the same tasks again.
          */
         AuditSample: {
             /** Agent Id */
@@ -1545,7 +1546,8 @@ export interface components {
         };
         /**
          * AuditSampleTask
-         * @description One sampled task: what the agent reported about it, and blank finding fields.
+         * @description One sampled task (one worksheet row): what the agent reported about it, and blank
+         *     finding fields.
          */
         AuditSampleTask: {
             /** Agent */
@@ -1558,14 +1560,8 @@ export interface components {
             domain: string | null;
             /** Complexity Level */
             complexity_level: number | null;
-            /** Self Reported */
-            self_reported: {
-                [key: string]: unknown;
-            };
-            /** Finding */
-            finding: {
-                [key: string]: unknown;
-            };
+            self_reported: components["schemas"]["ReportedFacts"];
+            finding: components["schemas"]["BlankFinding"];
         };
         /**
          * AuditStatus
@@ -1874,6 +1870,26 @@ export interface components {
             computed_at: string | null;
             /** Cells */
             cells: components["schemas"]["BenchmarkCell"][];
+        };
+        /**
+         * BlankFinding
+         * @description The finding fields of a drawn task, left blank for the auditor.
+         */
+        BlankFinding: {
+            /** Auditor */
+            auditor: null;
+            /** Completion Status */
+            completion_status: null;
+            /** Milestone Fraction */
+            milestone_fraction: null;
+            /** Checklist */
+            checklist: {
+                [key: string]: null;
+            };
+            /** Errors */
+            errors: null;
+            /** Notes */
+            notes: null;
         };
         /** Body_create_events_batch */
         Body_create_events_batch: {
@@ -2770,6 +2786,24 @@ export interface components {
             status: string;
             /** Reason */
             reason: string | null;
+        };
+        /**
+         * ReportedFacts
+         * @description What the agent reported about a sampled task, before any finding.
+         */
+        ReportedFacts: {
+            /** Completion Status */
+            completion_status: string | null;
+            /** Milestone Fraction */
+            milestone_fraction: number | null;
+            /** Checklist */
+            checklist: {
+                [key: string]: boolean;
+            };
+            /** Errors */
+            errors: number;
+            /** Weighted Errors */
+            weighted_errors: number;
         };
         /** Review */
         Review: {

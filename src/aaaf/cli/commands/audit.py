@@ -70,7 +70,7 @@ def sample(
         raise AAAFError("INVALID_REQUEST", f"--seed must be ≥ 0, got {seed}", {"seed": seed})
     chosen = fmt.value if fmt is not None else _format_of(output)
     with open_session(db) as session:
-        sheet = audit_service.draw_worksheet(
+        sheet = audit_service.audit_sample(
             session.org,
             name,
             now=datetime.now(UTC),
@@ -82,8 +82,8 @@ def sample(
     if as_json:
         from aaaf.models.audit_worksheet import AuditWorksheet
 
-        drawn = {key: value for key, value in sheet.items() if key != "rows"}
-        task_ids = [row["task_id"] for row in sheet["rows"]]
+        drawn = sheet.model_dump(exclude={"agent_id", "tasks"})
+        task_ids = [row.task_id for row in sheet.tasks]
         print_json(
             AuditWorksheet.model_validate(
                 {**drawn, "task_ids": task_ids, "output": str(output), "format": chosen}
@@ -91,8 +91,8 @@ def sample(
         )
         return
     console.print(
-        f"sampled {sheet['sampled']} of {sheet['completed_tasks']} completed tasks of {sheet['agent']} "
-        f"(rate {sheet['rate']}, seed {sheet['seed']}) → {output}"
+        f"sampled {sheet.sampled} of {sheet.completed_tasks} completed tasks of {sheet.agent} "
+        f"(rate {sheet.rate}, seed {sheet.seed}) → {output}"
     )
 
 

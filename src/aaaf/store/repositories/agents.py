@@ -45,7 +45,7 @@ _AGENT = "agent__"  # config_and_agent's labels of the agent's columns
 class _ColumnsByName:
     """Columns by name, as :func:`record_from_row` reads a row."""
 
-    def __init__(self, mapping: dict[str, Any]) -> None:
+    def __init__(self, mapping: dict[str, object]) -> None:
         self._mapping = mapping
 
 
@@ -88,7 +88,7 @@ class AgentRepository(ConfigRepository):
         claimed_domains: Sequence[str] = (),
         tools: Sequence[str] = (),
         description: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, object] | None = None,
     ) -> Agent:
         """Enroll an agent (document 004 §5.1 step 1) under its normalised name
         (:func:`aaaf.names.name_key`); ``CONFLICT`` if that name is taken."""
@@ -243,10 +243,10 @@ class AgentRepository(ConfigRepository):
         claimed_domains: Sequence[str] | None = None,
         tools: Sequence[str] | None = None,
         description: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, object] | None = None,
     ) -> Agent:
         """Change the given fields (None leaves a field as it is); a taken name is ``CONFLICT``."""
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         if name is not None:
             name = check_agent_name(name)
             values["name"] = name

@@ -31,7 +31,7 @@ class AppealRepository(AssessmentRepository):
         *,
         dimensions: Sequence[str],
         justification: str,
-        counter_evidence: Sequence[Mapping[str, Any]],
+        counter_evidence: Sequence[Mapping[str, object]],
         filed_at: datetime,
     ) -> Appeal:
         """Record an appeal (status ``filed``); the rules of §2.4 are the service's job, but for
@@ -162,7 +162,7 @@ class AppealRepository(AssessmentRepository):
         *,
         status: str,
         reviewer_notes: str | None,
-        resolution: Mapping[str, Any] | None,
+        resolution: Mapping[str, object] | None,
         resolved_at: datetime | None,
     ) -> Appeal:
         """Move an appeal to under_review, accepted or rejected; a decided appeal is ``CONFLICT``."""

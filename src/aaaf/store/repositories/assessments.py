@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import Connection, Row, insert, literal, select, update
+from sqlalchemy import Connection, Row, Select, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -49,7 +49,7 @@ class DimensionRow(NamedTuple):
     score: float | None
     sample_size: int
     evidence_count: int
-    details: Mapping[str, Any]
+    details: Mapping[str, object]
     reason: str | None = None
 
 
@@ -125,7 +125,7 @@ def dimension_row_values(assessment_id: uuid.UUID, row: DimensionRow | tuple[Any
 class AssessmentRepository(EventRepository):
     """Assessments and their dimension scores (document 004 §7.2; SCORING.md §2.4)."""
 
-    def _assessment_query(self) -> Any:
+    def _assessment_query(self) -> Select[Any]:
         return (
             select(
                 t.assessments,
@@ -294,7 +294,7 @@ class AssessmentRepository(EventRepository):
 
     @staticmethod
     def _in_progress(agent: str, running: uuid.UUID | None) -> AAAFError:
-        details: dict[str, Any] = {"agent": agent}
+        details: dict[str, object] = {"agent": agent}
         if running is not None:
             details["assessment_id"] = str(running)
         return AAAFError(
@@ -313,13 +313,13 @@ class AssessmentRepository(EventRepository):
         self,
         assessment_id: uuid.UUID,
         *,
-        result: Mapping[str, Any],
+        result: Mapping[str, object],
         dimension_rows: Sequence[DimensionRow | tuple[Any, ...]],
         performance_composite: float | None,
         performance_tier: str | None,
         capability_composite: float | None,
         capability_tier: str | None,
-        evidence_summary: Mapping[str, Any],
+        evidence_summary: Mapping[str, object],
         valid_until: datetime | None,
         completed_at: datetime,
         anomalous: bool = False,
@@ -372,7 +372,7 @@ class AssessmentRepository(EventRepository):
     def fail_assessment(
         self,
         assessment_id: uuid.UUID,
-        error: Mapping[str, Any],
+        error: Mapping[str, object],
         completed_at: datetime,
         spec: SchemeSpec | None = None,
     ) -> Assessment:
@@ -437,7 +437,7 @@ class AssessmentRepository(EventRepository):
             rows = connection.execute(query).all()
         return [assessment_from_row(row) for row in rows]
 
-    def _assessments_in_review_state(self, review_state: str, status: str | None) -> Any:
+    def _assessments_in_review_state(self, review_state: str, status: str | None) -> Select[Any]:
         """The organization's assessments in ``review_state`` (and ``status``) newest first, read from the
         few rows in that state: the state is written into the statement (a bound value does not
         match the partial index ``idx_assessments_held``) and picked out in a subquery that
@@ -501,7 +501,7 @@ class AssessmentRepository(EventRepository):
         (``reviewed_by``, ``reviewed_at``); they are left as they were when not given.
         """
         check_one_of("review_state", state, t.REVIEW_STATES)
-        values: dict[str, Any] = {"review_state": state}
+        values: dict[str, object] = {"review_state": state}
         if reviewer is not None:
             values["reviewed_by"] = reviewer
         if at is not None:
@@ -521,7 +521,7 @@ class AssessmentRepository(EventRepository):
         performance_tier: str | None,
         capability_composite: float | None,
         capability_tier: str | None,
-        result: Mapping[str, Any],
+        result: Mapping[str, object],
         spec: SchemeSpec | None = None,
         trace: DimensionEvidence | None = None,
     ) -> Assessment:

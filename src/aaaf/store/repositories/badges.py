@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, Select, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -40,7 +40,7 @@ class BadgeRepository(AppealRepository):
     # One row per issued credential (migration 0003): an assessment has at most one current
     # credential; a superseded one keeps its status-list bit, set.
 
-    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Any:
+    def _badge_rows_of(self, assessment_id: uuid.UUID | str) -> Select[Any]:
         wanted = as_uuid(assessment_id)
         return select(t.badges).where(
             t.badges.c.assessment_id == wanted, t.badges.c.organization_id == self.organization_id
@@ -186,7 +186,7 @@ class BadgeRepository(AppealRepository):
     ) -> int:
         """Supersede ``row`` (``as_read``: only if it is still current and as revoked as it was
         read); the number of rows changed."""
-        values: dict[str, Any] = {"superseded_at": at}
+        values: dict[str, object] = {"superseded_at": at}
         if not row.revoked:  # an earlier revocation keeps its own record
             values.update(revoked=True, revoked_at=at, revoke_reason=reason)
         b = t.badges.c

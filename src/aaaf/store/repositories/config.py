@@ -37,7 +37,7 @@ def write_org_config(
     connection: Connection,
     organization_id: uuid.UUID,
     current: AAAFConfig,
-    changes: Mapping[str, Any],
+    changes: Mapping[str, object],
     *,
     now: datetime | None = None,
     changed_by: str | None = None,
@@ -57,7 +57,7 @@ def write_org_config(
     stamp = now or now_utc()
     if record_config_change(connection, organization_id, current, updated, stamp, changed_by) is None:
         return updated
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for field, column in COLUMN_FIELDS.items():
         if field in normalised:
             values[column] = getattr(updated, field)
@@ -159,11 +159,11 @@ class ConfigRepository(OrgScoped):
             memo["config", ""] = config
         return config
 
-    def config_dict(self) -> dict[str, Any]:
+    def config_dict(self) -> dict[str, object]:
         """``config().to_dict()`` (the API's ``GET .../config``)."""
         return self.config().to_dict()
 
-    def update_config(self, *, changed_by: str | None = None, **changes: Any) -> AAAFConfig:
+    def update_config(self, *, changed_by: str | None = None, **changes: object) -> AAAFConfig:
         """Change config values; keys are ``AAAFConfig`` field names or their ``to_dict`` names.
 
         Validated through ``AAAFConfig.with_overrides`` (weights: ``WEIGHT_SUM_INVALID``);

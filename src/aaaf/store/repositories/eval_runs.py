@@ -31,7 +31,7 @@ class StoredEvalRun:
     variant: str
     source_format: str
     samples: int
-    run: Mapping[str, Any]
+    run: Mapping[str, object]
     uploaded_at: datetime
 
     def summary(self) -> dict[str, Any]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from sqlalchemy import and_, bindparam, delete, or_, select
+from sqlalchemy import Connection, and_, bindparam, delete, or_, select
 from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeEngine
 
 from aaaf.evidence.otlp import KeptSpan, Span, SpanOutcome, StoredEvent, TaskRef
 from aaaf.names import name_key
@@ -29,6 +30,9 @@ from aaaf.store.repositories.base import OrgScoped, as_uuid
 from aaaf.store.repositories.config import org_config_from_rows, org_config_query
 from aaaf.store.row_mapping import record_from_row
 from aaaf.store.types import dumps_json
+
+if TYPE_CHECKING:
+    import psycopg
 
 _CHUNK = 500  # trace ids per query (SQLite's bound-parameter limit stays far away)
 
@@ -66,7 +70,7 @@ _STORED_PG = (
 )
 
 
-def _kept_span(state: str, task_id: str | None, agent: str | None, span: Any) -> KeptSpan:
+def _kept_span(state: str, task_id: str | None, agent: str | None, span: Mapping[str, object]) -> KeptSpan:
     task = TaskRef(task_id, agent) if task_id and agent else None
     return KeptSpan(Span.from_json(span), state, task)
 
@@ -105,10 +109,13 @@ def _config_statement(dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
     return str(query.compile(dialect=dialect)), tuple(column.type for column in query.selected_columns)
 
 
-def _processed(cursor: Any, types: Sequence[Any], dialect: Dialect) -> list[dict[str, Any]]:
+def _processed(
+    cursor: psycopg.Cursor[tuple[Any, ...]], types: Sequence[TypeEngine[Any]], dialect: Dialect
+) -> list[dict[str, Any]]:
     """The rows of a raw psycopg cursor by column name, each value converted as SQLAlchemy
     converts a value of its column's type (what a SQLAlchemy result of the query holds)."""
     description = cursor.description
+    assert description is not None  # a SELECT's cursor
     processors = [
         type_._cached_result_processor(dialect, column.type_code)
         for type_, column in zip(types, description, strict=True)
@@ -238,7 +245,7 @@ class OtlpSpanRepository(OrgScoped):
         with self._reading() as connection:
             return self._stored(connection, task_ids)
 
-    def _kept(self, connection: Any, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
+    def _kept(self, connection: Connection, trace_ids: Iterable[str], since: datetime) -> list[KeptSpan]:
         wanted = sorted(set(trace_ids))
         table = t.otlp_pending_spans
         out: list[KeptSpan] = []
@@ -254,7 +261,7 @@ class OtlpSpanRepository(OrgScoped):
             out += [_kept_span(row.state, row.task_id, row.agent, row.span) for row in rows]
         return out
 
-    def _stored(self, connection: Any, task_ids: Iterable[str]) -> list[StoredEvent]:
+    def _stored(self, connection: Connection, task_ids: Iterable[str]) -> list[StoredEvent]:
         wanted = sorted(set(task_ids))
         events, agents = t.events, t.agents
         out: list[StoredEvent] = []
@@ -307,7 +314,7 @@ class OtlpSpanRepository(OrgScoped):
 
     def _write(
         self,
-        connection: Any,
+        connection: Connection,
         outcomes: Sequence[SpanOutcome],
         at: datetime,
         gone: Sequence[tuple[str, str]],
@@ -318,7 +325,7 @@ class OtlpSpanRepository(OrgScoped):
         if not outcomes:
             return
         table = t.otlp_pending_spans
-        rows: dict[tuple[str, str], dict[str, Any]] = {}
+        rows: dict[tuple[str, str], dict[str, object]] = {}
         for outcome in outcomes:
             span = outcome.span
             rows[span.key] = {
@@ -349,7 +356,7 @@ class OtlpSpanRepository(OrgScoped):
 
     def _write_pipelined(
         self,
-        connection: Any,
+        connection: Connection,
         outcomes: Sequence[SpanOutcome],
         at: datetime,
         gone: Sequence[tuple[str, str]],
@@ -394,7 +401,7 @@ class OtlpSpanRepository(OrgScoped):
             if commit:  # run only if both writes succeeded (a pipeline stops at its first error)
                 drop.execute("COMMIT", prepare=False)
 
-    def _drop(self, connection: Any, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
+    def _drop(self, connection: Connection, keys: Sequence[tuple[str, str]], before: datetime | None) -> None:
         """Delete the kept spans ``keys`` and those received before ``before`` (one statement
         for up to :data:`_CHUNK` keys)."""
         table = t.otlp_pending_spans

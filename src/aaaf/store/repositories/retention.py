@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, Table, delete, func, select, update
 
 from aaaf.store import tables as t
 from aaaf.store.repositories.base import OrgScoped
@@ -80,7 +79,7 @@ class RetentionRepository(OrgScoped):
         )
         with self._writing() as connection:
 
-            def count(table: Any, where: tuple[Any, ...]) -> int:
+            def count(table: Table, where: tuple[ColumnElement[bool], ...]) -> int:
                 return int(
                     connection.execute(select(func.count()).select_from(table).where(*where)).scalar_one()
                 )

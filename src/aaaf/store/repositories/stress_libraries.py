@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, insert, or_, select
+from sqlalchemy import ColumnElement, Row, and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -48,7 +48,7 @@ def _library_from_row(row: Row[Any]) -> PublishedLibrary:
 class StressLibraryRepository(OrgScoped):
     """The organization's published libraries, the shared ones it can see, and its installs."""
 
-    def _visible(self) -> Any:
+    def _visible(self) -> ColumnElement[bool]:
         lib = t.stress_libraries
         return or_(lib.c.organization_id == self.organization_id, lib.c.visibility == "shared")
 
@@ -59,7 +59,7 @@ class StressLibraryRepository(OrgScoped):
         version: str,
         visibility: str,
         description: str | None,
-        content: Mapping[str, Any],
+        content: Mapping[str, object],
         documents: Mapping[str, str],
         digest: str,
         task_count: int,

@@ -47,13 +47,13 @@ class StressRun:
     summary: Mapping[str, Any]
     assessment_id: uuid.UUID | None
     created_at: datetime
-    request: Mapping[str, Any] | None = None
+    request: Mapping[str, object] | None = None
     """What a queued run's job runs (agent_url, model, dimension, task_ids, parallel); None for
     a run the CLI ran itself.  Never the agent's key (sealed apart)."""
     attempts: int = 0
     heartbeat_at: datetime | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "id": str(self.id),
             "agent_id": str(self.agent_id),
@@ -100,10 +100,10 @@ class StressResultRow:
     dimension: str
     complexity_level: int | None
     domain: str | None
-    task_definition: Mapping[str, Any]
+    task_definition: Mapping[str, object]
     outcome: str  # pass | partial | fail (document 004 §7.2)
     score: float | None
-    details: Mapping[str, Any]
+    details: Mapping[str, object]
     executed_at: datetime
 
 
@@ -124,7 +124,7 @@ class StressRunRepository(OrgScoped):
         library_version: str,
         started_at: datetime | None = None,
         queued: bool = False,
-        request: Mapping[str, Any] | None = None,
+        request: Mapping[str, object] | None = None,
         agent_api_key_sealed: str | None = None,
     ) -> StressRun:
         """Record a run: ``running`` from ``started_at`` (the CLI runs it at once), or
@@ -290,7 +290,7 @@ class StressRunRepository(OrgScoped):
         status: str,
         finished_at: datetime,
         log_path: str | None,
-        summary: Mapping[str, Any],
+        summary: Mapping[str, object],
         results: Sequence[StressResultRow],
     ) -> StressRun:
         """Store the run's results (and the definitions not stored yet) and close it, wiping

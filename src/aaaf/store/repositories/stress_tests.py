@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select
+from sqlalchemy import Connection, Row, Select, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
@@ -30,10 +30,10 @@ def insert_stress_test(
     *,
     organization_id: uuid.UUID | None,
     dimension: str,
-    task_definition: Mapping[str, Any],
+    task_definition: Mapping[str, object],
     complexity_level: int | None,
     domain: str | None,
-    expected_outcome: Mapping[str, Any] | None,
+    expected_outcome: Mapping[str, object] | None,
     now: datetime | None = None,
 ) -> uuid.UUID:
     """Insert one stress test definition (organization None = the system library); its id."""
@@ -68,10 +68,10 @@ class StressTestRepository(WebhookRepository):
         self,
         dimension: str,
         *,
-        task_definition: Mapping[str, Any],
+        task_definition: Mapping[str, object],
         complexity_level: int | None = None,
         domain: str | None = None,
-        expected_outcome: Mapping[str, Any] | None = None,
+        expected_outcome: Mapping[str, object] | None = None,
     ) -> StressTest:
         """An organization's own stress test definition (document 004 §5.2 step 4)."""
         with self._writing() as connection:
@@ -87,7 +87,7 @@ class StressTestRepository(WebhookRepository):
             )
         return self.get_stress_test(stress_test_id)
 
-    def _visible_stress_tests(self) -> Any:
+    def _visible_stress_tests(self) -> Select[Any]:
         owner = t.stress_tests.c.organization_id
         return select(t.stress_tests).where((owner == self.organization_id) | owner.is_(None))
 
@@ -154,7 +154,7 @@ class StressTestRepository(WebhookRepository):
         *,
         outcome: str,
         score: float | None,
-        details: Mapping[str, Any],
+        details: Mapping[str, object],
         executed_at: datetime,
     ) -> StressTestResult:
         """One executed stress test of an assessment; the agent is the assessment's."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, Select, insert, select, update
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
@@ -43,7 +43,7 @@ class TrustHistoryRepository(BadgeRepository):
         scheme: str,
         score: float | None,
         tier: str | None,
-        details: Mapping[str, Any],
+        details: Mapping[str, object],
         was_anomalous: bool,
         committed: bool,
         computed_at: datetime,
@@ -84,7 +84,7 @@ class TrustHistoryRepository(BadgeRepository):
             raise not_found("Score history entry", history_id)
         return _history_from_row(row)
 
-    def _history_query(self, agent_id: uuid.UUID, scheme: str) -> Any:
+    def _history_query(self, agent_id: uuid.UUID, scheme: str) -> Select[Any]:
         history = t.score_history
         return select(history).where(
             history.c.organization_id == self.organization_id,
@@ -165,7 +165,7 @@ class TrustHistoryRepository(BadgeRepository):
             return self._history_entry(connection, entry.id)
 
     def set_trust_override(
-        self, weights: Mapping[str, Any], *, set_by: str | None, set_at: datetime
+        self, weights: Mapping[str, object], *, set_by: str | None, set_at: datetime
     ) -> TrustOverride:
         """Store the override as given — not validated (SCORING.md §3: the pure engine
         rejects an invalid one when applying it) — replacing the active one."""

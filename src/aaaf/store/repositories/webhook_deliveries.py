@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, exists, insert, select, update
+from sqlalchemy import Connection, Row, Select, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.store import tables as t
@@ -29,7 +29,7 @@ def delivery_from_row(row: Row[Any]) -> WebhookDelivery:
     return record_from_row(WebhookDelivery, row, event_type=row.type)
 
 
-def deliveries_query() -> Any:
+def deliveries_query() -> Select[Any]:
     """Deliveries with their event's type and payload."""
     d, e = t.webhook_deliveries, t.webhook_events
     return select(d, e.c.type, e.c.payload).join(e, e.c.id == d.c.event_id)

@@ -112,7 +112,7 @@ class WebhookRepository(TrustHistoryRepository):
         """Change what is given (None leaves a field as it is); ``NOT_FOUND`` for another
         organization's webhook.  Re-activating clears ``disabled_reason`` unless one is given."""
         current = self.get_webhook(webhook_id)
-        values: dict[str, Any] = {"updated_at": now or now_utc()}
+        values: dict[str, object] = {"updated_at": now or now_utc()}
         if url is not None:
             values["url"] = url
         if event_types is not None:

@@ -29,8 +29,6 @@ from .audit_findings import AuditFindings
 from .audit_sample import AuditSample
 from .audit_sample_request import AuditSampleRequest
 from .audit_sample_task import AuditSampleTask
-from .audit_sample_task_finding import AuditSampleTaskFinding
-from .audit_sample_task_self_reported import AuditSampleTaskSelfReported
 from .audit_status import AuditStatus
 from .audit_status_refuted_item import AuditStatusRefutedItem
 from .audit_summary import AuditSummary
@@ -53,6 +51,8 @@ from .badge_urls import BadgeUrls
 from .batch_result import BatchResult
 from .benchmark_cell import BenchmarkCell
 from .benchmark_table import BenchmarkTable
+from .blank_finding import BlankFinding
+from .blank_finding_checklist import BlankFindingChecklist
 from .body_create_events_batch import BodyCreateEventsBatch
 from .compare_in import CompareIn
 from .compare_in_weights_type_0 import CompareInWeightsType0
@@ -132,6 +132,8 @@ from .page_webhook_out import PageWebhookOut
 from .public_verification import PublicVerification
 from .public_verification_evidence_sources_type_0 import PublicVerificationEvidenceSourcesType0
 from .queue_status import QueueStatus
+from .reported_facts import ReportedFacts
+from .reported_facts_checklist import ReportedFactsChecklist
 from .review import Review
 from .review_decision import ReviewDecision
 from .revocation import Revocation
@@ -228,8 +230,6 @@ __all__ = (
     "AuditSample",
     "AuditSampleRequest",
     "AuditSampleTask",
-    "AuditSampleTaskFinding",
-    "AuditSampleTaskSelfReported",
     "AuditStatus",
     "AuditStatusRefutedItem",
     "AuditSummary",
@@ -252,6 +252,8 @@ __all__ = (
     "BatchResult",
     "BenchmarkCell",
     "BenchmarkTable",
+    "BlankFinding",
+    "BlankFindingChecklist",
     "BodyCreateEventsBatch",
     "CompareIn",
     "CompareInWeightsType0",
@@ -331,6 +333,8 @@ __all__ = (
     "PublicVerification",
     "PublicVerificationEvidenceSourcesType0",
     "QueueStatus",
+    "ReportedFacts",
+    "ReportedFactsChecklist",
     "Review",
     "ReviewDecision",
     "Revocation",

@@ -23,8 +23,9 @@ T = TypeVar("T", bound="AuditSample")
 
 @_attrs_define
 class AuditSample:
-    """ The audit sample of an agent's window.  The server keeps no record of it: the same
-    ``rate``, ``seed`` and ``window_end`` (all answered) draw the same tasks again.
+    """ The audit sample of an agent's window: the agent's id, the draw, then its tasks (the
+    worksheet's rows).  The server keeps no record of it: the same ``rate``, ``seed`` and
+    ``window_end`` (all answered) draw the same tasks again.
 
         Attributes:
             agent_id (str):

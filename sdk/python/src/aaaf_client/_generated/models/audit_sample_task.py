@@ -11,8 +11,8 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.audit_sample_task_finding import AuditSampleTaskFinding
-  from ..models.audit_sample_task_self_reported import AuditSampleTaskSelfReported
+  from ..models.blank_finding import BlankFinding
+  from ..models.reported_facts import ReportedFacts
 
 
 
@@ -24,7 +24,8 @@ T = TypeVar("T", bound="AuditSampleTask")
 
 @_attrs_define
 class AuditSampleTask:
-    """ One sampled task: what the agent reported about it, and blank finding fields.
+    """ One sampled task (one worksheet row): what the agent reported about it, and blank
+    finding fields.
 
         Attributes:
             agent (str):
@@ -32,8 +33,8 @@ class AuditSampleTask:
             completed_at (None | str):
             domain (None | str):
             complexity_level (int | None):
-            self_reported (AuditSampleTaskSelfReported):
-            finding (AuditSampleTaskFinding):
+            self_reported (ReportedFacts): What the agent reported about a sampled task, before any finding.
+            finding (BlankFinding): The finding fields of a drawn task, left blank for the auditor.
      """
 
     agent: str
@@ -41,8 +42,8 @@ class AuditSampleTask:
     completed_at: None | str
     domain: None | str
     complexity_level: int | None
-    self_reported: AuditSampleTaskSelfReported
-    finding: AuditSampleTaskFinding
+    self_reported: ReportedFacts
+    finding: BlankFinding
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,8 +51,8 @@ class AuditSampleTask:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.audit_sample_task_finding import AuditSampleTaskFinding # noqa: PLC0415
-        from ..models.audit_sample_task_self_reported import AuditSampleTaskSelfReported # noqa: PLC0415
+        from ..models.blank_finding import BlankFinding # noqa: PLC0415
+        from ..models.reported_facts import ReportedFacts # noqa: PLC0415
         agent = self.agent
 
         task_id = self.task_id
@@ -88,8 +89,8 @@ class AuditSampleTask:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.audit_sample_task_finding import AuditSampleTaskFinding # noqa: PLC0415
-        from ..models.audit_sample_task_self_reported import AuditSampleTaskSelfReported # noqa: PLC0415
+        from ..models.blank_finding import BlankFinding # noqa: PLC0415
+        from ..models.reported_facts import ReportedFacts # noqa: PLC0415
         d = dict(src_dict)
         agent = d.pop("agent")
 
@@ -119,12 +120,12 @@ class AuditSampleTask:
         complexity_level = _parse_complexity_level(d.pop("complexity_level"))
 
 
-        self_reported = AuditSampleTaskSelfReported.from_dict(d.pop("self_reported"))
+        self_reported = ReportedFacts.from_dict(d.pop("self_reported"))
 
 
 
 
-        finding = AuditSampleTaskFinding.from_dict(d.pop("finding"))
+        finding = BlankFinding.from_dict(d.pop("finding"))
 
 
 

@@ -14,15 +14,15 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="AuditSampleTaskFinding")
+T = TypeVar("T", bound="ReportedFactsChecklist")
 
 
 
 @_attrs_define
-class AuditSampleTaskFinding:
+class ReportedFactsChecklist:
     
 
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, bool] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,21 +40,21 @@ class AuditSampleTaskFinding:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        audit_sample_task_finding = cls(
+        reported_facts_checklist = cls(
         )
 
 
-        audit_sample_task_finding.additional_properties = d
-        return audit_sample_task_finding
+        reported_facts_checklist.additional_properties = d
+        return reported_facts_checklist
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> bool:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: bool) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

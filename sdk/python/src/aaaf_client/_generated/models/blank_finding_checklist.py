@@ -14,15 +14,15 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="AuditSampleTaskSelfReported")
+T = TypeVar("T", bound="BlankFindingChecklist")
 
 
 
 @_attrs_define
-class AuditSampleTaskSelfReported:
+class BlankFindingChecklist:
     
 
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, None] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,21 +40,21 @@ class AuditSampleTaskSelfReported:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        audit_sample_task_self_reported = cls(
+        blank_finding_checklist = cls(
         )
 
 
-        audit_sample_task_self_reported.additional_properties = d
-        return audit_sample_task_self_reported
+        blank_finding_checklist.additional_properties = d
+        return blank_finding_checklist
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> None:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: None) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:
