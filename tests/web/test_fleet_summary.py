@@ -13,7 +13,7 @@ from aaaf.api.web import views
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.fleet_standing import largest_change
 from aaaf.services import assess as assess_service
-from aaaf.services import dashboard_pages
+from aaaf.services import dashboard_pages, reassessment
 from aaaf.services import trust as trust_service
 from aaaf.services.collect import collect
 from aaaf.store.agent_summaries import FLAGS, SORTS
@@ -39,8 +39,8 @@ def _slow(org: Any, *, now: datetime) -> tuple[list[Any], list[Any], list[Any], 
     events = org.events_for_agents([a.id for a in agents], types=["task_completed"])
     since = now - timedelta(days=config.window_days)
     due, collecting = [], []
-    for agent, reason in assess_service.due_agents(org, now=now):
-        tasks = assess_service.completed_tasks_since(events[agent.id], since)
+    for agent, reason in reassessment.due_agents(org, now=now):
+        tasks = reassessment.completed_tasks_since(events[agent.id], since)
         if agent.id not in assessed and tasks < required:
             collecting.append((agent.name, tasks, required))
         else:
@@ -213,7 +213,7 @@ def test_the_summary_matches_the_slow_computation(store: Any) -> None:
     counts = org.completed_tasks_since_assessed(fresh_since=now - timedelta(days=30))
     assert counts[alpha_agent.id] == 3
     latest = org.latest_completed_assessment(alpha_agent.id)
-    slow_count = assess_service.completed_tasks_since(
+    slow_count = reassessment.completed_tasks_since(
         org.events(alpha_agent.id, types=["task_completed"]), latest.completed_at
     )
     assert slow_count == 3

@@ -12,16 +12,14 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from aaaf.errors import AAAFError
 from aaaf.memory import gc_paused
 from aaaf.models import AssessOutcome as AssessOutcomeModel
 from aaaf.models import dump
 from aaaf.models.error import error_body
-from aaaf.reports.wording import reassessment_text
 from aaaf.scoring import aaaf as aaaf_scheme
-from aaaf.scoring.calibration import reassessment_due
 from aaaf.scoring.defaults import AXES
 from aaaf.scoring.evidence_sources import evidence_for, require_stress_evidence, scheme_type
 from aaaf.scoring.records import EventRecord
@@ -344,9 +342,26 @@ def merge_runs(org: OrgStore, result: Mapping[str, Any], assessment_id: uuid.UUI
         org.merge_stress_runs([uuid.UUID(run) for run in runs], assessment_id)
 
 
-def assess_agent(org: OrgStore, agent_ref: str, *, now: datetime, **options: Any) -> Assessment:
+class AssessOptions(TypedDict, total=False):
+    """What every entry point of ``aaaf assess`` passes on to the scoring (its flags)."""
+
+    dimension: str | None
+    window_end: datetime | None
+    uncertainty: bool
+
+
+def assess_agent(
+    org: OrgStore,
+    agent_ref: str,
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    **options: Unpack[AssessOptions],
+) -> Assessment:
     agent = org.get_agent(agent_ref)
-    return assess_with_events(org, agent, org.events(agent.id), now=now, **options)
+    return assess_with_events(
+        org, agent, org.events(agent.id), now=now, assessment_type=assessment_type, **options
+    )
 
 
 def assess_many(
@@ -477,12 +492,26 @@ def _assess_many(
     return outcomes
 
 
-def assess_all(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
-    return assess_many(org, org.agents(), now=now, **options)
+def assess_all(
+    org: OrgStore,
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    workers: int | None = None,
+    **options: Unpack[AssessOptions],
+) -> list[AssessOutcome]:
+    return assess_many(
+        org, org.agents(), now=now, assessment_type=assessment_type, workers=workers, **options
+    )
 
 
 def assess_by_evidence(
-    org: OrgStore, agents: Sequence[Agent], *, now: datetime, **options: Any
+    org: OrgStore,
+    agents: Sequence[Agent],
+    *,
+    now: datetime,
+    workers: int | None = None,
+    **options: Unpack[AssessOptions],
 ) -> list[AssessOutcome]:
     """Assess each agent with the type its evidence supports (``aaaf assess`` without ``--type``).
 
@@ -490,9 +519,8 @@ def assess_by_evidence(
     of it that has stress-test evidence is assessed again on that: ``stress_test_only`` when it
     has no passive task at all (the reference agents), ``full`` otherwise.  An agent with no task
     but workflow runs is told that ``aaaf workflow`` scores those (docs/cli.md "aaaf assess")."""
-    options = {k: v for k, v in options.items() if k != "assessment_type"}
-    outcomes = assess_many(org, agents, now=now, assessment_type="passive_only", **options)
-    retry: dict[str, list[Any]] = {"stress_test_only": [], "full": []}
+    outcomes = assess_many(org, agents, now=now, assessment_type="passive_only", workers=workers, **options)
+    retry: dict[str, list[Agent]] = {"stress_test_only": [], "full": []}
     for outcome in outcomes:
         error = outcome.error
         if error is None or error.code != "INSUFFICIENT_EVIDENCE":
@@ -510,62 +538,27 @@ def assess_by_evidence(
                 "`aaaf workflow weights` (the workflow scheme), not by an AAAF assessment.",
                 {**error.details, "evidence": "workflow_run"},
             )
-    again: dict[Any, AssessOutcome] = {}
+    again: dict[uuid.UUID, AssessOutcome] = {}
     for assessment_type, chosen in retry.items():
         if chosen:
-            for outcome in assess_many(org, chosen, now=now, assessment_type=assessment_type, **options):
+            for outcome in assess_many(
+                org, chosen, now=now, assessment_type=assessment_type, workers=workers, **options
+            ):
                 again[outcome.agent.id] = outcome
     return [again.get(outcome.agent.id, outcome) for outcome in outcomes]
 
 
-def completed_tasks_since(events: Sequence[EventRecord], since: datetime) -> int:
-    """Distinct tasks with an accepted/partial task_completed after ``since`` (the §2.4 trigger)."""
-    tasks = {
-        e.task_id
-        for e in events
-        if e.type == "task_completed"
-        and e.timestamp > since
-        and e.data.get("completion_status") in ("accepted", "partial")
-    }
-    return len(tasks)
+def assess_due(
+    org: OrgStore,
+    *,
+    now: datetime,
+    assessment_type: str = "passive_only",
+    workers: int | None = None,
+    **options: Unpack[AssessOptions],
+) -> list[AssessOutcome]:
+    from aaaf.services.reassessment import due_agents
 
-
-def due_agents(
-    org: OrgStore, *, now: datetime, completed: Sequence[Assessment] | None = None
-) -> list[tuple[Agent, str]]:
-    """Agents whose re-assessment is due (SCORING.md §2.4), with the reason.
-
-    Three queries whatever the fleet's size (the dashboard's overview shows it for 1 000
-    agents, issue 17 §5): the agents, their completed assessments (the latest by completion
-    time, as :meth:`~aaaf.store.OrgStore.latest_completed_assessment` picks it) and their
-    ``task_completed`` events (``completed``: the completed assessments, when the caller has
-    read them)."""
-    config = org.config()
-    agents = org.agents()
-    latest: dict[Any, Any] = {}
-    for done in org.assessments(status="completed") if completed is None else completed:
-        held = latest.get(done.agent_id)
-        if held is None or done.completion_order > held.completion_order:
-            latest[done.agent_id] = done
-    completions = org.events_for_agents(
-        [agent.id for agent in agents if agent.id in latest], types=["task_completed"]
-    )
-    due = []
-    for agent in agents:
-        previous = latest.get(agent.id)
-        if previous is None:
-            decided = reassessment_due(now=now, valid_until=None, completed_tasks_since_last=0, config=config)
-        else:
-            assert previous.completed_at is not None  # a completed assessment has its time
-            since = completed_tasks_since(completions.get(agent.id, []), previous.completed_at)
-            decided = reassessment_due(
-                now=now, valid_until=previous.valid_until, completed_tasks_since_last=since, config=config
-            )
-        if decided.due:
-            due.append((agent, reassessment_text(decided)))
-    return due
-
-
-def assess_due(org: OrgStore, *, now: datetime, **options: Any) -> list[AssessOutcome]:
     due = due_agents(org, now=now)
-    return assess_many(org, [agent for agent, _ in due], now=now, **options)
+    return assess_many(
+        org, [agent for agent, _ in due], now=now, assessment_type=assessment_type, workers=workers, **options
+    )

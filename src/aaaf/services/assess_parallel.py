@@ -13,12 +13,13 @@ import os
 import sys
 import time
 import types
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from aaaf.errors import AAAFError
 from aaaf.memory import gc_paused, keep_allocations
@@ -73,7 +74,8 @@ class ScoredAgent(NamedTuple):
     trace: PackedTrace
 
 
-Scored = tuple[Any, ScoredAgent | None, dict[str, Any] | None]
+T = TypeVar("T")
+Scored = tuple[uuid.UUID, ScoredAgent | None, dict[str, Any] | None]
 
 
 def _plain(result: AAAFResult) -> ScoredAgent:
@@ -120,7 +122,7 @@ def score_agent(
 
 def _score_loaded(
     events_by_agent: Mapping[Any, Sequence[EventRecord]],
-    agent_ids: Sequence[Any],
+    agent_ids: Sequence[uuid.UUID],
     config: AAAFConfig,
     end: datetime,
     assessment_type: str,
@@ -169,10 +171,12 @@ def one_blas_thread(bootstrap: bool = True) -> Iterator[None]:
 
 
 # a worker process's event source, opened on its first chunk and kept for the next ones
-_WORKER_SOURCES: dict[tuple[EventSourceAddress, Any], EventSource] = {}
+_WORKER_SOURCES: dict[tuple[EventSourceAddress, uuid.UUID], EventSource] = {}
 
 
-def _load_in_worker(source: EventSourceAddress, organization_id: Any, agent_ids: list[Any]) -> Any:
+def _load_in_worker(
+    source: EventSourceAddress, organization_id: uuid.UUID, agent_ids: list[uuid.UUID]
+) -> dict[uuid.UUID, list[EventRecord]]:
     """The chunk's events.  The SQLite path does not re-check organization scoping: the
     dispatching process checked every agent id against the organization first."""
     events = _WORKER_SOURCES.get((source, organization_id))
@@ -185,8 +189,8 @@ def _load_in_worker(source: EventSourceAddress, organization_id: Any, agent_ids:
 
 def _score_chunk_in_worker(
     source: EventSourceAddress,
-    organization_id: Any,
-    agent_ids: list[Any],
+    organization_id: uuid.UUID,
+    agent_ids: list[uuid.UUID],
     config: AAAFConfig,
     end: datetime,
     assessment_type: str,
@@ -199,11 +203,11 @@ def _score_chunk_in_worker(
         return _score_loaded(events, agent_ids, config, end, assessment_type, dimension, runs)
 
 
-def plan_chunks(ids: Sequence[Any], counts: Mapping[Any, int]) -> list[list[Any]]:
+def plan_chunks(ids: Sequence[uuid.UUID], counts: Mapping[uuid.UUID, int]) -> list[list[uuid.UUID]]:
     """Consecutive runs of ``ids`` holding about ``CHUNK_EVENTS`` events each (at least one
     agent a chunk; an agent is never split)."""
-    chunks: list[list[Any]] = []
-    current: list[Any] = []
+    chunks: list[list[uuid.UUID]] = []
+    current: list[uuid.UUID] = []
     held = 0
     for agent_id in ids:
         current.append(agent_id)
@@ -260,7 +264,7 @@ def _start_helpers(helpers: int) -> ProcessPoolExecutor:
     return pool
 
 
-def _submit(pool: ProcessPoolExecutor, task: Callable[..., Any], *args: Any) -> Future[Any]:
+def _submit(pool: ProcessPoolExecutor, task: Callable[..., T], *args: object) -> Future[T]:
     """``pool.submit``, the main script hidden from any helper it starts (a submit starts one
     when none is idle and fewer than the pool's size run: a helper whose first task ended
     before the next submit leaves the next process to start with a later one)."""
@@ -304,7 +308,7 @@ class FleetScoring:
         local = SqliteEventSource(source[1], timeout=SQLITE_READ_TIMEOUT_S) if source[0] == "sqlite" else None
         events_of: EventSource = local if local is not None else org
 
-        def score_here(chunk: list[Any]) -> list[Scored]:
+        def score_here(chunk: list[uuid.UUID]) -> list[Scored]:
             with gc_paused():
                 events = events_of.events_for_agents(chunk)
                 return _score_loaded(events, chunk, config, end, assessment_type, dimension, runs)
@@ -394,8 +398,8 @@ class WriteReserve:
 
 def _score_with_helpers(
     pool: ProcessPoolExecutor,
-    organization_id: Any,
-    chunks: deque[list[Any]],
+    organization_id: uuid.UUID,
+    chunks: deque[list[uuid.UUID]],
     helpers: int,
     source: EventSourceAddress,
     config: AAAFConfig,
@@ -403,7 +407,7 @@ def _score_with_helpers(
     assessment_type: str,
     dimension: str | None,
     runs: Mapping[Any, AgentRuns],
-    score_here: Callable[[list[Any]], list[Scored]],
+    score_here: Callable[[list[uuid.UUID]], list[Scored]],
     keep: Callable[[list[Scored]], None],
     drained: Callable[[], None],
 ) -> None:
@@ -421,7 +425,7 @@ def _score_with_helpers(
         keep(scored)
         reserve.keeping += time.perf_counter() - started
 
-    def hand_out(chunk: list[Any]) -> None:
+    def hand_out(chunk: list[uuid.UUID]) -> None:
         in_flight.add(
             _submit(
                 pool,

@@ -23,8 +23,8 @@ from datetime import datetime, timedelta
 
 from aaaf.reports.wording import reassessment_text
 from aaaf.scoring.calibration import expiring_from, reassessment_due
-from aaaf.services.assess import completed_tasks_since
 from aaaf.services.otlp import OTLP_SPAN_TTL
+from aaaf.services.reassessment import completed_tasks_since
 from aaaf.services.webhooks import badge_data, emit
 from aaaf.store import OrgStore, Store
 

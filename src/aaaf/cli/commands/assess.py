@@ -77,8 +77,8 @@ def assess(
     end = parse_when(window_end, "--window-end")
     if sum([name is not None, all_agents, due]) != 1:
         raise AAAFError("INVALID_REQUEST", "give exactly one of NAME, --all or --due")
-    options: dict[str, Any] = {
-        "assessment_type": (assessment_type or AssessmentType.passive_only).value,
+    kind = (assessment_type or AssessmentType.passive_only).value
+    options: assess_service.AssessOptions = {
         "dimension": dimension,
         "window_end": end,
         "uncertainty": not no_uncertainty,
@@ -94,7 +94,9 @@ def assess(
                     assert outcome.assessment is not None  # an outcome without an error has its assessment
                     record = outcome.assessment
                 else:
-                    record = assess_service.assess_agent(session.org, name, now=now, **options)
+                    record = assess_service.assess_agent(
+                        session.org, name, now=now, assessment_type=kind, **options
+                    )
             except AAAFError as error:
                 fail(error, as_json=as_json)
             if as_json:
@@ -103,13 +105,13 @@ def assess(
                 _print_assessment(record, name)
             return
         if due:
-            outcomes = assess_service.assess_due(session.org, now=now, **options)
+            outcomes = assess_service.assess_due(session.org, now=now, assessment_type=kind, **options)
         elif assessment_type is None:
             outcomes = assess_service.assess_by_evidence(
                 session.org, session.org.agents(), now=now, **options
             )
         else:
-            outcomes = assess_service.assess_all(session.org, now=now, **options)
+            outcomes = assess_service.assess_all(session.org, now=now, assessment_type=kind, **options)
     if as_json:
         print_json([outcome.to_model(service_context()) for outcome in outcomes])
     else:
