@@ -77,8 +77,8 @@ def group_stats(
         rank = _ranks_within(values, local)[inside]
         features += [y, y * y, rank, rank * rank]
     # rows: each group's copies, then feature f of varying group v at G + f·V + v (columns:
-    # the tasks' places in ``counts``); a product per group cost 6 M instructions more per
-    # 1 000-event agent (measured)
+    # the tasks' places in ``counts``).  Group statistics of a 1 000-event agent: 34.9 M
+    # instructions listing entries, 35.9 M with a dense product per group, 18.6 M so (callgrind)
     k = len(features)
     table = sparse.csr_array(
         (
