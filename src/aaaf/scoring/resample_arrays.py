@@ -252,6 +252,58 @@ def _drawn_per_kind(counts: FloatArray, arrays: TaskArrays) -> BoolArray:
     return _drawn_per_class(counts, kind, np.bincount(kind))
 
 
+def learning_blocks(
+    counts: FloatArray, arrays: TaskArrays, taxonomy: Sequence[str], tasks: int, block: int
+) -> tuple[IntArray, IntArray]:
+    """The learning-rate blocks of SCORING.md §2.3 in every resample: (the resample of each block
+    pair, the window index of each of its 2 × ``block`` copies — the later block's, then the
+    earlier's; ``tasks``: the copies a domain needs, 15, ``block``: 5).
+
+    A (resample, taxonomy domain) pair has one when the domain has ≥ ``tasks`` completed
+    copies; its ``tasks`` most recent are taken in completion order (ties by task_id, copies
+    adjacent).  Every domain's completed tasks are laid out most recent first, domain after
+    domain, and every resample's copies of them listed in that order: a pair's copies are
+    then one run, whose first ``tasks`` are its most recent."""
+    rows = counts.shape[0]
+    index = {domain: at for at, domain in enumerate(dict.fromkeys(taxonomy))}
+    label = np.array(
+        [
+            index.get(domain, -1) if done > 0.0 and domain is not None else -1
+            for domain, done in zip(arrays.domain, arrays.completed.tolist(), strict=True)
+        ],
+        dtype=np.int64,
+    ).reshape(-1)
+    members = np.nonzero(label >= 0)[0]
+    none = np.zeros(0, dtype=np.int64), np.zeros((0, 2 * block), dtype=np.int64)
+    if members.size == 0:
+        return none
+    completion = np.asarray(arrays.completion_order, dtype=np.float64)[members]
+    # domain first, then most recent first; equal times: the later task_id first
+    order = members[np.lexsort((-members, -completion, label[members]))]
+    m = order.size
+    copies = counts[:, order].astype(np.int64).ravel()
+    running = np.cumsum(copies)
+    segment_start = np.nonzero(np.diff(np.concatenate(([-1], label[order]))))[0]
+    segment_end = np.append(segment_start[1:], m) - 1
+    row_offset = (np.arange(rows, dtype=np.int64) * m)[:, None]
+    first = running[row_offset + segment_start] - copies[row_offset + segment_start]  # B × segments
+    totals = running[row_offset + segment_end] - first
+    resample, segment = np.nonzero(totals >= tasks)
+    if resample.size == 0:
+        return none
+    positions = np.concatenate(
+        (
+            np.arange(block, dtype=np.int64),  # the later block, from the most recent
+            np.arange(tasks - block, tasks, dtype=np.int64),
+        )
+    )
+    # the entry (resample, task) holding each wanted copy: the first whose running count
+    # passes its position; the positions are in increasing order, which searchsorted uses
+    wanted = first[resample, segment][:, None] + positions[None, :]
+    entry = np.searchsorted(running, wanted.ravel(), side="right").reshape(wanted.shape)
+    return resample, order[entry % m]
+
+
 __all__ = [
     "BoolArray",
     "FloatArray",
@@ -260,6 +312,7 @@ __all__ = [
     "divide",
     "draw_counts",
     "draw_indices",
+    "learning_blocks",
     "task_arrays",
     "window_rows",
 ]

@@ -1,0 +1,114 @@
+"""The consistency groups' statistics of every §2.5 resample (aaaf.scoring.resample_groups)
+against the engine's own coefficient_of_variation on each resample's multiset of copies:
+the one-pass sums must agree to 1e-11 (far inside the 1e-9 of §2.5) and give
+exactly 0 for drawn copies of equal values, also where cancellation would bite — groups of
+two or three, equal values, values 1e-12 apart, values far from 0."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aaaf.scoring.aaaf_tasks import coefficient_of_variation
+from aaaf.scoring.resample_arrays import TaskArrays
+from aaaf.scoring.resample_groups import group_stats
+
+
+def arrays_of(accuracy: list[float], credit: list[float], group: list[int]) -> TaskArrays:
+    n = len(group)
+    zeros = np.zeros(n)
+    return TaskArrays(
+        terms=np.zeros((n, 13)),
+        completed=np.ones(n),
+        accuracy=np.array(accuracy, dtype=np.float64),
+        credit=np.array(credit, dtype=np.float64),
+        group=np.array(group, dtype=np.int64),
+        domain=("code",) * n,
+        complexity=(1,) * n,
+        autonomy=(None,) * n,
+        completed_with_autonomy=zeros,
+        completion_order=(0.0,) * n,
+        tool_names=(),
+        tool_base=np.zeros(0),
+        tool_per_task=np.zeros((n, 0)),
+        delegation_base=np.zeros(6),
+        delegation_per_task=np.zeros((n, 6)),
+        orchestration_base=np.zeros(2),
+        orchestration_per_task=np.zeros((n, 2)),
+    )
+
+
+def check(arrays: TaskArrays, counts: np.ndarray, min_group: int) -> None:
+    stats = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, min_group)
+    for row in range(counts.shape[0]):
+        for at, gid in enumerate(stats.ids.tolist()):
+            members = np.nonzero(arrays.group == gid)[0]
+            drawn = counts[row, members].astype(np.int64)
+            assert stats.size[row, at] == drawn.sum()
+            if drawn.sum() < min_group:
+                continue
+            for metric, got in ((arrays.accuracy, stats.cv_accuracy), (arrays.credit, stats.cv_credit)):
+                copies = np.repeat(metric[members], drawn).tolist()
+                want = coefficient_of_variation(copies)
+                if want == 0.0:
+                    assert got[row, at] == 0.0, (row, gid, copies)
+                else:
+                    # 1e-11: the sums promise 1e-12 (the 1e-9 of §2.5 would hide a cancellation)
+                    assert abs(got[row, at] - want) <= 1e-11 * max(1.0, want), (row, gid)
+
+
+ADVERSARIAL = [
+    0.0,
+    0.5,
+    0.5 + 1e-12,
+    0.5 + 1e-9,
+    0.5 + 3e-9,
+    0.5 - 1e-12,
+    1.0,
+    1.0 - 1e-12,
+    1e-12,
+    0.3,
+    0.1 + 0.2,
+    0.7,
+    1e6,
+    1e6 + 1e-6,
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 4), min_size=1, max_size=5),
+    data=st.data(),
+    min_group=st.integers(1, 5),
+)
+def test_group_cvs_agree_with_the_engines_coefficient_of_variation(
+    sizes: list[int], data: st.DataObject, min_group: int
+) -> None:
+    n = sum(sizes)
+    group = [g for g, size in enumerate(sizes) for _ in range(size)]
+    values = st.lists(st.sampled_from(ADVERSARIAL), min_size=n, max_size=n)
+    arrays = arrays_of(data.draw(values), data.draw(values), group)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    indices = np.random.default_rng(seed).integers(0, n, size=(40, n))
+    counts = np.stack([np.bincount(row, minlength=n) for row in indices]).astype(np.float64)
+    check(arrays, counts, min_group)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.5, 0.5 + 1e-12],  # a group of two, 1e-12 apart: tiny spread beside the values
+        [0.1 + 0.2, 0.3, 0.3],  # equal up to one ulp
+        [1e6, 1e6 + 1e-6, 1e6],  # far from 0
+        [0.7, 0.7, 0.7],  # equal: exactly 0
+    ],
+)
+def test_one_distinct_copy_or_a_hair_of_spread_is_exact(values: list[float]) -> None:
+    n = len(values)
+    arrays = arrays_of(values, values[::-1], [0] * n)
+    # every way to draw n copies of the group, then some lopsided ones
+    rows = [np.bincount(np.array(pick), minlength=n) for pick in np.ndindex(*(n,) * n)]
+    rows += [np.eye(n, dtype=np.int64)[0] * 7 + np.eye(n, dtype=np.int64)[-1]]
+    check(arrays, np.stack(rows).astype(np.float64), 2)
