@@ -2,12 +2,10 @@
 /api/v1/events/batch`` for the same evidence (the workload of :mod:`bench_otlp`), counted at
 libpq (not timed), with the app served in this process.
 
-psycopg's Python libpq wrapper is patched where it sends (as
-:mod:`count_queue_round_trips` does): run with ``PSYCOPG_IMPL=python``.  A query sent inside
-a pipeline is a statement, not a round trip; each pipeline sync is one; a COPY's data and
-its end are one more.  Only what is sent while a request of the workload is answered is
-counted (requests are sent one at a time).  ``python benchmarks/count_otlp_round_trips.py
-[--traces N --tools M] [-v]`` (``-v``: every statement with its count).
+The counts are :mod:`libpq_counts`' (run with ``PSYCOPG_IMPL=python``).  Only what is sent
+while a request of the workload is answered is counted (requests are sent one at a time).
+``python benchmarks/count_otlp_round_trips.py [--traces N --tools M] [-v]`` (``-v``: every
+statement with its count).
 """
 
 from __future__ import annotations
@@ -17,82 +15,14 @@ import collections
 import json
 import os
 import sys
-import threading
 import uuid
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-_lock = threading.Lock()
+from libpq_counts import patch_libpq, recording, round_trips, statements, texts
+
 _kind: list[str] = ["other"]
-statements: collections.Counter[str] = collections.Counter()
-round_trips: collections.Counter[str] = collections.Counter()
-texts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-recording = threading.Event()
-
-
-def _record(pgconn: Any, query: bytes | str, *, trip: bool = True) -> None:
-    if not recording.is_set():
-        return
-    kind = _kind[0]
-    text = query.decode() if isinstance(query, bytes) else str(query)
-    with _lock:
-        statements[kind] += 1
-        if trip and not pgconn.pipeline_status:
-            round_trips[kind] += 1
-        texts[kind][" ".join(text.split())[:110]] += 1
-
-
-def _patch_libpq() -> None:
-    import psycopg.pq
-
-    if psycopg.pq.__impl__ != "python":
-        raise SystemExit(
-            "run with PSYCOPG_IMPL=python (the counts are taken in psycopg's Python libpq wrapper)"
-        )
-    from psycopg.pq import pq_ctypes
-
-    pgconn = pq_ctypes.PGconn
-    prepared: dict[bytes, str] = {}
-
-    def sending(name: str) -> None:
-        original = getattr(pgconn, name)
-
-        def send(self: Any, command: Any, *args: Any, **kwargs: Any) -> Any:
-            _record(self, command)
-            return original(self, command, *args, **kwargs)
-
-        setattr(pgconn, name, send)
-
-    for name in ("send_query", "send_query_params", "exec_", "exec_params"):
-        sending(name)
-    send_prepare, send_prepared, sync = pgconn.send_prepare, pgconn.send_query_prepared, pgconn.pipeline_sync
-    put_end = pgconn.put_copy_end
-
-    def prepare(self: Any, name: bytes, command: bytes, *args: Any, **kwargs: Any) -> Any:
-        prepared[name] = command.decode()
-        _record(self, "PREPARE " + prepared[name])
-        return send_prepare(self, name, command, *args, **kwargs)
-
-    def run_prepared(self: Any, name: bytes, *args: Any, **kwargs: Any) -> Any:
-        _record(self, "(prepared) " + prepared.get(name, name.decode()))
-        return send_prepared(self, name, *args, **kwargs)
-
-    def pipeline_sync(self: Any) -> Any:
-        if recording.is_set():
-            with _lock:
-                round_trips[_kind[0]] += 1
-        return sync(self)
-
-    def copy_end(self: Any, *args: Any, **kwargs: Any) -> Any:
-        _record(self, "(copy data and end)")
-        return put_end(self, *args, **kwargs)
-
-    pgconn.send_prepare = prepare
-    pgconn.send_query_prepared = run_prepared
-    pgconn.pipeline_sync = pipeline_sync
-    pgconn.put_copy_end = copy_end
 
 
 def run(traces: int, tools: int) -> dict[str, dict[str, float]]:
@@ -164,7 +94,7 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=4)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    _patch_libpq()
+    patch_libpq(lambda: _kind[0])
     counts = run(args.traces, args.tools)
     print(json.dumps(counts, indent=2))
     if args.verbose:

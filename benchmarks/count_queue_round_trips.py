@@ -3,17 +3,15 @@ of a synthetic fleet, then the fleet triggered and run by a procrastinate worker
 process (one job at a time), each query sent attributed to what sent it — the trigger, an
 assessment job's body, a badge job's body, or procrastinate itself (fetch, finish, heartbeat).
 
-psycopg's Python libpq wrapper is patched where it sends: run with ``PSYCOPG_IMPL=python``.
-A query sent inside a pipeline (``executemany``) is a statement, not a round trip; each
-pipeline sync is one.  ``python benchmarks/count_queue_round_trips.py [--agents N
---events-per-agent M] [-v]`` (``-v``: every statement with its count).
+The counts are :mod:`libpq_counts`' (run with ``PSYCOPG_IMPL=python``).
+``python benchmarks/count_queue_round_trips.py [--agents N --events-per-agent M] [-v]``
+(``-v``: every statement with its count).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import os
 import sys
 import tempfile
@@ -26,72 +24,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from libpq_counts import patch_libpq, recording, round_trips, statements, texts
+
 POSTGRES_URL = os.environ.get("AAAF_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 OTHER = "procrastinate (fetch, finish, heartbeat, ...)"
 
 _phase = threading.local()
-_lock = threading.Lock()
-statements: collections.Counter[str] = collections.Counter()
-round_trips: collections.Counter[str] = collections.Counter()
-texts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-recording = threading.Event()
 
 
-def _record(pgconn: Any, query: bytes | str, *, trip: bool = True) -> None:
-    if not recording.is_set():
-        return
-    phase = getattr(_phase, "name", None) or OTHER
-    text = query.decode() if isinstance(query, bytes) else str(query)
-    with _lock:
-        statements[phase] += 1
-        if trip and not pgconn.pipeline_status:
-            round_trips[phase] += 1
-        texts[phase][" ".join(text.split())[:110]] += 1
-
-
-def _patch_libpq() -> None:
-    import psycopg.pq
-
-    if psycopg.pq.__impl__ != "python":
-        raise SystemExit(
-            "run with PSYCOPG_IMPL=python (the counts are taken in psycopg's Python libpq wrapper)"
-        )
-    from psycopg.pq import pq_ctypes
-
-    pgconn = pq_ctypes.PGconn
-    prepared: dict[bytes, str] = {}
-
-    def sending(name: str) -> None:
-        original = getattr(pgconn, name)
-
-        def send(self: Any, command: Any, *args: Any, **kwargs: Any) -> Any:
-            _record(self, command)
-            return original(self, command, *args, **kwargs)
-
-        setattr(pgconn, name, send)
-
-    for name in ("send_query", "send_query_params", "exec_", "exec_params"):
-        sending(name)
-    send_prepare, send_prepared, sync = pgconn.send_prepare, pgconn.send_query_prepared, pgconn.pipeline_sync
-
-    def prepare(self: Any, name: bytes, command: bytes, *args: Any, **kwargs: Any) -> Any:
-        prepared[name] = command.decode()
-        _record(self, "PREPARE " + prepared[name])
-        return send_prepare(self, name, command, *args, **kwargs)
-
-    def run_prepared(self: Any, name: bytes, *args: Any, **kwargs: Any) -> Any:
-        _record(self, "(prepared) " + prepared.get(name, name.decode()))
-        return send_prepared(self, name, *args, **kwargs)
-
-    def pipeline_sync(self: Any) -> Any:
-        if recording.is_set():
-            with _lock:
-                round_trips[getattr(_phase, "name", None) or OTHER] += 1
-        return sync(self)
-
-    pgconn.send_prepare = prepare
-    pgconn.send_query_prepared = run_prepared
-    pgconn.pipeline_sync = pipeline_sync
+def _label() -> str:
+    return getattr(_phase, "name", None) or OTHER
 
 
 def _as(phase: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -165,7 +107,7 @@ def main() -> None:
     parser.add_argument("--events-per-agent", type=int, default=200)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    _patch_libpq()
+    patch_libpq(_label)
     counts = run(args.agents, args.events_per_agent)
     for phase, count in sorted(counts.items()):
         print(f"{phase}: {count['statements']} statements, {count['round_trips']} round trips")
