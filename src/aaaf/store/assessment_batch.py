@@ -20,13 +20,13 @@ from sqlalchemy import Connection, Engine, insert, select
 from aaaf.models.stored_result import stored_result_dict
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
-from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.engine import reading_on, write_transaction
 from aaaf.store.event_writer import sqlite_timestamp
 from aaaf.store.evidence import evidence_values, sqlite_evidence_row
 from aaaf.store.org_store import DimensionRow, not_found
 from aaaf.store.records import Assessment, DimensionScore
 from aaaf.store.repositories.assessments import dimension_row_values
+from aaaf.store.summary_writes import refresh_agent_summaries
 from aaaf.store.trace_codec import PackedTrace
 from aaaf.store.types import dumps_json
 

@@ -20,10 +20,10 @@ from datetime import datetime
 from sqlalchemy import Connection, Engine, bindparam, delete, select, update
 
 from aaaf.store import tables as t
-from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.assessment_batch import FinishedAssessment, insert_rows_core, prepare_finished_assessments
 from aaaf.store.engine import write_transaction
 from aaaf.store.records import Assessment
+from aaaf.store.summary_writes import refresh_agent_summaries
 
 RUNNING = ("pending", "in_progress")
 

@@ -19,7 +19,6 @@ from aaaf.models.stored_result import stored_result_dict, upgraded
 from aaaf.scoring.defaults import AXES as AXIS_DIMENSIONS
 from aaaf.scoring.trace import DimensionEvidence
 from aaaf.store import tables as t
-from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.evidence import evidence_values, read_evidence, write_evidence
 from aaaf.store.records import (
     Appeal,
@@ -30,6 +29,7 @@ from aaaf.store.records import (
 from aaaf.store.repositories.base import as_uuid, check_one_of, not_found
 from aaaf.store.repositories.events import EventRepository
 from aaaf.store.row_mapping import record_from_row
+from aaaf.store.summary_writes import refresh_agent_summaries
 
 if TYPE_CHECKING:  # a type only: the scheme specs (pydantic) load when an assessment is written
     from aaaf.scoring.spec import SchemeSpec

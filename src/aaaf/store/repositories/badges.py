@@ -16,7 +16,6 @@ from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
-from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
     Assessment,
     Badge,
@@ -26,6 +25,7 @@ from aaaf.store.records import (
 from aaaf.store.repositories.appeals import AppealRepository
 from aaaf.store.repositories.base import as_uuid, not_found
 from aaaf.store.row_mapping import record_from_row
+from aaaf.store.summary_writes import refresh_badge_standing
 
 _STATUS_INDEX_ATTEMPTS = 5
 
@@ -124,7 +124,7 @@ class BadgeRepository(AppealRepository):
                 except IntegrityError:
                     if attempt == _STATUS_INDEX_ATTEMPTS - 1:
                         raise
-            refresh_agent_summaries(connection, self.organization_id, [of.agent_id])
+            refresh_badge_standing(connection, [of.id])
             return badge_from_row(row)
 
     def _insert_signed_badge(
@@ -231,7 +231,7 @@ class BadgeRepository(AppealRepository):
             if current is None:
                 return None
             self._supersede(connection, current, reason=reason, at=at)
-            refresh_agent_summaries(connection, self.organization_id, [assessment.agent_id])
+            refresh_badge_standing(connection, [assessment.id])
             row = connection.execute(select(t.badges).where(t.badges.c.id == current.id)).one()
             return badge_from_row(row)
 
@@ -289,6 +289,6 @@ class BadgeRepository(AppealRepository):
                     .where(t.badges.c.id == row.id)
                     .values(revoked=True, revoked_at=at, revoke_reason=reason)
                 )
-                refresh_agent_summaries(connection, self.organization_id, [row.agent_id])
+                refresh_badge_standing(connection, [row.assessment_id])
             row = connection.execute(select(t.badges).where(t.badges.c.id == row.id)).one()
             return badge_from_row(row)

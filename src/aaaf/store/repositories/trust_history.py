@@ -15,7 +15,6 @@ from sqlalchemy import Connection, Row, Select, insert, select, update
 
 from aaaf.errors import AAAFError
 from aaaf.store import tables as t
-from aaaf.store.agent_summaries import refresh_agent_summaries
 from aaaf.store.records import (
     ScoreHistoryEntry,
     TrustOverride,
@@ -23,6 +22,7 @@ from aaaf.store.records import (
 from aaaf.store.repositories.badges import BadgeRepository
 from aaaf.store.repositories.base import as_uuid, not_found
 from aaaf.store.row_mapping import record_from_row
+from aaaf.store.summary_writes import refresh_agent_summaries
 
 
 def _history_from_row(row: Row[Any]) -> ScoreHistoryEntry:

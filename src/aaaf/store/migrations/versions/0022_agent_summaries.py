@@ -68,7 +68,7 @@ def upgrade() -> None:
 
 
 def _backfill() -> None:
-    from aaaf.store.agent_summaries import refresh_agent_summaries
+    from aaaf.store.summary_writes import refresh_agent_summaries
 
     connection = op.get_bind()
     agents = sa.table("agents", sa.column("id", sa.Uuid()), sa.column("organization_id", sa.Uuid()))

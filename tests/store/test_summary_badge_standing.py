@@ -1,0 +1,114 @@
+"""A credential issued, superseded or revoked writes only its state into the agent's summary
+(``summary_writes.refresh_badge_standing``: one UPDATE, not the summary's rebuild), and the
+rows are those the rebuild writes — for the latest assessment, an older one, a held one and an
+agent without a credential."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import event, select
+
+from aaaf.store import Agent, Assessment, OrgStore, Store
+from aaaf.store.summary_writes import refresh_agent_summaries
+from aaaf.store.tables_summary import agent_summaries
+
+from .factories import PERFORMANCE_ROWS, T0, minutes, org_of
+
+
+def _completed(org: OrgStore, agent: Agent, *, at: int, review_state: str = "not_required") -> Assessment:
+    running = org.create_assessment(
+        agent.id, type="passive_only", window_start=T0 - minutes(60), window_end=T0 + minutes(at)
+    )
+    return org.complete_assessment(
+        running.id,
+        result={"type": "passive_only"},
+        dimension_rows=PERFORMANCE_ROWS,
+        performance_composite=0.5,
+        performance_tier="Competent",
+        capability_composite=0.3,
+        capability_tier="Functional",
+        evidence_summary={},
+        valid_until=T0 + minutes(90 * 24 * 60 + at),
+        completed_at=T0 + minutes(at),
+        review_state=review_state,
+    )
+
+
+def _rows(org: OrgStore) -> list[tuple[Any, ...]]:
+    with org.engine.connect() as connection:
+        return [
+            tuple(row)
+            for row in connection.execute(select(agent_summaries).order_by(agent_summaries.c.agent_id))
+        ]
+
+
+def _rebuilt(org: OrgStore, agents: list[Agent]) -> list[tuple[Any, ...]]:
+    with org.engine.begin() as connection:
+        refresh_agent_summaries(connection, org.organization_id, [agent.id for agent in agents])
+    return _rows(org)
+
+
+def _sign(label: str) -> Any:
+    from aaaf.store.records import SignedCredential
+
+    return lambda slot: SignedCredential(
+        json_data={"label": label, "id": slot.credential_id},
+        credential_jwt=f"jwt.{label}.{slot.status_index}",
+        svg_url=f"https://x/{label}.svg",
+    )
+
+
+@pytest.fixture()
+def org(store: Store) -> OrgStore:
+    return org_of(store)
+
+
+def test_a_credentials_state_alone_is_written_and_equals_the_rebuild(org: OrgStore) -> None:
+    alpha, held, plain = (org.enroll_agent(name) for name in ("alpha", "held", "plain"))
+    agents = [alpha, held, plain]
+    older = _completed(org, alpha, at=0)
+    latest = _completed(org, alpha, at=5)
+    pending = _completed(org, held, at=5, review_state="pending_review")
+    _completed(org, plain, at=5)
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, text: str, *args: Any) -> None:
+        statements.append(" ".join(text.split()))
+
+    def issue(assessment: Assessment, label: str, *, supersede: str | None = None, at: int = 10) -> None:
+        org.issue_badge(
+            assessment.id,
+            assessment.agent_id,
+            sign=_sign(label),
+            valid_until=T0 + minutes(1000 + at),
+            issued_at=T0 + minutes(at),
+            supersede_reason=supersede,
+        )
+
+    steps = [
+        lambda: issue(latest, "a"),
+        lambda: issue(older, "old"),  # not the latest: the summary keeps the latest's credential
+        lambda: org.supersede_badge(latest.id, reason="superseded: appeal", at=T0 + minutes(11)),
+        lambda: issue(latest, "b", at=12),
+        lambda: issue(latest, "c", supersede="superseded: re-issued", at=13),
+        lambda: org.revoke_badge(latest.id, reason="key compromised", at=T0 + minutes(14)),
+        lambda: issue(pending, "h"),
+        lambda: org.revoke_badge(pending.id, reason="withdrawn", at=T0 + minutes(15)),
+        lambda: org.revoke_badge(older.id, reason="withdrawn", at=T0 + minutes(16)),
+    ]
+    event.listen(org.engine, "before_cursor_execute", seen)
+    try:
+        for step in steps:
+            statements.clear()
+            step()
+            written = [s for s in statements if "agent_summaries" in s]
+            assert written and all(s.startswith("UPDATE agent_summaries") for s in written), written
+            after = _rows(org)
+            assert after == _rebuilt(org, agents)
+    finally:
+        event.remove(org.engine, "before_cursor_execute", seen)
+    by_agent = {row.agent_id: row for row in org.agent_summaries().values()}
+    assert by_agent[alpha.id].badge is not None and by_agent[alpha.id].badge.revoked
+    assert by_agent[plain.id].badge is None
