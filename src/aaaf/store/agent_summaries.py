@@ -4,10 +4,10 @@ The overview of a fleet shows each agent's latest whole-axis composites with the
 the change since the previous assessment, its badge's state, its trust score and whether a
 re-assessment is due.  Computing that per request means reading every completed assessment;
 instead one row per agent (:data:`aaaf.store.tables_summary.agent_summaries`) holds exactly those
-inputs, and :func:`aaaf.store.summary_writes.refresh_agent_summaries` — the write side — rebuilds the rows
-of the agents a write touched, in that write's transaction: when an assessment completes or is
-re-scored, when its review state changes, when a badge is issued, superseded or revoked, and
-when a trust score is recorded or reviewed.  A row is what the slow computation reads, so the
+inputs, and the write side (:mod:`aaaf.store.summary_writes`) rebuilds the rows of the agents a
+write touched, in that write's transaction: when an assessment completes or is re-scored, when
+its review state changes, and when a trust score is recorded or reviewed; a badge issued,
+superseded or revoked writes only its own state into the row.  A row is what the slow computation reads, so the
 overview built from it is the same (tests/web/test_fleet_summary.py checks).  The columns the
 overview filters, sorts and counts by are worked out there too, so that it reads grouped counts
 and one page of the fleet whatever its size; this module reads them.

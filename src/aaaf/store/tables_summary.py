@@ -1,7 +1,7 @@
 """The per-agent summary the dashboard's overview reads (migration 0022): one row per agent
 with a completed assessment or a trust score, kept up to date by
-:func:`aaaf.store.agent_summaries.refresh_agent_summaries` in the same transaction as every
-write that changes it.  Declared on the schema's one metadata (:mod:`aaaf.store.table_base`);
+:mod:`aaaf.store.summary_writes` in the same transaction as every write that changes
+it.  Declared on the schema's one metadata (:mod:`aaaf.store.table_base`);
 importing :mod:`aaaf.store.tables` declares it."""
 
 from __future__ import annotations
