@@ -7,10 +7,11 @@ as ASGI, so that ``valgrind --tool=callgrind`` counts the instructions of the ha
 batches of 1 000 events (the events of ``bench_api.py``), and prints the CPU seconds of the
 N and the round trips to PostgreSQL per request.  Instructions per request: run it under
 callgrind twice, with ``--requests A`` and ``--requests B``, and divide the difference of
-the two totals by ``B - A`` (start-up and warm-up cancel out)::
+the two totals by ``B - A`` (start-up and warm-up cancel out); or count the requests alone,
+instrumentation switched on around them (``callgrind_control -i``)::
 
-    valgrind --tool=callgrind --callgrind-out-file=/tmp/a.out python benchmarks/count_ingest_work.py --requests 2
-    valgrind --tool=callgrind --callgrind-out-file=/tmp/b.out python benchmarks/count_ingest_work.py --requests 12
+    COUNT_INGEST_CALLGRIND=1 valgrind --tool=callgrind --instr-atstart=no \\
+        --callgrind-out-file=/tmp/ingest.out python benchmarks/count_ingest_work.py --requests 10
 
 ``--profile FILE`` writes a cProfile of the N requests.
 """
@@ -102,6 +103,7 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
 
             profiler = cProfile.Profile()
             profiler.enable()
+        _instrument(on=True)
         started = time.process_time()
         accepted = 0
         for body in bodies[4:]:
@@ -109,6 +111,7 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
             assert status == 201, answer
             accepted += orjson.loads(answer)["accepted"]
         cpu = time.process_time() - started
+        _instrument(on=False)
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(str(profile))
@@ -123,9 +126,18 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
     }
 
 
+def _instrument(*, on: bool) -> None:
+    """Under ``valgrind --tool=callgrind --instr-atstart=no``, count only the requests."""
+    import os
+    import subprocess
+
+    if os.environ.get("COUNT_INGEST_CALLGRIND"):
+        subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], check=True)
+
+
 def _count_round_trips() -> list[str]:
     """Each statement the requests send to PostgreSQL from now on (psycopg's cursor calls,
-    commits, rollbacks and the pool's pings; ";" is a ping), by its first words.  Only the
+    commits, rollbacks of a transaction and the pool's pings; ";" is a ping), by its first words.  Only the
     requests' own: routes and dependencies run in AnyIO's worker threads, the background loop
     (webhooks, usage meter) elsewhere."""
     import threading
@@ -136,7 +148,8 @@ def _count_round_trips() -> list[str]:
 
     def counted(name: str, real: Any) -> Any:
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-            if threading.current_thread().name.startswith("AnyIO"):
+            idle = name == "rollback" and self.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            if threading.current_thread().name.startswith("AnyIO") and not idle:  # idle: nothing sent
                 trips.append(" ".join(str(args[0]).split()[:2]) if args else name)
             return real(self, *args, **kwargs)
 
