@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aaaf.store import OrgStore, Store
 from aaaf.store.event_copy_text import CopyText
@@ -33,12 +35,9 @@ ROWS: list[tuple[str | None, str, dict[str, Any], str | None, datetime]] = [
 ]
 
 
-def test_the_text_is_what_psycopg_writes_row_by_row() -> None:
-    from psycopg._copy_base import format_row_text
-    from psycopg.adapt import Transformer
-
+def _columns(rows: list[tuple[str | None, str, dict[str, Any], str | None, datetime]]) -> _Columns:
     columns = _Columns()
-    for number, (task_id, key, data, digest, instant) in enumerate(ROWS):
+    for number, (task_id, key, data, digest, instant) in enumerate(rows):
         columns.ids.append(f"{number:032x}")
         columns.agent_ids.append("f" * 32)
         columns.types.append("task_completed")
@@ -47,6 +46,13 @@ def test_the_text_is_what_psycopg_writes_row_by_row() -> None:
         columns.timestamps.append(instant)
         columns.data.append(data)
         columns.digests.append(digest)
+    return columns
+
+
+def _as_psycopg_writes(columns: _Columns) -> tuple[bytes, bytes]:
+    from psycopg._copy_base import format_row_text
+    from psycopg.adapt import Transformer
+
     events, keys = bytearray(), bytearray()
     transformer = Transformer()
     for event_id, agent_id, kind, task_id, key, instant, data, digest in columns.rows():
@@ -55,9 +61,21 @@ def test_the_text_is_what_psycopg_writes_row_by_row() -> None:
             (event_id, agent_id, kind, task_id, key, instant, document, digest), transformer, events
         )
         format_row_text((agent_id, key, instant), transformer, keys)
+    return bytes(events), bytes(keys)
+
+
+def test_the_text_is_what_psycopg_writes_row_by_row() -> None:
+    columns = _columns(ROWS)
     text = CopyText(columns)
-    assert text.events.encode() == bytes(events)
-    assert text.keys.encode() == bytes(keys)
+    assert (text.events.encode(), text.keys.encode()) == _as_psycopg_writes(columns)
+
+
+@given(st.lists(st.datetimes(timezones=st.just(UTC)), min_size=1, max_size=20))
+@settings(max_examples=200, deadline=None)
+def test_every_utc_instant_is_written_as_psycopg_writes_it(instants: list[datetime]) -> None:
+    columns = _columns([("t", f"k{n}", {}, None, instant) for n, instant in enumerate(instants)])
+    text = CopyText(columns)
+    assert (text.events.encode(), text.keys.encode()) == _as_psycopg_writes(columns)
 
 
 @pytest.fixture()

@@ -5,7 +5,7 @@ staged paths): the rows of ``event_keys`` and of ``events``, formatted in one pa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import orjson
@@ -42,6 +42,8 @@ _COPY_ESCAPES = str.maketrans(
 )
 _COPY_NULL = "\\N"
 _SPECIAL = tuple(_COPY_ESCAPES_FROM)
+_TWO_DIGITS = [f"{number:02d}" for number in range(100)]
+_THREE_DIGITS = [f"{number:03d}" for number in range(1000)]
 
 
 class CopyText:
@@ -63,6 +65,7 @@ class CopyText:
             task_ids = [None if task is None else task.translate(_COPY_ESCAPES) for task in task_ids]
         key_lines: list[str] = []
         event_lines: list[str] = []
+        days: dict[tuple[int, int, int], str] = {}
         for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in zip(
             columns.ids,
             columns.agent_ids,
@@ -74,7 +77,21 @@ class CopyText:
             columns.digests,
             strict=True,
         ):
-            instant = str(timestamp)  # as psycopg writes a datetime
+            if timestamp.tzinfo is UTC:  # validated events': str(timestamp) from tables (7 300 of
+                # its 13 000 instructions fewer, callgrind: ~4 % of a 1 000-event request)
+                year, month, day = timestamp.year, timestamp.month, timestamp.day
+                date = days.get((year, month, day))
+                if date is None:
+                    date = days[(year, month, day)] = f"{year:04d}-{month:02d}-{day:02d} "
+                hours, minutes = _TWO_DIGITS[timestamp.hour], _TWO_DIGITS[timestamp.minute]
+                seconds, micro = _TWO_DIGITS[timestamp.second], timestamp.microsecond
+                if micro:
+                    fraction = f"{_THREE_DIGITS[micro // 1000]}{_THREE_DIGITS[micro % 1000]}"
+                    instant = f"{date}{hours}:{minutes}:{seconds}.{fraction}+00:00"
+                else:
+                    instant = f"{date}{hours}:{minutes}:{seconds}+00:00"
+            else:
+                instant = str(timestamp)  # as psycopg writes a datetime
             document = dumps(data, default=json_default).decode()
             if "\\" in document:
                 document = document.replace("\\", "\\\\")
