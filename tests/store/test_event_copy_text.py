@@ -45,6 +45,7 @@ def _columns(rows: list[tuple[str | None, str, dict[str, Any], str | None, datet
         columns.keys.append(key)
         columns.timestamps.append(instant)
         columns.data.append(data)
+        columns.documents.append(None)
         columns.digests.append(digest)
     return columns
 
@@ -76,6 +77,30 @@ def test_every_utc_instant_is_written_as_psycopg_writes_it(instants: list[dateti
     columns = _columns([("t", f"k{n}", {}, None, instant) for n, instant in enumerate(instants)])
     text = CopyText(columns)
     assert (text.events.encode(), text.keys.encode()) == _as_psycopg_writes(columns)
+
+
+def test_the_json_validation_wrote_is_the_json_written() -> None:
+    """An event's data is written once: validation's orjson text of it goes into the COPY."""
+    from aaaf.evidence.validation import event_validator
+
+    validate = event_validator(now=datetime(2026, 11, 29, tzinfo=UTC))
+    data = {
+        "task_id": "t1",
+        "complexity_level": 2,
+        "domain": "code",
+        "assigned_at": "2026-11-28T00:00:00Z",
+        "note": 'a\\b "c"',
+        "n": [1, 2.5],
+    }
+    raw = {"agent_id": "a", "type": "task_assigned", "timestamp": "2026-11-28T00:00:00Z", "data": data}
+    valid = validate(raw)
+    assert valid.data_json == orjson.dumps(data)
+    # a string of 16 digits: the shortcut is in doubt, the document is walked, nothing kept
+    assert validate({**raw, "data": {**data, "note": "1" * 16}}).data_json is None
+    columns = _columns([("t1", "k", {"other": "document"}, None, datetime(2026, 11, 28, tzinfo=UTC))])
+    columns.documents[0] = valid.data_json
+    written = CopyText(columns).events.split("\t")[6]
+    assert written == orjson.dumps(data).decode().replace("\\", "\\\\")
 
 
 @pytest.fixture()

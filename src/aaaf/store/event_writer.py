@@ -269,6 +269,7 @@ def _write_events(
             columns.keys.append(key)
             columns.timestamps.append(timestamp)
             columns.data.append(event.data)
+            columns.documents.append(getattr(event, "data_json", None))
             columns.digests.append(digest)
         if columns.ids:
             known_digests = write_chunk(connection, columns)
@@ -339,6 +340,7 @@ class _Columns:
         "agent_ids",
         "data",
         "digests",
+        "documents",
         "ids",
         "keys",
         "positions",
@@ -356,6 +358,7 @@ class _Columns:
         self.keys: list[str] = []
         self.timestamps: list[datetime] = []
         self.data: list[Mapping[str, Any]] = []
+        self.documents: list[bytes | None] = []  # data as validation's orjson wrote it, if it did
         self.digests: list[str | None] = []  # None for an event with an id (see write_events)
 
     def rows(self) -> Iterator[tuple[str, str, str, str | None, str, datetime, Any, str | None]]:
