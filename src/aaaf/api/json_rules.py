@@ -42,24 +42,59 @@ _NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 _NOT_NUMBER = re.compile(rb"(?<![A-Za-z0-9_])-?(?:NaN|Infinity)(?![A-Za-z0-9_])")
 _BRACKETS = b"[]{}"
 _OTHER_BYTES = bytes(b for b in range(256) if b not in _BRACKETS)
+_NOT_MARKS = bytes(b for b in range(256) if b not in b'"[]{}')
+_ONE_KIND = bytes.maketrans(b"{}", b"[]")
 
 
 def json_problem(body: bytes) -> tuple[str, str] | None:
     """(message, field) saying why ``body`` breaks the module's rule, or None."""
-    if b"\\u0000" in body and _NUL.search(body):  # the search only when there may be one
+    if b"\\" in body and b"\\u0000" in body and _NUL.search(body):  # only when there may be one
         return (
             "The request body contains a NUL character (\\u0000) in a string; no text field takes one.",
             "body",
         )
-    outside = _outside_strings(body)
-    if (b"NaN" in outside or b"Infinity" in outside) and _NOT_NUMBER.search(outside):
-        return "The request body contains NaN or Infinity, which are not JSON numbers (RFC 8259).", "body"
-    brackets = outside.translate(None, _OTHER_BYTES)
-    if len(brackets) > MAX_JSON_DEPTH:
-        deepest = max(accumulate(1 if byte in b"[{" else -1 for byte in brackets), default=0)
-        if deepest > MAX_JSON_DEPTH:
-            return f"The request body nests deeper than {MAX_JSON_DEPTH} levels.", "body"
+    brackets = _plain_brackets(body)
+    if brackets is None:
+        outside = _outside_strings(body)
+        if (b"NaN" in outside or b"Infinity" in outside) and _NOT_NUMBER.search(outside):
+            return "The request body contains NaN or Infinity, which are not JSON numbers (RFC 8259).", "body"
+        brackets = outside.translate(None, _OTHER_BYTES)
+    if len(brackets) > MAX_JSON_DEPTH and _nests_deeper(brackets, MAX_JSON_DEPTH):
+        return f"The request body nests deeper than {MAX_JSON_DEPTH} levels.", "body"
     return None
+
+
+def _plain_brackets(body: bytes) -> bytes | None:
+    """The brackets of ``body`` outside its strings, when no string holds a bracket, no
+    quote is escaped and neither ``NaN`` nor ``Infinity`` is written anywhere (so none outside
+    a string); else None.  Of the quotes and brackets alone, an empty string is two quotes in
+    a row and so is the gap between two strings with no bracket in it: taking out two quotes
+    in a row leaves every bracket on its side of every string, so when they all go the
+    brackets left are those outside strings.  A 1 000-event batch body (bench_api's): 4.4-5.4
+    -> 0.6-1.0 ms in json_problem (timeit, old and new alternately, five times, loaded machine)."""
+    if b"\\" in body and b'\\"' in body:  # one byte is found faster than two
+        return None
+    if (b"N" in body and b"NaN" in body) or (b"I" in body and b"Infinity" in body):
+        return None
+    marks = body.translate(None, _NOT_MARKS)
+    while b'""' in marks:
+        marks = marks.replace(b'""', b"")
+    return None if b'"' in marks else marks
+
+
+def _nests_deeper(brackets: bytes, limit: int) -> bool:
+    """Whether the running depth of ``brackets`` (``[{`` one more, ``]}`` one less) goes past
+    ``limit``.  Balanced brackets lose one level each time every ``[]`` pair is taken out (a
+    pass of ``bytes.replace``), so ``limit`` passes empty them unless they nest deeper; the
+    running count decides otherwise."""
+    level = brackets.translate(_ONE_KIND)
+    for _ in range(limit):
+        if not level:
+            return False
+        level = level.replace(b"[]", b"")
+    if not level:
+        return False
+    return max(accumulate(1 if byte in b"[{" else -1 for byte in brackets), default=0) > limit
 
 
 def _outside_strings(body: bytes) -> bytes:

@@ -8,7 +8,7 @@ read from a file, the ``line``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -34,6 +34,9 @@ class ValidEvent:
     data: dict[str, Any]
     task_id: str | None = None
     key: str | None = None
+    # ``data`` as orjson wrote it while validating (aaaf.evidence.limits.checked_data), or None:
+    # the PostgreSQL event writer's COPY reuses it; not part of the event's identity
+    data_json: bytes | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical event JSON of SCORING.md §1 (timestamp in UTC with a 'Z')."""

@@ -23,7 +23,7 @@ from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
-from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, data_problem, text_problem
+from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, checked_data, text_problem
 from aaaf.evidence.models import EventError, EventValidationError, ValidEvent
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
 from aaaf.evidence.timestamps import parse_rfc3339, timestamp_problem
@@ -220,7 +220,7 @@ def _validate(
     data = raw["data"]
     if not isinstance(data, dict):
         raise _invalid("data", f"must be an object, got {show_value(data)}")
-    unstorable_text = data_problem(data, limits)
+    unstorable_text, data_json = checked_data(data, limits)
     if unstorable_text is not None:
         raise _invalid(*unstorable_text)
     try:
@@ -245,7 +245,7 @@ def _validate(
             )
 
     task_id = data.get("task_id")
-    return ValidEvent(agent, event_type, timestamp, data, task_id, key)
+    return ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:

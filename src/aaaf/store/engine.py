@@ -11,12 +11,14 @@ transaction is asked for with :func:`write_options`.
 
 from __future__ import annotations
 
+import select
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import StaticPool
 
@@ -37,6 +39,10 @@ POSTGRES_CONNECT_ARGS: dict[str, Any] = {
     "keepalives_count": 3,
 }
 WRITE_OPTION = "aaaf_write"
+# A pooled PostgreSQL connection is pinged at checkout when it has idled longer than this, or
+# when its socket has something to read (see _ping_when_in_doubt).
+PING_AFTER_IDLE_SECONDS = 1.0
+_CHECKED_IN_AT = "aaaf_checked_in_at"
 
 
 def write_options() -> dict[str, Any]:
@@ -61,13 +67,63 @@ def build_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
-    return create_engine(
+    engine = create_engine(
         url,
         json_serializer=dumps_json,
         json_deserializer=loads_json,
-        pool_pre_ping=True,
         connect_args={k: v for k, v in POSTGRES_CONNECT_ARGS.items() if k not in parsed.query},
     )
+    _ping_when_in_doubt(engine)
+    return engine
+
+
+def _ping_when_in_doubt(engine: Engine) -> None:
+    """What ``pool_pre_ping`` does, without its round trip for a connection just used: a
+    connection checked in less than ``PING_AFTER_IDLE_SECONDS`` ago whose socket has nothing
+    to read is handed out as it is; any other is pinged first, and when the ping finds the
+    database gone every pooled connection is replaced (what a failed pre-ping does).
+
+    A backend that was terminated or whose server stopped or crashed has written its last
+    message or closed its socket, so its socket is readable: such a connection is always
+    pinged.  A connection to a host that vanished from the network without a word looks
+    quiet; it was in use a moment ago, and its first statement fails within the TCP timeouts
+    (POSTGRES_CONNECT_ARGS), answered 503 like a failed ping.  The ping was one of a batch
+    request's six round trips."""
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(dbapi_connection: Any, record: Any) -> None:
+        if dbapi_connection is not None:
+            record.info[_CHECKED_IN_AT] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        checked_in_at = record.info.get(_CHECKED_IN_AT)
+        if checked_in_at is None:
+            return  # connected for this checkout
+        if time.monotonic() - checked_in_at < PING_AFTER_IDLE_SECONDS and _quiet(dbapi_connection):
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                raise exc.InvalidatePoolError() from error
+            raise
+
+
+def _quiet(dbapi_connection: Any) -> bool:
+    """Whether a psycopg connection is open, outside a transaction, with nothing to read."""
+    pgconn = getattr(dbapi_connection, "pgconn", None)
+    if pgconn is None or dbapi_connection.closed or dbapi_connection.broken:
+        return False
+    try:
+        if pgconn.transaction_status != 0:  # PQTRANS_IDLE
+            return False
+        poller = select.poll()
+        poller.register(pgconn.socket, select.POLLIN | select.POLLPRI)
+        return not poller.poll(0)
+    except Exception:  # no socket any more: in doubt
+        return False
 
 
 def _sqlite_engine(url: str) -> Engine:

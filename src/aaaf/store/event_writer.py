@@ -64,6 +64,7 @@ from sqlalchemy.exc import DBAPIError
 from aaaf.errors import AAAFError
 from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
+from aaaf.store.event_copy_text import CopyText
 from aaaf.store.event_partitions import PARTITIONS_QUERY, ensure_partitions
 from aaaf.store.types import json_default
 
@@ -268,6 +269,7 @@ def _write_events(
             columns.keys.append(key)
             columns.timestamps.append(timestamp)
             columns.data.append(event.data)
+            columns.documents.append(getattr(event, "data_json", None))
             columns.digests.append(digest)
         if columns.ids:
             known_digests = write_chunk(connection, columns)
@@ -338,6 +340,7 @@ class _Columns:
         "agent_ids",
         "data",
         "digests",
+        "documents",
         "ids",
         "keys",
         "positions",
@@ -355,6 +358,7 @@ class _Columns:
         self.keys: list[str] = []
         self.timestamps: list[datetime] = []
         self.data: list[Mapping[str, Any]] = []
+        self.documents: list[bytes | None] = []  # data as validation's orjson wrote it, if it did
         self.digests: list[str | None] = []  # None for an event with an id (see write_events)
 
     def rows(self) -> Iterator[tuple[str, str, str, str | None, str, datetime, Any, str | None]]:
@@ -507,10 +511,11 @@ def _write_postgres_chunk(
     if ensure_partitions(connection, columns.timestamps, existing):
         # partitions created after the savepoint would go with a return to it
         connection.exec_driver_sql(f"RELEASE SAVEPOINT {_SAVEPOINT}; SAVEPOINT {_SAVEPOINT}")
-    if _copy_straight(connection, columns):
+    rows = CopyText(columns)
+    if _copy_straight(connection, rows):
         return {}
     connection.exec_driver_sql(_SET_UP_STAGE)
-    _copy_rows(connection, columns)
+    _copy_rows(connection, rows)
     inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
     if len(inserted) == len(columns.ids):
         return {}
@@ -524,7 +529,7 @@ def _write_postgres_chunk(
     )
 
 
-def _copy_straight(connection: Connection, columns: _Columns) -> bool:
+def _copy_straight(connection: Connection, rows: CopyText) -> bool:
     """The fast path: the chunk's keys, then its events, by ``COPY``; False (nothing
     written, the caller goes back to the savepoint) when a key was already stored."""
     import psycopg
@@ -534,37 +539,14 @@ def _copy_straight(connection: Connection, columns: _Columns) -> bool:
     try:
         with driver.cursor() as cursor:
             with cursor.copy(_COPY_KEYS) as copy:
-                write_row = copy.write_row
-                for agent_id, key, timestamp in zip(
-                    columns.agent_ids, columns.keys, columns.timestamps, strict=True
-                ):
-                    write_row((agent_id, key, timestamp))
+                copy.write(rows.keys)
             with cursor.copy(_COPY_EVENTS) as copy:
-                _write_rows(copy, columns)
+                copy.write(rows.events)
     except psycopg.Error as error:
         if error.sqlstate in _STAGE_INSTEAD:
             return False
         raise _as_dbapi_error(connection, error, _COPY_EVENTS) from error
     return True
-
-
-def _write_rows(copy: Any, columns: _Columns) -> None:
-    """Each row of the chunk into a ``COPY`` of WRITTEN_COLUMNS, data as orjson text."""
-    dumps = orjson.dumps
-    write_row = copy.write_row
-    for event_id, agent_id, event_type, task_id, key, timestamp, data, digest in columns.rows():
-        write_row(
-            (
-                event_id,
-                agent_id,
-                event_type,
-                task_id,
-                key,
-                timestamp,
-                dumps(data, default=json_default).decode(),
-                digest,
-            )
-        )
 
 
 def _as_dbapi_error(connection: Connection, error: Any, statement: str) -> DBAPIError:
@@ -581,7 +563,7 @@ def _as_dbapi_error(connection: Connection, error: Any, statement: str) -> DBAPI
     return wrapped
 
 
-def _copy_rows(connection: Connection, columns: _Columns) -> None:
+def _copy_rows(connection: Connection, rows: CopyText) -> None:
     """The chunk's rows into the staging table through psycopg's ``COPY``; a driver error
     is raised as SQLAlchemy's, like every other statement's."""
     import psycopg
@@ -590,6 +572,6 @@ def _copy_rows(connection: Connection, columns: _Columns) -> None:
     assert isinstance(driver, psycopg.Connection)
     try:
         with driver.cursor() as cursor, cursor.copy(_COPY_STAGE) as copy:
-            _write_rows(copy, columns)
+            copy.write(rows.events)
     except psycopg.Error as error:
         raise _as_dbapi_error(connection, error, _COPY_STAGE) from error
