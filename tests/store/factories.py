@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from aaaf.store import DimensionRow, OrgStore, Store
+from aaaf.store import Agent, Assessment, DimensionRow, OrgStore, Store
 
 T0 = datetime(2026, 4, 16, 12, 0, tzinfo=UTC)
 
@@ -52,6 +52,38 @@ PERFORMANCE_ROWS = [
     ),
     DimensionRow("performance", "review_compliance", 1e-17, 3, 3, {"items": 4}),
 ]
+
+
+def completed_assessment(
+    org: OrgStore,
+    agent: Agent,
+    *,
+    type: str = "passive_only",
+    window_end: datetime = T0,
+    completed_at: datetime = T0,
+    valid_until: datetime = T0 + timedelta(days=90),
+    review_state: str = "not_required",
+    created_at: datetime | None = None,
+) -> Assessment:
+    """A completed assessment of ``agent`` with the fixed scores of :data:`PERFORMANCE_ROWS`
+    (composites 0.5 Competent and 0.3 Functional)."""
+    extra: dict[str, Any] = {} if created_at is None else {"created_at": created_at}
+    running = org.create_assessment(
+        agent.id, type=type, window_start=T0 - minutes(60), window_end=window_end, **extra
+    )
+    return org.complete_assessment(
+        running.id,
+        result={"type": type},
+        dimension_rows=PERFORMANCE_ROWS,
+        performance_composite=0.5,
+        performance_tier="Competent",
+        capability_composite=0.3,
+        capability_tier="Functional",
+        evidence_summary={},
+        valid_until=valid_until,
+        completed_at=completed_at,
+        review_state=review_state,
+    )
 
 
 def finished_stress_run(org: OrgStore, agent_id: Any, *, now: datetime, tasks: int) -> Any:

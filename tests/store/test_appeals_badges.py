@@ -12,29 +12,11 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
 from aaaf.errors import AAAFError
-from aaaf.store import Agent, Appeal, Assessment, Badge, OrgStore, Store, open_store
+from aaaf.store import Appeal, Assessment, Badge, OrgStore, Store, open_store
 from aaaf.store import tables as t
 from aaaf.store.records import BadgeSlot, SignedCredential
 
-from .factories import PERFORMANCE_ROWS, T0, minutes, org_of
-
-
-def completed_assessment(org: OrgStore, agent: Agent) -> Assessment:
-    running = org.create_assessment(
-        agent.id, type="passive_only", window_start=T0 - minutes(60), window_end=T0
-    )
-    return org.complete_assessment(
-        running.id,
-        result={"type": "passive_only"},
-        dimension_rows=PERFORMANCE_ROWS,
-        performance_composite=0.5,
-        performance_tier="Competent",
-        capability_composite=0.3,
-        capability_tier="Functional",
-        evidence_summary={},
-        valid_until=T0 + minutes(90 * 24 * 60),
-        completed_at=T0,
-    )
+from .factories import T0, completed_assessment, minutes, org_of
 
 
 @pytest.fixture()

@@ -5,35 +5,19 @@ decided it before (a CLI test failed 3 times in 50)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from aaaf.store import Agent, Assessment, OrgStore, Store
 from aaaf.store.assessment_batch import latest_completed_composites
 from aaaf.store.benchmarks import latest_valid_assessment_ids
 from aaaf.store.engine import read_connection
 
-from .factories import PERFORMANCE_ROWS, T0, minutes, org_of
+from .factories import T0, completed_assessment, minutes, org_of
 
 DONE = T0 + minutes(5)
 
 
 def _tied(org: OrgStore, agent: Agent) -> Assessment:
     """One more assessment of ``agent`` created at T0 and completed at ``DONE``, like the others."""
-    running = org.create_assessment(
-        agent.id, type="full", window_start=T0 - minutes(60), window_end=T0, created_at=T0
-    )
-    return org.complete_assessment(
-        running.id,
-        result={"type": "full"},
-        dimension_rows=PERFORMANCE_ROWS,
-        performance_composite=0.5,
-        performance_tier="Competent",
-        capability_composite=0.3,
-        capability_tier="Functional",
-        evidence_summary={},
-        valid_until=T0 + timedelta(days=90),
-        completed_at=DONE,
-    )
+    return completed_assessment(org, agent, type="full", completed_at=DONE, created_at=T0)
 
 
 def test_the_greatest_id_is_current_among_assessments_completed_in_one_instant(store: Store) -> None:

@@ -14,24 +14,16 @@ from aaaf.store import Agent, Assessment, OrgStore, Store
 from aaaf.store.summary_writes import refresh_agent_summaries
 from aaaf.store.tables_summary import agent_summaries
 
-from .factories import PERFORMANCE_ROWS, T0, minutes, org_of
+from .factories import T0, completed_assessment, minutes, org_of
 
 
 def _completed(org: OrgStore, agent: Agent, *, at: int, review_state: str = "not_required") -> Assessment:
-    running = org.create_assessment(
-        agent.id, type="passive_only", window_start=T0 - minutes(60), window_end=T0 + minutes(at)
-    )
-    return org.complete_assessment(
-        running.id,
-        result={"type": "passive_only"},
-        dimension_rows=PERFORMANCE_ROWS,
-        performance_composite=0.5,
-        performance_tier="Competent",
-        capability_composite=0.3,
-        capability_tier="Functional",
-        evidence_summary={},
-        valid_until=T0 + minutes(90 * 24 * 60 + at),
+    return completed_assessment(
+        org,
+        agent,
+        window_end=T0 + minutes(at),
         completed_at=T0 + minutes(at),
+        valid_until=T0 + minutes(90 * 24 * 60 + at),
         review_state=review_state,
     )
 
@@ -110,5 +102,6 @@ def test_a_credentials_state_alone_is_written_and_equals_the_rebuild(org: OrgSto
     finally:
         event.remove(org.engine, "before_cursor_execute", seen)
     by_agent = {row.agent_id: row for row in org.agent_summaries().values()}
-    assert by_agent[alpha.id].badge is not None and by_agent[alpha.id].badge.revoked
+    alpha_badge = by_agent[alpha.id].badge
+    assert alpha_badge is not None and alpha_badge.revoked
     assert by_agent[plain.id].badge is None
