@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,40 @@ def test_at_least_is_the_scalar_composites_decision(parts: list[int], exact: boo
     for threshold in thresholds:
         got = composite_at_least(matrix, weights, threshold).tolist()
         assert got == [want is not None and want >= threshold for want in wanted], threshold
+
+
+def test_at_least_takes_coverage_patterns_only_for_rows_near_the_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rows whose weighted mean is clearly on one side are decided without the engine's
+    renormalised products; the rows on the threshold are still decided by them, exactly."""
+    from aaaf.scoring import composite_rows as module
+
+    seen: list[int] = []
+    original = module._weighted_products
+
+    def spy(scores: Any, weights: Any) -> Any:
+        seen.append(len(scores))
+        return original(scores, weights)
+
+    monkeypatch.setattr(module, "_weighted_products", spy)
+    weights = [0.25, 0.25, 0.15, 0.20, 0.15]
+    names = [f"d{j}" for j in range(5)]
+    table = dict(zip(names, weights, strict=True))
+    rng = np.random.default_rng(7)
+    matrix = rng.uniform(0.0, 1.0, size=(1000, 5))
+    matrix[rng.uniform(size=(1000, 5)) < 0.2] = np.nan
+    on_it = np.array([[0.4, 0.4, 0.4, 0.4, 0.4], [0.4, np.nan, 0.4, 0.4, np.nan]])
+    matrix = np.vstack((matrix, on_it))
+    got = composite_at_least(matrix, weights, 0.4)
+    want = []
+    for row in matrix.tolist():
+        value = composite(
+            {n: None if math.isnan(v) else v for n, v in zip(names, row, strict=True)}, table
+        ).score
+        want.append(value is not None and value >= 0.4)
+    assert got.tolist() == want
+    assert sum(seen) < 20  # the two rows on it, and the few within a few ulps
 
 
 def test_the_issue_weights_give_the_same_075_in_both() -> None:

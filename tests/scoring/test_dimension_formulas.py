@@ -34,6 +34,25 @@ def test_every_declared_dimension_has_each_of_its_formulas() -> None:
     assert uncertainty.PERFORMANCE_ROWS is PERFORMANCE_ROWS  # the bootstrap reads the same registry
 
 
+def test_a_dimensions_bootstrap_formula_sits_beside_its_other_forms() -> None:
+    """A Performance dimension's rows are declared in the module of its engine formula; the
+    Capability rows in their own module (the engine's module must not import NumPy at start)."""
+    engine = ENGINE.complete()
+    for name, formula in PERFORMANCE_ROWS.complete().items():
+        assert formula.__module__ == engine[name].__module__ == "aaaf.scoring.aaaf_performance", name
+    for name, formula in CAPABILITY_ROWS.complete().items():
+        assert formula.__module__ == "aaaf.scoring.capability_rows", name
+
+
+def test_importing_the_engine_imports_neither_numpy_nor_scipy() -> None:
+    code = (
+        "import sys, aaaf.scoring.aaaf, aaaf.scoring.aaaf_performance, aaaf.scoring.aaaf_capability\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'scipy'}))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+
+
 def test_a_formula_for_a_name_not_declared_is_refused_when_it_registers() -> None:
     with pytest.raises(RuntimeError, match="'first_pass_rate' is not declared as a dimension"):
         Formulas[object]("engine").register("first_pass_rate")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from aaaf.scoring import aaaf as engine
-from aaaf.scoring import resample_arrays
+from aaaf.scoring import resample_arrays, resample_partitions
 from aaaf.scoring import uncertainty as unc
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.dimensions import CAPABILITY_ROWS
@@ -52,15 +52,16 @@ def rows() -> unc.CapabilityRows:
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, name: str, rows_of: Any) -> list[int]:
-    """Record, for every call of ``unc.<name>``, how many rows ``rows_of(args)`` says it got."""
+    """Record, for every call of ``resample_partitions.<name>``, how many rows ``rows_of(args)``
+    says it got."""
     seen: list[int] = []
-    original = getattr(unc, name)
+    original = getattr(resample_partitions, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(rows_of(args))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(unc, name, spy)
+    monkeypatch.setattr(resample_partitions, name, spy)
     return seen
 
 

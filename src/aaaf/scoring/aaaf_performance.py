@@ -2,28 +2,40 @@
 
 Part of the AAAF scheme (:mod:`aaaf.scoring.aaaf`): each dimension reads the window's
 :class:`~aaaf.scoring.aaaf_tasks.PerformanceComponents` and adds its traceability details.
-Each is registered with its declaration (:mod:`aaaf.scoring.dimensions`) twice: its result
-over the window (``ENGINE``) and its score over any task set (``SUBSET_SCORES``, perf(S)).
+Each is registered with its declaration (:mod:`aaaf.scoring.dimensions`) three times: its
+result over the window (``ENGINE``), its score over any task set (``SUBSET_SCORES``, perf(S))
+and its score in every resample of the bootstrap (``PERFORMANCE_ROWS``, §2.5: a row's sums of
+the per-task terms).  The rows are NumPy arrays; NumPy is imported when a row formula first
+runs, never when the engine is imported (the bootstrap alone needs it).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from operator import attrgetter, mul
+from typing import TYPE_CHECKING, NamedTuple
 
 from aaaf.scoring.aaaf_context import AssessmentContext, dimension_result
 from aaaf.scoring.aaaf_tasks import (
+    ACCURACY_ERROR_WEIGHT,
+    ACCURACY_REVISION_WEIGHT,
     CREDIT_OF,
     ERROR_COUNT_OF,
     STATUS_OF,
+    TERMS,
     WEIGHT_OF,
     WEIGHTED_ERRORS_OF,
     completed_tasks,
     distinct_ids,
 )
 from aaaf.scoring.core import DimensionResult
-from aaaf.scoring.dimensions import ENGINE, SUBSET_SCORES
+from aaaf.scoring.defaults import AAAFConfig
+from aaaf.scoring.dimensions import ENGINE, PERFORMANCE_ROWS, SUBSET_SCORES
+
+if TYPE_CHECKING:  # NumPy is the bootstrap's: imported where a row formula runs
+    from aaaf.scoring.resample_arrays import FloatArray
 
 # --------------------------------------------------------------------------- perf(S)
 
@@ -34,6 +46,28 @@ SUBSET_SCORES.register("accuracy")(attrgetter("accuracy"))
 SUBSET_SCORES.register("speed")(attrgetter("speed"))
 SUBSET_SCORES.register("consistency")(attrgetter("consistency"))
 SUBSET_SCORES.register("review_compliance")(attrgetter("review_compliance"))
+
+
+# --------------------------------------------------------------------------- bootstrap rows (§2.5)
+
+_TERM_AT: Mapping[str, int] = {name: at for at, name in enumerate(TERMS)}
+
+
+class PerformanceRows(NamedTuple):
+    """What a Performance dimension's bootstrap formula reads: every row's (resample's, or a
+    resampled subset's) sums of the per-task ``terms``, in :data:`aaaf.scoring.aaaf_tasks.TERMS`
+    order, and its consistency (from the group statistics, computed once for all)."""
+
+    sums: FloatArray
+    consistency: FloatArray
+    config: AAAFConfig
+
+    def ratio(self, numerator: str, denominator: str) -> FloatArray:
+        """Every row's sum of the term ``numerator`` over its sum of ``denominator`` (terms named
+        as in ``TERMS``), NaN (null) where that is 0: most §2.2 weighted means are one."""
+        from aaaf.scoring.resample_arrays import divide
+
+        return divide(self.sums[:, _TERM_AT[numerator]], self.sums[:, _TERM_AT[denominator]])
 
 
 # --------------------------------------------------------------------------- §2.2 dimensions
@@ -65,6 +99,11 @@ def _task_completion_rate(ctx: AssessmentContext) -> DimensionResult:
     )
 
 
+@PERFORMANCE_ROWS.register("task_completion_rate")
+def _task_completion_rate_rows(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_credit", "weight")
+
+
 @ENGINE.register("accuracy")
 def _accuracy(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
@@ -88,6 +127,21 @@ def _accuracy(ctx: AssessmentContext) -> DimensionResult:
         ids,
         "no completed task (accepted or partial) in the assessment window",
     )
+
+
+@PERFORMANCE_ROWS.register("accuracy")
+def _accuracy_rows(rows: PerformanceRows) -> FloatArray:
+    import numpy as np
+
+    revised_share = rows.ratio("revised_weight", "completed_weight")
+    errors_per_task = rows.ratio("weighted_errors", "completed_weight")
+    baseline = rows.config.baseline_errors_per_task
+    if baseline <= 0.0:
+        load = np.where(errors_per_task > 0.0, 1.0, 0.0)
+    else:
+        load = np.minimum(1.0, errors_per_task / baseline)
+    accuracy = ACCURACY_REVISION_WEIGHT * (1.0 - revised_share) + ACCURACY_ERROR_WEIGHT * (1.0 - load)
+    return np.where(np.isnan(revised_share), np.nan, accuracy)
 
 
 @ENGINE.register("speed")
@@ -122,6 +176,11 @@ def _speed(ctx: AssessmentContext) -> DimensionResult:
     )
 
 
+@PERFORMANCE_ROWS.register("speed")
+def _speed_rows(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_speed", "speed_weight")
+
+
 @ENGINE.register("consistency")
 def _consistency(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
@@ -154,6 +213,11 @@ def _consistency(ctx: AssessmentContext) -> DimensionResult:
     )
 
 
+@PERFORMANCE_ROWS.register("consistency")
+def _consistency_rows(rows: PerformanceRows) -> FloatArray:
+    return rows.consistency
+
+
 @ENGINE.register("review_compliance")
 def _review_compliance(ctx: AssessmentContext) -> DimensionResult:
     comp = ctx.performance
@@ -179,3 +243,8 @@ def _review_compliance(ctx: AssessmentContext) -> DimensionResult:
         ids,
         reason,
     )
+
+
+@PERFORMANCE_ROWS.register("review_compliance")
+def _review_compliance_rows(rows: PerformanceRows) -> FloatArray:
+    return rows.ratio("weighted_review", "review_weight")

@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:  # the formulas' argument types; their modules import this one
     from aaaf.scoring.aaaf_context import AssessmentContext
+    from aaaf.scoring.aaaf_performance import PerformanceRows
     from aaaf.scoring.aaaf_tasks import PerformanceComponents
+    from aaaf.scoring.capability_rows import CapabilityRows
     from aaaf.scoring.core import DimensionResult
     from aaaf.scoring.resample_arrays import FloatArray
-    from aaaf.scoring.uncertainty import CapabilityRows, PerformanceRows
 
 
 @dataclass(frozen=True)
@@ -278,11 +279,12 @@ SUBSET_SCORES: Formulas[Callable[[PerformanceComponents], float | None]] = Formu
 
 PERFORMANCE_ROWS: Formulas[Callable[[PerformanceRows], FloatArray]] = Formulas("rows", "performance")
 """A Performance dimension's score in every resample of the bootstrap, from the rows' sums of
-the per-task terms (SCORING.md §2.5; registered in :mod:`aaaf.scoring.uncertainty`)."""
+the per-task terms (SCORING.md §2.5; registered in :mod:`aaaf.scoring.aaaf_performance`)."""
 
 CAPABILITY_ROWS: Formulas[Callable[[CapabilityRows], FloatArray]] = Formulas("rows", "capability")
 """A Capability dimension's score in every resample of the bootstrap (SCORING.md §2.5;
-registered in :mod:`aaaf.scoring.uncertainty`)."""
+registered in :mod:`aaaf.scoring.capability_rows`, which :mod:`aaaf.scoring.uncertainty`
+imports)."""
 
 
 __all__ = [

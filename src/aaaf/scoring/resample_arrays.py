@@ -297,11 +297,11 @@ def learning_blocks(
             np.arange(tasks - block, tasks, dtype=np.int64),
         )
     )
-    # the entry (resample, task) holding each wanted copy: the first whose running count
-    # passes its position; the positions are in increasing order, which searchsorted uses
-    wanted = first[resample, segment][:, None] + positions[None, :]
-    entry = np.searchsorted(running, wanted.ravel(), side="right").reshape(wanted.shape)
-    return resample, order[entry % m]
+    # every copy of the listing (resample after resample) as its task's window index: the
+    # wanted copies are read off it (a binary search of the running counts per copy cost
+    # 9.4 M of learning_rate's 35.4 M instructions per 1 000-event agent, callgrind)
+    listing = np.repeat(np.tile(order, rows), copies)
+    return resample, listing[first[resample, segment][:, None] + positions[None, :]]
 
 
 __all__ = [
