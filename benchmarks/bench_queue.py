@@ -110,6 +110,20 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _backends_cpu(store: Any, application_name: str) -> dict[int, float]:
+    """CPU seconds each database backend of ``application_name`` (the workers' connections)
+    has used so far: the server's side of the workers' work, read in ``/proc`` when the
+    server runs on this host (NaN otherwise)."""
+    from sqlalchemy import text
+
+    with store.engine.connect() as connection:
+        pids = connection.execute(
+            text("SELECT pid FROM pg_stat_activity WHERE application_name = :name"),
+            {"name": application_name},
+        ).scalars()
+        return {int(pid): _cpu_seconds(int(pid)) for pid in pids}
+
+
 def _until_start_up_duties_ran(store: Any, deadline: float) -> None:
     """Wait until the periodic duties a worker defers as it starts have run: in the same
     process as the first assessments, they took 0.05-0.14 s of its CPU (and its interpreter
@@ -133,19 +147,26 @@ def _until_start_up_duties_ran(store: Any, deadline: float) -> None:
         time.sleep(0.2)
 
 
-def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[float, float, float]:
+def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[float, float, float, float]:
     """Seconds from the first trigger to the last completed assessment with ``workers``
-    workers, and to the last badge issued; and the CPU seconds of the trigger and of the
+    workers, and to the last badge issued; the CPU seconds of the trigger and of the
     workers until the last assessment completed (a load-independent measure, beside wall time
-    on a shared machine)."""
+    on a shared machine); and those of the workers' database backends meanwhile."""
     import psycopg
+    from sqlalchemy.engine import make_url
 
     from aaaf.jobs.blueprint import QUEUE
     from aaaf.jobs.queue import ProcrastinateQueue, build_app, conninfo
     from aaaf.services.assessment_jobs import trigger_assessments
 
     org = store.scope(store.default_organization().id)
-    processes = [_start_worker(url, log_dir) for _ in range(workers)]
+    application_name = f"aaaf_bench_worker_{uuid.uuid4().hex[:8]}"
+    worker_url = (
+        make_url(url)
+        .update_query_dict({"application_name": application_name})
+        .render_as_string(hide_password=False)
+    )
+    processes = [_start_worker(worker_url, log_dir) for _ in range(workers)]
     try:
         time.sleep(0)  # the workers start while the queue is prepared
         queue = ProcrastinateQueue(build_app(url, lambda: store))
@@ -164,15 +185,20 @@ def _through_queue(store: Any, url: str, workers: int, log_dir: Path) -> tuple[f
         with psycopg.connect(conninfo(url), autocommit=True) as listener:
             listener.execute(f'LISTEN "procrastinate_queue_v1#{QUEUE}"')
             workers_cpu = sum(_cpu_seconds(process.pid) for process in processes)
+            server_cpu = _backends_cpu(store, application_name)
             start, trigger_cpu = time.perf_counter(), time.process_time()
             trigger_assessments(org, agents, queue, now=datetime.now(UTC))
             trigger_cpu = time.process_time() - trigger_cpu
             _until_assessed(store, listener)
             assessed = time.perf_counter() - start
         workers_cpu = sum(_cpu_seconds(process.pid) for process in processes) - workers_cpu
+        server_cpu = sum(
+            seconds - server_cpu.get(pid, 0.0)
+            for pid, seconds in _backends_cpu(store, application_name).items()
+        )
         while _badges_waiting(store):
             time.sleep(0.05)
-        return assessed, time.perf_counter() - start, trigger_cpu + workers_cpu
+        return assessed, time.perf_counter() - start, trigger_cpu + workers_cpu, server_cpu
     finally:
         for process in processes:
             process.terminate()
@@ -207,8 +233,8 @@ def run(agents: int = 40, events_per_agent: int = 200) -> dict[str, Any]:
                 outcomes = assess_all(org, now=datetime.now(UTC))
                 baseline_s, baseline_cpu = time.perf_counter() - start, time.process_time() - baseline_cpu
                 assessed = sum(1 for outcome in outcomes if outcome.assessment is not None)
-                one_s, one_badges_s, one_cpu = _through_queue(store, url, 1, work)
-                two_s, two_badges_s, two_cpu = _through_queue(store, url, 2, work)
+                one_s, one_badges_s, one_cpu, one_server_cpu = _through_queue(store, url, 1, work)
+                two_s, two_badges_s, two_cpu, _ = _through_queue(store, url, 2, work)
     finally:
         with admin.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{name}" CASCADE'))
@@ -232,6 +258,9 @@ def run(agents: int = 40, events_per_agent: int = 200) -> dict[str, Any]:
         "queue_1_worker_cpu_s": round(one_cpu, 3),
         "queue_2_workers_cpu_s": round(two_cpu, 3),
         "queue_1_worker_vs_assess_all_cpu": round(baseline_cpu / one_cpu, 3),
+        # the database server's CPU seconds for the 1 worker's connections meanwhile (its
+        # backends, read in /proc: NaN when the server runs on another host)
+        "queue_1_worker_server_cpu_s": round(one_server_cpu, 3),
         "cpus": os.cpu_count() or 1,
     }
 

@@ -101,7 +101,7 @@ def _ping_when_in_doubt(engine: Engine) -> None:
         checked_in_at = record.info.get(_CHECKED_IN_AT)
         if checked_in_at is None:
             return  # connected for this checkout
-        if time.monotonic() - checked_in_at < PING_AFTER_IDLE_SECONDS and _quiet(dbapi_connection):
+        if time.monotonic() - checked_in_at < PING_AFTER_IDLE_SECONDS and quiet(dbapi_connection):
             return
         try:
             dialect.do_ping(dbapi_connection)
@@ -111,7 +111,7 @@ def _ping_when_in_doubt(engine: Engine) -> None:
             raise
 
 
-def _quiet(dbapi_connection: Any) -> bool:
+def quiet(dbapi_connection: Any) -> bool:
     """Whether a psycopg connection is open, outside a transaction, with nothing to read."""
     pgconn = getattr(dbapi_connection, "pgconn", None)
     if pgconn is None or dbapi_connection.closed or dbapi_connection.broken:
@@ -170,9 +170,21 @@ def _sqlite_engine(url: str) -> Engine:
 
 @contextmanager
 def read_connection(engine: Engine) -> Iterator[Connection]:
-    """A connection for reads: one deferred transaction, rolled back at the end."""
+    """A connection for reads: one deferred transaction.  On SQLite it is rolled back at the
+    end.  On PostgreSQL it is ``READ ONLY`` (a write in it is refused: "cannot execute … in a
+    read-only transaction") and a read that raised nothing ends with ``COMMIT``, the same round
+    trip as ``ROLLBACK`` and the same effect for a read; psycopg forgets every prepared
+    statement of the connection at a ``ROLLBACK`` (and sends ``DEALLOCATE ALL``), so with it
+    a statement repeated on pooled connections rarely reached its prepared form.  A read that
+    raised is still rolled back."""
     with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            yield connection
+            return
+        connection.execution_options(postgresql_readonly=True)
         yield connection
+        if connection.in_transaction():
+            connection.commit()
 
 
 @contextmanager

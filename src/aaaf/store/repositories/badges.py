@@ -81,7 +81,8 @@ class BadgeRepository(AppealRepository):
         Bitstring status list, never reused) and the row id are reserved, ``sign`` builds
         and signs the credential naming them, and the row is inserted with its JWT — a
         crash anywhere leaves no row at all.  Concurrent issues that pick the same index
-        retry inside a savepoint (``sign`` is called again with the new slot).
+        retry, each attempt in a transaction of its own (a savepoint of the unit of work's
+        when bound to one; ``sign`` is called again with the new slot).
 
         When the assessment already has a current credential: with ``supersede_reason``
         it is superseded in the same transaction (bit set, reason recorded, see
@@ -93,39 +94,67 @@ class BadgeRepository(AppealRepository):
         (:meth:`badge_credentials`), so that the current one is not read again while it is
         still as read (:meth:`_supersede_as_seen`); else, or when it changed, it is read here.
         """
-        with self._writing() as connection:
-            of: Assessment | Row[Any] = (
-                self._assessment_row(connection, assessment_id)
-                if assessment is None
-                or (as_uuid(assessment_id), self.organization_id)
-                != (assessment.id, assessment.organization_id)
-                else assessment
+        for attempt in range(_STATUS_INDEX_ATTEMPTS):
+            try:
+                # each attempt in a transaction of its own (a savepoint in a unit of work):
+                # an index taken meanwhile rolls the attempt back, supersession included, and
+                # the next reads the index again.  No savepoint inside it: two round trips a
+                # badge fewer (SAVEPOINT, RELEASE; 40 on the bench fleet: 80 of 558).
+                with self._writing() as connection:
+                    return self._issue_in(
+                        connection,
+                        assessment_id,
+                        agent_id,
+                        sign=sign,
+                        valid_until=valid_until,
+                        issued_at=issued_at,
+                        supersede_reason=supersede_reason,
+                        assessment=assessment,
+                        seen=credentials if attempt == 0 else None,
+                    )
+            except IntegrityError:
+                if attempt == _STATUS_INDEX_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _issue_in(
+        self,
+        connection: Connection,
+        assessment_id: uuid.UUID,
+        agent_id: uuid.UUID,
+        *,
+        sign: Callable[[BadgeSlot], SignedCredential],
+        valid_until: datetime,
+        issued_at: datetime,
+        supersede_reason: str | None,
+        assessment: Assessment | None,
+        seen: Sequence[Badge] | None,
+    ) -> Badge:
+        """One attempt of :meth:`issue_badge` in ``connection``'s transaction."""
+        of: Assessment | Row[Any] = (
+            self._assessment_row(connection, assessment_id)
+            if assessment is None
+            or (as_uuid(assessment_id), self.organization_id) != (assessment.id, assessment.organization_id)
+            else assessment
+        )
+        if as_uuid(agent_id) != of.agent_id:
+            raise AAAFError(
+                "INVALID_REQUEST",
+                f"Assessment {of.id} is not of agent {agent_id}.",
+                {"assessment_id": str(of.id), "agent_id": str(agent_id)},
             )
-            if as_uuid(agent_id) != of.agent_id:
-                raise AAAFError(
-                    "INVALID_REQUEST",
-                    f"Assessment {of.id} is not of agent {agent_id}.",
-                    {"assessment_id": str(of.id), "agent_id": str(agent_id)},
-                )
-            for attempt in range(_STATUS_INDEX_ATTEMPTS):
-                try:
-                    with connection.begin_nested():
-                        row = self._insert_signed_badge(
-                            connection,
-                            of.id,
-                            of.agent_id,
-                            sign=sign,
-                            valid_until=valid_until,
-                            issued_at=issued_at,
-                            supersede_reason=supersede_reason,
-                            seen=credentials if attempt == 0 else None,
-                        )
-                    break
-                except IntegrityError:
-                    if attempt == _STATUS_INDEX_ATTEMPTS - 1:
-                        raise
-            refresh_badge_standing(connection, [of.id])
-            return badge_from_row(row)
+        row = self._insert_signed_badge(
+            connection,
+            of.id,
+            of.agent_id,
+            sign=sign,
+            valid_until=valid_until,
+            issued_at=issued_at,
+            supersede_reason=supersede_reason,
+            seen=seen,
+        )
+        refresh_badge_standing(connection, [of.id])
+        return badge_from_row(row)
 
     def _insert_signed_badge(
         self,
