@@ -24,7 +24,7 @@ from typing import Any, TypeGuard
 from pydantic import ValidationError
 
 from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, checked_data, text_problem
-from aaaf.evidence.models import EventError, EventValidationError, ValidEvent
+from aaaf.evidence.models import EventError, EventValidationError, ValidEvent, valid_event
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
 from aaaf.evidence.timestamps import parse_rfc3339, timestamp_problem
 from aaaf.evidence.vocabulary import EVIDENCE_EVENT_TYPES
@@ -245,7 +245,7 @@ def _validate(
             )
 
     task_id = data.get("task_id")
-    return ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json)
+    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:
