@@ -247,7 +247,8 @@ def _validate(
     if not isinstance(data, dict):
         raise _invalid("data", f"must be an object, got {show_value(data)}")
     # the commonest payloads, well formed, proven so by a plain check (aaaf.evidence.fast_payloads)
-    data_json = fast_document(event_type, data, limits)
+    stamp = raw["timestamp"]  # parsed by _timestamp_of when it is text
+    data_json = fast_document(event_type, data, limits, stamp if type(stamp) is str else None)
     if data_json is None:
         data_json = _checked_payload(event_type, validator, data, limits)
 
