@@ -51,6 +51,39 @@ class ValidEvent:
         return out
 
 
+# ValidEvent's slots, set directly: a frozen dataclass's __init__ sets each field through
+# object.__setattr__, 11 500 instructions an event; these 6 400 (callgrind, ~3.5 % of a
+# 1 000-event batch request)
+_NEW = object.__new__
+_SET_FIELDS = tuple(
+    ValidEvent.__dict__[name].__set__
+    for name in ("agent", "type", "timestamp", "data", "task_id", "key", "data_json")
+)
+
+
+def valid_event(
+    agent: str,
+    event_type: str,
+    timestamp: datetime,
+    data: dict[str, Any],
+    task_id: str | None,
+    key: str | None,
+    data_json: bytes | None,
+) -> ValidEvent:
+    """``ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json)``, built at
+    half the cost (the validator's hot path)."""
+    event = _NEW(ValidEvent)
+    set_agent, set_type, set_timestamp, set_data, set_task_id, set_key, set_json = _SET_FIELDS
+    set_agent(event, agent)
+    set_type(event, event_type)
+    set_timestamp(event, timestamp)
+    set_data(event, data)
+    set_task_id(event, task_id)
+    set_key(event, key)
+    set_json(event, data_json)
+    return event
+
+
 @dataclass(frozen=True, slots=True)
 class EventError:
     """One rejected event: where it was (``index`` in the batch, ``line`` in a file) and why.

@@ -3,7 +3,9 @@
 The envelope (``id``, ``agent_id``/``agent``, ``type``, ``timestamp``, ``data``) is checked
 by hand — it is small, and its rules (agent fallback, future tolerance, idempotency key)
 are not pydantic's; the payload is checked by the strict shape of its type
-(``aaaf.evidence.payloads``), whose compiled validator is built once at import.  That
+(``aaaf.evidence.payloads``), whose compiled validator is built once at import — except a
+well-formed ``task_assigned`` or ``task_completed``, which a plain check proves valid with the
+same answer (``aaaf.evidence.fast_payloads``; anything else it leaves to the validator).  That
 validator also rejects what JSON cannot carry — NaN, ±infinity, non-string keys, sets,
 Python objects — anywhere, unknown fields included, since they are stored and may be
 read later.  Only when it fails does a Python walk of ``data`` look for such a value, to
@@ -23,8 +25,9 @@ from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
+from aaaf.evidence.fast_payloads import fast_document
 from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, checked_data, text_problem
-from aaaf.evidence.models import EventError, EventValidationError, ValidEvent
+from aaaf.evidence.models import EventError, EventValidationError, ValidEvent, valid_event
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
 from aaaf.evidence.timestamps import parse_rfc3339, timestamp_problem
 from aaaf.evidence.vocabulary import EVIDENCE_EVENT_TYPES
@@ -165,6 +168,29 @@ def _timestamp_of(raw: dict[str, Any]) -> datetime:
         raise _invalid("timestamp", timestamp_problem(show_value(value), str(reason))) from None
 
 
+def _checked_payload(
+    event_type: str, validator: Any, data: dict[str, Any], limits: EventLimits
+) -> bytes | None:
+    """The full check of ``data``: the storage limits, then the payload's shape; its JSON
+    when the limits' one orjson pass wrote it.  Raises the event's first problem."""
+    unstorable_text, data_json = checked_data(data, limits)
+    if unstorable_text is not None:
+        raise _invalid(*unstorable_text)
+    try:
+        validator.validate_python(data)
+    except ValidationError as error:
+        # What JSON cannot carry is reported first, by its own path (pydantic's path
+        # through the JsonData union names union branches, not fields).
+        unstorable = _first_unstorable({"data": data})
+        if unstorable is not None:
+            location, message = unstorable
+            raise _invalid(_path(location[1:]), message) from None
+        problems = _payload_problems(event_type, error)
+        texts = [f"{path}: {message}" for path, message in problems]
+        raise EventValidationError("INVALID_REQUEST", problems[0][0], texts[0], texts) from None
+    return data_json
+
+
 def _validate(
     raw: Any,
     latest_allowed: datetime,
@@ -220,21 +246,11 @@ def _validate(
     data = raw["data"]
     if not isinstance(data, dict):
         raise _invalid("data", f"must be an object, got {show_value(data)}")
-    unstorable_text, data_json = checked_data(data, limits)
-    if unstorable_text is not None:
-        raise _invalid(*unstorable_text)
-    try:
-        validator.validate_python(data)
-    except ValidationError as error:
-        # What JSON cannot carry is reported first, by its own path (pydantic's path
-        # through the JsonData union names union branches, not fields).
-        unstorable = _first_unstorable({"data": data})
-        if unstorable is not None:
-            location, message = unstorable
-            raise _invalid(_path(location[1:]), message) from None
-        problems = _payload_problems(event_type, error)
-        texts = [f"{path}: {message}" for path, message in problems]
-        raise EventValidationError("INVALID_REQUEST", problems[0][0], texts[0], texts) from None
+    # the commonest payloads, well formed, proven so by a plain check (aaaf.evidence.fast_payloads)
+    stamp = raw["timestamp"]  # parsed by _timestamp_of when it is text
+    data_json = fast_document(event_type, data, limits, stamp if type(stamp) is str else None)
+    if data_json is None:
+        data_json = _checked_payload(event_type, validator, data, limits)
 
     if event_type == "workflow_run":
         miner = data.get("miner")
@@ -245,7 +261,7 @@ def _validate(
             )
 
     task_id = data.get("task_id")
-    return ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json)
+    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:

@@ -36,30 +36,21 @@ def payload_warnings(
     data = raw.get("data")
     if type(raw) is dict and type(data) is dict:
         # the common shape: nothing unknown, no free text out of place — no generator, no sorting
-        # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU)
+        # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU);
+        # exact types first, no isinstance(…, Mapping) (an ABC check per call): anything else is
+        # left to _findings (callgrind: 13 700 -> 4 200 instructions an event, bench_api's events)
         known = _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
-        if (
-            raw.keys() <= ENVELOPE_KEYS
-            and data.keys() <= known
-            and not (taxonomy and _outside(data.get("domain"), taxonomy))
-            and not (  # spelt out, not any(<generator>): 4 % of collect's samples
-                checklist
-                and (
-                    _outside_keys(data.get("review_checklist"), checklist)
-                    or _outside_keys(data.get("checklist"), checklist)
-                )
-            )
-        ):
-            return []
+        if raw.keys() <= ENVELOPE_KEYS and data.keys() <= known:
+            domain = data.get("domain")
+            review = data.get("review_checklist")
+            items = data.get("checklist")
+            if (
+                (domain is None or not taxonomy or (type(domain) is str and domain in taxonomy))
+                and (review is None or not checklist or (type(review) is dict and review.keys() <= checklist))
+                and (items is None or not checklist or (type(items) is dict and items.keys() <= checklist))
+            ):
+                return []
     return list(_findings(raw, event_type, taxonomy, checklist))
-
-
-def _outside(value: Any, allowed: frozenset[str]) -> bool:
-    return isinstance(value, str) and value not in allowed
-
-
-def _outside_keys(items: Any, allowed: frozenset[str]) -> bool:
-    return isinstance(items, Mapping) and not set(items) <= allowed
 
 
 def _findings(

@@ -1,0 +1,251 @@
+"""The plain check of well-formed ``task_assigned``/``task_completed`` payloads answers exactly
+as the full check (storage limits, then the strict payload shape): the same ValidEvent for
+every event it accepts, and for every other event the full check's own error.
+
+The reference is the validator with the plain check switched off (the full path alone);
+events are generated, valid and broken, field by field (hypothesis).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from aaaf.evidence import EventValidationError, validate_event
+from aaaf.evidence import validation as validation_module
+from aaaf.evidence.canonical import MAX_SAFE_INTEGER
+from aaaf.evidence.fast_payloads import fast_document
+from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, checked_data
+from aaaf.evidence.models import ValidEvent
+from aaaf.evidence.payloads import PAYLOAD_ADAPTERS
+from aaaf.evidence.vocabulary import COMPLETION_STATUSES
+from tests.evidence.events import AGENT, NOW, TIMESTAMP
+
+# values a field may be given: good ones of every kind and the edges that are not
+_SCALARS = st.one_of(
+    st.integers(min_value=-3, max_value=7),
+    st.sampled_from([MAX_SAFE_INTEGER, MAX_SAFE_INTEGER + 1, -MAX_SAFE_INTEGER - 1, 2**64]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 0.5, 1.0, 1.5, -0.0, -1e-9, math.inf, -math.inf, math.nan, 0.1234567890123456]),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["", "t-1", "x\x00y", "\ud800", "é", "accepted", "failed", "partial", "ACCEPTED"]),
+    st.sampled_from(
+        ["2026-04-16T14:00:00Z", "2026-04-16T14:00:00.123456+02:00", "2026-04-16", "2026-02-30T00:00:00Z"]
+    ),
+    st.text(max_size=6),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+_CHECKLIST = st.dictionaries(
+    st.sampled_from(["memory_search_performed", "output_format_correct", "x\x00", "\ud800"]),
+    st.one_of(st.booleans(), _SCALARS),
+    max_size=3,
+)
+_MILESTONES = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {"name": st.one_of(st.text(max_size=4), _SCALARS), "passed": st.one_of(st.booleans(), _SCALARS)}
+        ),
+        st.fixed_dictionaries({"name": st.text(max_size=4), "passed": st.booleans(), "note": _VALUES}),
+        _VALUES,
+    ),
+    max_size=3,
+)
+_ERRORS = st.lists(
+    st.one_of(
+        st.text(max_size=5),
+        st.fixed_dictionaries({"severity": st.sampled_from(["minor", "major", "x"])}),
+        _SCALARS,
+    ),
+    max_size=3,
+)
+
+_GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+    "task_assigned": {
+        "task_id": st.sampled_from(["t-1", "x" * 256, "x" * 257, "tâche"]),
+        "complexity_level": st.integers(min_value=1, max_value=5),
+        "domain": st.sampled_from(["code", "security", "é"]),
+        "assigned_at": st.sampled_from(
+            ["2026-04-16T14:00:00Z", "2026-04-16t14:00:00.5z", "2026-04-16 14:00:00-05:30"]
+        ),
+        "autonomy_level": st.integers(min_value=0, max_value=3),
+    },
+    "task_completed": {
+        "task_id": st.sampled_from(["t-1", "x" * 256, "x" * 257]),
+        "completion_status": st.sampled_from(COMPLETION_STATUSES),
+        "time_to_complete_seconds": st.one_of(
+            st.integers(min_value=0, max_value=10**6), st.floats(min_value=0, max_value=1e9)
+        ),
+        "revision_count": st.integers(min_value=0, max_value=9),
+        "errors": st.lists(st.text(max_size=5), max_size=2),
+        "milestone_fraction": st.one_of(st.sampled_from([0, 1]), st.floats(min_value=0, max_value=1)),
+        "milestones": st.lists(
+            st.fixed_dictionaries({"name": st.text(max_size=4), "passed": st.booleans()}), max_size=2
+        ),
+        "domain": st.sampled_from(["code", "testing"]),
+        "complexity_level": st.integers(min_value=1, max_value=5),
+        "autonomy_level": st.integers(min_value=0, max_value=3),
+        "review_checklist": st.dictionaries(st.text(max_size=6), st.booleans(), max_size=3),
+        "cost_usd": st.one_of(st.integers(min_value=0, max_value=100), st.floats(min_value=0, max_value=1e6)),
+        "budget_usd": st.floats(min_value=0, max_value=1e6),
+    },
+}
+_REQUIRED = {
+    "task_assigned": ("task_id", "complexity_level", "domain", "assigned_at"),
+    "task_completed": (
+        "task_id",
+        "completion_status",
+        "time_to_complete_seconds",
+        "revision_count",
+        "errors",
+    ),
+}
+_BAD_FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "errors": _ERRORS,
+    "milestones": _MILESTONES,
+    "review_checklist": _CHECKLIST,
+}
+
+
+@st.composite
+def payloads(draw: st.DrawFn, event_type: str, broken: bool) -> dict[str, Any]:
+    """A payload of ``event_type``: every field well formed, or (``broken``) some given any
+    value, some required ones left out, unknown ones added."""
+    fields = _GOOD[event_type]
+    names = list(_REQUIRED[event_type]) + draw(
+        st.lists(st.sampled_from(sorted(set(fields) - set(_REQUIRED[event_type]))), unique=True)
+    )
+    data = {name: draw(fields[name]) for name in names}
+    if broken:
+        for name in draw(st.lists(st.sampled_from(sorted(fields)), unique=True, max_size=3)):
+            data[name] = draw(st.one_of(_BAD_FIELD_VALUES.get(name, _VALUES), _VALUES))
+        for name in draw(st.lists(st.sampled_from(_REQUIRED[event_type]), unique=True, max_size=1)):
+            data.pop(name, None)
+        data.update(
+            draw(st.dictionaries(st.sampled_from(["extra", "note", "tools_used"]), _VALUES, max_size=1))
+        )
+    return data
+
+
+def _full_path(raw: dict[str, Any], limits: EventLimits, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as patch:
+        patch.setattr(validation_module, "fast_document", lambda *_: None)
+        return _outcome(raw, limits)
+
+
+def _outcome(raw: dict[str, Any], limits: EventLimits) -> Any:
+    try:
+        return validate_event(raw, now=NOW, limits=limits)
+    except EventValidationError as error:
+        return ("error", error.code, error.field, error.message, error.details)
+
+
+def _same_as_the_full_check(
+    event_type: str, data: dict[str, Any], limits: EventLimits, monkeypatch: Any, same_stamp: bool = False
+) -> None:
+    """``same_stamp``: the event's timestamp is its payload's ``assigned_at`` (when text)."""
+    stamp = data.get("assigned_at") if same_stamp and isinstance(data.get("assigned_at"), str) else TIMESTAMP
+    raw = {"agent_id": AGENT, "type": event_type, "timestamp": stamp, "data": data}
+    document = fast_document(event_type, data, limits)
+    fast, full = _outcome(raw, limits), _full_path(raw, limits, monkeypatch)
+    assert fast == full
+    if document is not None:  # accepted by the plain check: the full check accepts it too
+        assert checked_data(data, limits)[0] is None
+        PAYLOAD_ADAPTERS[event_type].validator.validate_python(data)
+        assert document == orjson.dumps(data)
+        if isinstance(fast, ValidEvent):  # (the event's timestamp may be in the future)
+            assert fast.data_json == document
+
+
+@pytest.mark.parametrize("event_type", sorted(_GOOD))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_well_formed_payload_is_proven_valid_as_the_full_check_does(
+    event_type: str, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = data.draw(payloads(event_type, broken=False))
+    _same_as_the_full_check(event_type, payload, DEFAULT_LIMITS, monkeypatch, data.draw(st.booleans()))
+
+
+@pytest.mark.parametrize("event_type", sorted(_GOOD))
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_broken_payload_gets_the_full_checks_error(
+    event_type: str, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = data.draw(payloads(event_type, broken=True))
+    limits = data.draw(st.sampled_from([DEFAULT_LIMITS, EventLimits(id_chars=4, string_bytes=120)]))
+    _same_as_the_full_check(event_type, payload, limits, monkeypatch, data.draw(st.booleans()))
+
+
+def test_the_plain_check_takes_the_common_payloads_and_leaves_the_rest() -> None:
+    assigned = {
+        "task_id": "t-1",
+        "complexity_level": 3,
+        "domain": "code",
+        "assigned_at": "2026-04-16T14:00:00Z",
+    }
+    completed = {
+        "task_id": "t-1",
+        "completion_status": "accepted",
+        "time_to_complete_seconds": 60,
+        "revision_count": 0,
+        "errors": [],
+        "cost_usd": 0.25,
+        "review_checklist": {"memory_search_performed": True},
+    }
+    assert fast_document("task_assigned", assigned, DEFAULT_LIMITS) == orjson.dumps(assigned)
+    assert fast_document("task_completed", completed, DEFAULT_LIMITS) == orjson.dumps(completed)
+    # left to the full check: a field it does not check by hand, an unknown one, a bool for an int
+    assert fast_document("task_completed", {**completed, "tools_used": []}, DEFAULT_LIMITS) is None
+    assert fast_document("task_assigned", {**assigned, "note": 1}, DEFAULT_LIMITS) is None
+    assert fast_document("task_assigned", {**assigned, "complexity_level": True}, DEFAULT_LIMITS) is None
+    assert fast_document("tool_invoked", {"task_id": "t-1"}, DEFAULT_LIMITS) is None
+
+
+_EDGES: list[Any] = [
+    0, 1, 3, 5, 6, -1, MAX_SAFE_INTEGER, MAX_SAFE_INTEGER + 1, -MAX_SAFE_INTEGER - 1, 2**64,
+    0.0, -0.0, 0.5, 1.0, 1.5, -1e-9, 1e308, math.inf, -math.inf, math.nan,
+    True, False, None, "", "t-1", "x" * 257, "x\x00", "\ud800", "accepted", "failed", "2026-04-16T14:00:00Z",
+    "2026-04-16", [], ["e"], [1], [{"severity": "minor"}], {}, {"a": True}, {"a": 1}, {1: True},
+    [{"name": "m", "passed": True}], [{"name": "m", "passed": 1}], ("a",), {"a"}, {"a": None},
+    [{"name": "m", "passed": True, "x": math.nan}], [{"name": "m", "passed": None}], ["e", None],
+]  # fmt: skip
+_EVERY_FIELD: dict[str, dict[str, Any]] = {
+    "task_assigned": {
+        "task_id": "t-1", "complexity_level": 3, "domain": "code",
+        "assigned_at": "2026-04-16T14:00:00Z", "autonomy_level": 2,
+    },
+    "task_completed": {
+        "task_id": "t-1", "completion_status": "accepted", "time_to_complete_seconds": 60,
+        "revision_count": 0, "errors": [], "milestone_fraction": 0.5,
+        "milestones": [{"name": "m", "passed": True}], "domain": "code", "complexity_level": 3,
+        "autonomy_level": 1, "review_checklist": {"memory_search_performed": True},
+        "cost_usd": 0.25, "budget_usd": 2.0,
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("event_type", sorted(_EVERY_FIELD))
+def test_every_field_at_every_edge_gets_the_full_checks_answer(
+    event_type: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = _EVERY_FIELD[event_type]
+    assert fast_document(event_type, full, DEFAULT_LIMITS) is not None
+    for name in full:
+        for value in _EDGES:
+            for same_stamp in (False, True):
+                _same_as_the_full_check(
+                    event_type, {**full, name: value}, DEFAULT_LIMITS, monkeypatch, same_stamp
+                )
+        rest = {key: item for key, item in full.items() if key != name}
+        _same_as_the_full_check(event_type, rest, DEFAULT_LIMITS, monkeypatch)
