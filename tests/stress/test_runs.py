@@ -30,11 +30,16 @@ def own_library(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("program", "failure"),
-    [("import time; time.sleep(60)", "hang"), ("import sys; sys.stdin.readline(); sys.exit(9)", "crash")],
+    ("program", "failure", "turn_timeout"),
+    [
+        ("import time; time.sleep(60)", "hang", 1.0),
+        # the crash comes as soon as the first turn is read: a turn limit the agent's start-up
+        # in its sandbox cannot reach on a loaded machine (at 1 s a slow start read as a hang)
+        ("import sys; sys.stdin.readline(); sys.exit(9)", "crash", 10.0),
+    ],
 )
 def test_a_hanging_or_crashing_agent_yields_rejected_tasks_and_a_finished_run(
-    store: Store, own_library: Path, tmp_path: Path, program: str, failure: str
+    store: Store, own_library: Path, tmp_path: Path, program: str, failure: str, turn_timeout: float
 ) -> None:
     org = store.scope(store.default_organization().id)
     script = tmp_path / "agent.py"
@@ -47,12 +52,12 @@ def test_a_hanging_or_crashing_agent_yields_rejected_tasks_and_a_finished_run(
         task_ids=["own-1", "own-2"],
         parallel=2,
         log_dir=tmp_path / "logs",
-        turn_timeout=1.0,
-        task_timeout=3.0,
+        turn_timeout=turn_timeout,
+        task_timeout=3.0 * turn_timeout,
     )
     assert run.status == "finished" and run.finished_at is not None
     assert run.summary["statuses"] == {"rejected": 2}
-    assert all(r["failure"].startswith(failure) for r in records)
+    assert all(r["failure"].startswith(failure) for r in records), [r["failure"] for r in records]
     results = org.stress_run_results(run.id)
     assert [r["outcome"] for r in results] == ["fail", "fail"]
     assert all(r["assessment_id"] is None for r in results)
