@@ -24,7 +24,7 @@ from aaaf.scoring.aaaf_tasks import CONSISTENCY_ACCURACY_WEIGHT, CONSISTENCY_COM
 from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.dimensions import PERFORMANCE_ROWS
-from aaaf.scoring.resample_arrays import BoolArray, FloatArray, IntArray, TaskArrays, divide
+from aaaf.scoring.resample_arrays import BoolArray, FloatArray, IntArray, TaskArrays, divide, task_columns
 from aaaf.scoring.resample_groups import GroupStats, group_stats, listed_consistency
 
 
@@ -109,7 +109,7 @@ def partition_rows(
     for subset in range(n_subsets):
         columns = np.nonzero(labels == subset)[0]
         if columns.size:
-            sub = counts[:, columns]
+            sub = task_columns(counts, columns)
             np.matmul(sub, arrays.terms[columns], out=sums[subset])
             completed[:, subset] = sub @ arrays.completed[columns]
         else:
@@ -161,7 +161,8 @@ def highest_level(
         if whole is None:
             columns = np.nonzero(np.asarray(subset_of, dtype=np.int64) == at)[0]
             min_group = config.consistency_min_group
-            stats = group_stats(counts[np.ix_(candidates, columns)], columns, arrays, min_group, grouping)
+            drawn = np.take(task_columns(counts, columns).T, candidates, axis=1).T
+            stats = group_stats(drawn, columns, arrays, min_group, grouping)
             consistency = consistency_of(stats, min_group)
         qualifies = partition.at_least(subset, candidates, config, LEVEL_QUALIFYING_PERFORMANCE, consistency)
         settled = candidates[qualifies]
