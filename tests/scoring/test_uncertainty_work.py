@@ -136,3 +136,20 @@ def test_the_draws_counts_are_stored_task_by_task() -> None:
     columns = np.array([5, 0, 3])
     for table in (counts, np.ascontiguousarray(counts)):  # any layout gives the same columns
         assert resample_arrays.task_columns(table, columns).tolist() == counts[:, columns].tolist()
+
+
+def test_a_levels_sums_are_taken_only_when_it_is_tried(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken: list[int] = []
+    original = resample_partitions.task_columns
+
+    def spy(counts: np.ndarray, columns: np.ndarray) -> Any:
+        taken.append(int(columns.size))
+        return original(counts, columns)
+
+    monkeypatch.setattr(resample_partitions, "task_columns", spy)
+    ceiling = CAPABILITY_ROWS.complete()["complexity_ceiling"](rows)
+    assert np.mean(ceiling == 1.0) > 0.9
+    # the tasks of every level would be all 60
+    assert taken and sum(taken) < 0.5 * sum(c is not None for c in rows.arrays.complexity)
