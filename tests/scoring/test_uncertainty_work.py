@@ -123,3 +123,33 @@ def test_window_rows_compares_kinds_only_in_rows_drawing_the_windows_completion_
     found = unc.window_rows(counts, arrays)
     assert found.tolist() == [True, False, False]
     assert seen == [1]
+
+
+def test_the_draws_counts_are_stored_task_by_task() -> None:
+    """A task's counts in every resample are contiguous: a subset's columns are whole rows of
+    the stored table and the group statistics' product reads it without a transposed copy."""
+    indices = unc.draw_indices(7, 50, 3)
+    counts = unc.draw_counts(indices, 7)
+    assert counts.shape == (50, 7)
+    assert counts.T.flags.c_contiguous
+    assert counts.tolist() == [np.bincount(row, minlength=7).astype(np.float64).tolist() for row in indices]
+    columns = np.array([5, 0, 3])
+    for table in (counts, np.ascontiguousarray(counts)):  # any layout gives the same columns
+        assert resample_arrays.task_columns(table, columns).tolist() == counts[:, columns].tolist()
+
+
+def test_a_levels_sums_are_taken_only_when_it_is_tried(
+    rows: unc.CapabilityRows, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken: list[int] = []
+    original = resample_partitions.task_columns
+
+    def spy(counts: np.ndarray, columns: np.ndarray) -> Any:
+        taken.append(int(columns.size))
+        return original(counts, columns)
+
+    monkeypatch.setattr(resample_partitions, "task_columns", spy)
+    ceiling = CAPABILITY_ROWS.complete()["complexity_ceiling"](rows)
+    assert np.mean(ceiling == 1.0) > 0.9
+    # the tasks of every level would be all 60
+    assert taken and sum(taken) < 0.5 * sum(c is not None for c in rows.arrays.complexity)

@@ -39,11 +39,21 @@ def draw_indices(n_tasks: int, resamples: int, seed: int) -> IntArray:
 
 
 def draw_counts(indices: IntArray, n_tasks: int) -> FloatArray:
-    """How many times each resample (row) drew each task (column), as floats for the products."""
+    """How many times each resample (row) drew each task (column), as floats for the products.
+
+    Stored task by task (the B × n view of an n × B table, Fortran order): a task's counts
+    in every resample are contiguous, so a subset's columns are copied as whole rows
+    (:func:`task_columns`) and the group statistics' sparse product reads the table as it
+    is, with no transposed copy; the matrix products are the same BLAS products either way."""
     resamples = indices.shape[0]
-    flat = (indices + (np.arange(resamples, dtype=np.int64) * n_tasks)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(resamples, n_tasks)
-    return counts.astype(np.float64)
+    flat = (indices * resamples + np.arange(resamples, dtype=np.int64)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=resamples * n_tasks).reshape(n_tasks, resamples)
+    return counts.astype(np.float64).T
+
+
+def task_columns(counts: FloatArray, columns: IntArray) -> FloatArray:
+    """``counts[:, columns]``, taken as rows of the task-by-task table (:func:`draw_counts`)."""
+    return np.take(counts.T, columns, axis=0).T
 
 
 @dataclass(frozen=True)
@@ -314,5 +324,6 @@ __all__ = [
     "draw_indices",
     "learning_blocks",
     "task_arrays",
+    "task_columns",
     "window_rows",
 ]
