@@ -74,14 +74,10 @@ class Partition(NamedTuple):
         """Whether perf(S) of §2.3 is ≥ ``threshold`` for the (``subset``, ``row``) pairs only, in
         one call (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is
         used).  ``consistency``: the pairs' own, when the partition has none."""
-        subsets, rows, width = self.sums.shape
         if consistency is None:
             assert self.consistency is not None
-            consistency = np.take(self.consistency.reshape(-1), row * subsets + subset)
-        # the pairs' rows taken from the flat tables, not by [subset, row]: bootstrap 121.48 -> 119.47 M
-        # instructions per agent (callgrind), domain_breadth most
-        sums = np.take(self.sums.reshape(-1, width), subset * rows + row, axis=0)
-        scores = scores_of(sums, consistency, config)
+            consistency = self.consistency[row, subset]
+        scores = scores_of(self.sums[subset, row], consistency, config)
         names = list(config.performance_weights)
         return composite_at_least(
             [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
