@@ -136,6 +136,16 @@ class SocketBackend(httpcore.AsyncNetworkBackend):
         await self._backend.sleep(seconds)
 
 
+class _Pool(httpcore.AsyncConnectionPool):
+    """httpcore's pool, minus the cancel-shield it builds to close no connection at all (twice a
+    request: as it is assigned a connection and as its answer is closed).  A webhook delivery:
+    3.74-3.79 -> 3.58 M instructions (benchmarks/count_webhook_work.py under callgrind)."""
+
+    async def _close_connections(self, closing: list[httpcore.AsyncConnectionInterface]) -> None:
+        if closing:  # nothing awaited when empty: nothing to shield from cancellation
+            await super()._close_connections(closing)
+
+
 class PinnedTransport(httpx.AsyncHTTPTransport):
     """:class:`httpx.AsyncHTTPTransport` that resolves, checks and pins each request's host."""
 
@@ -152,7 +162,7 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         ``pin_per_host``: each host is resolved and checked once, for the transport's life."""
         super().__init__(verify=tls_context(), limits=limits)
         # the same pool httpx builds, over streams that answer "readable?" from their socket
-        self._pool = httpcore.AsyncConnectionPool(
+        self._pool = _Pool(
             ssl_context=tls_context(),
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
