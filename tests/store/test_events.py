@@ -430,3 +430,22 @@ def test_ids_are_increasing() -> None:
     assert all(value.version == 7 and value.variant == uuid.RFC_4122 for value in ids)
     now_ms = int(datetime.now(UTC).timestamp() * 1000)
     assert abs((ids[0].int >> 80) - now_ms) < 60_000
+
+
+def test_ids_keep_their_layout_across_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer's ids as text (event_writer._Uuid7Source.take_hex): 32 hex digits of a UUIDv7
+    (RFC 9562 §5.7) whose millisecond, counter and variant are where they belong; 5 000 ids in one
+    frozen millisecond run the 12-bit counter out and go on in the next one (§6.2 method 1)."""
+    frozen_ns = 1_770_000_000_123 * 1_000_000
+    monkeypatch.setattr(event_writer.time, "time_ns", lambda: frozen_ns)
+    source = event_writer._Uuid7Source()
+    texts = source.take_hex(5_000) + source.take_hex(3)
+    values = [uuid.UUID(hex=text) for text in texts]
+    assert all(len(text) == 32 and text == value.hex for text, value in zip(texts, values, strict=True))
+    assert all(value.version == 7 and value.variant == uuid.RFC_4122 for value in values)
+    assert values == sorted(values) and len(set(values)) == len(values)
+    milliseconds = [value.int >> 80 for value in values]
+    counters = [(value.int >> 64) & 0xFFF for value in values]
+    assert milliseconds[:4096] == [1_770_000_000_123] * 4096 and counters[:4096] == list(range(4096))
+    assert milliseconds[4096:] == [1_770_000_000_124] * 907 and counters[4096:] == list(range(907))
+    assert len({value.int & 0x3FFF_FFFF_FFFF_FFFF for value in values}) == len(values)  # random bits

@@ -6,14 +6,20 @@ to and the key's scopes (SCORING.md §7 "Admin and keys").  The key comes as
 ``UNAUTHORIZED``, a key without the route's scope is 403 ``FORBIDDEN``.  Every route but the
 public ones gets an :class:`~aaaf.store.OrgStore` scoped to the caller's organization, so
 another organization's resources answer 404 as if they did not exist.
+
+A dependency that does no I/O is a coroutine: FastAPI runs it on the event loop, where a plain
+function would be a dispatch to the thread pool and back (each waiting for the interpreter
+lock while a request beside it validates a batch).  What may read the database or Redis (the
+caller; an organization not named by the request's API key) runs in the thread pool.
 """
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from aaaf.api.rate_limit import RateLimiter
 from aaaf.errors import AAAFError
@@ -30,7 +36,7 @@ api_key_scheme = APIKeyHeader(
 )
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
@@ -41,7 +47,7 @@ def get_context(request: Request) -> ServiceContext:
     return context
 
 
-def get_now(request: Request) -> datetime:
+async def get_now(request: Request) -> datetime:
     """The request's time by the app's clock (services take ``now``; they never read the
     clock themselves)."""
     return get_context(request).now()
@@ -67,7 +73,7 @@ NowDep = Annotated[datetime, Depends(get_now)]
 ContextDep = Annotated[ServiceContext, Depends(get_context)]
 
 
-def presented_key(
+async def presented_key(
     bearer: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
     header_key: Annotated[str | None, Security(api_key_scheme)],
 ) -> str | None:
@@ -176,10 +182,10 @@ def _limited(
 CallerDep = Annotated[Principal, Depends(get_principal)]
 
 
-def caller(scope: str) -> Callable[..., Principal]:
+def caller(scope: str) -> Callable[..., Awaitable[Principal]]:
     """A dependency: the authenticated caller, who must hold ``scope`` (403 otherwise)."""
 
-    def dependency(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:
+    async def dependency(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:
         principal.require(scope)
         return principal
 
@@ -187,12 +193,17 @@ def caller(scope: str) -> Callable[..., Principal]:
     return dependency
 
 
-def org_store(scope: str) -> Callable[..., OrgStore]:
+def org_store(scope: str) -> Callable[..., Awaitable[OrgStore]]:
     """A dependency: the store scoped to the caller's organization (caller needs ``scope``)."""
 
-    def dependency(store: StoreDep, principal: Annotated[Principal, Depends(caller(scope))]) -> OrgStore:
-        # an API key's row, read for this request, names an existing organization: no second read
-        return store.scope(principal.organization_id, exists=principal.key_id is not None)
+    async def dependency(
+        store: StoreDep, principal: Annotated[Principal, Depends(caller(scope))]
+    ) -> OrgStore:
+        if principal.key_id is not None:
+            # an API key's row, read for this request, names an existing organization: no second
+            # read, no I/O (so not a dispatch to the thread pool)
+            return store.scope(principal.organization_id, exists=True)
+        return await run_in_threadpool(store.scope, principal.organization_id)
 
     dependency.__name__ = f"org_store_with_{scope.replace(':', '_')}"
     return dependency

@@ -83,7 +83,7 @@ class UsageMeter:
                     log.exception("could not record usage")
 
 
-def get_meter(request: Request) -> UsageMeter:
+async def get_meter(request: Request) -> UsageMeter:
     meter: UsageMeter = request.app.state.usage_meter
     return meter
 

@@ -105,7 +105,7 @@ class EventLike(Protocol):
 
 
 class _Uuid7Source:
-    """Monotonic UUIDv7 integers: 48-bit Unix milliseconds, a 12-bit counter, 62 random bits.
+    """Monotonic UUIDv7 ids: 48-bit Unix milliseconds, a 12-bit counter, 62 random bits.
 
     Within one millisecond the counter orders ids; when it runs out the timestamp is
     advanced by one (RFC 9562 §6.2 method 1), so ids from one process never go backwards.
@@ -116,24 +116,36 @@ class _Uuid7Source:
         self._last_ms = 0
         self._counter = 0
 
-    def take(self, count: int) -> list[int]:
-        randoms = os.urandom(8 * count)
-        out: list[int] = []
+    def take_hex(self, count: int) -> list[str]:
+        """``count`` ids as 32 lowercase hex digits, what the writer stores: each written from
+        text pieces (the millisecond once, the version and counter from a table, the random
+        digits sliced from one ``hex()``), not from a 128-bit integer and its formatting."""
+        # 1 000 ids: 0.63-0.73 -> 0.22-0.23 ms CPU (3 alternations); a 1 000-event request
+        # 129.4-131.1 -> 126.5 M instructions (callgrind, count_ingest_work.py, 5 requests)
+        randoms = os.urandom(8 * count).hex()  # 16 digits an id: the variant's, then 15 random
+        variants = randoms.translate(_VARIANT_DIGITS)  # its first digit as 10xx (RFC 9562 §4.1)
+        out: list[str] = []
         with self._lock:
             now_ms = time.time_ns() // 1_000_000
             if now_ms > self._last_ms:
                 self._last_ms, self._counter = now_ms, 0
             milliseconds, counter = self._last_ms, self._counter
-            for index in range(count):
+            prefix = f"{milliseconds:012x}"
+            for start in range(0, 16 * count, 16):
                 if counter > 0xFFF:
                     milliseconds, counter = milliseconds + 1, 0
-                random_bits = (
-                    int.from_bytes(randoms[8 * index : 8 * index + 8], "big") & 0x3FFF_FFFF_FFFF_FFFF
+                    prefix = f"{milliseconds:012x}"
+                out.append(
+                    f"{prefix}{_VERSION_COUNTER[counter]}{variants[start]}{randoms[start + 1 : start + 16]}"
                 )
-                out.append((milliseconds << 80) | (0x7 << 76) | (counter << 64) | (0b10 << 62) | random_bits)
                 counter += 1
             self._last_ms, self._counter = milliseconds, counter
         return out
+
+
+# "7" (the version) and the 12-bit counter, by counter; a random hex digit's variant form 10xx
+_VERSION_COUNTER = [f"7{counter:03x}" for counter in range(0x1000)]
+_VARIANT_DIGITS = str.maketrans({digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"})
 
 
 _ids = _Uuid7Source()
@@ -141,7 +153,7 @@ _ids = _Uuid7Source()
 
 def new_event_ids(count: int) -> list[uuid.UUID]:
     """``count`` fresh, increasing UUIDv7 ids."""
-    return [uuid.UUID(int=value) for value in _ids.take(count)]
+    return [uuid.UUID(hex=text) for text in _ids.take_hex(count)]
 
 
 # The columns an event is written with, in the events table's order (created_at is the
@@ -229,7 +241,7 @@ def _write_events(
     agent_hex = agent_text = ""
     for start in range(0, len(items), EVENT_CHUNK_SIZE):
         chunk = items[start : start + EVENT_CHUNK_SIZE]
-        id_values = _ids.take(len(chunk))
+        id_texts = _ids.take_hex(len(chunk))
         columns = _Columns()
         for offset, (agent_id, event) in enumerate(chunk):
             event_type = event.type
@@ -262,7 +274,7 @@ def _write_events(
                 continue
             first_of[pair] = start + offset
             columns.positions.append(start + offset)
-            columns.ids.append(f"{id_values[offset]:032x}")
+            columns.ids.append(id_texts[offset])
             columns.agent_ids.append(agent_hex)
             columns.types.append(event_type)
             columns.task_ids.append(event.task_id)

@@ -8,6 +8,12 @@ scope besides ``events:write`` (SCORING.md §2.6): without it the single route a
 ``FORBIDDEN`` and the batch rejects that event with the code ``FORBIDDEN``.  The answer comes only after the accepted events are committed.
 A batch holds at most 1 000 events (413 ``PAYLOAD_TOO_LARGE`` beyond, as for a body over
 1 MiB).
+
+The two write routes are coroutines that hand their work to one worker thread: a plain
+function route also had its answer checked against its model in a second dispatch to the
+thread pool, and each dispatch waits for the interpreter lock while a request beside it in
+the same process validates its batch (the dependencies that do no I/O run on the event loop
+for the same reason: :mod:`aaaf.api.deps`).
 """
 
 from __future__ import annotations
@@ -16,13 +22,14 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
+from starlette.concurrency import run_in_threadpool
 
 from aaaf.api.deps import CallerDep, EventWriter, NowDep, Reader
 from aaaf.api.json_body import FastJsonRoute
 from aaaf.api.limits import MAX_BATCH_EVENTS
 from aaaf.api.models import BatchResult, EventItemError, EventOut, EventStored, Page
 from aaaf.api.pagination import CursorQuery, LimitQuery, keyset_page, time_id_after, time_key
-from aaaf.api.usage import MeterDep
+from aaaf.api.usage import MeterDep, UsageMeter
 from aaaf.errors import AAAFError
 from aaaf.scoring.records import EventRecord
 from aaaf.scoring.results import iso
@@ -30,6 +37,8 @@ from aaaf.services.audits import gate_findings
 from aaaf.services.collect import CollectReport
 from aaaf.services.collect import collect as collect_events
 from aaaf.services.events import agent_events_page, request_transaction
+from aaaf.services.keys import Principal
+from aaaf.store import OrgStore
 
 # a batch is ~300 kB of JSON: parsed by orjson, as json.loads would (aaaf.api.json_body)
 router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=FastJsonRoute)
@@ -42,7 +51,7 @@ def _client_id(raw: Any) -> str | None:
 
 
 @router.post("", status_code=201, response_model=EventStored, operation_id="create_event")
-def create_event(
+async def create_event(
     event: Annotated[dict[str, Any], Body(description="One event (docs/scoring.md §2).")],
     org: EventWriter,
     principal: CallerDep,
@@ -51,6 +60,13 @@ def create_event(
 ) -> EventStored:
     """Submit one event; an invalid one is refused with the code and field of its problem
     (a ``task_audited`` event without the ``auditor`` scope: 403 ``FORBIDDEN``)."""
+    return await run_in_threadpool(_create_event, event, org, principal, now, meter)
+
+
+def _create_event(
+    event: dict[str, Any], org: OrgStore, principal: Principal, now: datetime, meter: UsageMeter
+) -> EventStored:
+    """:func:`create_event`'s work, in a worker thread (the module docstring's one dispatch)."""
     items = gate_findings([(None, event)], may_audit=principal.holds("auditor"))
     with request_transaction(org) as bound:
         report = collect_events(bound, items, now=now)
@@ -63,7 +79,7 @@ def create_event(
 
 
 @router.post("/batch", status_code=201, response_model=BatchResult, operation_id="create_events_batch")
-def create_events_batch(
+async def create_events_batch(
     events: Annotated[list[Any], Body(embed=True, description="Up to 1 000 events.")],
     org: EventWriter,
     principal: CallerDep,
@@ -73,6 +89,13 @@ def create_events_batch(
     """Submit up to 1 000 events: each is accepted, a duplicate, or rejected with its index,
     its ``id``, the code and the field of its problem (``FORBIDDEN`` for a ``task_audited``
     event sent without the ``auditor`` scope)."""
+    return await run_in_threadpool(_create_events_batch, events, org, principal, now, meter)
+
+
+def _create_events_batch(
+    events: list[Any], org: OrgStore, principal: Principal, now: datetime, meter: UsageMeter
+) -> BatchResult:
+    """:func:`create_events_batch`'s work, in a worker thread (the module docstring's one dispatch)."""
     if len(events) > MAX_BATCH_EVENTS:
         raise AAAFError(
             "PAYLOAD_TOO_LARGE",
