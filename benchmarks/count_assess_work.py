@@ -17,11 +17,12 @@ runs the phases of an organization-wide run over all the agents, one after the o
 and prints the CPU seconds of each.  Under callgrind, with ``COUNT_ASSESS_CALLGRIND=1``,
 each phase is dumped apart (``callgrind_control --dump``), the warm-up not counted::
 
-    COUNT_ASSESS_CALLGRIND=1 valgrind --tool=callgrind --instr-atstart=no \\
+    COUNT_ASSESS_CALLGRIND=1 PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \\
         --callgrind-out-file=/tmp/assess.out python benchmarks/count_assess_work.py --agents 50
 
-then ``callgrind_annotate /tmp/assess.out.N | head`` per dump (1 the raw scan, 2 read,
-3 score, 4 the whole run).  ``--uncertainty`` runs the default (§2.5 intervals) instead of ``--no-uncertainty``.
+then ``grep totals /tmp/assess.out.N`` per dump (1 the raw scan, 2 read, 3 score, 4 the whole
+run; a fixed hash seed keeps set orders, and so the counts, the same from run to run).
+``--uncertainty`` runs the default (§2.5 intervals) instead of ``--no-uncertainty``.
 """
 
 from __future__ import annotations
