@@ -174,13 +174,15 @@ def _conforms(value: object, hint: object) -> bool:
 
 
 def test_the_positional_builders_put_every_value_in_its_field() -> None:
-    """The fold's Task, score_task's ScoredTask and performance_components' components are
-    built with tuple.__new__ in field order (keywords cost several per cent), which mypy
-    cannot check: every field holds a value of its annotated type, and a task's values are
-    the ones its events give."""
+    """The fold's Task and ToolUsage, score_task's ScoredTask and performance_components'
+    components are built with tuple.__new__ in field order (keywords cost several per cent),
+    which mypy cannot check: every field holds a value of its annotated type, and a task's
+    values are the ones its events give."""
     ctx = _context(_agent_events(7))
     scored = ctx.window.scored
-    built: list[tuple[object, ...]] = [*scored, *(s.task for s in scored), ctx.performance]
+    usages = [usage for s in scored for usage in s.task.tools]
+    assert usages
+    built: list[tuple[object, ...]] = [*scored, *(s.task for s in scored), *usages, ctx.performance]
     built += [aaaf.performance_components(part, CONFIG) for part in partition(scored, DOMAIN_OF).values()]
     for record in built:
         hints = get_type_hints(type(record))
@@ -199,6 +201,9 @@ def test_the_positional_builders_put_every_value_in_its_field() -> None:
         )
         assert s.weight in (1.0, 0.8, 0.6) and len(s.terms) == len(aaaf.TERMS)
         assert s.terms[:2] == (s.weight, s.weight * s.credit)
+    for usage in usages:
+        assert usage.failures == usage.invocations - usage.successes >= usage.recovered
+        assert usage.invocations >= max(usage.successes, usage.unnecessary) and usage.event_ids
     assert ctx.performance.tasks == len(scored)
     assert ctx.performance.completed == sum(s.completed for s in scored)
     assert ctx.performance.total_weight == sum(s.weight for s in scored)

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from aaaf.scoring.fold import canonical_json, credit_inputs, fold_evidence, fold_tasks
+from aaaf.scoring.fold import ToolUsage, canonical_json, credit_inputs, fold_evidence, fold_tasks
+from aaaf.scoring.fold_values import invocation_counts
 from tests.scoring.factories import Events, at, checklist
 
 
@@ -250,3 +251,21 @@ def test_fold_does_not_depend_on_event_order() -> None:
         shuffled = events[:]
         rng.shuffle(shuffled)
         assert fold_tasks(shuffled) == expected
+
+
+def test_invocation_counts_sum_each_tool_in_tool_order() -> None:
+    """Per tool: invocations, successes, failures, recoveries (of failed calls only),
+    unnecessary calls and the events' ids in id order (SCORING.md §1)."""
+    ev = Events()
+    events = [
+        ev.tool("t1", "grep", success=False, recovered=True),
+        ev.tool("t1", "bash", unnecessary=True),
+        ev.tool("t1", "grep", success=True, recovered=True),  # a recovery of a success is none
+        ev.tool("t1", "grep", success=False),
+        ev.event("tool_invoked", {"task_id": "t1", "tool": 7}),  # no tool name: not counted
+    ]
+    grep_ids = tuple(sorted(e.id for e in events if e.data.get("tool") == "grep"))
+    assert invocation_counts(events) == (
+        ToolUsage("bash", 1, 1, 0, 0, 1, (events[1].id,)),
+        ToolUsage("grep", 3, 1, 2, 1, 0, grep_ids),
+    )

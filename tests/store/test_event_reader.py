@@ -20,7 +20,7 @@ from aaaf.store import OrgStore, Store, event_reader
 from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_reader import read_events, read_events_by_agent
-from aaaf.store.sqlite_events import order_ties_by_id
+from aaaf.store.sqlite_events import canonical_ids, order_ties_by_id
 
 from .factories import T0, Event, minutes, org_of
 
@@ -197,6 +197,30 @@ def test_tie_ordering_equals_a_full_sort(pairs: list[tuple[int, str]]) -> None:
     ]
     order_ties_by_id(records)
     assert records == sorted(records, key=lambda r: (r.timestamp, r.id))
+
+
+def _one_by_one(stored: Sequence[str]) -> list[str]:
+    """The canonical texts the plain way: each id cut at 8-4-4-4-12 and joined with dashes."""
+    return [f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}" for h in stored]
+
+
+@given(st.lists(st.uuids(), max_size=60))
+def test_stored_ids_get_their_canonical_texts_in_bulk(ids: list[uuid.UUID]) -> None:
+    assert canonical_ids(tuple(i.hex for i in ids)) == [str(i) for i in ids]
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        ["ab", "0" * 32],  # short: no longer 32 digits an id
+        ["0" * 31, "1" * 33],  # the right length in all, not each
+        ["\n" * 32, "0" * 32],  # a line break, the batch's separator
+        ["é" * 32],  # not ASCII
+        [],
+    ],
+)
+def test_ids_not_of_32_ascii_characters_are_cut_one_by_one(stored: list[str]) -> None:
+    assert canonical_ids(stored) == _one_by_one(stored)
 
 
 def test_sqlite_reader_appends_the_utc_offset_in_its_query() -> None:
