@@ -133,7 +133,14 @@ def _value(value: AnyValue) -> Any:
 
 
 def _attributes(items: Any) -> dict[str, Any]:
-    return {item.key: _value(item.value) for item in items}
+    """The attributes as a dict; a scalar value (nearly every one) read without a call of
+    :func:`_value`: spans_of 20.4 -> 19.7 M instructions an export of bench_otlp's (callgrind)."""
+    found: dict[str, Any] = {}
+    for item in items:
+        value = item.value
+        which = value.WhichOneof("value")
+        found[item.key] = getattr(value, which) if which in _SCALARS else _value(value)
+    return found
 
 
 def spans_of(request: ExportTraceServiceRequest) -> list[Span]:
@@ -161,7 +168,7 @@ def spans_of(request: ExportTraceServiceRequest) -> list[Span]:
                         span.end_time_unix_nano,
                         status.code == error_code,
                         status.message,
-                        {item.key: _value(item.value) for item in span.attributes},
+                        _attributes(span.attributes),
                         tuple(
                             SpanEvent(event.name, event.time_unix_nano, _attributes(event.attributes))
                             for event in events

@@ -36,6 +36,7 @@ from aaaf.evidence.otlp import (
     StoredEvent,
     awaited_task_ids,
     join,
+    operation_of,
     recovering_task_ids,
     spans_of_stored,
 )
@@ -92,7 +93,7 @@ def ingest_spans(
     report = OtlpReport(spans=len(spans))
     trace_ids = {span.trace_id for span in spans}
     forget_before = now - OTLP_SPAN_TTL
-    received = {span.key for span in spans}
+    received = {(span.trace_id, span.span_id) for span in spans}  # Span.key's, without its call
     # one transaction (one pool checkout, one commit) for the read, the events and the kept
     # spans: the events and the spans' new states are stored together or not at all
     with org.unit_of_work() as work:
@@ -105,7 +106,7 @@ def ingest_spans(
 
         # exports of the same traces one after the other: what this one reads includes what
         # an export of these traces that was running stored and kept
-        likely = _likely_tasks(spans)
+        likely = _likely_tasks(spans, received)
         named = _named_agents(spans)
         kept, stored, config, agents = work.read_for_export(
             trace_ids, likely, since=forget_before, agents=named
@@ -160,7 +161,7 @@ def _named_agents(spans: Sequence[Span]) -> list[str]:
     ``invoke_agent`` spans: the agents its events most often name, read with the kept spans."""
     named: dict[str, None] = {}
     for span in spans:
-        if span.operation == INVOKE_AGENT:
+        if operation_of(span) == INVOKE_AGENT:
             for attribute in ("gen_ai.agent.id", "gen_ai.agent.name"):
                 value = span.attributes.get(attribute)
                 if isinstance(value, str) and value:
@@ -168,10 +169,9 @@ def _named_agents(spans: Sequence[Span]) -> list[str]:
     return list(named)
 
 
-def _likely_tasks(spans: Sequence[Span]) -> set[str]:
-    """The task each span's parent would make when the parent is not in the request: the
-    stored tasks :func:`_plan` most often needs, read with the kept spans."""
-    here = {span.key for span in spans}
+def _likely_tasks(spans: Sequence[Span], here: set[tuple[str, str]]) -> set[str]:
+    """The task each span's parent would make when the parent is not in the request (``here``:
+    the request's spans): the stored tasks :func:`_plan` most often needs, read with the kept spans."""
     return {
         f"otel-{span.trace_id}-{span.parent_span_id}"
         for span in spans

@@ -27,7 +27,9 @@ from aaaf.api import otlp_codec as codec
 from aaaf.api.deps import CallerDep, EventWriter, NowDep
 from aaaf.api.usage import MeterDep
 from aaaf.errors import AAAFError
-from aaaf.services.otlp import ENROL_SCOPE, ingest_spans
+from aaaf.memory import gc_paused
+from aaaf.services.otlp import ENROL_SCOPE, OtlpReport, ingest_spans
+from aaaf.store import OrgStore
 
 
 class OtlpRoute(APIRoute):
@@ -49,6 +51,14 @@ class OtlpRoute(APIRoute):
         return answer
 
 
+def _export(raw: bytes, kind: str, org: OrgStore, **options: Any) -> OtlpReport:
+    """Decode and ingest one export, the cyclic garbage collector paused (:func:`aaaf.memory.gc_paused`):
+    the request's spans and events are freed by reference counting, and a collection during
+    it only scanned and promoted them (a full collection of the server's heap: ~150 ms)."""
+    with gc_paused():
+        return ingest_spans(org, codec.spans_of(codec.parse_request(raw, kind)), **options)
+
+
 def _status(http_status: int, message: str, kind: str) -> Response:
     return Response(codec.status_body(http_status, message, kind), status_code=http_status, media_type=kind)
 
@@ -65,11 +75,11 @@ async def export_traces(
     /api/v1/agents`` requires); otherwise its agent must exist, and ``partialSuccess`` says so."""
     kind = codec.media_type(request.headers.get("content-type"))
     raw = codec.decompress(await request.body(), request.headers.get("content-encoding"))
-    spans = codec.spans_of(codec.parse_request(raw, kind))
     report = await run_in_threadpool(
-        ingest_spans,
+        _export,
+        raw,
+        kind,
         org,
-        spans,
         now=now,
         context=request.app.state.context,
         enroll=principal.holds(ENROL_SCOPE),
