@@ -188,15 +188,29 @@ def listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) 
         key = tasks[:, 0].copy()
         for j in range(1, k):
             key = key * arrays.n + tasks[:, j]
-        _, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
-        tasks = tasks[first_at]
-    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
-    sums = arrays.terms[tasks[:, 0]].copy()
+        tasks, inverse = _distinct_rows(tasks, key)
+    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured);
+    # np.take, not an index: 4.4 → 1.5 M instructions per 1 000-event agent (callgrind)
+    sums = np.take(arrays.terms, tasks[:, 0], axis=0)
     for j in range(1, k):
-        sums += arrays.terms[tasks[:, j]]
+        sums += np.take(arrays.terms, tasks[:, j], axis=0)
     consistency = listed_consistency(tasks, arrays, config.consistency_min_group)
     performance = performance_composite(scores_of(sums, consistency, config), config)
     return performance if inverse is None else performance[inverse.reshape(-1)]
+
+
+def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct rows of ``rows`` (``key``: each row's, equal exactly for equal rows) in
+    ``key`` order, and each row's place among them.  One unstable sort: any of equal rows
+    stands for them (np.unique's first occurrences need a stable sort, measured slower)."""
+    by_key = np.argsort(key)
+    ordered = key[by_key]
+    new = np.empty(ordered.shape[0], dtype=np.bool_)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    place = np.empty(ordered.shape[0], dtype=np.int64)
+    place[by_key] = np.cumsum(new) - 1
+    return rows[by_key[new]], place
 
 
 __all__ = [
