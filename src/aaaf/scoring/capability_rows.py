@@ -127,8 +127,9 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
     valid = ~np.isnan(later) & ~np.isnan(earlier)
     learning = np.where(valid, np.clip((later - earlier) / LEARNING_FULL_IMPROVEMENT, 0.0, 1.0), 0.0)
     # bincount adds in the pairs' order, as np.add.at did (bit for bit), at a fraction of its cost
-    total = np.bincount(where, learning, counts.shape[0])
-    domains = np.bincount(where, valid, counts.shape[0])
+    # (weighted: float64 already, copy=False keeps the cast free; typed for mypy)
+    total = np.bincount(where, learning, counts.shape[0]).astype(np.float64, copy=False)
+    domains = np.bincount(where, valid, counts.shape[0]).astype(np.float64, copy=False)
     return divide(total, domains)
 
 

@@ -205,7 +205,8 @@ _SLOTS = 131_071
 
 def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
     """The distinct rows of ``rows`` (``key``: each row's, equal exactly for equal rows), and
-    each row's place among them; any of equal rows stands for them.
+    each row's place among them; any of equal rows stands for them (the learning-rate blocks
+    of SCORING.md §2.5 listed alike: their scores are equal bit for bit).
 
     Every row is filed in a table at its key's slot (one of the rows filed at a slot stays
     there); a row whose key equals the key of the row in its slot is that row's, and only
