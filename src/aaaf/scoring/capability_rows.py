@@ -116,11 +116,9 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
     """Per taxonomy domain with ≥ 15 completed copies: perf(last 5) − perf(first 5) of its 15
     most recently completed copies (:func:`aaaf.scoring.resample_arrays.learning_blocks`), every block scored in one call."""
     counts, arrays, config = rows.counts, rows.arrays, rows.config
-    total = np.zeros(counts.shape[0])
-    domains = np.zeros(counts.shape[0])
     where, listed = learning_blocks(counts, arrays, config.taxonomy, LEARNING_TASKS, LEARNING_BLOCK)
     if where.size == 0:
-        return divide(total, domains)
+        return np.full(counts.shape[0], np.nan)
     # both blocks of every pair in one call
     both = listed_performance(
         np.concatenate((listed[:, :LEARNING_BLOCK], listed[:, LEARNING_BLOCK:])), arrays, config
@@ -128,8 +126,10 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
     later, earlier = both[: where.size], both[where.size :]
     valid = ~np.isnan(later) & ~np.isnan(earlier)
     learning = np.where(valid, np.clip((later - earlier) / LEARNING_FULL_IMPROVEMENT, 0.0, 1.0), 0.0)
-    np.add.at(total, where, learning)
-    np.add.at(domains, where, valid.astype(np.float64))
+    # bincount adds in the pairs' order, as np.add.at did (bit for bit), at a fraction of its cost
+    # (weighted: float64 already, copy=False keeps the cast free; typed for mypy)
+    total = np.bincount(where, learning, counts.shape[0]).astype(np.float64, copy=False)
+    domains = np.bincount(where, valid, counts.shape[0]).astype(np.float64, copy=False)
     return divide(total, domains)
 
 

@@ -239,11 +239,16 @@ def listed_consistency(tasks: IntArray, arrays: TaskArrays, min_group: int) -> F
     copies are all of one group has one, and its CV is that of all k copies; otherwise a
     copy's group is found by a k × k comparison."""
     rows, k = tasks.shape
-    groups = arrays.group[tasks]
     if min_group > k:
         return np.full(rows, np.nan)
     if min_group == k:
-        one = np.nonzero((groups >= 0).all(axis=1) & (groups == groups[:, :1]).all(axis=1))[0]
+        # copy by copy, not a B × k table's reductions along k (3.2 → 1.2 M instructions of
+        # learning_rate per 1 000-event agent, callgrind)
+        first = np.take(arrays.group, tasks[:, 0])
+        whole = first >= 0
+        for j in range(1, k):
+            whole &= np.take(arrays.group, tasks[:, j]) == first
+        one = np.nonzero(whole)[0]
         consistency = np.full(rows, np.nan)
         if one.size:
             cvs = [_copies_cv(values[tasks[one]]) for values in (arrays.accuracy, arrays.credit)]
@@ -251,7 +256,7 @@ def listed_consistency(tasks: IntArray, arrays: TaskArrays, min_group: int) -> F
                 1.0, CONSISTENCY_ACCURACY_WEIGHT * cvs[0] + CONSISTENCY_COMPLETION_WEIGHT * cvs[1]
             )
         return consistency
-    groups_t = groups.T  # k × B: one row per listed copy
+    groups_t = arrays.group[tasks].T  # k × B: one row per listed copy
     # same[i][j]: copies i and j are of one consistency group (k² vector ops over the
     # resamples: sums over an axis of length k are several times slower, measured)
     same = [[(groups_t[i] == groups_t[j]) & (groups_t[i] >= 0) for j in range(k)] for i in range(k)]

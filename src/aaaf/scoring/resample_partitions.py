@@ -219,15 +219,44 @@ def listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) 
         key = tasks[:, 0].copy()
         for j in range(1, k):
             key = key * arrays.n + tasks[:, j]
-        _, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
-        tasks = tasks[first_at]
-    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured)
-    sums = arrays.terms[tasks[:, 0]].copy()
+        tasks, inverse = _distinct_rows(tasks, key)
+    # copy by copy into one B × 13 sum: no B × k × 13 gather (-5 % of the bootstrap, measured);
+    # np.take, not an index: 4.4 → 1.5 M instructions per 1 000-event agent (callgrind)
+    sums = np.take(arrays.terms, tasks[:, 0], axis=0)
     for j in range(1, k):
-        sums += arrays.terms[tasks[:, j]]
+        sums += np.take(arrays.terms, tasks[:, j], axis=0)
     consistency = listed_consistency(tasks, arrays, config.consistency_min_group)
     performance = performance_composite(scores_of(sums, consistency, config), config)
     return performance if inverse is None else performance[inverse.reshape(-1)]
+
+
+# slots of the table _distinct_rows files the keys in (a prime: keys of nearby rows spread)
+_SLOTS = 131_071
+
+
+def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct rows of ``rows`` (``key``: each row's, equal exactly for equal rows), and
+    each row's place among them; any of equal rows stands for them (the learning-rate blocks
+    of SCORING.md §2.5 listed alike: their scores are equal bit for bit).
+
+    Every row is filed in a table at its key's slot (one of the rows filed at a slot stays
+    there); a row whose key equals the key of the row in its slot is that row's, and only
+    the few rows whose slot went to another key are sorted (instead of every key: learning_rate
+    24.2 → 23.4 M instructions per 1 000-event agent, callgrind)."""
+    n = key.shape[0]
+    slot = key % _SLOTS
+    table = np.empty(_SLOTS, dtype=np.int64)  # only the slots filed are read
+    table[slot] = np.arange(n, dtype=np.int64)
+    stands_for = table[slot]
+    clash = np.nonzero(key[stands_for] != key)[0]  # every row of such a key is here
+    if clash.size:
+        _, which = np.unique(key[clash], return_inverse=True)
+        first = np.empty(int(which.max()) + 1, dtype=np.int64)
+        first[which] = clash
+        stands_for[clash] = first[which]
+    distinct = stands_for == np.arange(n, dtype=np.int64)
+    place = np.cumsum(distinct) - 1
+    return rows[distinct], place[stands_for]
 
 
 __all__ = [
