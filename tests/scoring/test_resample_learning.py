@@ -1,7 +1,6 @@
 """The learning-rate blocks of the §2.5 bootstrap scored once per distinct listing
 (aaaf.scoring.resample_partitions.listed_performance): every block's perf is bit for bit
-the perf of that block scored alone, also where the table the listings are filed in
-gives two listings one slot."""
+the perf of that block scored alone."""
 
 from __future__ import annotations
 
@@ -34,12 +33,8 @@ def code_tasks() -> list[EventRecord]:
     return events
 
 
-@pytest.mark.parametrize(("slots", "min_group"), [(131_071, 5), (7, 5), (1, 5), (7, 3)])
-def test_each_distinct_listing_scored_once_equals_every_listing_scored_alone(
-    slots: int, min_group: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # 7 slots or 1: most listings share their slot with another listing
-    monkeypatch.setattr(resample_partitions, "_SLOTS", slots)
+@pytest.mark.parametrize("min_group", [5, 3])
+def test_each_distinct_listing_scored_once_equals_every_listing_scored_alone(min_group: int) -> None:
     config = AAAFConfig().with_overrides(consistency_min_group=min_group)
     arrays = task_arrays(engine.window_evidence(fold_evidence(code_tasks()), config, WINDOW_END))
     rng = np.random.default_rng(3)
