@@ -424,6 +424,70 @@ def test_concurrent_writers_of_the_same_keys_in_opposite_orders(store_url: str) 
             store.close()
 
 
+def test_a_staged_write_failed_by_a_deadlock_goes_back_and_tries_again(store_url: str) -> None:
+    """A batch on the staged path holds a new key and waits for a key another transaction is
+    writing; that transaction then waits for the batch's key: the server fails the batch's
+    INSERT (it waited first), which frees its keys, and tries again once the other is gone."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("the staged path and its lock waits are PostgreSQL's")
+    import threading
+    import time
+
+    import sqlalchemy
+
+    from aaaf.store import open_store
+
+    store = open_store(store_url)
+    engine = sqlalchemy.create_engine(store_url)
+    try:
+        org = store.scope(store.create_organization("deadlock").id)
+        agent = org.enroll_agent("a")
+        first = completed("t0", T0, key="k0")
+        assert org.add_events([(agent.id, first)]) == [NEW]  # a known key: the batch is staged
+        other = engine.connect()
+        other.begin()
+        insert_key = sqlalchemy.text(
+            "INSERT INTO event_keys (agent_id, idempotency_key, timestamp) VALUES (:agent, :key, :at)"
+        )
+        other.execute(insert_key, {"agent": agent.id, "key": "k1", "at": T0})
+        batch = [
+            (agent.id, first),
+            (agent.id, completed("t1", T0, key="k0a")),
+            (agent.id, completed("t2", T0, key="k1")),
+        ]
+        outcome: list[object] = []
+        writer = threading.Thread(target=lambda: outcome.append(_stored_or_error(org, batch)))
+        writer.start()
+        with engine.connect() as watcher:  # the batch waits for "k1" while holding "k0a"
+            for _ in range(200):
+                waiting = watcher.execute(
+                    sqlalchemy.text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                        "AND query LIKE '%aaaf_event_stage%'"
+                    )
+                ).scalar()
+                if waiting:
+                    break
+                time.sleep(0.05)
+            assert waiting
+        other.execute(insert_key, {"agent": agent.id, "key": "k0a", "at": T0})  # waits: a cycle
+        other.rollback()
+        other.close()
+        writer.join(30)
+        assert outcome == [[DUPLICATE, NEW, NEW]]
+        assert org.count_events(agent.id) == 3
+    finally:
+        engine.dispose()
+        store.close()
+
+
+def _stored_or_error(org: OrgStore, batch: list[tuple[str, Event]]) -> object:
+    try:
+        return org.add_events(batch)
+    except Exception as error:  # the test's assertion shows it
+        return error
+
+
 def test_ids_are_increasing() -> None:
     ids = event_writer.new_event_ids(10_000)
     assert ids == sorted(ids) and len(set(ids)) == len(ids)

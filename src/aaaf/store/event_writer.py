@@ -480,7 +480,12 @@ _COPY_KEYS = "COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN"
 _COPY_EVENTS = f"COPY events ({_NAMES}) FROM STDIN"
 # SQLSTATEs after which the chunk is staged instead: unique violation (a key known or being
 # stored), deadlock (two writers' COPY of shared keys in other orders; the savepoint frees ours)
-_STAGE_INSTEAD = frozenset({"23505", "40P01"})
+_DEADLOCK = "40P01"
+_STAGE_INSTEAD = frozenset({"23505", _DEADLOCK})
+# The staged INSERT takes its keys in key order; a straight COPY of shared keys in another order
+# can still close a cycle with it: failed by the server, it goes back to the savepoint (freeing
+# its keys for the other writer) and tries again.
+_STAGED_TRIES = 5
 # The staged path's table: one per session, emptied at each commit and by the statement
 # that reads it, so COPY writes into a table without indexes, constraints or WAL and the one
 # INSERT .. SELECT does the idempotent part.
@@ -496,7 +501,7 @@ _COPY_STAGE = f"COPY {_STAGE} ({_NAMES}) FROM STDIN"
 _INSERT_NEW = (
     f"WITH staged AS (DELETE FROM {_STAGE} RETURNING *), "
     "new_keys AS (INSERT INTO event_keys (agent_id, idempotency_key, timestamp) "
-    "SELECT agent_id, idempotency_key, timestamp FROM staged "
+    "SELECT agent_id, idempotency_key, timestamp FROM staged ORDER BY agent_id, idempotency_key "
     "ON CONFLICT DO NOTHING RETURNING agent_id, idempotency_key) "
     f"INSERT INTO events ({_NAMES}) SELECT {', '.join('s.' + name for name in WRITTEN_COLUMNS)} "
     "FROM staged s JOIN new_keys USING (agent_id, idempotency_key) RETURNING id::text"
@@ -526,9 +531,15 @@ def _write_postgres_chunk(
     rows = CopyText(columns)
     if _copy_straight(connection, rows):
         return {}
-    connection.exec_driver_sql(_SET_UP_STAGE)
-    _copy_rows(connection, rows)
-    inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
+    for tries_left in range(_STAGED_TRIES - 1, -1, -1):
+        connection.exec_driver_sql(_SET_UP_STAGE)
+        _copy_rows(connection, rows)
+        try:
+            inserted = {text.replace("-", "") for text in connection.exec_driver_sql(_INSERT_NEW).scalars()}
+            break
+        except DBAPIError as error:
+            if tries_left == 0 or getattr(error.orig, "sqlstate", None) != _DEADLOCK:
+                raise
     if len(inserted) == len(columns.ids):
         return {}
     return _stored_digests(
