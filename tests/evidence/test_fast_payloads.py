@@ -1,4 +1,4 @@
-"""The plain check of well-formed ``task_assigned``/``task_completed`` payloads answers exactly
+"""The plain check of well-formed ``tool_invoked``/``task_assigned``/``task_completed`` payloads answers exactly
 as the full check (storage limits, then the strict payload shape): the same ValidEvent for
 every event it accepts, and for every other event the full check's own error.
 
@@ -98,6 +98,15 @@ _GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
         "cost_usd": st.one_of(st.integers(min_value=0, max_value=100), st.floats(min_value=0, max_value=1e6)),
         "budget_usd": st.floats(min_value=0, max_value=1e6),
     },
+    "tool_invoked": {
+        "task_id": st.sampled_from(["t-1", "x" * 256, "x" * 257, "tâche"]),
+        "tool": st.one_of(
+            st.sampled_from(["web_search", "é", "x" * 120, "\ud800", "a\x00"]), st.text(max_size=6)
+        ),
+        "success": st.booleans(),
+        "unnecessary": st.booleans(),
+        "error_recovered": st.booleans(),
+    },
 }
 _REQUIRED = {
     "task_assigned": ("task_id", "complexity_level", "domain", "assigned_at"),
@@ -108,6 +117,7 @@ _REQUIRED = {
         "revision_count",
         "errors",
     ),
+    "tool_invoked": ("task_id", "tool", "success", "unnecessary", "error_recovered"),
 }
 _BAD_FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "errors": _ERRORS,
@@ -121,8 +131,9 @@ def payloads(draw: st.DrawFn, event_type: str, broken: bool) -> dict[str, Any]:
     """A payload of ``event_type``: every field well formed, or (``broken``) some given any
     value, some required ones left out, unknown ones added."""
     fields = _GOOD[event_type]
-    names = list(_REQUIRED[event_type]) + draw(
-        st.lists(st.sampled_from(sorted(set(fields) - set(_REQUIRED[event_type]))), unique=True)
+    optional = sorted(set(fields) - set(_REQUIRED[event_type]))
+    names = list(_REQUIRED[event_type]) + (
+        draw(st.lists(st.sampled_from(optional), unique=True)) if optional else []
     )
     data = {name: draw(fields[name]) for name in names}
     if broken:
@@ -203,13 +214,24 @@ def test_the_plain_check_takes_the_common_payloads_and_leaves_the_rest() -> None
         "cost_usd": 0.25,
         "review_checklist": {"memory_search_performed": True},
     }
+    invoked = {
+        "task_id": "t-1",
+        "tool": "web_search",
+        "success": True,
+        "unnecessary": False,
+        "error_recovered": True,
+    }
     assert fast_document("task_assigned", assigned, DEFAULT_LIMITS) == orjson.dumps(assigned)
+    assert fast_document("tool_invoked", invoked, DEFAULT_LIMITS) == orjson.dumps(invoked)
     assert fast_document("task_completed", completed, DEFAULT_LIMITS) == orjson.dumps(completed)
     # left to the full check: a field it does not check by hand, an unknown one, a bool for an int
     assert fast_document("task_completed", {**completed, "tools_used": []}, DEFAULT_LIMITS) is None
     assert fast_document("task_assigned", {**assigned, "note": 1}, DEFAULT_LIMITS) is None
     assert fast_document("task_assigned", {**assigned, "complexity_level": True}, DEFAULT_LIMITS) is None
     assert fast_document("tool_invoked", {"task_id": "t-1"}, DEFAULT_LIMITS) is None
+    assert fast_document("tool_invoked", {**invoked, "note": 1}, DEFAULT_LIMITS) is None
+    assert fast_document("tool_invoked", {**invoked, "success": 1}, DEFAULT_LIMITS) is None
+    assert fast_document("delegation_decision", {"task_id": "t-1"}, DEFAULT_LIMITS) is None
 
 
 _EDGES: list[Any] = [
@@ -231,6 +253,10 @@ _EVERY_FIELD: dict[str, dict[str, Any]] = {
         "milestones": [{"name": "m", "passed": True}], "domain": "code", "complexity_level": 3,
         "autonomy_level": 1, "review_checklist": {"memory_search_performed": True},
         "cost_usd": 0.25, "budget_usd": 2.0,
+    },
+    "tool_invoked": {
+        "task_id": "t-1", "tool": "web_search", "success": True, "unnecessary": False,
+        "error_recovered": False,
     },
 }  # fmt: skip
 
