@@ -1,4 +1,5 @@
-"""The plain check of well-formed ``task_assigned``/``task_completed`` payloads answers exactly
+"""The plain check of well-formed ``tool_invoked``/``task_assigned``/``task_completed``/
+``delegation_decision`` payloads answers exactly
 as the full check (storage limits, then the strict payload shape): the same ValidEvent for
 every event it accepts, and for every other event the full check's own error.
 
@@ -98,6 +99,24 @@ _GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
         "cost_usd": st.one_of(st.integers(min_value=0, max_value=100), st.floats(min_value=0, max_value=1e6)),
         "budget_usd": st.floats(min_value=0, max_value=1e6),
     },
+    "tool_invoked": {
+        "task_id": st.sampled_from(["t-1", "x" * 256, "x" * 257, "tâche"]),
+        "tool": st.one_of(
+            st.sampled_from(["web_search", "é", "x" * 120, "\ud800", "a\x00"]), st.text(max_size=6)
+        ),
+        "success": st.booleans(),
+        "unnecessary": st.booleans(),
+        "error_recovered": st.booleans(),
+    },
+    "delegation_decision": {
+        "task_id": st.sampled_from(["t-1", "x" * 256, "x" * 257]),
+        "task_fragment": st.one_of(st.sampled_from(["part", "x" * 120, "a\x00"]), st.text(max_size=4)),
+        "decision": st.sampled_from(["self", "delegate"]),
+        "delegate_to": st.one_of(st.none(), st.sampled_from(["helper", "", "é"])),
+        "ground_truth": st.sampled_from(["self", "delegate"]),
+        "optimal_delegate": st.one_of(st.none(), st.sampled_from(["helper", "\ud800"])),
+        "correct": st.booleans(),
+    },
 }
 _REQUIRED = {
     "task_assigned": ("task_id", "complexity_level", "domain", "assigned_at"),
@@ -108,6 +127,8 @@ _REQUIRED = {
         "revision_count",
         "errors",
     ),
+    "tool_invoked": ("task_id", "tool", "success", "unnecessary", "error_recovered"),
+    "delegation_decision": ("task_id", "task_fragment", "decision", "ground_truth"),
 }
 _BAD_FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "errors": _ERRORS,
@@ -121,8 +142,9 @@ def payloads(draw: st.DrawFn, event_type: str, broken: bool) -> dict[str, Any]:
     """A payload of ``event_type``: every field well formed, or (``broken``) some given any
     value, some required ones left out, unknown ones added."""
     fields = _GOOD[event_type]
-    names = list(_REQUIRED[event_type]) + draw(
-        st.lists(st.sampled_from(sorted(set(fields) - set(_REQUIRED[event_type]))), unique=True)
+    optional = sorted(set(fields) - set(_REQUIRED[event_type]))
+    names = list(_REQUIRED[event_type]) + (
+        draw(st.lists(st.sampled_from(optional), unique=True)) if optional else []
     )
     data = {name: draw(fields[name]) for name in names}
     if broken:
@@ -203,13 +225,29 @@ def test_the_plain_check_takes_the_common_payloads_and_leaves_the_rest() -> None
         "cost_usd": 0.25,
         "review_checklist": {"memory_search_performed": True},
     }
+    invoked = {
+        "task_id": "t-1",
+        "tool": "web_search",
+        "success": True,
+        "unnecessary": False,
+        "error_recovered": True,
+    }
     assert fast_document("task_assigned", assigned, DEFAULT_LIMITS) == orjson.dumps(assigned)
+    assert fast_document("tool_invoked", invoked, DEFAULT_LIMITS) == orjson.dumps(invoked)
     assert fast_document("task_completed", completed, DEFAULT_LIMITS) == orjson.dumps(completed)
     # left to the full check: a field it does not check by hand, an unknown one, a bool for an int
     assert fast_document("task_completed", {**completed, "tools_used": []}, DEFAULT_LIMITS) is None
     assert fast_document("task_assigned", {**assigned, "note": 1}, DEFAULT_LIMITS) is None
     assert fast_document("task_assigned", {**assigned, "complexity_level": True}, DEFAULT_LIMITS) is None
     assert fast_document("tool_invoked", {"task_id": "t-1"}, DEFAULT_LIMITS) is None
+    assert fast_document("tool_invoked", {**invoked, "note": 1}, DEFAULT_LIMITS) is None
+    assert fast_document("tool_invoked", {**invoked, "success": 1}, DEFAULT_LIMITS) is None
+    decided = {"task_id": "t-1", "task_fragment": "part", "decision": "self", "ground_truth": "self"}
+    assert fast_document("delegation_decision", decided, DEFAULT_LIMITS) == orjson.dumps(decided)
+    delegated = {**decided, "decision": "delegate"}  # without its delegate: the full check words it
+    assert fast_document("delegation_decision", delegated, DEFAULT_LIMITS) is None
+    assert fast_document("delegation_decision", {**delegated, "delegate_to": None}, DEFAULT_LIMITS) is None
+    assert fast_document("task_revised", {"task_id": "t-1"}, DEFAULT_LIMITS) is None
 
 
 _EDGES: list[Any] = [
@@ -219,6 +257,7 @@ _EDGES: list[Any] = [
     "2026-04-16", [], ["e"], [1], [{"severity": "minor"}], {}, {"a": True}, {"a": 1}, {1: True},
     [{"name": "m", "passed": True}], [{"name": "m", "passed": 1}], ("a",), {"a"}, {"a": None},
     [{"name": "m", "passed": True, "x": math.nan}], [{"name": "m", "passed": None}], ["e", None],
+    "self", "delegate", "Self",
 ]  # fmt: skip
 _EVERY_FIELD: dict[str, dict[str, Any]] = {
     "task_assigned": {
@@ -232,6 +271,14 @@ _EVERY_FIELD: dict[str, dict[str, Any]] = {
         "autonomy_level": 1, "review_checklist": {"memory_search_performed": True},
         "cost_usd": 0.25, "budget_usd": 2.0,
     },
+    "tool_invoked": {
+        "task_id": "t-1", "tool": "web_search", "success": True, "unnecessary": False,
+        "error_recovered": False,
+    },
+    "delegation_decision": {
+        "task_id": "t-1", "task_fragment": "part", "decision": "delegate", "delegate_to": "helper",
+        "ground_truth": "self", "optimal_delegate": None, "correct": False,
+    },
 }  # fmt: skip
 
 
@@ -241,11 +288,12 @@ def test_every_field_at_every_edge_gets_the_full_checks_answer(
 ) -> None:
     full = _EVERY_FIELD[event_type]
     assert fast_document(event_type, full, DEFAULT_LIMITS) is not None
-    for name in full:
+    for name in [*full, "note"]:  # and an unknown field
         for value in _EDGES:
             for same_stamp in (False, True):
                 _same_as_the_full_check(
                     event_type, {**full, name: value}, DEFAULT_LIMITS, monkeypatch, same_stamp
                 )
-        rest = {key: item for key, item in full.items() if key != name}
-        _same_as_the_full_check(event_type, rest, DEFAULT_LIMITS, monkeypatch)
+        if name in full:
+            rest = {key: item for key, item in full.items() if key != name}
+            _same_as_the_full_check(event_type, rest, DEFAULT_LIMITS, monkeypatch)
