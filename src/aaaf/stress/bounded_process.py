@@ -101,11 +101,13 @@ async def run_bounded(
     cwd: str | None = None,
     user: int | None = None,
     output_limit: int = OUTPUT_LIMIT_BYTES,
+    pass_fds: tuple[int, ...] = (),
 ) -> Finished:
     """Run ``argv`` in a session of its own; at ``timeout`` seconds the whole group is
     killed and the result says ``timed_out``.  ``user`` runs it as that host user (uid and
     gid alike, no supplementary groups; only a root process can).  Never raises for what the
-    command does; cancelling the caller kills the group too."""
+    command does; cancelling the caller kills the group too.  ``pass_fds``: descriptors the
+    command inherits (as :class:`subprocess.Popen`'s)."""
     process = await asyncio.create_subprocess_exec(
         *argv,
         stdin=asyncio.subprocess.PIPE if input is not None else asyncio.subprocess.DEVNULL,
@@ -114,6 +116,7 @@ async def run_bounded(
         start_new_session=True,
         env=env,
         cwd=cwd,
+        pass_fds=pass_fds,
         **({} if user is None else {"user": user, "group": user, "extra_groups": []}),  # type: ignore[arg-type]
     )
     work = asyncio.ensure_future(

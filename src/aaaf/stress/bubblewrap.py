@@ -28,10 +28,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import json
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, overload
@@ -58,6 +60,8 @@ ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "local
 Debian's alternatives need, the time zone; no users, hosts, keys or services."""
 READ_LIMIT_BYTES = 64 * 1024 * 1024
 TMP_BYTES = 16 * 1024 * 1024
+# how long a call waits for the kernel to end what it left running in its PID namespace
+NAMESPACE_EXIT_SECONDS = 5.0
 """The size of a sandbox's own ``/tmp`` and ``/dev/shm`` (memory, gone when the call ends)."""
 
 
@@ -120,14 +124,17 @@ def sandbox_argv(
     cwd: str,
     env: dict[str, str],
     cpu_seconds: int,
+    info_fd: int | None = None,
 ) -> list[str]:
-    """One command in a fresh sandbox inside the holder's namespaces (module docstring)."""
+    """One command in a fresh sandbox inside the holder's namespaces (module docstring);
+    ``info_fd``: where bwrap writes its PID namespace's first process."""
     argv = [
         _tool("nsenter"), f"--target={holder_pid}", "--user", "--mount", "--preserve-credentials", "--",
         _tool("bwrap"),
         "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--disable-userns",
         "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
         "--hostname", "sandbox",
+        *(() if info_fd is None else ("--info-fd", str(info_fd))),
         "--die-with-parent", "--new-session", "--cap-drop", "ALL",
         "--ro-bind", "/usr", "/usr",
         "--tmpfs", "/usr/local", "--remount-ro", "/usr/local",
@@ -292,23 +299,38 @@ class BubblewrapSandboxEnvironment(SandboxEnvironment):
         if self.holder.returncode is not None:
             raise SandboxUnavailableError("the sandbox's holder process has ended")
         seconds = timeout if timeout is not None else DEFAULT_TIMEOUT
-        argv = sandbox_argv(
-            self.holder_pid,
-            self.directory,
-            self.config,
-            cmd,
-            cwd=_work_path(cwd),
-            env=env or {},
-            cpu_seconds=max(1, int(seconds)),
-        )
-        return await run_bounded(
-            argv,
-            input=input,
-            timeout=seconds,
-            env=_host_env(),
-            user=self.config.host_uid,
-            output_limit=OUTPUT_LIMIT_BYTES if output_limit is None else output_limit,
-        )
+        # bwrap answers for the command once it ends, while the kernel may still be killing what
+        # the command left in its PID namespace: the call ends when that namespace's first
+        # process is gone (the kernel lets it go only after every other one)
+        info_read, info_write = os.pipe()
+        try:
+            argv = sandbox_argv(
+                self.holder_pid,
+                self.directory,
+                self.config,
+                cmd,
+                cwd=_work_path(cwd),
+                env=env or {},
+                cpu_seconds=max(1, int(seconds)),
+                info_fd=info_write,
+            )
+            finished = await run_bounded(
+                argv,
+                input=input,
+                timeout=seconds,
+                env=_host_env(),
+                user=self.config.host_uid,
+                output_limit=OUTPUT_LIMIT_BYTES if output_limit is None else output_limit,
+                pass_fds=(info_write,),
+            )
+            os.close(info_write)
+            info_write = -1
+            await _namespace_gone(_first_process(info_read))
+        finally:
+            os.close(info_read)
+            if info_write >= 0:
+                os.close(info_write)
+        return finished
 
     async def exec(
         self,
@@ -362,6 +384,36 @@ class BubblewrapSandboxEnvironment(SandboxEnvironment):
         if finished.truncated:
             raise OutputLimitExceededError(f"{READ_LIMIT_BYTES // (1024 * 1024)} MiB", None)
         return finished.stdout.decode("utf-8") if text else finished.stdout
+
+
+def _first_process(info: int) -> int | None:
+    """The host pid of a call's PID-namespace init, from what bwrap wrote to its ``--info-fd``
+    as it started (None if it never did)."""
+    os.set_blocking(info, False)
+    text = b""
+    with contextlib.suppress(BlockingIOError):  # all bwrap wrote is there: never wait for more
+        while chunk := os.read(info, 4096):
+            text += chunk
+    try:
+        pid = json.loads(text)["child-pid"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return pid if isinstance(pid, int) else None
+
+
+async def _namespace_gone(pid: int | None, seconds: float = NAMESPACE_EXIT_SECONDS) -> None:
+    """Wait until ``pid`` has exited (gone or a zombie), at most ``seconds``."""
+    if pid is None:
+        return
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                if stat.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X"):
+                    return
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            return
+        await asyncio.sleep(0.005)
 
 
 def _config(config: SandboxEnvironmentConfigType | None) -> BubblewrapConfig:
