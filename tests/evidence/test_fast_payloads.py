@@ -26,6 +26,7 @@ from aaaf.evidence.models import ValidEvent
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS
 from aaaf.evidence.vocabulary import COMPLETION_STATUSES
 from tests.evidence.events import AGENT, NOW, TIMESTAMP
+from tests.evidence.test_payload_rules import REQUIRED_FIELDS
 
 # values a field may be given: good ones of every kind and the edges that are not
 _SCALARS = st.one_of(
@@ -118,18 +119,6 @@ _GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
         "correct": st.booleans(),
     },
 }
-_REQUIRED = {
-    "task_assigned": ("task_id", "complexity_level", "domain", "assigned_at"),
-    "task_completed": (
-        "task_id",
-        "completion_status",
-        "time_to_complete_seconds",
-        "revision_count",
-        "errors",
-    ),
-    "tool_invoked": ("task_id", "tool", "success", "unnecessary", "error_recovered"),
-    "delegation_decision": ("task_id", "task_fragment", "decision", "ground_truth"),
-}
 _BAD_FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "errors": _ERRORS,
     "milestones": _MILESTONES,
@@ -142,15 +131,15 @@ def payloads(draw: st.DrawFn, event_type: str, broken: bool) -> dict[str, Any]:
     """A payload of ``event_type``: every field well formed, or (``broken``) some given any
     value, some required ones left out, unknown ones added."""
     fields = _GOOD[event_type]
-    optional = sorted(set(fields) - set(_REQUIRED[event_type]))
-    names = list(_REQUIRED[event_type]) + (
+    optional = sorted(set(fields) - set(REQUIRED_FIELDS[event_type]))
+    names = list(REQUIRED_FIELDS[event_type]) + (
         draw(st.lists(st.sampled_from(optional), unique=True)) if optional else []
     )
     data = {name: draw(fields[name]) for name in names}
     if broken:
         for name in draw(st.lists(st.sampled_from(sorted(fields)), unique=True, max_size=3)):
             data[name] = draw(st.one_of(_BAD_FIELD_VALUES.get(name, _VALUES), _VALUES))
-        for name in draw(st.lists(st.sampled_from(_REQUIRED[event_type]), unique=True, max_size=1)):
+        for name in draw(st.lists(st.sampled_from(REQUIRED_FIELDS[event_type]), unique=True, max_size=1)):
             data.pop(name, None)
         data.update(
             draw(st.dictionaries(st.sampled_from(["extra", "note", "tools_used"]), _VALUES, max_size=1))
