@@ -5,36 +5,20 @@ before the write is read again there."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from aaaf.services import badge_revocation as revocation
 from aaaf.services import badges as service
 from tests.badges.conftest import clock, completed_assessment, session_of
+from tests.sql_statements import statements
 
 
 @pytest.fixture()
 def session(store: Any, badge_settings: Path) -> Any:
     return session_of(store)
-
-
-@contextmanager
-def statements(store: Any) -> Iterator[list[str]]:
-    sent: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        sent.append(" ".join(statement.split()))
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
-        yield sent
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
 
 
 def _selects_from(table: str, sent: list[str]) -> list[str]:

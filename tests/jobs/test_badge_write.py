@@ -6,16 +6,14 @@ PostgreSQL; the lost race on PostgreSQL, where two writers can pick the same bit
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
-from sqlalchemy import event, insert
+from sqlalchemy import insert
 
 from aaaf.store import Store
 from aaaf.store import tables as t
 from aaaf.store.records import BadgeSlot, SignedCredential
+from tests.sql_statements import statements
 from tests.store.factories import T0, completed_assessment, minutes, org_of
 
 
@@ -23,24 +21,10 @@ def _signed(slot: BadgeSlot) -> SignedCredential:
     return SignedCredential(json_data={"id": slot.credential_id}, credential_jwt=f"jwt.{slot.status_index}")
 
 
-@contextmanager
-def _statements(store: Store) -> Iterator[list[str]]:
-    sent: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        sent.append(" ".join(statement.split()))
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
-        yield sent
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
-
-
 def test_a_badge_is_written_without_a_savepoint(store: Store) -> None:
     org = org_of(store)
     assessment = completed_assessment(org, org.enroll_agent("a"))
-    with _statements(store) as sent:
+    with statements(store) as sent:
         badge = org.issue_badge(
             assessment.id, assessment.agent_id, sign=_signed, valid_until=T0 + minutes(10), issued_at=T0
         )
