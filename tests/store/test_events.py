@@ -459,7 +459,9 @@ def test_a_staged_write_failed_by_a_deadlock_goes_back_and_tries_again(store_url
         writer = threading.Thread(target=lambda: outcome.append(_stored_or_error(org, batch)))
         writer.start()
         with engine.connect() as watcher:  # the batch waits for "k1" while holding "k0a"
-            for _ in range(200):
+            deadline = time.monotonic() + 60  # generous: the machine may be loaded
+            waiting = 0
+            while time.monotonic() < deadline and writer.is_alive():
                 waiting = watcher.execute(
                     sqlalchemy.text(
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
@@ -469,7 +471,7 @@ def test_a_staged_write_failed_by_a_deadlock_goes_back_and_tries_again(store_url
                 if waiting:
                     break
                 time.sleep(0.05)
-            assert waiting
+            assert waiting, outcome  # the writer's answer, if it answered without waiting
         other.execute(insert_key, {"agent": agent.id, "key": "k0a", "at": T0})  # waits: a cycle
         other.rollback()
         other.close()
