@@ -1,5 +1,5 @@
-"""``aaaf serve --workers N`` hands ``AAAF_HTTP_WORKER_HEALTHCHECK_SECONDS`` to its supervisor
-(docs/api.md): uvicorn's default of 5 s restarts busy, healthy processes."""
+"""``aaaf serve --workers N`` hands ``AAAF_HTTP_WORKER_HEALTHCHECK_SECONDS`` to uvicorn's
+supervisor (docs/api.md): its own default of 5 s restarts busy, healthy processes."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from aaaf.cli.main import app
 
 
 class _Supervisor:
-    """Stands in for :class:`aaaf.cli.serve_processes.ReusePortSupervisor`: keeps the Config
-    instead of forking."""
+    """Stands in for uvicorn's ``Multiprocess``: keeps the Config instead of forking."""
 
     configs: ClassVar[list[Any]] = []
 
-    def __init__(self, config: Any) -> None:
+    def __init__(self, config: Any, sockets: list[Any]) -> None:
         self.configs.append(config)
+        for sock in sockets:
+            sock.close()
 
     def run(self) -> None:
         return None
@@ -31,10 +32,12 @@ class _Supervisor:
 def test_the_worker_healthcheck_timeout_reaches_uvicorns_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], expected: int
 ) -> None:
-    from aaaf.cli import serve_processes
+    import importlib
+
     from aaaf.settings import get_settings
 
-    monkeypatch.setattr(serve_processes, "ReusePortSupervisor", _Supervisor)
+    # ``uvicorn.main`` the attribute is the click command; the module is what ``run`` looks in
+    monkeypatch.setattr(importlib.import_module("uvicorn.main"), "Multiprocess", _Supervisor)
     monkeypatch.delenv("AAAF_HTTP_WORKER_HEALTHCHECK_SECONDS", raising=False)
     monkeypatch.delenv("AAAF_ADMIN_KEY", raising=False)
     for name, value in env.items():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -76,33 +76,27 @@ def serve(
     console.print(f"serving {shown} on http://{host}:{port} (docs at /docs)")
     if not shown.startswith("sqlite"):
         _warn_without_workers(url)
-    options: dict[str, Any] = {
-        "host": host,
-        "port": port,
-        "workers": workers,
-        "log_level": log_level,
+    uvicorn.run(
+        "aaaf.cli.service_app:create_service_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
         # X-Forwarded-* only from the proxy named (else a client could claim https or any address)
-        "proxy_headers": forwarded_allow_ips is not None,
-        "forwarded_allow_ips": forwarded_allow_ips or "",
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "",
         # docs/security.md "Connections": a read deadline per request, idle connections closed
         # after 5 s, and a bound on connections and requests at once
-        "http": DeadlineH11Protocol,
-        "timeout_keep_alive": 5,
-        "limit_concurrency": settings.http_max_connections,
-        "h11_max_incomplete_event_size": 65_536,
+        http=DeadlineH11Protocol,
+        timeout_keep_alive=5,
+        limit_concurrency=settings.http_max_connections,
+        h11_max_incomplete_event_size=65_536,
         # with --workers N: how long a process may miss its health ping before it is restarted
-        "timeout_worker_healthcheck": settings.http_worker_healthcheck_seconds,
-    }
-    if workers == 1:
-        uvicorn.run(_APP, factory=True, **options)
-        return
-    from aaaf.cli.serve_processes import ReusePortSupervisor
-
-    # each process its own listening socket, so that connections spread over them (docs/api.md)
-    ReusePortSupervisor(uvicorn.Config(_APP, factory=True, **options)).run()
+        timeout_worker_healthcheck=settings.http_worker_healthcheck_seconds,
+    )
 
 
-_APP = "aaaf.cli.service_app:create_service_app"
 MIN_ADMIN_KEY_CHARS = 32
 
 
