@@ -21,8 +21,22 @@ each phase is dumped apart (``callgrind_control --dump``), the warm-up not count
         --callgrind-out-file=/tmp/assess.out python benchmarks/count_assess_work.py --agents 50
 
 then ``grep totals /tmp/assess.out.N`` per dump (1 the raw scan, 2 read, 3 score, 4 the whole
-run; a fixed hash seed keeps set orders, and so the counts, the same from run to run).
+run; a fixed hash seed keeps set orders, and so the counts, the same from run to run).  The
+records the read phase made are freed uncounted before the whole run (which frees its own).
 ``--uncertainty`` runs the default (§2.5 intervals) instead of ``--no-uncertainty``.
+
+``--steps`` then splits the score phase into its steps, each run over every agent's events
+again, the fleet's agents all scoring (dumps 5 fold, 6 window, 7 window and dimensions, 8 the
+engine's whole ``assess``, 9 rows, 10 provenance):
+
+* ``fold``: the events folded into tasks (``fold_evidence``);
+* ``window``: the tasks placed and weighted in the window (``window_evidence``);
+* ``dimensions``: the twelve dimensions over that window (``dimension_scores`` minus ``window``);
+* ``result``: the rest of the engine's ``assess`` (the axes' composites, the evidence summary,
+  the audit, the bootstrap with ``--uncertainty``: ``assess`` minus the three above);
+* ``rows``: what an agent's score sends back (``_plain``: the result's dict, its dimension rows,
+  composites and packed trace);
+* ``provenance``: where the scored evidence came from (``recorded_sources``).
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +56,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aaaf.evidence.collectors.task_logs import read_jsonl
 from aaaf.memory import gc_paused
+from aaaf.scoring import aaaf as aaaf_scheme
+from aaaf.scoring.aaaf import dimension_scores
+from aaaf.scoring.aaaf_window import window_evidence
+from aaaf.scoring.defaults import AXES
+from aaaf.scoring.evidence_sources import recorded_sources
+from aaaf.scoring.fold import fold_evidence
 from aaaf.services.assess import assess_all, assess_many, with_uncertainty_option
-from aaaf.services.assess_parallel import _score_loaded
+from aaaf.services.assess_parallel import _plain, _score_loaded
 from aaaf.services.collect import collect
 from aaaf.services.provenance import runs_by_agent
 from aaaf.store import open_store
@@ -73,7 +94,7 @@ def fleet_database(workdir: Path, agents: int, events_per_agent: int) -> Path:
     return db
 
 
-def count(db: Path, *, uncertainty: bool, warm_up: int) -> dict[str, Any]:
+def count(db: Path, *, uncertainty: bool, warm_up: int, steps: bool = False) -> dict[str, Any]:
     copy = db.with_name(f"run-{os.getpid()}.db")
     shutil.copyfile(db, copy)
     try:
@@ -105,14 +126,19 @@ def count(db: Path, *, uncertainty: bool, warm_up: int) -> dict[str, Any]:
             _score_loaded(events, ids, config, NOW, "passive_only", None, runs)
             cpu["score"] = time.process_time() - started
             _callgrind("--dump=score")
-            del events
+            _callgrind("-i", "off")
         source.close()
+        if not steps:
+            del events
+        _callgrind("-i", "on")
         started = time.process_time()
         outcomes = assess_all(org, now=NOW, uncertainty=uncertainty, workers=1)
         cpu["whole"] = time.process_time() - started
         _callgrind("--dump=whole")
         _callgrind("-i", "off")
         cpu["keep_write"] = cpu["whole"] - cpu["read"] - cpu["score"]
+        if steps:
+            cpu.update(_score_steps([events[agent_id] for agent_id in ids], config))
         store.close()
         assessed = sum(1 for outcome in outcomes if outcome.assessment is not None)
         return {
@@ -126,6 +152,49 @@ def count(db: Path, *, uncertainty: bool, warm_up: int) -> dict[str, Any]:
             Path(str(copy) + suffix).unlink(missing_ok=True)
 
 
+def _score_steps(events: list[Any], config: Any) -> dict[str, float]:
+    """The CPU seconds of the score phase's steps (module docstring), each over every agent."""
+    names = [name for axis in AXES.values() for name in axis]
+    start = NOW - timedelta(days=config.window_days)
+    cpu: dict[str, float] = {}
+    with gc_paused():
+        _callgrind("-i", "on")
+        started = time.process_time()
+        folded = [fold_evidence(agent_events) for agent_events in events]
+        cpu["step_fold"] = time.process_time() - started
+        _callgrind("--dump=fold")
+        started = time.process_time()
+        for agent in folded:
+            window_evidence(agent, config, NOW)
+        cpu["step_window"] = time.process_time() - started
+        _callgrind("--dump=window")
+        started = time.process_time()
+        for agent in folded:
+            dimension_scores(agent, config, NOW, names)
+        cpu["step_dimensions"] = time.process_time() - started - cpu["step_window"]
+        _callgrind("--dump=window_dimensions")
+        started = time.process_time()
+        results = [
+            aaaf_scheme.assess(agent_events, config, NOW, assessment_type="passive_only")
+            for agent_events in events
+        ]
+        whole = time.process_time() - started
+        cpu["step_result"] = whole - cpu["step_fold"] - cpu["step_window"] - cpu["step_dimensions"]
+        _callgrind("--dump=assess")
+        started = time.process_time()
+        for result in results:
+            _plain(result)
+        cpu["step_rows"] = time.process_time() - started
+        _callgrind("--dump=rows")
+        started = time.process_time()
+        for agent_events, result in zip(events, results, strict=True):
+            recorded_sources(agent_events, start, NOW, result=result, harness_runs=frozenset())
+        cpu["step_provenance"] = time.process_time() - started
+        _callgrind("--dump=provenance")
+        _callgrind("-i", "off")
+    return cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -135,9 +204,12 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/aaaf-count-assess"))
     parser.add_argument("--warm-up", type=int, default=5)
     parser.add_argument("--uncertainty", action="store_true", help="the default run (§2.5 intervals)")
+    parser.add_argument("--steps", action="store_true", help="then the score phase's steps, one by one")
     args = parser.parse_args()
     db = fleet_database(args.workdir, args.agents, args.events_per_agent)
-    print(json.dumps(count(db, uncertainty=args.uncertainty, warm_up=args.warm_up), indent=2))
+    print(
+        json.dumps(count(db, uncertainty=args.uncertainty, warm_up=args.warm_up, steps=args.steps), indent=2)
+    )
 
 
 if __name__ == "__main__":

@@ -256,3 +256,19 @@ def test_sqlite_reader_appends_the_utc_offset_in_its_query() -> None:
     assert records[0].timestamp.tzinfo is UTC
     (select,) = [s for s in statements if s.startswith("SELECT")]
     assert "timestamp || '+00:00'" in select
+
+
+def test_helpers_source_reads_as_the_plain_read(org: OrgStore) -> None:
+    """``assess --all``'s SQLite source (its own ``sqlite3`` connection, no SQLAlchemy) reads
+    what the plain read does."""
+    from aaaf.store.event_source import event_source_address, open_event_source
+
+    kind, where = event_source_address(org)
+    if kind != "sqlite":
+        pytest.skip("the DB-API source is SQLite's")
+    ids = _fleet(org, agents=3)
+    source = open_event_source((kind, where), org.organization_id, timeout=5.0)
+    try:
+        _same(source.events_for_agents(ids), _reference(org, ids))
+    finally:
+        source.close()
