@@ -140,7 +140,8 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
     later, earlier = both[: where.size], both[where.size :]
     valid = ~np.isnan(later) & ~np.isnan(earlier)
     learning = np.where(valid, np.clip((later - earlier) / LEARNING_FULL_IMPROVEMENT, 0.0, 1.0), 0.0)
-    # bincount adds in the pairs' order, as np.add.at did (bit for bit), at a fraction of its cost
+    # bincount adds in the pairs' order (each resample's in domain order), as np.add.at did (bit
+    # for bit), at a fraction of its cost
     # (weighted: float64 already, copy=False keeps the cast free; typed for mypy)
     total = np.bincount(where, learning, counts.shape[0]).astype(np.float64, copy=False)
     domains = np.bincount(where, valid, counts.shape[0]).astype(np.float64, copy=False)

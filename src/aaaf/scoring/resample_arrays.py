@@ -290,14 +290,16 @@ def learning_blocks(
 ) -> tuple[IntArray, IntArray]:
     """The learning-rate blocks of SCORING.md §2.3 in every resample: (the resample of each block
     pair, the window index of each of its 2 × ``block`` copies — the later block's, then the
-    earlier's; ``tasks``: the copies a domain needs, 15, ``block``: 5).
+    earlier's; ``tasks``: the copies a domain needs, 15, ``block``: 5).  The pairs come domain
+    after domain, each domain's in resample order: every resample's pairs are in domain order.
 
     A (resample, taxonomy domain) pair has one when the domain has ≥ ``tasks`` completed
     copies; its ``tasks`` most recent are taken in completion order (ties by task_id, copies
-    adjacent).  Every domain's completed tasks are laid out most recent first, domain after
-    domain, and every resample's copies of them listed in that order: a pair's copies are
-    then one run, whose first ``tasks`` are its most recent."""
-    rows = counts.shape[0]
+    adjacent).  A domain's completed tasks are laid out most recent first, and the copies of
+    each resample that has a pair listed in that order, resample after resample: a pair's
+    copies are then one run, whose first ``tasks`` are its most recent.  Only the resamples
+    with a pair are listed, domain by domain (every resample's copies of every domain in one
+    listing: learning_rate 24.16 -> 21.83 M instructions per 1 000-event agent, callgrind)."""
     index = {domain: at for at, domain in enumerate(dict.fromkeys(taxonomy))}
     label = np.array(
         [
@@ -307,34 +309,36 @@ def learning_blocks(
         dtype=np.int64,
     ).reshape(-1)
     members = np.nonzero(label >= 0)[0]
-    none = np.zeros(0, dtype=np.int64), np.zeros((0, 2 * block), dtype=np.int64)
-    if members.size == 0:
-        return none
     completion = np.asarray(arrays.completion_order, dtype=np.float64)[members]
     # domain first, then most recent first; equal times: the later task_id first
     order = members[np.lexsort((-members, -completion, label[members]))]
-    m = order.size
-    copies = counts[:, order].astype(np.int64).ravel()
-    running = np.cumsum(copies)
-    segment_start = np.nonzero(np.diff(np.concatenate(([-1], label[order]))))[0]
-    segment_end = np.append(segment_start[1:], m) - 1
-    row_offset = (np.arange(rows, dtype=np.int64) * m)[:, None]
-    first = running[row_offset + segment_start] - copies[row_offset + segment_start]  # B × segments
-    totals = running[row_offset + segment_end] - first
-    resample, segment = np.nonzero(totals >= tasks)
-    if resample.size == 0:
-        return none
+    bounds = np.nonzero(np.diff(np.concatenate(([-1], label[order], [-1]))))[0]
     positions = np.concatenate(
         (
             np.arange(block, dtype=np.int64),  # the later block, from the most recent
             np.arange(tasks - block, tasks, dtype=np.int64),
         )
     )
-    # every copy of the listing (resample after resample) as its task's window index: the
-    # wanted copies are read off it (a binary search of the running counts per copy cost
-    # 9.4 M of learning_rate's 35.4 M instructions per 1 000-event agent, callgrind)
-    listing = np.repeat(np.tile(order, rows), copies)
-    return resample, listing[first[resample, segment][:, None] + positions[None, :]]
+    found: list[tuple[IntArray, IntArray]] = []
+    for low, high in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        columns = order[low:high]
+        drawn = np.take(counts.T, columns, axis=0)  # the domain's tasks × resamples
+        totals = np.add.reduce(drawn, axis=0)
+        resample = np.flatnonzero(totals >= tasks)
+        if resample.size == 0:
+            continue
+        # the pairs' copies, resample after resample (integer counts: exact)
+        copies = np.take(drawn, resample, axis=1).T.astype(np.int64, order="C").ravel()
+        held = totals[resample].astype(np.int64)
+        first = np.cumsum(held) - held
+        # every copy of the listing as its task's window index: the wanted copies are read
+        # off it (a binary search of the running counts per copy cost 9.4 M of
+        # learning_rate's 35.4 M instructions per 1 000-event agent, callgrind)
+        listing = np.repeat(np.tile(columns, resample.size), copies)
+        found.append((resample, listing[first[:, None] + positions[None, :]]))
+    if not found:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 2 * block), dtype=np.int64)
+    return np.concatenate([r for r, _ in found]), np.concatenate([listed for _, listed in found])
 
 
 __all__ = [
