@@ -12,7 +12,7 @@ from aaaf.scoring import resample_partitions
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.fold import fold_evidence
 from aaaf.scoring.records import EventRecord
-from aaaf.scoring.resample_arrays import task_arrays
+from aaaf.scoring.resample_arrays import draw_counts, draw_indices, learning_blocks, task_arrays
 from tests.scoring.factories import WINDOW_END, Events
 
 
@@ -47,3 +47,41 @@ def test_each_distinct_listing_scored_once_equals_every_listing_scored_alone(min
     )
     assert np.array_equal(together, alone, equal_nan=True)
     assert not np.isnan(together).all()
+
+
+def two_domain_tasks() -> list[EventRecord]:
+    """Eighteen completed tasks in each of two domains, some completed at the same time."""
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(36):
+        events += ev.task(
+            f"t{i:03d}",
+            "accepted",
+            domain=("code", "research")[i % 2],
+            complexity=1 + i % 3,
+            days_ago=float(20 - i // 4),
+        )
+    return events
+
+
+def test_learning_blocks_are_each_domains_most_recent_copies_in_every_resample() -> None:
+    """A slow listing, resample by resample and domain by domain: the 15 most recent completed
+    copies (ties: the later task_id first), blocks of the first 5 and the last 5; each
+    resample's pairs in domain order (what the per-resample sums of learning_rate rely on)."""
+    config = AAAFConfig()
+    arrays = task_arrays(engine.window_evidence(fold_evidence(two_domain_tasks()), config, WINDOW_END))
+    counts = draw_counts(draw_indices(arrays.n, 200, 5), arrays.n)
+    resample, listed = learning_blocks(counts, arrays, config.taxonomy, 15, 5)
+    want: dict[int, list[list[int]]] = {}
+    for b in range(counts.shape[0]):
+        for domain in dict.fromkeys(config.taxonomy):
+            members = [i for i in range(arrays.n) if arrays.domain[i] == domain and arrays.completed[i] > 0.0]
+            members.sort(key=lambda i: (-arrays.completion_order[i], -i))
+            copies = [i for i in members for _ in range(int(counts[b, i]))]
+            if len(copies) >= 15:
+                want.setdefault(b, []).append(copies[:5] + copies[10:15])
+    got: dict[int, list[list[int]]] = {}
+    for b, row in zip(resample.tolist(), listed.tolist(), strict=True):
+        got.setdefault(b, []).append(row)
+    assert got == want
+    assert len(got) > 50

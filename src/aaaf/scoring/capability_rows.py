@@ -23,12 +23,12 @@ from aaaf.scoring.aaaf_capability import (
     MIN_COMPLETED_PER_CLAIM,
     MIN_TOOL_INVOCATIONS,
 )
-from aaaf.scoring.composite_rows import composite_rows
+from aaaf.scoring.composite_rows import composite_at_least, composite_rows
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.dimensions import CAPABILITY_ROWS
 from aaaf.scoring.resample_arrays import BoolArray, FloatArray, TaskArrays, divide, learning_blocks
 from aaaf.scoring.resample_groups import GroupStats
-from aaaf.scoring.resample_partitions import highest_level, listed_performance, partition_rows
+from aaaf.scoring.resample_partitions import highest_level, listed_performance, partition_rows, scores_of
 
 
 class CapabilityRows:
@@ -62,10 +62,24 @@ def _domain_breadth(rows: CapabilityRows) -> FloatArray:
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
     partition = partition_rows(counts, subset_of, len(taxonomy), arrays, config, rows.whole)
-    # a domain without 3 completed copies cannot qualify: only the others are scored
-    row, subset = np.nonzero(partition.completed >= MIN_COMPLETED_PER_CLAIM)
-    performing = partition.at_least(subset, row, config, DOMAIN_QUALIFYING_PERFORMANCE)
-    qualified = np.bincount(row[performing], minlength=counts.shape[0])
+    assert partition.consistency is not None
+    # a domain without 3 completed copies cannot qualify: only the domains with them in some
+    # resample are scored, in every resample, as the partition's tables lie (a gather of
+    # the (domain, resample) pairs cost more than the pairs it skips: with every domain
+    # present, domain_breadth 17.5 -> 13.6 M instructions per 1 000-event agent, callgrind)
+    enough = partition.completed.T >= MIN_COMPLETED_PER_CLAIM  # subsets × rows
+    live = np.nonzero(enough.any(axis=1))[0]
+    n_rows, width = counts.shape[0], partition.sums.shape[2]
+    sums = partition.sums if live.size == len(taxonomy) else partition.sums[live]
+    scores = scores_of(sums.reshape(-1, width), partition.consistency.T[live].reshape(-1), config)
+    names = list(config.performance_weights)
+    performing = composite_at_least(
+        [scores[name] for name in names],
+        [config.performance_weights[name] for name in names],
+        DOMAIN_QUALIFYING_PERFORMANCE,
+    ).reshape(live.size, n_rows)
+    performing &= enough[live]
+    qualified = np.count_nonzero(performing, axis=0)
     return np.where(rows.any_completed, qualified / len(taxonomy), np.nan)
 
 
@@ -126,7 +140,8 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
     later, earlier = both[: where.size], both[where.size :]
     valid = ~np.isnan(later) & ~np.isnan(earlier)
     learning = np.where(valid, np.clip((later - earlier) / LEARNING_FULL_IMPROVEMENT, 0.0, 1.0), 0.0)
-    # bincount adds in the pairs' order, as np.add.at did (bit for bit), at a fraction of its cost
+    # bincount adds in the pairs' order (each resample's in domain order), as np.add.at did (bit
+    # for bit), at a fraction of its cost
     # (weighted: float64 already, copy=False keeps the cast free; typed for mypy)
     total = np.bincount(where, learning, counts.shape[0]).astype(np.float64, copy=False)
     domains = np.bincount(where, valid, counts.shape[0]).astype(np.float64, copy=False)
