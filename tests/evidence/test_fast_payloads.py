@@ -286,3 +286,67 @@ def test_every_field_at_every_edge_gets_the_full_checks_answer(
         if name in full:
             rest = {key: item for key, item in full.items() if key != name}
             _same_as_the_full_check(event_type, rest, DEFAULT_LIMITS, monkeypatch)
+
+
+# JSON text as a task log carries it: what only the parser makes of it (1e400, integers past
+# 64 bits, escapes, a repeated key — the last one wins) reaches the checks as parsed
+_BASE = '"task_id":"t-{n}","task_fragment":"part","decision":"self","ground_truth":"self"'
+_INVOKED = '"task_id":"t-{n}","tool":"grep","success":true,"unnecessary":false,"error_recovered":false'
+_ADDED = [
+    "", '"note":null', '"note":{"x":{"y":null}}', '"note":1e400', '"note":123456789012345678901234567890',
+    '"note":9007199254740992', '"note":"\\u0000"', '"note":"\\ud800"', '"correct":1', '"correct":0',
+    '"correct":null', '"correct":1.0', '"correct":true', '"delegate_to":""', '"delegate_to":null',
+    '"delegate_to":false', '"delegate_to":"\\u00e9\\u0301"', '"delegate_to":"\\ud83d\\ude00"',
+    '"optimal_delegate":"\\\\u0000"', '"optimal_delegate":"1234567890123456"', '"decision":"Self"',
+    '"decision":true', '"decision":"delegate"', '"decision":"delegate","delegate_to":"h"',
+    '"task_fragment":""', '"task_fragment":1e400', '"task_id":1', '"task_id":""', '"task_id":"' + "é" * 257 + '"',
+    '"task_fragment":"' + "x" * 65_450 + '"', '"task_fragment":"' + "x" * 65_537 + '"', '"success":1',
+]  # fmt: skip
+
+
+def _log_lines() -> list[str]:
+    lines = []
+    for number, added in enumerate(_ADDED, start=1):
+        for event_type, base in (("delegation_decision", _BASE), ("tool_invoked", _INVOKED)):
+            data = base.format(n=number) + ("," + added if added else "")
+            key = f'"id":"{event_type}-{number}",' if number % 5 else ""  # some keyed by their content
+            lines.append(
+                f'{{"agent":"edge",{key}"type":"{event_type}","timestamp":"{TIMESTAMP}","data":{{{data}}}}}'
+            )
+    return lines
+
+
+def _collected(url: str, path: Any, plain_check: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from aaaf.evidence.collectors.task_logs import read_jsonl
+    from aaaf.services.collect import collect
+    from aaaf.store import open_store
+
+    with monkeypatch.context() as patch, open_store(url) as store:
+        if not plain_check:
+            patch.setattr(validation_module, "fast_document", lambda *_: None)
+        org = store.scope(store.default_organization().id)
+        report = collect(org, read_jsonl(path), now=NOW, enroll=True).to_dict()
+        report.pop("enrolled")
+        with store.engine.connect() as connection:
+            rows = connection.exec_driver_sql(
+                "SELECT type, task_id, CASE WHEN content_digest IS NULL THEN idempotency_key END, "
+                "timestamp, data FROM events ORDER BY task_id, type"
+            ).all()
+        return report, rows
+
+
+def test_a_log_collects_the_same_with_and_without_the_plain_check(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts, errors, warnings and every stored column are the full check's; collected again
+    with the plain check into what the full check stored, each event is a duplicate of itself."""
+    log = tmp_path / "edge.jsonl"
+    log.write_text("\n".join(_log_lines()) + "\n", encoding="utf-8")
+    full = _collected(f"sqlite:///{tmp_path / 'full.db'}", log, False, monkeypatch)
+    plain = _collected(f"sqlite:///{tmp_path / 'plain.db'}", log, True, monkeypatch)
+    assert plain == full
+    report, rows = full
+    assert report["accepted"] == len(rows) > 20 and report["rejected"] > 20
+    again, _ = _collected(f"sqlite:///{tmp_path / 'full.db'}", log, True, monkeypatch)
+    assert (again["accepted"], again["duplicates"]) == (0, report["accepted"])
+    assert again["errors"] == report["errors"]
