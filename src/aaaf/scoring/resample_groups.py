@@ -24,16 +24,42 @@ class GroupStats:
     """Per resample (row) and (domain, level) group (column): copies, CV of per-task
     accuracy, CV of credit (population, unweighted, SCORING.md §2.2); columns follow ``ids``.
     A CV is taken only where its group has at least the minimum copies a consistency group
-    needs (elsewhere 0: such a group never carries weight)."""
+    needs (elsewhere 0: such a group never carries weight).  ``kept``: the copies where the
+    group has that many (elsewhere 0), and ``weighted_*``: kept × CV — the §2.2 consistency's
+    weights and terms, taken once for every subset that reads them."""
 
     ids: IntArray
     size: FloatArray
     cv_accuracy: FloatArray
     cv_credit: FloatArray
+    kept: FloatArray
+    weighted_accuracy: FloatArray
+    weighted_credit: FloatArray
 
     def restricted(self, wanted: IntArray) -> GroupStats:
+        if np.array_equal(wanted, self.ids):  # the window's own groups: nothing to take
+            return self
         at = np.searchsorted(self.ids, wanted)
-        return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
+        return GroupStats(wanted, *(table[:, at] for table in self._tables()))
+
+    def _tables(self) -> tuple[FloatArray, ...]:
+        return (
+            self.size,
+            self.cv_accuracy,
+            self.cv_credit,
+            self.kept,
+            self.weighted_accuracy,
+            self.weighted_credit,
+        )
+
+
+def _with_weights(
+    ids: IntArray, size: FloatArray, cvs: tuple[FloatArray, FloatArray], min_group: int
+) -> GroupStats:
+    """The :class:`GroupStats` of these tables, with its kept copies and weighted CVs (a CV is 0
+    where its group is not kept, so kept × CV is size × CV)."""
+    kept = size * (size >= min_group)  # as np.where(size >= min_group, size, 0.0), at half its cost
+    return GroupStats(ids, size, cvs[0], cvs[1], kept, size * cvs[0], size * cvs[1])
 
 
 def group_stats(
@@ -55,7 +81,7 @@ def group_stats(
     rows = counts.shape[0]
     if grouped_at.size == 0:
         empty = np.zeros((rows, 0))
-        return GroupStats(np.zeros(0, dtype=np.int64), empty, empty, empty)
+        return _with_weights(np.zeros(0, dtype=np.int64), empty, (empty, empty), min_group)
     order = grouped_at[np.argsort(groups[grouped_at], kind="stable")]
     keys = groups[order]
     starts = np.concatenate(([0], np.nonzero(np.diff(keys))[0] + 1))
@@ -99,7 +125,7 @@ def group_stats(
         lengths,
         (counts, order, metrics, starts),
     )
-    return GroupStats(keys[starts].astype(np.int64), size.T, cvs[0].T, cvs[1].T)
+    return _with_weights(keys[starts].astype(np.int64), size.T, (cvs[0].T, cvs[1].T), min_group)
 
 
 def _central_members(values: FloatArray, local: IntArray, starts: IntArray, lengths: IntArray) -> FloatArray:
