@@ -166,13 +166,17 @@ def _group_cvs(
     (:func:`_listed_cvs`)."""
     n_groups, rows = size.shape
     out = (np.zeros(n_groups * rows), np.zeros(n_groups * rows))
-    at_pair = np.flatnonzero(size[vary] >= min_group)  # pair = varying group · rows + row
+    varying_size = size[vary]
+    at_pair = np.flatnonzero(varying_size >= min_group)  # pair = varying group · rows + row
     if at_pair.size == 0:
         return out[0].reshape(n_groups, rows), out[1].reshape(n_groups, rows)
     pair_group = vary[at_pair // rows]
     pair_row = at_pair % rows
-    taken = sums.reshape(sums.shape[0], -1)[:, at_pair]
-    copies = size[pair_group, pair_row]
+    # np.take of flat places, not 2-D fancy indexing (and no np.where guarding the divisions
+    # below: an unsettled pair's value is replaced): bootstrap 108.74 -> 106.22 M
+    # instructions per 1 000-event agent, group statistics 22.78 -> 20.21 M of it (callgrind)
+    taken = np.take(sums.reshape(sums.shape[0], -1), at_pair, axis=1)
+    copies = np.take(varying_size.reshape(-1), at_pair)
     length = lengths[pair_group].astype(np.float64)
     for at, shift in enumerate(shifts):
         first, second, rank_sum, rank_squares = taken[4 * at : 4 + 4 * at]
@@ -190,11 +194,9 @@ def _group_cvs(
         mean_bound = (length + 4.0) * _UNIT * (np.abs(pair_shift) + np.sqrt(spread))
         margin = np.abs(mean) - mean_bound
         settled = (variance > 2.0 * bound) & (margin > mean_bound)
-        cv = np.sqrt(np.maximum(variance, 0.0)) / np.where(settled, mean, 1.0)
-        error = np.abs(cv) * (
-            bound / (2.0 * np.where(settled, variance - bound, 1.0))
-            + mean_bound / np.where(settled, margin, 1.0)
-        )
+        with np.errstate(divide="ignore", invalid="ignore"):  # only a settled pair's value is kept
+            cv = np.sqrt(np.maximum(variance, 0.0)) / mean
+            error = np.abs(cv) * (bound / (2.0 * (variance - bound)) + mean_bound / margin)
         settled &= error <= _CV_TOLERANCE
         cv[equal] = 0.0
         unsettled = np.nonzero(~equal & ~settled)[0]
