@@ -42,6 +42,11 @@ def arrays_of(accuracy: list[float], credit: list[float], group: list[int]) -> T
 
 def check(arrays: TaskArrays, counts: np.ndarray, min_group: int) -> None:
     stats = group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, min_group)
+    # the consistency's weights and terms, taken once: kept copies and kept × CV, bit for bit
+    kept = np.where(stats.size >= min_group, stats.size, 0.0)
+    assert np.array_equal(stats.kept, kept)
+    assert np.array_equal(stats.weighted_accuracy, kept * stats.cv_accuracy)
+    assert np.array_equal(stats.weighted_credit, kept * stats.cv_credit)
     for row in range(counts.shape[0]):
         for at, gid in enumerate(stats.ids.tolist()):
             members = np.nonzero(arrays.group == gid)[0]

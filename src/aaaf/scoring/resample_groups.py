@@ -24,16 +24,42 @@ class GroupStats:
     """Per resample (row) and (domain, level) group (column): copies, CV of per-task
     accuracy, CV of credit (population, unweighted, SCORING.md §2.2); columns follow ``ids``.
     A CV is taken only where its group has at least the minimum copies a consistency group
-    needs (elsewhere 0: such a group never carries weight)."""
+    needs (elsewhere 0: such a group never carries weight).  ``kept``: the copies where the
+    group has that many (elsewhere 0), and ``weighted_*``: kept × CV — the §2.2 consistency's
+    weights and terms, taken once for every subset that reads them."""
 
     ids: IntArray
     size: FloatArray
     cv_accuracy: FloatArray
     cv_credit: FloatArray
+    kept: FloatArray
+    weighted_accuracy: FloatArray
+    weighted_credit: FloatArray
 
     def restricted(self, wanted: IntArray) -> GroupStats:
+        if np.array_equal(wanted, self.ids):  # the window's own groups: nothing to take
+            return self
         at = np.searchsorted(self.ids, wanted)
-        return GroupStats(wanted, self.size[:, at], self.cv_accuracy[:, at], self.cv_credit[:, at])
+        return GroupStats(wanted, *(table[:, at] for table in self._tables()))
+
+    def _tables(self) -> tuple[FloatArray, ...]:
+        return (
+            self.size,
+            self.cv_accuracy,
+            self.cv_credit,
+            self.kept,
+            self.weighted_accuracy,
+            self.weighted_credit,
+        )
+
+
+def _with_weights(
+    ids: IntArray, size: FloatArray, cvs: tuple[FloatArray, FloatArray], min_group: int
+) -> GroupStats:
+    """The :class:`GroupStats` of these tables, with its kept copies and weighted CVs (a CV is 0
+    where its group is not kept, so kept × CV is size × CV)."""
+    kept = size * (size >= min_group)  # as np.where(size >= min_group, size, 0.0), at half its cost
+    return GroupStats(ids, size, cvs[0], cvs[1], kept, size * cvs[0], size * cvs[1])
 
 
 def group_stats(
@@ -55,7 +81,7 @@ def group_stats(
     rows = counts.shape[0]
     if grouped_at.size == 0:
         empty = np.zeros((rows, 0))
-        return GroupStats(np.zeros(0, dtype=np.int64), empty, empty, empty)
+        return _with_weights(np.zeros(0, dtype=np.int64), empty, (empty, empty), min_group)
     order = grouped_at[np.argsort(groups[grouped_at], kind="stable")]
     keys = groups[order]
     starts = np.concatenate(([0], np.nonzero(np.diff(keys))[0] + 1))
@@ -99,7 +125,7 @@ def group_stats(
         lengths,
         (counts, order, metrics, starts),
     )
-    return GroupStats(keys[starts].astype(np.int64), size.T, cvs[0].T, cvs[1].T)
+    return _with_weights(keys[starts].astype(np.int64), size.T, (cvs[0].T, cvs[1].T), min_group)
 
 
 def _central_members(values: FloatArray, local: IntArray, starts: IntArray, lengths: IntArray) -> FloatArray:
@@ -140,13 +166,17 @@ def _group_cvs(
     (:func:`_listed_cvs`)."""
     n_groups, rows = size.shape
     out = (np.zeros(n_groups * rows), np.zeros(n_groups * rows))
-    at_pair = np.flatnonzero(size[vary] >= min_group)  # pair = varying group · rows + row
+    varying_size = size[vary]
+    at_pair = np.flatnonzero(varying_size >= min_group)  # pair = varying group · rows + row
     if at_pair.size == 0:
         return out[0].reshape(n_groups, rows), out[1].reshape(n_groups, rows)
     pair_group = vary[at_pair // rows]
     pair_row = at_pair % rows
-    taken = sums.reshape(sums.shape[0], -1)[:, at_pair]
-    copies = size[pair_group, pair_row]
+    # np.take of flat places, not 2-D fancy indexing (and no np.where guarding the divisions
+    # below: an unsettled pair's value is replaced): bootstrap 108.74 -> 106.22 M
+    # instructions per 1 000-event agent, group statistics 22.78 -> 20.21 M of it (callgrind)
+    taken = np.take(sums.reshape(sums.shape[0], -1), at_pair, axis=1)
+    copies = np.take(varying_size.reshape(-1), at_pair)
     length = lengths[pair_group].astype(np.float64)
     for at, shift in enumerate(shifts):
         first, second, rank_sum, rank_squares = taken[4 * at : 4 + 4 * at]
@@ -164,11 +194,9 @@ def _group_cvs(
         mean_bound = (length + 4.0) * _UNIT * (np.abs(pair_shift) + np.sqrt(spread))
         margin = np.abs(mean) - mean_bound
         settled = (variance > 2.0 * bound) & (margin > mean_bound)
-        cv = np.sqrt(np.maximum(variance, 0.0)) / np.where(settled, mean, 1.0)
-        error = np.abs(cv) * (
-            bound / (2.0 * np.where(settled, variance - bound, 1.0))
-            + mean_bound / np.where(settled, margin, 1.0)
-        )
+        with np.errstate(divide="ignore", invalid="ignore"):  # only a settled pair's value is kept
+            cv = np.sqrt(np.maximum(variance, 0.0)) / mean
+            error = np.abs(cv) * (bound / (2.0 * (variance - bound)) + mean_bound / margin)
         settled &= error <= _CV_TOLERANCE
         cv[equal] = 0.0
         unsettled = np.nonzero(~equal & ~settled)[0]

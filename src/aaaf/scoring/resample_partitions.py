@@ -28,13 +28,12 @@ from aaaf.scoring.resample_arrays import BoolArray, FloatArray, IntArray, TaskAr
 from aaaf.scoring.resample_groups import GroupStats, group_stats, listed_consistency
 
 
-def consistency_of(stats: GroupStats, min_group: int) -> FloatArray:
-    """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with ≥
-    ``min_group`` copies, the group CVs weighted by group size; null with no such group."""
-    size_kept = np.where(stats.size >= min_group, stats.size, 0.0)
-    grouped = size_kept.sum(axis=1)
-    mean_acc = divide((size_kept * stats.cv_accuracy).sum(axis=1), grouped)
-    mean_comp = divide((size_kept * stats.cv_credit).sum(axis=1), grouped)
+def consistency_of(stats: GroupStats) -> FloatArray:
+    """consistency = 1 − min(1, 0.6 cv_accuracy + 0.4 cv_completion) over the groups with the
+    minimum copies (``stats.kept``), the group CVs weighted by group size; null with no such group."""
+    grouped = stats.kept.sum(axis=1)
+    mean_acc = divide(stats.weighted_accuracy.sum(axis=1), grouped)
+    mean_comp = divide(stats.weighted_credit.sum(axis=1), grouped)
     return 1.0 - np.minimum(
         1.0, CONSISTENCY_ACCURACY_WEIGHT * mean_acc + CONSISTENCY_COMPLETION_WEIGHT * mean_comp
     )
@@ -115,7 +114,7 @@ def partition_rows(
     completed = sums[:, :, -1].T
     if whole is None:
         return Partition(sums, None, completed)
-    return Partition(sums, _subset_consistency(whole, labels, n_subsets, arrays, config, grouping), completed)
+    return Partition(sums, _subset_consistency(whole, labels, n_subsets, arrays, grouping), completed)
 
 
 def _counted_terms(arrays: TaskArrays) -> FloatArray:
@@ -130,7 +129,6 @@ def _subset_consistency(
     labels: IntArray,
     n_subsets: int,
     arrays: TaskArrays,
-    config: AAAFConfig,
     grouping: IntArray | None,
 ) -> FloatArray:
     """Every subset's §2.2 consistency in every row (rows × subsets), when each subset
@@ -140,10 +138,9 @@ def _subset_consistency(
     inside = (groups >= 0) & (labels >= 0)
     membership = np.zeros((whole.ids.shape[0], n_subsets))
     membership[np.searchsorted(whole.ids, groups[inside]), labels[inside]] = 1.0
-    size_kept = np.where(whole.size >= config.consistency_min_group, whole.size, 0.0)
-    grouped = size_kept @ membership
-    mean_acc = divide((size_kept * whole.cv_accuracy) @ membership, grouped)
-    mean_comp = divide((size_kept * whole.cv_credit) @ membership, grouped)
+    grouped = whole.kept @ membership
+    mean_acc = divide(whole.weighted_accuracy @ membership, grouped)
+    mean_comp = divide(whole.weighted_credit @ membership, grouped)
     return 1.0 - np.minimum(
         1.0, CONSISTENCY_ACCURACY_WEIGHT * mean_acc + CONSISTENCY_COMPLETION_WEIGHT * mean_comp
     )
@@ -169,9 +166,7 @@ def highest_level(
     index = {level: at for at, level in enumerate(levels)}
     labels = np.array([-1 if level is None else index.get(level, -1) for level in level_of], dtype=np.int64)
     labels = labels.reshape(-1)
-    table = (
-        None if whole is None else _subset_consistency(whole, labels, len(levels), arrays, config, grouping)
-    )
+    table = None if whole is None else _subset_consistency(whole, labels, len(levels), arrays, grouping)
     counted = _counted_terms(arrays)
     min_group = config.consistency_min_group
     highest = np.zeros(counts.shape[0])
@@ -191,7 +186,7 @@ def highest_level(
         consistency = None
         if table is None:
             stats = group_stats(np.take(drawn.T, candidates, axis=1).T, columns, arrays, min_group, grouping)
-            consistency = consistency_of(stats, min_group)
+            consistency = consistency_of(stats)
         subset = np.zeros(candidates.shape[0], dtype=np.int64)
         qualifies = level.at_least(subset, candidates, config, LEVEL_QUALIFYING_PERFORMANCE, consistency)
         settled = candidates[qualifies]

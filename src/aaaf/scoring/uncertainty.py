@@ -96,10 +96,10 @@ def performance_scores(
     sums = counts @ arrays.terms[columns]
     if whole is None:
         min_group = config.consistency_min_group
-        consistency = consistency_of(group_stats(counts, columns, arrays, min_group), min_group)
+        consistency = consistency_of(group_stats(counts, columns, arrays, min_group))
     else:
         present = np.unique(arrays.group[columns])
-        consistency = consistency_of(whole.restricted(present[present >= 0]), config.consistency_min_group)
+        consistency = consistency_of(whole.restricted(present[present >= 0]))
     return scores_of(sums, consistency, config)
 
 
