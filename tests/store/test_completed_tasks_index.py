@@ -8,13 +8,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import event
-
 from aaaf.services import assess as assess_service
 from aaaf.services.collect import collect
 from aaaf.services.keys import create_organization
 from aaaf.store.counted_tasks import COUNTED_COMPLETIONS
 from tests.api.conftest import agent_evidence
+from tests.sql_statements import statements_with_parameters
 
 SMALL = {"minimum_tasks_performance": 6, "minimum_tasks_capability": 6}
 INDEX = "idx_events_completed_tasks"
@@ -79,16 +78,8 @@ def test_the_count_is_exact_and_reads_the_partial_index(store: Any) -> None:
     # alpha assessed three days ago: its tasks of the last three days count, not the older
     assess_service.assess_agent(org, "alpha", now=now - timedelta(days=3), uncertainty=False)
     fresh_since = now - timedelta(days=30)
-    seen: list[tuple[str, Any]] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
-        seen.append((statement, parameters))
-
-    event.listen(org.engine, "before_cursor_execute", record)
-    try:
+    with statements_with_parameters(org) as seen:
         counted = org.completed_tasks_since_assessed(fresh_since=fresh_since)
-    finally:
-        event.remove(org.engine, "before_cursor_execute", record)
     assert counted == _slow(org, agents, fresh_since=fresh_since)
     assert counted == {agents[0].id: 6, agents[1].id: 3}  # tasks 2 h, 14 h, … 62 h ago; beta's 3
     reads = [statement for statement in seen if "events" in statement[0]]
