@@ -5,10 +5,14 @@ index's predicate, so that each database's planner proves the one from the other
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from aaaf.services import assess as assess_service
+from aaaf.services import dashboard_pages
 from aaaf.services.collect import collect
 from aaaf.services.keys import create_organization
 from aaaf.store.counted_tasks import COUNTED_COMPLETIONS
@@ -101,3 +105,28 @@ def test_the_count_is_exact_and_reads_the_partial_index(store: Any) -> None:
     assert _rows_sent_back(org, reads) == len(counted)
     for plan in _plans(org, reads):
         assert INDEX in plan, plan
+
+
+def test_the_due_reads_take_the_summaries_from_their_index_alone(store: Any) -> None:
+    """Which agents may be due (their tasks since, then the candidates) reads each agent's id
+    and re-assessment moments from ``idx_agent_summaries_due`` (migration 0027), not a summary
+    row looked up per agent: at 10 000 agents those lookups were 40 % of the overview's reads."""
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's plans name the covering index whatever the table's statistics")
+    now = datetime.now(UTC).replace(microsecond=0)
+    organization, _ = create_organization(store, "due", now=now, config=SMALL)
+    org = store.scope(organization.id)
+    for name, tasks in (("alpha", 8), ("beta", 2)):
+        agent = org.enroll_agent(name)
+        collect(org, list(enumerate(agent_evidence(str(agent.id), tasks), 1)), now=now)
+    assess_service.assess_agent(org, "alpha", now=now, uncertainty=False)
+    with statements_with_parameters(org) as seen:
+        dashboard_pages.due_and_collecting(org, now=now)
+    plans = _plans(org, [statement for statement in seen if "agent_summaries" in statement[0]])
+    by_organization = [
+        found
+        for plan in plans
+        for found in re.findall(r"USING (\w+ )?INDEX (\w+) \(organization_id=\?\)", plan)
+    ]
+    summaries = [found for found in by_organization if found[1].startswith("idx_agent_summaries")]
+    assert len(summaries) >= 3 and set(summaries) == {("COVERING ", "idx_agent_summaries_due")}, plans
