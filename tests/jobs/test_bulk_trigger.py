@@ -16,6 +16,7 @@ from aaaf.jobs.queue import ProcrastinateQueue, build_app
 from aaaf.services.assessment_jobs import trigger_assessments
 from tests.cli.events_factory import NOW
 from tests.jobs.helpers import RecordingQueue, assessable_agent
+from tests.sql_statements import statements
 
 
 def _fleet(org: Any, size: int = 3) -> list[Any]:
@@ -100,18 +101,8 @@ def test_a_bulk_trigger_queues_one_procrastinate_job_per_agent(store: Any, store
 
 
 def _statements_of_a_trigger(store: Any, org: Any, agents: list[Any]) -> int:
-    from sqlalchemy import event
-
-    executed: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        executed.append(statement)
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
+    with statements(store) as executed:
         trigger_assessments(org, agents, RecordingQueue(), now=NOW)
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
     return len(executed)
 
 

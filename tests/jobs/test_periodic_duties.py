@@ -19,6 +19,7 @@ from aaaf.services.explain import explain_assessment
 from aaaf.services.retention import prune_all
 from tests.cli.events_factory import NOW
 from tests.jobs.helpers import assessable_agent
+from tests.sql_statements import statements
 
 
 def test_retention_deletes_old_evidence_keeps_assessments_and_says_when(store) -> None:
@@ -112,18 +113,8 @@ class _Session:
 
 
 def _statements_of_duties(store, *, now) -> int:
-    from sqlalchemy import event
-
-    executed: list[str] = []
-
-    def count(conn, cursor, statement, *args) -> None:
-        executed.append(statement)
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
+    with statements(store) as executed:
         run_duties(store, now=now)
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
     return len(executed)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, update
+from sqlalchemy import update
 
 from aaaf.errors import AAAFError
 from aaaf.services.configuration import change_config
@@ -16,6 +16,7 @@ from aaaf.services.keys import authenticate, create_key, create_organization, re
 from aaaf.store import Store
 from aaaf.store import tables_access as t
 from aaaf.store import verified_keys as key_store
+from tests.sql_statements import statements
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -35,18 +36,16 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return clock
 
 
+def _of_keys(sent: list[str], verb: str) -> list[str]:
+    """The statements of ``sent`` that ``verb`` (SELECT, UPDATE) the api_keys table."""
+    return [s for s in sent if s.upper().startswith(verb) and "api_keys" in s]
+
+
 @pytest.fixture
-def key_reads(store: Store) -> Iterator[list[str]]:
-    """The statements that read the api_keys table."""
-    reads: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if statement.lstrip().upper().startswith("SELECT") and "api_keys" in statement:
-            reads.append(statement)
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    yield reads
-    event.remove(store.engine, "before_cursor_execute", count)
+def sent(store: Store) -> Iterator[list[str]]:
+    """The statements the store sends during the test."""
+    with statements(store) as recorded:
+        yield recorded
 
 
 def _refused(store: Store, secret: str, now: datetime) -> bool:
@@ -59,17 +58,17 @@ def _refused(store: Store, secret: str, now: datetime) -> bool:
 
 
 def test_a_key_is_read_once_within_the_bound_and_again_after_it(
-    store: Store, clock: Clock, key_reads: list[str]
+    store: Store, clock: Clock, sent: list[str]
 ) -> None:
     organization, issued = create_organization(store, "cached", now=NOW)
-    key_reads.clear()
+    sent.clear()
     for second in range(5):
         principal = authenticate(store, issued.secret, now=NOW + timedelta(seconds=second))
         assert principal.organization_id == organization.id
-    assert len(key_reads) == 1
+    assert len(_of_keys(sent, "SELECT")) == 1
     clock.seconds += key_store.VERIFIED_KEY_SECONDS
     authenticate(store, issued.secret, now=NOW + timedelta(seconds=6))
-    assert len(key_reads) == 2
+    assert len(_of_keys(sent, "SELECT")) == 2
 
 
 def test_a_key_revoked_by_this_process_is_refused_at_once(store: Store, clock: Clock) -> None:
@@ -101,16 +100,7 @@ def test_a_rate_limit_change_is_read_with_the_key_at_once(store: Store, clock: C
 
 def test_the_last_use_is_still_written_once_a_minute(store: Store, clock: Clock) -> None:
     _organization, issued = create_organization(store, "used", now=NOW)
-    writes: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if statement.lstrip().upper().startswith("UPDATE") and "api_keys" in statement:
-            writes.append(statement)
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
+    with statements(store) as sent:
         for second in range(0, 150, 2):
             authenticate(store, issued.secret, now=NOW + timedelta(seconds=second))
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
-    assert len(writes) == 3  # at 0, 60 and 120 s
+    assert len(_of_keys(sent, "UPDATE")) == 3  # at 0, 60 and 120 s

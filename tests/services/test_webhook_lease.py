@@ -8,14 +8,13 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import event
-
 from aaaf.services import webhooks as webhook_service
 from aaaf.services.issuer import secret_box
 from aaaf.services.webhook_delivery import DeliverySummary, deliver_due, lease_seconds
 from aaaf.settings import Settings
 from aaaf.store import OrgStore, Store, open_store
 from aaaf.store import webhook_outbox as outbox
+from tests.sql_statements import statements
 from tests.webhook_receiver import WebhookReceiver
 
 # attempts may start in the first second after a claim; each takes 0.2 s, one at a time
@@ -129,19 +128,11 @@ def test_a_claim_is_one_statement_returning_what_sending_needs(store: Store) -> 
     was an UPDATE and then a read of the same rows: 2 statements, now 1)."""
     with WebhookReceiver() as receiver:
         org, hook_id = _slow_hook(store, receiver)
-    statements: list[str] = []
-
-    def counted(conn: object, cursor: object, statement: str, *args: object) -> None:
-        if statement.split(None, 1)[0].upper() not in {"BEGIN", "COMMIT", "ROLLBACK", "SET"}:
-            statements.append(statement)
-
     at = datetime.now(UTC)
-    event.listen(store.engine, "before_cursor_execute", counted)
-    try:
+    with statements(store) as sent:
         claimed = outbox.claim_due(store.engine, now=at, limit=DELIVERIES, lease=timedelta(seconds=5))
-    finally:
-        event.remove(store.engine, "before_cursor_execute", counted)
-    assert len(statements) == 1 and statements[0].lstrip().upper().startswith("UPDATE"), statements
+    counted = [s for s in sent if s.split(None, 1)[0].upper() not in {"BEGIN", "COMMIT", "ROLLBACK", "SET"}]
+    assert len(counted) == 1 and counted[0].upper().startswith("UPDATE"), counted
     stored = {d.id: d for d in org.webhook_deliveries(hook_id)}
     assert [c.delivery.id for c in claimed] == sorted(stored)
     hook = org.get_webhook(hook_id)

@@ -7,6 +7,7 @@ import pytest
 from aaaf.errors import AAAFError
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.store import Store
+from tests.sql_statements import statements
 
 from .factories import org_of
 
@@ -166,20 +167,16 @@ def test_the_configuration_and_an_agent_in_one_query(store: Store) -> None:
     """What collect reads first: the configuration and the agent an event names, as config()
     and find_agent() read them — by id first, else by name; stored weights counted once
     although the agents' join repeats their rows; another organization's agent is not found."""
-    from sqlalchemy import event
-
     org, other = org_of(store), org_of(store, name="other")
     org.set_weights("capability", NEW_CAPABILITY_WEIGHTS)
     org.set_taxonomy(["legal"])
     writer = org.enroll_agent("writer")
     named_like_an_id = org.enroll_agent(str(writer.id).replace("-", "")[:8] + "-agent")
     stranger = other.enroll_agent("stranger")
-    statements: list[str] = []
-    event.listen(store.engine, "before_cursor_execute", lambda _c, _cu, text, *_a: statements.append(text))
     for reference in ["writer", str(writer.id), named_like_an_id.name, str(named_like_an_id.id)]:
-        statements.clear()
-        config, agent = org.config_and_agent(reference)
-        assert len([text for text in statements if text.lstrip().upper().startswith("SELECT")]) == 1
+        with statements(store) as sent:
+            config, agent = org.config_and_agent(reference)
+        assert len([text for text in sent if text.upper().startswith("SELECT")]) == 1
         assert config == org.config()
         assert agent == org.find_agent(reference) and agent is not None
     for unknown in ["nobody", str(stranger.id), "stranger"]:

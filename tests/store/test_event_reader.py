@@ -21,6 +21,7 @@ from aaaf.store import tables as t
 from aaaf.store.engine import read_connection, write_transaction
 from aaaf.store.event_reader import read_events, read_events_by_agent
 from aaaf.store.sqlite_events import canonical_ids, order_ties_by_id
+from tests.sql_statements import statements
 
 from .factories import T0, Event, minutes, org_of
 
@@ -244,9 +245,8 @@ def test_sqlite_reader_appends_the_utc_offset_in_its_query() -> None:
         "INSERT INTO events VALUES (?, ?, 'tool_invoked', NULL, NULL, ?, '{}')",
         [(event_id, agent.hex, stamp) for event_id, stamp in rows],
     )
-    statements: list[str] = []
-    connection.set_trace_callback(statements.append)
-    records = read_sqlite_events(connection, [agent])[agent]
+    with statements(connection) as sent:
+        records = read_sqlite_events(connection, [agent])[agent]
     assert [r.id for r in records] == [str(uuid.UUID(i)) for i in (ids[1], ids[2], ids[0])]
     assert [r.timestamp for r in records] == [
         datetime(2026, 11, 20, 10, 0, 0, 500000, tzinfo=UTC),
@@ -254,7 +254,7 @@ def test_sqlite_reader_appends_the_utc_offset_in_its_query() -> None:
         datetime(2026, 11, 20, 10, 0, 1, tzinfo=UTC),
     ]
     assert records[0].timestamp.tzinfo is UTC
-    (select,) = [s for s in statements if s.startswith("SELECT")]
+    (select,) = [s for s in sent if s.startswith("SELECT")]
     assert "timestamp || '+00:00'" in select
 
 

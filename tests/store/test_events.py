@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from aaaf.errors import AAAFError
 from aaaf.store import OrgStore, Store, event_writer
 from aaaf.store.event_writer import Stored
+from tests.sql_statements import statements
 
 from .factories import T0, Event, completed, minutes, org_of
 
@@ -148,28 +149,18 @@ def test_idempotency_across_chunks(org: OrgStore, monkeypatch: pytest.MonkeyPatc
 def test_sqlite_looks_keys_up_only_when_one_was_there(org: OrgStore) -> None:
     """On SQLite a chunk of new events is one INSERT and no look-up of its keys; a chunk that
     meets a stored key looks its keys up after the insert and settles them as before."""
-    from sqlalchemy import event
-
     if org.engine.dialect.name != "sqlite":
         pytest.skip("the SQLite writer's statements")
     agent = org.enroll_agent("a")
-    statements: list[str] = []
-
-    def keep(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        statements.append(statement)
-
-    event.listen(org.engine, "before_cursor_execute", keep)
-    try:
+    with statements(org) as sent:
         assert (
             org.add_events([(agent.id, completed(f"t{i}", T0, key=f"k{i}")) for i in range(3)]) == [NEW] * 3
         )
-        assert not [s for s in statements if "idempotency_key IN" in s]
+        assert not [s for s in sent if "idempotency_key IN" in s]
         batch = [(agent.id, completed("t9", T0, key="k9")), (agent.id, completed("t1", T0, key="k1"))]
         batch.append((agent.id, completed("other", T0, key="k2")))
         assert org.add_events(batch) == [NEW, DUPLICATE, CONFLICT]
-        assert [s for s in statements if "idempotency_key IN" in s]
-    finally:
-        event.remove(org.engine, "before_cursor_execute", keep)
+        assert [s for s in sent if "idempotency_key IN" in s]
     assert org.count_events(agent.id) == 4
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from aaaf.store import Agent, Assessment, OrgStore, Store
 from aaaf.store.summary_writes import refresh_agent_summaries
 from aaaf.store.tables_summary import agent_summaries
+from tests.sql_statements import statements
 
 from .factories import T0, completed_assessment, minutes, org_of
 
@@ -64,10 +65,6 @@ def test_a_credentials_state_alone_is_written_and_equals_the_rebuild(org: OrgSto
     latest = _completed(org, alpha, at=5)
     pending = _completed(org, held, at=5, review_state="pending_review")
     _completed(org, plain, at=5)
-    statements: list[str] = []
-
-    def seen(conn: Any, cursor: Any, text: str, *args: Any) -> None:
-        statements.append(" ".join(text.split()))
 
     def issue(assessment: Assessment, label: str, *, supersede: str | None = None, at: int = 10) -> None:
         org.issue_badge(
@@ -90,17 +87,13 @@ def test_a_credentials_state_alone_is_written_and_equals_the_rebuild(org: OrgSto
         lambda: org.revoke_badge(pending.id, reason="withdrawn", at=T0 + minutes(15)),
         lambda: org.revoke_badge(older.id, reason="withdrawn", at=T0 + minutes(16)),
     ]
-    event.listen(org.engine, "before_cursor_execute", seen)
-    try:
-        for step in steps:
-            statements.clear()
+    for step in steps:
+        with statements(org) as sent:
             step()
-            written = [s for s in statements if "agent_summaries" in s]
-            assert written and all(s.startswith("UPDATE agent_summaries") for s in written), written
-            after = _rows(org)
-            assert after == _rebuilt(org, agents)
-    finally:
-        event.remove(org.engine, "before_cursor_execute", seen)
+        written = [s for s in sent if "agent_summaries" in s]
+        assert written and all(s.startswith("UPDATE agent_summaries") for s in written), written
+        after = _rows(org)
+        assert after == _rebuilt(org, agents)
     by_agent = {row.agent_id: row for row in org.agent_summaries().values()}
     alpha_badge = by_agent[alpha.id].badge
     assert alpha_badge is not None and alpha_badge.revoked

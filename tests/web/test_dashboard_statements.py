@@ -18,26 +18,23 @@ from aaaf.services import assess as assess_service
 from aaaf.services import dashboard_pages
 from aaaf.store import open_store
 from tests.api.conftest import agent_evidence
+from tests.sql_statements import statements
 from tests.store.factories import finished_stress_run
 from tests.web.conftest import Dashboard
 
 
 @contextmanager
-def _counting(engine: Any) -> Iterator[dict[str, int]]:
-    counted = {"statements": 0, "checkouts": 0}
-
-    def statement(*_: Any) -> None:
-        counted["statements"] += 1
+def _checkouts(engine: Any) -> Iterator[list[int]]:
+    """How many connections the engine's pool hands out inside the block (``[n]``)."""
+    counted = [0]
 
     def checkout(*_: Any) -> None:
-        counted["checkouts"] += 1
+        counted[0] += 1
 
-    event.listen(engine, "before_cursor_execute", statement)
     event.listen(engine.pool, "checkout", checkout)
     try:
         yield counted
     finally:
-        event.remove(engine, "before_cursor_execute", statement)
         event.remove(engine.pool, "checkout", checkout)
 
 
@@ -53,9 +50,9 @@ def reader(dashboard: Dashboard) -> Iterator[Any]:
 
 
 def _page(org: Any, build: Callable[[Any], Any]) -> dict[str, int]:
-    with _counting(org.engine) as counted, org.reading_together() as shared:
+    with statements(org) as sent, _checkouts(org.engine) as checkouts, org.reading_together() as shared:
         build(shared)
-    return counted
+    return {"statements": len(sent), "checkouts": checkouts[0]}
 
 
 def _overview(org: Any, *, now: datetime) -> dashboard_pages.OverviewReads:

@@ -8,6 +8,7 @@ authenticate, scope to the caller's organization and call the same services the 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -62,12 +63,17 @@ def create_app(
         app.state.job_queue = None if job_queue is None else job_queue(app.state.store)
         log.info("serving %s", app.state.store.url)
         flusher = asyncio.create_task(meter.run(app.state.store))
+        # what start-up built lives as long as the server: out of the collector's full passes,
+        # which walked all of it every ~20 requests of the 10 000-agent overview, +110 ms each
+        # (its collections 8.4 -> 2.2 ms CPU a request, 8 % of it, counted by gc callbacks)
+        gc.freeze()
         try:
             async with background_loop(
                 app.state.store, settings, context.clock
             ):  # issue 14: webhooks, duties
                 yield
         finally:
+            gc.unfreeze()
             flusher.cancel()
             with suppress(asyncio.CancelledError):
                 await flusher

@@ -354,7 +354,15 @@ class AgentSummaryRepository(AgentTrendRepository):
                 select(func.count(e.c.task_id.distinct()))
                 .where(e.c.agent_id == agent_id, e.c.timestamp > moment, counted)
                 .scalar_subquery()
+                .label("tasks")
             )
+
+        def with_tasks(agents: Any) -> Any:
+            """Only the agents with a task counted: most have none, and a row each of those
+            cost more than the count (10 000 agents: 10 000 rows, about half of the overview's
+            CPU, and its garbage collections).  Counted once (``OFFSET 0``: not flattened)."""
+            counts = agents.offset(0).subquery()
+            return select(counts).where(counts.c.tasks > 0)
 
         assessed = select(s.c.agent_id, tasks_after(s.c.agent_id, s.c.due_completed_at)).where(
             s.c.organization_id == self.organization_id, s.c.due_completed_at.is_not(None)
@@ -370,8 +378,8 @@ class AgentSummaryRepository(AgentTrendRepository):
             a.c.organization_id == self.organization_id, never
         )
         with self._reading() as connection:
-            rows = [*connection.execute(assessed), *connection.execute(fresh)]
-        return {row[0]: int(row[1]) for row in rows if row[1]}
+            rows = [*connection.execute(with_tasks(assessed)), *connection.execute(with_tasks(fresh))]
+        return {row[0]: int(row[1]) for row in rows}
 
     def refresh_summaries(self, agent_ids: Sequence[uuid.UUID]) -> None:
         """Rebuild the given agents' summaries (the migration's backfill does all of them)."""

@@ -48,5 +48,6 @@ agent_summaries = Table(
     Column("borderline", Boolean(), nullable=True),
     Column("expires_at", UTCDateTime(), nullable=True),
     Column("change", Score, nullable=True),
-    Index("idx_agent_summaries_organization", "organization_id"),
+    # by organization, with what the overview's due reads take of each agent (migration 0027)
+    Index("idx_agent_summaries_due", "organization_id", "agent_id", "due_completed_at", "due_valid_until"),
 )
