@@ -11,6 +11,14 @@ on loopback:
   writer stores them, by one ``COPY`` on PostgreSQL / one ``executemany`` in one
   transaction on SQLite, into the same ``events`` table and indexes — on PostgreSQL with a
   second ``COPY`` of their keys into ``event_keys``, where the partitioned table keeps them);
+* beside them, the CPU of the same run, counted from ``/proc`` rather than timed (the machine's
+  cores are shared by the server, PostgreSQL and the clients, so a timing moves with the load):
+  ``server_cpu_ms_per_1000_events`` (every ``aaaf serve`` process during the timed batches)
+  and, on PostgreSQL, ``postgres_cpu_ms_per_1000_events`` (the backends serving the server's
+  connections), beside the raw ``COPY``'s ``raw_copy_client_cpu_ms_per_1000_events`` and
+  ``raw_copy_postgres_cpu_ms_per_1000_events``; ``batch_cpu_vs_raw_copy`` is the raw CPU over the
+  batches' (server + backends) per event — what ``batch_vs_raw`` would be were every core busy
+  (clock ticks of 10 ms: the default 20 timed batches give a resolution of ~1 %);
 * ``single_p50_ms`` / ``single_p99_ms`` — latency of ``POST /api/v1/events`` (one event)
   sent open-loop at a fixed rate;
 * ``--soak S`` (``make soak``) — S seconds of sustained batch ingest at a target rate; the
@@ -32,7 +40,6 @@ import queue
 import shutil
 import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -49,12 +56,19 @@ from typing import Any
 import httpx
 import orjson
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ingest_floors import raw_postgres, raw_sqlite
+from proc_cpu import backend_pids, cpu_seconds_between, cpu_ticks, process_tree
+
 POSTGRES_URL = os.environ.get("AAAF_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 ADMIN_KEY = "bench-admin-" + uuid.uuid4().hex
 # the bench organization's and the per-address rate limits, raised (SCORING.md §7 "Rate limits")
 BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000
 BATCH = 1000
 CLIENTS = 4
+# the process of each ``serving`` base URL whose tree is the server (its workers are its children)
+SERVER_PIDS: dict[str, int] = {}
 
 
 # ------------------------------------------------------------------------------- servers
@@ -93,6 +107,8 @@ def serving(database_url: str, workdir: Path, *, workers: int, profile: Path | N
     log = (workdir / f"serve-{port}.log").open("wb")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
     base = f"http://127.0.0.1:{port}"
+    # under py-spy, the server is its child: py-spy's own CPU is not the server's
+    SERVER_PIDS[base] = process.pid if profile is None else -process.pid
     deadline = time.monotonic() + 240
     try:
         while True:
@@ -108,6 +124,7 @@ def serving(database_url: str, workdir: Path, *, workers: int, profile: Path | N
             time.sleep(0.1)
         yield base
     finally:
+        SERVER_PIDS.pop(base, None)
         process.send_signal(signal.SIGINT if profile is not None else signal.SIGTERM)
         try:
             process.wait(timeout=60)
@@ -332,90 +349,7 @@ def single_latency(base: str, key: str, agent_id: str, rate: float, seconds: flo
     }
 
 
-# ------------------------------------------------------------------------------- baselines
-
-
-def _writer_rows(agent_id: str, raw: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """The rows the event writer stores for ``raw`` (id, agent, type, task, key, instant,
-    data, digest), built outside the clock."""
-    from aaaf.evidence.canonical import digest_for_agent_text
-    from aaaf.store.event_writer import new_event_ids
-
-    agent = str(uuid.UUID(agent_id))
-    rows = []
-    for event_id, event in zip(new_event_ids(len(raw)), raw, strict=True):
-        when = datetime.fromisoformat(event["timestamp"])
-        digest = digest_for_agent_text(agent, event["type"], when, event["data"])
-        rows.append(
-            (
-                event_id,
-                agent,
-                event["type"],
-                event["data"]["task_id"],
-                event["id"],
-                when,
-                event["data"],
-                digest,
-            )
-        )
-    return rows
-
-
-def raw_postgres(url: str, agent_id: str, raw: list[dict[str, Any]]) -> float:
-    """Events/s of one ``COPY`` of the prepared rows into the events table and one of their
-    keys into ``event_keys`` (what storing an event is on the partitioned table), one
-    transaction."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    rows = _writer_rows(agent_id, raw)
-    parsed = make_url(url)
-    conninfo = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(conninfo) as connection:
-        start = time.perf_counter()
-        with connection.cursor() as cursor:
-            with cursor.copy(
-                "COPY events (id, agent_id, type, task_id, idempotency_key, timestamp, data, content_digest) FROM STDIN"
-            ) as copy:
-                for event_id, agent, kind, task, key, when, data, digest in rows:
-                    copy.write_row(
-                        (event_id, agent, kind, task, key, when, orjson.dumps(data).decode(), digest)
-                    )
-            with cursor.copy("COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN") as copy:
-                for _, agent, _, _, key, when, _, _ in rows:
-                    copy.write_row((agent, key, when))
-        connection.commit()
-        return len(rows) / (time.perf_counter() - start)
-
-
-def raw_sqlite(path: Path, agent_id: str, raw: list[dict[str, Any]]) -> float:
-    """Events/s of one ``executemany`` of the prepared rows in one transaction."""
-    from aaaf.store.event_writer import _SQLITE_INSERT, sqlite_timestamp
-
-    prepared = [
-        (
-            event_id.hex,
-            uuid.UUID(agent).hex,
-            kind,
-            task,
-            key,
-            sqlite_timestamp(when),
-            orjson.dumps(data).decode(),
-            digest,
-        )
-        for event_id, agent, kind, task, key, when, data, digest in _writer_rows(agent_id, raw)
-    ]
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA foreign_keys=ON")
-    start = time.perf_counter()
-    connection.execute("BEGIN IMMEDIATE")
-    connection.executemany(_SQLITE_INSERT, prepared)
-    connection.execute("COMMIT")
-    elapsed = time.perf_counter() - start
-    connection.close()
-    return len(prepared) / elapsed
+# ------------------------------------------------------------------------------- checks
 
 
 def stored_count(url: str, agent_id: str) -> int:
@@ -448,15 +382,33 @@ def bench_dialect(
         key, agent_id = organization(base)
         bodies = batch_bodies(agent_id, batches, f"b-{uuid.uuid4().hex[:6]}")
         _, warm_acked, _ = drive(base, key, bodies[:CLIENTS])  # warm-up: connections, pools, caches
+        server = _server_processes(base)
+        backends = backend_pids(url, server) if dialect == "postgresql" else []
+        server_ticks, backend_ticks = cpu_ticks(server), cpu_ticks(backends)
         elapsed, acked, latencies = drive(base, key, bodies[CLIENTS:])
+        server_cpu = cpu_seconds_between(server_ticks, cpu_ticks(server))
+        if dialect == "postgresql":  # and any backend the pool opened during the drive
+            backends = sorted(set(backends) | set(backend_pids(url, server)))
+        backend_cpu = cpu_seconds_between(backend_ticks, cpu_ticks(backends))
         health = health_rate(base, 2000)
         single = single_latency(base, key, agent_id, rate, seconds)
         stored = stored_count(url, agent_id)
     batch_rate = acked / elapsed
     # the same rows into the same table, directly (another agent's, so keys do not collide)
     raw_events = events(agent_id, (batches - CLIENTS) * BATCH, f"raw-{uuid.uuid4().hex[:6]}")
+    cpu: dict[str, Any] = {"server_cpu_ms_per_1000_events": round(1000 * server_cpu * BATCH / acked, 2)}
     if dialect == "postgresql":
-        raw_rate = raw_postgres(url, agent_id, raw_events)
+        raw = raw_postgres(url, agent_id, raw_events)
+        raw_rate = raw["events_per_s"]
+        raw_cpu = raw["client_cpu_ms_per_1000"] + raw["postgres_cpu_ms_per_1000"]
+        batch_cpu = cpu["server_cpu_ms_per_1000_events"] + 1000 * backend_cpu * BATCH / acked
+        cpu |= {
+            "postgres_backends": len(backends),
+            "postgres_cpu_ms_per_1000_events": round(1000 * backend_cpu * BATCH / acked, 2),
+            "raw_copy_client_cpu_ms_per_1000_events": round(raw["client_cpu_ms_per_1000"], 2),
+            "raw_copy_postgres_cpu_ms_per_1000_events": round(raw["postgres_cpu_ms_per_1000"], 2),
+            "batch_cpu_vs_raw_copy": round(raw_cpu / batch_cpu, 3) if backends else None,
+        }
     else:
         raw_rate = raw_sqlite(Path(url.removeprefix("sqlite:///")), agent_id, raw_events)
     ordered = sorted(latencies)
@@ -475,9 +427,17 @@ def bench_dialect(
         if dialect == "postgresql"
         else "executemany, one transaction",
         "batch_vs_raw": round(batch_rate / raw_rate, 3),
+        **cpu,
         "stored_equals_acknowledged": stored == warm_acked + acked + single["single_requests"],
         **single,
     }
+
+
+def _server_processes(base: str) -> list[int]:
+    """The processes of the server at ``base``: ``aaaf serve`` and its workers (under py-spy,
+    py-spy's child and its workers)."""
+    pid = SERVER_PIDS[base]
+    return process_tree(pid) if pid > 0 else process_tree(-pid)[1:]
 
 
 def soak(

@@ -39,7 +39,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_api import BATCH, batch_bodies, postgres_schema
+from bench_api import BATCH, batch_bodies, events, postgres_schema
+from ingest_floors import raw_postgres
+from proc_cpu import backend_pids, cpu_seconds_between, cpu_ticks
 
 ADMIN_KEY = "count-admin-" + uuid.uuid4().hex
 
@@ -116,8 +118,8 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
             status, answer = await _call(app, "POST", "/api/v1/events/batch", body, key)
             assert status == 201, answer
         trips = _count_round_trips()
-        backends = _backend_pids(url)  # before the profiler and callgrind start counting
-        backend_ticks = _cpu_ticks(backends)
+        backends = backend_pids(url)  # before the profiler and callgrind start counting
+        backend_ticks = cpu_ticks(backends)
         profiler = None
         if profile is not None:
             import cProfile
@@ -132,14 +134,15 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
             assert status == 201, answer
             accepted += orjson.loads(answer)["accepted"]
         cpu = time.process_time() - started
-        backend_cpu = _ticks_to_seconds(_cpu_ticks(backends) - backend_ticks)
+        backend_cpu = cpu_seconds_between(backend_ticks, cpu_ticks(backends))
         _instrument(on=False)
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(str(profile))
         assert accepted == requests * BATCH, accepted
-        floor = _raw_copy_cpu(url, agent, requests * BATCH)
-    server_and_database = (cpu + backend_cpu) / (requests * BATCH)
+        raw = raw_postgres(url, agent, events(agent, requests * BATCH, f"raw-{uuid.uuid4().hex[:6]}"))
+        floor = {"client": raw["client_cpu_ms_per_1000"], "postgres": raw["postgres_cpu_ms_per_1000"]}
+    server_and_database = 1_000_000 * (cpu + backend_cpu) / (requests * BATCH)  # ms per 1 000 events
     return {
         "requests": requests,
         "events_per_request": BATCH,
@@ -149,93 +152,9 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
         "round_trips_of_one": trips[-len(trips) // max(requests, 1) :] if trips else [],
         "postgres_backends": len(backends),
         "postgres_cpu_ms_per_request": round(1000 * backend_cpu / max(requests, 1), 2),
-        "raw_copy_cpu_ms_per_1000_events": {name: round(1000 * value, 2) for name, value in floor.items()},
-        "cpu_vs_raw_copy": round(sum(floor.values()) / (1000 * server_and_database), 3) if backends else None,
+        "raw_copy_cpu_ms_per_1000_events": {name: round(value, 2) for name, value in floor.items()},
+        "cpu_vs_raw_copy": round(sum(floor.values()) / server_and_database, 3) if backends else None,
     }
-
-
-def _raw_copy_cpu(url: str, agent_id: str, count: int) -> dict[str, float]:
-    """CPU seconds per 1 000 events of one raw ``COPY`` of ``count`` prepared rows (bench_api's
-    floor): this process's (formatting and sending) and its backend's."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    from bench_api import _writer_rows, events
-
-    rows = _writer_rows(agent_id, events(agent_id, count, f"raw-{uuid.uuid4().hex[:6]}"))
-    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(conninfo) as connection:
-        backend = [connection.info.backend_pid]
-        ticks = _cpu_ticks(backend)
-        started = time.process_time()
-        with connection.cursor() as cursor:
-            with cursor.copy(
-                "COPY events (id, agent_id, type, task_id, idempotency_key, timestamp, data, content_digest) FROM STDIN"
-            ) as copy:
-                for event_id, agent, kind, task, key, when, data, digest in rows:
-                    copy.write_row(
-                        (event_id, agent, kind, task, key, when, orjson.dumps(data).decode(), digest)
-                    )
-            with cursor.copy("COPY event_keys (agent_id, idempotency_key, timestamp) FROM STDIN") as copy:
-                for _, agent, _, _, key, when, _, _ in rows:
-                    copy.write_row((agent, key, when))
-        connection.commit()
-        client = time.process_time() - started
-        database = _ticks_to_seconds(_cpu_ticks(backend) - ticks)
-    per = 1000 / count
-    return {"client": client * per, "postgres": database * per}
-
-
-def _backend_pids(url: str) -> list[int]:
-    """The PostgreSQL backends of this process's connections (their client ports), when the
-    server runs on this machine; else none."""
-    import os
-
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    mine = set()
-    for fd in Path("/proc/self/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            mine.add(target[len("socket:[") : -1])
-    ports = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[9] in mine and int(fields[2].rsplit(":", 1)[1], 16) == 5432:
-                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
-    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(conninfo) as connection:
-        pids = [
-            int(row[0])
-            for row in connection.execute(
-                "SELECT pid FROM pg_stat_activity WHERE client_port = ANY(%s) AND pid <> pg_backend_pid()",
-                (ports,),
-            )
-        ]
-    return [pid for pid in pids if Path(f"/proc/{pid}/stat").exists()]
-
-
-def _cpu_ticks(pids: list[int]) -> int:
-    """utime + stime of ``pids`` in clock ticks (/proc/<pid>/stat)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total
-
-
-def _ticks_to_seconds(ticks: int) -> float:
-    import os
-
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _instrument(*, on: bool) -> None:
