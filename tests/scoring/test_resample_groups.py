@@ -20,7 +20,8 @@ def arrays_of(accuracy: list[float], credit: list[float], group: list[int]) -> T
     n = len(group)
     zeros = np.zeros(n)
     return TaskArrays(
-        terms=np.zeros((n, 13)),
+        terms=np.zeros((n, 9)),
+        tallies=np.zeros((n, 4)),
         completed=np.ones(n),
         accuracy=np.array(accuracy, dtype=np.float64),
         credit=np.array(credit, dtype=np.float64),

@@ -85,3 +85,16 @@ def test_learning_blocks_are_each_domains_most_recent_copies_in_every_resample()
         got.setdefault(b, []).append(row)
     assert got == want
     assert len(got) > 50
+
+
+def test_the_task_columns_hold_the_weighted_terms_for_the_products_and_the_counts_apart() -> None:
+    """The bootstrap's formulas read only the weighted terms (SCORING.md §2.5): they alone enter
+    its products; the counts are kept apart (the kinds of window_rows compare every term)."""
+    from aaaf.scoring.aaaf_tasks import TERMS
+
+    window = engine.window_evidence(fold_evidence(code_tasks()), AAAFConfig(), WINDOW_END)
+    arrays = task_arrays(window)
+    weighted = TERMS.index("completed")
+    assert arrays.terms.shape == (arrays.n, weighted) and arrays.terms.flags.c_contiguous
+    every = np.array([s.terms for s in window.scored])
+    assert (np.hstack((arrays.terms, arrays.tallies)) == every).all()
