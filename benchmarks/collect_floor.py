@@ -61,6 +61,16 @@ def prepared_rows(log_path: Path, db_path: Path) -> list[tuple[str, ...]]:
     return rows
 
 
+def store_connection(path: Path | str) -> sqlite3.Connection:
+    """A plain ``sqlite3`` connection to an AAAF file with the store's settings (WAL,
+    ``synchronous=NORMAL``, foreign keys: aaaf.store.engine), autocommit: the floors' writer."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
+
+
 def floor_insert(log_path: Path, db_paths: list[Path]) -> list[tuple[float, float, int]]:
     """Per database of ``db_paths`` (each fresh, filled in turn with the same rows, prepared
     for it untimed): the seconds of the whole timed part, the seconds of its ``COMMIT`` alone,
@@ -73,10 +83,7 @@ def floor_insert(log_path: Path, db_paths: list[Path]) -> list[tuple[float, floa
     timings = []
     for db_path in db_paths:
         rows = prepared_rows(log_path, db_path)
-        connection = sqlite3.connect(db_path, isolation_level=None)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
-        connection.execute("PRAGMA foreign_keys=ON")
+        connection = store_connection(db_path)
         start = time.perf_counter()
         connection.execute("BEGIN IMMEDIATE")
         connection.executemany(_SQLITE_INSERT, rows)

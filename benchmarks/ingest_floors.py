@@ -6,7 +6,6 @@ batch against: the same rows, prepared as the event writer stores them, loaded p
 
 from __future__ import annotations
 
-import sqlite3
 import time
 import uuid
 from datetime import datetime
@@ -15,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from collect_floor import store_connection
 from proc_cpu import cpu_seconds_between, cpu_ticks
 
 
@@ -100,10 +100,7 @@ def raw_sqlite(path: Path, agent_id: str, raw: list[dict[str, Any]]) -> float:
         )
         for event_id, agent, kind, task, key, when, data, digest in _writer_rows(agent_id, raw)
     ]
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA foreign_keys=ON")
+    connection = store_connection(path)
     start = time.perf_counter()
     connection.execute("BEGIN IMMEDIATE")
     connection.executemany(_SQLITE_INSERT, prepared)
