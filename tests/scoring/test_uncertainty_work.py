@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from aaaf.scoring import aaaf as engine
-from aaaf.scoring import capability_rows, resample_arrays, resample_partitions
+from aaaf.scoring import resample_arrays, resample_partitions
 from aaaf.scoring import uncertainty as unc
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.dimensions import CAPABILITY_ROWS
@@ -96,14 +96,7 @@ def test_a_domain_is_scored_only_where_some_resample_has_three_completed_copies_
 ) -> None:
     """Its resamples are scored together, as the partition's tables lie: a domain no resample
     holds three completed copies of is not scored at all."""
-    seen: list[int] = []
-    original = capability_rows.composite_at_least
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append(composite_rows_of(args))
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(capability_rows, "composite_at_least", spy)
+    seen = counting(monkeypatch, "composite_at_least", composite_rows_of)
     CAPABILITY_ROWS.complete()["domain_breadth"](rows)
     arrays = rows.arrays
     in_domain = np.array([[d == domain for d in arrays.domain] for domain in dict.fromkeys(CONFIG.taxonomy)])

@@ -23,12 +23,12 @@ from aaaf.scoring.aaaf_capability import (
     MIN_COMPLETED_PER_CLAIM,
     MIN_TOOL_INVOCATIONS,
 )
-from aaaf.scoring.composite_rows import composite_at_least, composite_rows
+from aaaf.scoring.composite_rows import composite_rows
 from aaaf.scoring.defaults import AAAFConfig
 from aaaf.scoring.dimensions import CAPABILITY_ROWS
 from aaaf.scoring.resample_arrays import BoolArray, FloatArray, TaskArrays, divide, learning_blocks
 from aaaf.scoring.resample_groups import GroupStats
-from aaaf.scoring.resample_partitions import highest_level, listed_performance, partition_rows, scores_of
+from aaaf.scoring.resample_partitions import highest_level, listed_performance, partition_rows
 
 
 class CapabilityRows:
@@ -62,22 +62,12 @@ def _domain_breadth(rows: CapabilityRows) -> FloatArray:
     index = {domain: at for at, domain in enumerate(taxonomy)}
     subset_of = [index.get(domain, -1) if domain is not None else -1 for domain in arrays.domain]
     partition = partition_rows(counts, subset_of, len(taxonomy), arrays, config, rows.whole)
-    assert partition.consistency is not None
     # a domain without 3 completed copies cannot qualify: only the domains with them in some
-    # resample are scored, in every resample, as the partition's tables lie (a gather of
-    # the (domain, resample) pairs cost more than the pairs it skips: with every domain
-    # present, domain_breadth 17.5 -> 13.6 M instructions per 1 000-event agent, callgrind)
+    # resample are scored, in every resample (a gather of the (domain, resample) pairs cost
+    # more than the pairs it skips)
     enough = partition.completed.T >= MIN_COMPLETED_PER_CLAIM  # subsets × rows
     live = np.nonzero(enough.any(axis=1))[0]
-    n_rows, width = counts.shape[0], partition.sums.shape[2]
-    sums = partition.sums if live.size == len(taxonomy) else partition.sums[live]
-    scores = scores_of(sums.reshape(-1, width), partition.consistency.T[live].reshape(-1), config)
-    names = list(config.performance_weights)
-    performing = composite_at_least(
-        [scores[name] for name in names],
-        [config.performance_weights[name] for name in names],
-        DOMAIN_QUALIFYING_PERFORMANCE,
-    ).reshape(live.size, n_rows)
+    performing = partition.subsets_at_least(live, config, DOMAIN_QUALIFYING_PERFORMANCE)
     performing &= enough[live]
     qualified = np.count_nonzero(performing, axis=0)
     return np.where(rows.any_completed, qualified / len(taxonomy), np.nan)

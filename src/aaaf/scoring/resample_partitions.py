@@ -76,11 +76,31 @@ class Partition(NamedTuple):
         if consistency is None:
             assert self.consistency is not None
             consistency = self.consistency[row, subset]
-        scores = scores_of(self.sums[subset, row], consistency, config)
-        names = list(config.performance_weights)
-        return composite_at_least(
-            [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
+        return _performance_at_least(self.sums[subset, row], consistency, config, threshold)
+
+    def subsets_at_least(self, subsets: IntArray, config: AAAFConfig, threshold: float) -> BoolArray:
+        """:meth:`at_least` in every row of ``subsets`` (subsets × rows), read off the tables as
+        they lie: no gather of (subset, row) pairs (domain_breadth with every domain present:
+        17.5 -> 13.6 M instructions per 1 000-event agent, callgrind)."""
+        assert self.consistency is not None
+        rows, width = self.sums.shape[1], self.sums.shape[2]
+        sums = self.sums if subsets.size == self.sums.shape[0] else self.sums[subsets]
+        consistency = self.consistency.T[subsets].reshape(-1)
+        return _performance_at_least(sums.reshape(-1, width), consistency, config, threshold).reshape(
+            subsets.size, rows
         )
+
+
+def _performance_at_least(
+    sums: FloatArray, consistency: FloatArray, config: AAAFConfig, threshold: float
+) -> BoolArray:
+    """Whether perf(S) of §2.3 (its terms' ``sums``, its ``consistency``) is ≥ ``threshold``, row
+    by row (:func:`aaaf.scoring.composite_rows.composite_at_least`: only the decision is used)."""
+    scores = scores_of(sums, consistency, config)
+    names = list(config.performance_weights)
+    return composite_at_least(
+        [scores[name] for name in names], [config.performance_weights[name] for name in names], threshold
+    )
 
 
 def partition_rows(
