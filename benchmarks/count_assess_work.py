@@ -45,10 +45,10 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,13 +68,11 @@ from aaaf.services.collect import collect
 from aaaf.services.provenance import runs_by_agent
 from aaaf.store import open_store
 from aaaf.store.sqlite_events import SqliteEventSource
+from callgrind import control
 from run import NOW, raw_scan
 from synthetic import write_fleet
 
-
-def _callgrind(*args: str) -> None:
-    if os.environ.get("COUNT_ASSESS_CALLGRIND"):
-        subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True, capture_output=True)
+_callgrind = partial(control, "COUNT_ASSESS_CALLGRIND")
 
 
 def fleet_database(workdir: Path, agents: int, events_per_agent: int) -> Path:

@@ -33,11 +33,11 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +47,11 @@ from aaaf.evidence.collectors.task_logs import read_jsonl
 from aaaf.evidence.validation import validate_stream
 from aaaf.services.collect import collect
 from aaaf.store import open_store
+from callgrind import control
 from run import NOW
 from synthetic import write_fleet
 
-
-def _callgrind(*args: str) -> None:
-    if os.environ.get("COUNT_COLLECT_CALLGRIND"):
-        subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True, capture_output=True)
+_callgrind = partial(control, "COUNT_COLLECT_CALLGRIND")
 
 
 def _repeatable_ids(seed: int) -> None:

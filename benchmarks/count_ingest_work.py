@@ -40,6 +40,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_api import BATCH, batch_bodies, events, postgres_schema
+from callgrind import control
 from ingest_floors import raw_postgres
 from proc_cpu import backend_pids, cpu_seconds_between, cpu_ticks
 
@@ -159,11 +160,7 @@ async def _run(url: str, requests: int, profile: Path | None) -> dict[str, Any]:
 
 def _instrument(*, on: bool) -> None:
     """Under ``valgrind --tool=callgrind --instr-atstart=no``, count only the requests."""
-    import os
-    import subprocess
-
-    if os.environ.get("COUNT_INGEST_CALLGRIND"):
-        subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], check=True)
+    control("COUNT_INGEST_CALLGRIND", "-i", "on" if on else "off")
 
 
 def _count_round_trips() -> list[str]:

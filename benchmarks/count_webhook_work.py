@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,14 +40,14 @@ from aaaf.services.issuer import secret_box
 from aaaf.settings import Settings
 from aaaf.store import open_store
 from bench_webhooks import _plain_posts, _ReceiverProcess
+from callgrind import control
 
 WARM_UP = 200
 
 
 def _instrument(*, on: bool) -> None:
     """Under ``valgrind --tool=callgrind --instr-atstart=no``, count only the measured part."""
-    if os.environ.get("COUNT_WEBHOOK_CALLGRIND"):
-        subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], check=True)
+    control("COUNT_WEBHOOK_CALLGRIND", "-i", "on" if on else "off")
 
 
 def run(deliveries: int, *, plain: bool, profile: Path | None, slowdown: float = 1.0) -> dict[str, Any]:
