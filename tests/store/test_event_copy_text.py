@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aaaf.store import OrgStore, Store
-from aaaf.store.event_copy_text import CopyText
-from aaaf.store.event_writer import Stored, _Columns
+from aaaf.store.event_copy_text import Columns, CopyText
+from aaaf.store.event_writer import Stored
 from aaaf.store.types import json_default
 
 from .factories import T0, Event, org_of
@@ -35,8 +35,8 @@ ROWS: list[tuple[str | None, str, dict[str, Any], str | None, datetime]] = [
 ]
 
 
-def _columns(rows: list[tuple[str | None, str, dict[str, Any], str | None, datetime]]) -> _Columns:
-    columns = _Columns()
+def _columns(rows: list[tuple[str | None, str, dict[str, Any], str | None, datetime]]) -> Columns:
+    columns = Columns()
     for number, (task_id, key, data, digest, instant) in enumerate(rows):
         columns.ids.append(f"{number:032x}")
         columns.agent_ids.append("f" * 32)
@@ -44,13 +44,14 @@ def _columns(rows: list[tuple[str | None, str, dict[str, Any], str | None, datet
         columns.task_ids.append(task_id)
         columns.keys.append(key)
         columns.timestamps.append(instant)
+        columns.instants.append(None)
         columns.data.append(data)
         columns.documents.append(None)
         columns.digests.append(digest)
     return columns
 
 
-def _as_psycopg_writes(columns: _Columns) -> tuple[bytes, bytes]:
+def _as_psycopg_writes(columns: Columns) -> tuple[bytes, bytes]:
     from psycopg._copy_base import format_row_text
     from psycopg.adapt import Transformer
 

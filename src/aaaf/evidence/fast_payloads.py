@@ -37,25 +37,9 @@ _MAX = MAX_SAFE_INTEGER
 _STATUSES = frozenset(COMPLETION_STATUSES)
 _CHOICES = frozenset(DELEGATION_CHOICES)
 
-_ASSIGNED_FIELDS = frozenset({"task_id", "complexity_level", "domain", "assigned_at", "autonomy_level"})
-# task_completed's fields checked here (tools_used and delegation_decisions go to the full check)
-_COMPLETED_FIELDS = frozenset(
-    {
-        "task_id",
-        "completion_status",
-        "time_to_complete_seconds",
-        "revision_count",
-        "errors",
-        "milestone_fraction",
-        "milestones",
-        "domain",
-        "complexity_level",
-        "autonomy_level",
-        "review_checklist",
-        "cost_usd",
-        "budget_usd",
-    }
-)
+# task_assigned's and task_completed's fields are counted, not compared with a set of names: each
+# known field present is checked, so the payload has no other when their count is its length
+# (with find below for `in`: validating bench_api's 1 000-event batch 42.1 -> 39.1 M instructions, callgrind)
 _DECISION_FIELDS = frozenset(
     {"task_id", "task_fragment", "decision", "delegate_to", "ground_truth", "optimal_delegate", "correct"}
 )
@@ -69,7 +53,8 @@ def _document(data: dict[str, Any], max_bytes: int) -> bytes | None:
         text = orjson.dumps(data)
     except (orjson.JSONEncodeError, TypeError):
         return None
-    return text if len(text) <= max_bytes and b"\\u0000" not in text else None
+    # find, not `in`: bytes' `in` raises and clears a TypeError per call in CPython 3.11
+    return text if len(text) <= max_bytes and text.find(b"\\u0000") == -1 else None
 
 
 def _amount(value: Any) -> bool:
@@ -79,8 +64,6 @@ def _amount(value: Any) -> bool:
 
 
 def _task_assigned(data: dict[str, Any], limits: EventLimits, parsed: str | None) -> bytes | None:
-    if not data.keys() <= _ASSIGNED_FIELDS:
-        return None
     task_id, level = data.get("task_id"), data.get("complexity_level")
     domain, assigned_at = data.get("domain"), data.get("assigned_at")
     if not (
@@ -94,7 +77,10 @@ def _task_assigned(data: dict[str, Any], limits: EventLimits, parsed: str | None
     ):
         return None
     autonomy = data.get("autonomy_level", _ABSENT)
-    if autonomy is not _ABSENT and not (type(autonomy) is int and 0 <= autonomy <= 3):
+    if autonomy is _ABSENT:
+        if len(data) != 4:  # an unknown field beside the four required
+            return None
+    elif not (len(data) == 5 and type(autonomy) is int and 0 <= autonomy <= 3):
         return None
     # the event's timestamp text, already parsed, is often the same: 44 600 -> 41 300 instructions
     # an event of bench_api's (half task_assigned, each assigned_at its timestamp), callgrind
@@ -107,8 +93,6 @@ def _task_assigned(data: dict[str, Any], limits: EventLimits, parsed: str | None
 
 
 def _task_completed(data: dict[str, Any], limits: EventLimits, parsed: str | None) -> bytes | None:
-    if not data.keys() <= _COMPLETED_FIELDS:
-        return None
     task_id, status, revisions = (
         data.get("task_id"),
         data.get("completion_status"),
@@ -129,36 +113,45 @@ def _task_completed(data: dict[str, Any], limits: EventLimits, parsed: str | Non
     for error in errors:
         if type(error) is not str:
             return None
-    if len(data) > 5 and not _completed_options(data):
+    # the five required fields, then the optional ones present (tools_used and
+    # delegation_decisions, not checked here, go to the full check as unknown ones do)
+    if len(data) > 5 and _completed_options(data) != len(data) - 5:
         return None
     return _document(data, limits.string_bytes)
 
 
-def _completed_options(data: dict[str, Any]) -> bool:
-    """Whether ``task_completed``'s optional fields, those present, are well formed."""
+def _completed_options(data: dict[str, Any]) -> int:
+    """How many of ``task_completed``'s optional fields are present, when those present are
+    well formed; -1 when one is not."""
     get = data.get
+    present = 0
     value = get("cost_usd", _ABSENT)
-    if value is not _ABSENT and not _amount(value):
-        return False
+    if value is not _ABSENT:
+        if not _amount(value):
+            return -1
+        present += 1
     value = get("budget_usd", _ABSENT)
-    if value is not _ABSENT and not _amount(value):
-        return False
+    if value is not _ABSENT:
+        if not _amount(value):
+            return -1
+        present += 1
     value = get("review_checklist", _ABSENT)
     if value is not _ABSENT:
         if type(value) is not dict:
-            return False
+            return -1
         for item, passed in value.items():
             if type(item) is not str or type(passed) is not bool:
-                return False
+                return -1
+        present += 1
     value = get("milestone_fraction", _ABSENT)
-    if value is not _ABSENT and not (
-        (type(value) is float and 0.0 <= value <= 1.0) or (type(value) is int and 0 <= value <= 1)
-    ):
-        return False
+    if value is not _ABSENT:
+        if not ((type(value) is float and 0.0 <= value <= 1.0) or (type(value) is int and 0 <= value <= 1)):
+            return -1
+        present += 1
     value = get("milestones", _ABSENT)
     if value is not _ABSENT:
         if type(value) is not list:
-            return False
+            return -1
         for milestone in value:
             if not (
                 type(milestone) is dict
@@ -166,15 +159,24 @@ def _completed_options(data: dict[str, Any]) -> bool:
                 and type(milestone.get("name")) is str
                 and type(milestone.get("passed")) is bool
             ):
-                return False
+                return -1
+        present += 1
     value = get("domain", _ABSENT)
-    if value is not _ABSENT and not (type(value) is str and value):
-        return False
+    if value is not _ABSENT:
+        if not (type(value) is str and value):
+            return -1
+        present += 1
     value = get("complexity_level", _ABSENT)
-    if value is not _ABSENT and not (type(value) is int and 1 <= value <= 5):
-        return False
+    if value is not _ABSENT:
+        if not (type(value) is int and 1 <= value <= 5):
+            return -1
+        present += 1
     value = get("autonomy_level", _ABSENT)
-    return value is _ABSENT or (type(value) is int and 0 <= value <= 3)
+    if value is not _ABSENT:
+        if not (type(value) is int and 0 <= value <= 3):
+            return -1
+        present += 1
+    return present
 
 
 # callgrind, synthetic.py's tool_invoked events: validate_event 51 100 -> 43 200 instructions an event

@@ -37,6 +37,9 @@ class ValidEvent:
     # ``data`` as orjson wrote it while validating (aaaf.evidence.limits.checked_data), or None:
     # the PostgreSQL event writer's COPY reuses it; not part of the event's identity
     data_json: bytes | None = field(default=None, compare=False, repr=False)
+    # the client's text of ``timestamp`` when PostgreSQL reads the same instant from it
+    # (aaaf.evidence.timestamps.same_instant_in_postgres), or None: the COPY writes it as it came
+    timestamp_text: str | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical event JSON of SCORING.md §1 (timestamp in UTC with a 'Z')."""
@@ -57,7 +60,7 @@ class ValidEvent:
 _NEW = object.__new__
 _SET_FIELDS = tuple(
     ValidEvent.__dict__[name].__set__
-    for name in ("agent", "type", "timestamp", "data", "task_id", "key", "data_json")
+    for name in ("agent", "type", "timestamp", "data", "task_id", "key", "data_json", "timestamp_text")
 )
 
 
@@ -69,11 +72,12 @@ def valid_event(
     task_id: str | None,
     key: str | None,
     data_json: bytes | None,
+    timestamp_text: str | None = None,
 ) -> ValidEvent:
-    """``ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json)``, built at
+    """``ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json, timestamp_text)``, built at
     half the cost (the validator's hot path)."""
     event = _NEW(ValidEvent)
-    set_agent, set_type, set_timestamp, set_data, set_task_id, set_key, set_json = _SET_FIELDS
+    set_agent, set_type, set_timestamp, set_data, set_task_id, set_key, set_json, set_text = _SET_FIELDS
     set_agent(event, agent)
     set_type(event, event_type)
     set_timestamp(event, timestamp)
@@ -81,6 +85,7 @@ def valid_event(
     set_task_id(event, task_id)
     set_key(event, key)
     set_json(event, data_json)
+    set_text(event, timestamp_text)
     return event
 
 

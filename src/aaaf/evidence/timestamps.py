@@ -38,6 +38,18 @@ def parse_rfc3339(text: str) -> datetime:
     return parsed if parsed.tzinfo is UTC else parsed.astimezone(UTC)
 
 
+def same_instant_in_postgres(text: str) -> bool:
+    """Whether PostgreSQL's ``timestamptz`` input reads from ``text``, which
+    :func:`parse_rfc3339` accepted, the instant that function gives, so that the text itself may
+    be written (the event writer's ``COPY``): a ``T`` or a space between date and time, ``Z`` or
+    an offset after it (both read them alike), and at most six digits of fraction — PostgreSQL
+    rounds further digits where the datetime truncates them; a lower-case ``t`` or ``z`` is
+    not taken either (the datetime reads them upper-cased)."""
+    # at most six digits of fraction: at most 20 + 7 characters with Z, 25 + 7 with an offset
+    last = text[-1]
+    return len(text) <= (27 if last == "Z" else 32) and last != "z" and text[10] != "t"
+
+
 def timestamp_problem(shown: str, reason: str) -> str:
     """The user-facing message for a bad timestamp: what it must be, what it was, why."""
     return f"must be {RFC3339_PHRASE}, got {shown} ({reason})"

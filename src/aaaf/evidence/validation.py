@@ -29,7 +29,7 @@ from aaaf.evidence.fast_payloads import fast_document
 from aaaf.evidence.limits import DEFAULT_LIMITS, EventLimits, checked_data, text_problem
 from aaaf.evidence.models import EventError, EventValidationError, ValidEvent, valid_event
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
-from aaaf.evidence.timestamps import parse_rfc3339, timestamp_problem
+from aaaf.evidence.timestamps import parse_rfc3339, same_instant_in_postgres, timestamp_problem
 from aaaf.evidence.vocabulary import EVIDENCE_EVENT_TYPES
 from aaaf.scoring.results import iso
 
@@ -261,7 +261,8 @@ def _validate(
             )
 
     task_id = data.get("task_id")
-    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json)
+    spelt = stamp if type(stamp) is str and same_instant_in_postgres(stamp) else None
+    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json, spelt)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:

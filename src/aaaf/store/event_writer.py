@@ -43,7 +43,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -64,7 +64,7 @@ from sqlalchemy.exc import DBAPIError
 from aaaf.errors import AAAFError
 from aaaf.evidence.canonical import digest_for_agent_text, event_digest
 from aaaf.store import tables as t
-from aaaf.store.event_copy_text import CopyText
+from aaaf.store.event_copy_text import Columns, CopyText
 from aaaf.store.event_partitions import PARTITIONS_QUERY, ensure_partitions
 from aaaf.store.types import json_default
 
@@ -157,7 +157,7 @@ def new_event_ids(count: int) -> list[uuid.UUID]:
 
 
 # The columns an event is written with, in the events table's order (created_at is the
-# server's): the one list both dialects' statements and _Columns.rows() follow.
+# server's): the one list both dialects' statements and Columns.rows() follow.
 WRITTEN_COLUMNS: tuple[str, ...] = tuple(str(c.name) for c in t.events.columns if c.name != "created_at")
 
 # The events table as SQLite stores it, every column text: values are pre-converted
@@ -229,7 +229,7 @@ def _write_events(
         write_chunk = _write_sqlite_chunk
     else:
 
-        def write_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+        def write_chunk(connection: Connection, columns: Columns) -> dict[tuple[str, str], str]:
             return _write_postgres_chunk(connection, columns, taken)
 
     outcomes = [Stored.NEW] * len(items)
@@ -242,7 +242,7 @@ def _write_events(
     for start in range(0, len(items), EVENT_CHUNK_SIZE):
         chunk = items[start : start + EVENT_CHUNK_SIZE]
         id_texts = _ids.take_hex(len(chunk))
-        columns = _Columns()
+        columns = Columns()
         for offset, (agent_id, event) in enumerate(chunk):
             event_type = event.type
             if event_type not in _STORED_TYPES:
@@ -282,6 +282,7 @@ def _write_events(
             columns.timestamps.append(timestamp)
             columns.data.append(event.data)
             columns.documents.append(getattr(event, "data_json", None))
+            columns.instants.append(getattr(event, "timestamp_text", None))
             columns.digests.append(digest)
         if columns.ids:
             known_digests = write_chunk(connection, columns)
@@ -345,50 +346,6 @@ def _stored_digests(connection: Connection, pairs: Iterable[tuple[str, str]]) ->
     return out
 
 
-class _Columns:
-    """One chunk's values, column by column; ids and agent ids as 32 hex digits."""
-
-    __slots__ = (
-        "agent_ids",
-        "data",
-        "digests",
-        "documents",
-        "ids",
-        "keys",
-        "positions",
-        "task_ids",
-        "timestamps",
-        "types",
-    )
-
-    def __init__(self) -> None:
-        self.positions: list[int] = []
-        self.ids: list[str] = []
-        self.agent_ids: list[str] = []
-        self.types: list[str] = []
-        self.task_ids: list[str | None] = []
-        self.keys: list[str] = []
-        self.timestamps: list[datetime] = []
-        self.data: list[Mapping[str, Any]] = []
-        self.documents: list[bytes | None] = []  # data as validation's orjson wrote it, if it did
-        self.digests: list[str | None] = []  # None for an event with an id (see write_events)
-
-    def rows(self) -> Iterator[tuple[str, str, str, str | None, str, datetime, Any, str | None]]:
-        """Each row's values in WRITTEN_COLUMNS order: (id, agent id, type, task id, key,
-        timestamp, data, content digest)."""
-        return zip(
-            self.ids,
-            self.agent_ids,
-            self.types,
-            self.task_ids,
-            self.keys,
-            self.timestamps,
-            self.data,
-            self.digests,
-            strict=True,
-        )
-
-
 _SQLITE_COLUMNS = WRITTEN_COLUMNS
 # The Core insert compiled once to SQLite's positional form, so that a chunk is one
 # DB-API executemany of plain tuples (what a hand-written sqlite3 loader would do).
@@ -405,7 +362,7 @@ _SQLITE_INSERT = str(_sqlite_insert_compiled)
 _SQLITE_KEY_PROBE = 500  # keys per look-up query, well under SQLite's bound-variable limit
 
 
-def _existing_sqlite_keys(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+def _existing_sqlite_keys(connection: Connection, columns: Columns) -> dict[tuple[str, str], str]:
     """The content digests of this chunk's (agent hex, key) pairs that were stored before it:
     one indexed IN query per agent and 500 keys, a stored row whose id is not the one this
     chunk gave its event being an earlier one (rows without a stored digest: see _stored_digests)."""
@@ -435,7 +392,7 @@ def _existing_sqlite_keys(connection: Connection, columns: _Columns) -> dict[tup
     return existing
 
 
-def _write_sqlite_chunk(connection: Connection, columns: _Columns) -> dict[tuple[str, str], str]:
+def _write_sqlite_chunk(connection: Connection, columns: Columns) -> dict[tuple[str, str], str]:
     """One executemany of the chunk's rows (``ON CONFLICT DO NOTHING``); only when fewer rows
     went in than were sent, a look-up of which keys were there before.
 
@@ -509,7 +466,7 @@ _INSERT_NEW = (
 
 
 def _write_postgres_chunk(
-    connection: Connection, columns: _Columns, taken: list[bool] | None = None
+    connection: Connection, columns: Columns, taken: list[bool] | None = None
 ) -> dict[tuple[str, str], str]:
     """Store the chunk; returns the stored digests of the keys that were already there.
     With ``taken`` not yet set, :func:`write_events`' savepoint is taken first (and ``taken`` set).
