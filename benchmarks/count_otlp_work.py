@@ -14,6 +14,14 @@ instrumentation switched on around them only (``--only otlp``)::
         --exports 4 --only otlp --slowdown 100
 
 and divide the total by N.  ``--profile FILE`` writes a cProfile of the counted requests.
+
+``--mapping`` counts the pure mapping alone, no server and no database: the decoding of the same
+N exports into spans (``aaaf.api.otlp_codec.spans_of``), then their join into events
+(``aaaf.evidence.otlp.join``), the cyclic collector paused as the route pauses it; each phase
+is dumped apart (``grep totals /tmp/otlp.out.1`` for spans_of, ``.2`` for join)::
+
+    COUNT_INGEST_CALLGRIND=1 PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \\
+        --callgrind-out-file=/tmp/otlp.out python benchmarks/count_otlp_work.py --exports 4 --mapping
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_otlp
 from bench_api import postgres_schema
+from callgrind import control
 from count_ingest_work import _call, _instrument, _slow_clock
 
 ADMIN_KEY = "count-admin-" + uuid.uuid4().hex
@@ -150,6 +159,37 @@ async def _run(url: str, exports: int, only: str | None, profile: Path | None) -
     }
 
 
+def _mapping(exports: int) -> dict[str, Any]:
+    """Count ``spans_of`` and ``join`` on ``exports`` of bench_otlp's exports (after one
+    warm-up export), each dumped apart under callgrind; their CPU seconds."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    from aaaf.api.otlp_codec import spans_of
+    from aaaf.evidence.otlp import join
+    from aaaf.memory import gc_paused
+
+    per_trace = 5
+    traces = -(-(1 + exports) * bench_otlp.SPANS_PER_REQUEST // per_trace)
+    encoded = bench_otlp.bodies(bench_otlp.record(traces, per_trace - 1))[: 1 + exports]
+    requests = [ExportTraceServiceRequest.FromString(body) for body in encoded]
+    join(spans_of(requests[0]), [], lambda _reference: False)  # warm-up
+    cpu: dict[str, float] = {}
+    with gc_paused():
+        started = time.process_time()
+        _instrument(on=True)
+        decoded = [spans_of(request) for request in requests[1:]]
+        _instrument(on=False)
+        control("COUNT_INGEST_CALLGRIND", "--dump=spans_of")
+        cpu["spans_of_cpu_s"] = round(time.process_time() - started, 4)
+        started = time.process_time()
+        _instrument(on=True)
+        plans = [join(spans, [], lambda _reference: False) for spans in decoded]
+        _instrument(on=False)
+        control("COUNT_INGEST_CALLGRIND", "--dump=join")
+        cpu["join_cpu_s"] = round(time.process_time() - started, 4)
+    return {"exports": exports, "events": sum(len(plan.events) for plan in plans), **cpu}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -160,7 +200,11 @@ def main() -> None:
     parser.add_argument(
         "--slowdown", type=float, default=1.0, help="stretch the time-based caches (under valgrind: 100)"
     )
+    parser.add_argument("--mapping", action="store_true", help="count spans_of and join alone")
     args = parser.parse_args()
+    if args.mapping:
+        print(json.dumps(_mapping(args.exports), indent=2))
+        return
     _slow_clock(args.slowdown)
     with postgres_schema() as url:
         print(json.dumps(asyncio.run(_run(url, args.exports, args.only, args.profile)), indent=2))
