@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, bindparam, func, null, select, true, update
+from sqlalchemy import ColumnElement, Connection, Engine, bindparam, func, null, select, true, update
 
 from aaaf.scoring.results import iso
 from aaaf.store import tables as t
@@ -155,101 +155,122 @@ def released(claimed: ClaimedDelivery, *, at: datetime, due: datetime) -> Attemp
 
 def record_attempts(engine: Engine, records: Sequence[AttemptRecord]) -> list[bool]:
     """Record each attempt's outcome in its delivery's log (in place of the ``interrupted``
-    entry its claim wrote) with the delivery's status and next attempt, all in one transaction
-    (a statement to read the logs and one to write them, whatever their number); per record,
-    False when the lease was lost meanwhile (another sender owns the delivery now): nothing of
-    that one is written.  A :func:`released` record undoes its claim instead."""
+    entry its claim wrote) with the delivery's status and next attempt, all in one transaction;
+    per record, False when the lease was lost meanwhile (another sender owns the delivery now):
+    nothing of that one is written.  A :func:`released` record undoes its claim instead.
+
+    While its lease holds (still pending, due at the lease's end: only its claim set that), a
+    delivery's row is as its claim returned it, so the new values come from the claim and one
+    UPDATE of the held rows writes them all; only when it finds fewer (a lease lost) is it
+    undone and the rows read first, to write those still held."""
+    # the read only on a lost lease: a statement less a batch (0.07 -> 0.05 a delivery), its
+    # recording 340 k -> 282 k instructions a delivery, 3.58 -> 3.54 M in all (count_webhook_work.py)
     if not records:
         return []
+    try:
+        with write_transaction(engine) as connection:
+            _write(connection, records)
+        return [True] * len(records)
+    except _LeaseLost:
+        pass
     d = t.webhook_deliveries
-    written: list[bool] = []
-    rows: list[dict[str, Any]] = []
     with write_transaction(engine) as connection:
         current = {
             row.id: row
             for row in connection.execute(
-                select(
-                    d.c.id,
-                    d.c.attempts,
-                    d.c.attempt_count,
-                    d.c.next_attempt_at,
-                    d.c.status,
-                    d.c.last_attempt_at,
-                    d.c.last_status_code,
-                    d.c.last_error,
-                )
+                select(d.c.id, d.c.status, d.c.next_attempt_at)
                 .where(d.c.id.in_([record.claimed.delivery.id for record in records]))
                 .order_by(d.c.id)
                 .with_for_update()  # PostgreSQL: no claim slips in between the check and the write
             )
         }
-        for record in records:
-            row = current.get(record.claimed.delivery.id)
-            if row is None or row.status != "pending" or row.next_attempt_at != record.claimed.lease_until:
-                written.append(False)
-                continue
-            written.append(True)
-            if record.released:
-                rows.append(_release_row(row, record))
-                continue
-            entry = dict(record.attempt)
-            log = list(row.attempts or [])
-            if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
-                log.pop()  # the claim's entry: this is its outcome
-            rows.append(
-                {
-                    "row_id": row.id,
-                    "new_attempts": [*log, entry],
-                    "new_attempt_count": max(int(row.attempt_count), int(entry.get("attempt") or 0)),
-                    "new_status": record.status,
-                    "new_next_attempt_at": record.next_attempt_at,
-                    "new_last_attempt_at": record.at,
-                    "new_last_status_code": entry.get("status_code"),
-                    "new_last_error": entry.get("error"),
-                    "new_updated_at": record.at,
-                }
-            )
-        if rows:
-            connection.execute(
-                update(d)
-                .where(d.c.id == bindparam("row_id"))
-                .values(
-                    attempts=bindparam("new_attempts", type_=d.c.attempts.type),
-                    attempt_count=bindparam("new_attempt_count"),
-                    status=bindparam("new_status"),
-                    next_attempt_at=bindparam("new_next_attempt_at", type_=d.c.next_attempt_at.type),
-                    last_attempt_at=bindparam("new_last_attempt_at", type_=d.c.last_attempt_at.type),
-                    last_status_code=bindparam("new_last_status_code"),
-                    last_error=bindparam("new_last_error"),
-                    updated_at=bindparam("new_updated_at", type_=d.c.updated_at.type),
-                ),
-                rows,
-            )
-        for record, done in zip(records, written, strict=True):
-            if done and record.disable_reason is not None:
-                connection.execute(
-                    update(t.webhooks)
-                    .where(t.webhooks.c.id == record.claimed.delivery.webhook_id)
-                    .values(active=False, disabled_reason=record.disable_reason, updated_at=record.at)
-                )
+        written = [_held(current.get(record.claimed.delivery.id), record) for record in records]
+        _write(connection, [record for record, held in zip(records, written, strict=True) if held])
     return written
 
 
-def _release_row(row: Any, record: AttemptRecord) -> dict[str, Any]:
+class _LeaseLost(Exception):
+    """Fewer rows held than records: the batch's write is undone (see :func:`record_attempts`)."""
+
+
+def _held(row: Any, record: AttemptRecord) -> bool:
+    return row is not None and row.status == "pending" and row.next_attempt_at == record.claimed.lease_until
+
+
+def _write(connection: Connection, records: Sequence[AttemptRecord]) -> None:
+    """One UPDATE of every record's delivery while its lease holds (and each 410's webhook
+    turned off); :class:`_LeaseLost` when it found fewer."""
+    if not records:
+        return
+    d = t.webhook_deliveries
+    result = connection.execute(
+        update(d)
+        .where(
+            d.c.id == bindparam("row_id"),
+            d.c.status == "pending",
+            d.c.next_attempt_at == bindparam("lease_until", type_=d.c.next_attempt_at.type),
+        )
+        .values(
+            attempts=bindparam("new_attempts", type_=d.c.attempts.type),
+            attempt_count=bindparam("new_attempt_count"),
+            status=bindparam("new_status"),
+            next_attempt_at=bindparam("new_next_attempt_at", type_=d.c.next_attempt_at.type),
+            last_attempt_at=bindparam("new_last_attempt_at", type_=d.c.last_attempt_at.type),
+            last_status_code=bindparam("new_last_status_code"),
+            last_error=bindparam("new_last_error"),
+            updated_at=bindparam("new_updated_at", type_=d.c.updated_at.type),
+        ),
+        [_release_row(record) if record.released else _outcome_row(record) for record in records],
+    )
+    if result.rowcount != len(records):
+        raise _LeaseLost
+    for record in records:
+        if record.disable_reason is not None:
+            connection.execute(
+                update(t.webhooks)
+                .where(t.webhooks.c.id == record.claimed.delivery.webhook_id)
+                .values(active=False, disabled_reason=record.disable_reason, updated_at=record.at)
+            )
+
+
+def _outcome_row(record: AttemptRecord) -> dict[str, Any]:
+    """The values recording an attempt's outcome in place of its claim's ``interrupted`` entry."""
+    delivery = record.claimed.delivery
+    entry = dict(record.attempt)
+    log = list(delivery.attempts)
+    if log and log[-1].get("interrupted") and log[-1].get("attempt") == entry.get("attempt"):
+        log.pop()  # the claim's entry: this is its outcome
+    return {
+        "row_id": delivery.id,
+        "lease_until": record.claimed.lease_until,
+        "new_attempts": [*log, entry],
+        "new_attempt_count": max(delivery.attempt_count, int(entry.get("attempt") or 0)),
+        "new_status": record.status,
+        "new_next_attempt_at": record.next_attempt_at,
+        "new_last_attempt_at": record.at,
+        "new_last_status_code": entry.get("status_code"),
+        "new_last_error": entry.get("error"),
+        "new_updated_at": record.at,
+    }
+
+
+def _release_row(record: AttemptRecord) -> dict[str, Any]:
     """The values undoing a claim: its ``interrupted`` entry and count gone, due again."""
-    log = list(row.attempts or [])
-    count = int(row.attempt_count)
+    delivery = record.claimed.delivery
+    log = list(delivery.attempts)
+    count = delivery.attempt_count
     if log and log[-1].get("interrupted") and log[-1].get("attempt") == count:
         log.pop()
     return {
-        "row_id": row.id,
+        "row_id": delivery.id,
+        "lease_until": record.claimed.lease_until,
         "new_attempts": log,
         "new_attempt_count": max(count - 1, 0),
         "new_status": "pending",
         "new_next_attempt_at": record.next_attempt_at,
-        "new_last_attempt_at": row.last_attempt_at,
-        "new_last_status_code": row.last_status_code,
-        "new_last_error": row.last_error,
+        "new_last_attempt_at": delivery.last_attempt_at,
+        "new_last_status_code": delivery.last_status_code,
+        "new_last_error": delivery.last_error,
         "new_updated_at": record.at,
     }
 
