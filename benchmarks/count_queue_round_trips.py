@@ -6,6 +6,17 @@ assessment job's body, a badge job's body, or procrastinate itself (fetch, finis
 The counts are :mod:`libpq_counts`' (run with ``PSYCOPG_IMPL=python``).
 ``python benchmarks/count_queue_round_trips.py [--agents N --events-per-agent M] [-v]``
 (``-v``: every statement with its count).
+
+Under callgrind, with ``COUNT_QUEUE_CALLGRIND=1`` (and psycopg's C libpq wrapper: no round
+trips are counted then), the same run's instructions are dumped in three parts — 1 ``assess
+--all``, 2 the trigger, 3 the worker from its start to its first badge job (the assessment
+jobs run first: the badge jobs' priority is lower), its heartbeat off::
+
+    COUNT_QUEUE_CALLGRIND=1 PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \\
+        --callgrind-out-file=/tmp/queue.out python benchmarks/count_queue_round_trips.py
+
+then ``grep totals /tmp/queue.out.N`` per dump.  The worker's time under callgrind is some
+fifty times its own, so its heartbeat would beat a varying number of times: it is off.
 """
 
 from __future__ import annotations
@@ -24,10 +35,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from callgrind import control
 from libpq_counts import patch_libpq, recording, round_trips, statements, texts
 
 POSTGRES_URL = os.environ.get("AAAF_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 OTHER = "procrastinate (fetch, finish, heartbeat, ...)"
+CALLGRIND = "COUNT_QUEUE_CALLGRIND"
 
 _phase = threading.local()
 
@@ -47,13 +60,35 @@ def _as(phase: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+_counting = threading.Event()
+"""Set while callgrind counts the worker."""
+
+
+def _stop_counting(part: str) -> None:
+    """Switch callgrind's counting off and dump what it counted as ``part``."""
+    _counting.clear()
+    control(CALLGRIND, "-i", "off")
+    control(CALLGRIND, f"--dump={part}")
+
+
+def _until_badges(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (the badge jobs' body), which first ends callgrind's count of the worker."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if _counting.is_set():
+            _stop_counting("worker")
+        return function(*args, **kwargs)
+
+    return run
+
+
 def run(agents: int, events_per_agent: int) -> dict[str, dict[str, int]]:
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
     from sqlalchemy.pool import NullPool
 
     from aaaf.evidence.collectors.task_logs import read_jsonl
-    from aaaf.jobs import tasks
+    from aaaf.jobs import tasks, warm
     from aaaf.jobs.blueprint import QUEUE
     from aaaf.jobs.queue import ProcrastinateQueue, build_app
     from aaaf.services.assess import assess_all
@@ -65,7 +100,7 @@ def run(agents: int, events_per_agent: int) -> dict[str, dict[str, int]]:
 
     os.environ.setdefault("AAAF_SECRET_KEY", "YmVuY2gtc2VjcmV0LW9mLXRoZS1hYWFmLWJlbmNoLTMyYnl0ZXMhIQ==")
     tasks.assessment_jobs_at_once = _as("assessment job body", tasks.assessment_jobs_at_once)
-    tasks.badge_jobs_at_once = _as("badge job body", tasks.badge_jobs_at_once)
+    tasks.badge_jobs_at_once = _until_badges(_as("badge job body", tasks.badge_jobs_at_once))
     name = f"aaaf_count_{uuid.uuid4().hex[:10]}"
     admin = create_engine(POSTGRES_URL, poolclass=NullPool)
     with admin.begin() as connection:
@@ -78,19 +113,30 @@ def run(agents: int, events_per_agent: int) -> dict[str, dict[str, int]]:
             org = store.scope(store.default_organization().id)
             collect(org, read_jsonl(Path(tmp) / "fleet.jsonl"), now=datetime.now(UTC), enroll=True)
             secret_box(store)
+            warm.warm_up()  # as aaaf worker does before it takes jobs
             app = build_app(address, lambda: store)
             recording.set()
+            control(CALLGRIND, "-i", "on")
             _as("assess --all", assess_all)(org, now=datetime.now(UTC))
+            _stop_counting("assess_all")
             queue = ProcrastinateQueue(app)
-            _as("trigger", trigger_assessments)(org, org.agents(), queue, now=datetime.now(UTC))
+            agents_now = org.agents()
+            control(CALLGRIND, "-i", "on")
+            _as("trigger", trigger_assessments)(org, agents_now, queue, now=datetime.now(UTC))
+            _stop_counting("trigger")
+            beat = {"update_heartbeat_interval": 3600.0} if os.environ.get(CALLGRIND) else {}
 
             async def work() -> None:
                 async with app.open_async():
+                    control(CALLGRIND, "-i", "on")
+                    _counting.set()
                     await app.run_worker_async(
-                        queues=[QUEUE], concurrency=1, wait=False, install_signal_handlers=False
+                        queues=[QUEUE], concurrency=1, wait=False, install_signal_handlers=False, **beat
                     )
 
             asyncio.run(work())
+            if _counting.is_set():  # no badge job ran
+                _stop_counting("worker")
             recording.clear()
     finally:
         with admin.begin() as connection:
@@ -107,7 +153,8 @@ def main() -> None:
     parser.add_argument("--events-per-agent", type=int, default=200)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    patch_libpq(_label)
+    if not os.environ.get(CALLGRIND):
+        patch_libpq(_label)
     counts = run(args.agents, args.events_per_agent)
     for phase, count in sorted(counts.items()):
         print(f"{phase}: {count['statements']} statements, {count['round_trips']} round trips")

@@ -63,7 +63,8 @@ def refresh_agent_summaries(
     """Rebuild the summary rows of ``agent_ids`` (of ``organization_id``) from their
     assessments, badges and trust history, in ``connection``'s transaction.
 
-    ``inserted``: assessments this transaction has just inserted, as written (records with
+    ``inserted``: assessments this transaction has just written — inserted, or triggered ones
+    finished (:mod:`aaaf.store.claimed_assessments`) (records with
     ``id``, ``agent_id``, ``status``, ``type``, ``result``, ``review_state``, ``anomalous``,
     ``created_at``, ``completed_at`` and ``valid_until`` as stored): they are ranked from
     memory instead of being read back and their results decoded again (about 6 % of a
