@@ -25,7 +25,7 @@ from synthetic import agent_events
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
 
-def _records(raw: list[dict[str, Any]]) -> list[EventRecord]:
+def records(raw: list[dict[str, Any]]) -> list[EventRecord]:
     out = []
     for i, event in enumerate(raw):
         data = event["data"]
@@ -60,7 +60,7 @@ def run(agents: int = 10, events_per_agent: int = 1000, repeats: int = 3) -> dic
     limits = threadpool_limits(limits=1, user_api="blas")  # as the service scores (one BLAS thread)
     keep_allocations()  # and with the allocator's thresholds it sets for resampling runs
     for index in range(agents):
-        events = _records(list(agent_events(f"bench-{index}", events_per_agent, NOW, rng)))
+        events = records(list(agent_events(f"bench-{index}", events_per_agent, NOW, rng)))
         for _ in range(repeats):
             start, cpu = time.perf_counter(), time.process_time()
             aaaf_scheme.assess(events, config, NOW, enforce_minimums=False, uncertainty=False)
