@@ -21,6 +21,7 @@ def test_valid_event_builds_the_frozen_dataclass_field_for_field() -> None:
         "k-1",
         b'{"task_id":"t-1"}',
         "2026-04-16T14:30:00Z",
+        True,
     )
     built, reference = valid_event(*fields), ValidEvent(*fields)
     assert type(built) is ValidEvent

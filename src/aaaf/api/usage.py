@@ -66,12 +66,14 @@ class UsageMeter:
                             mine[name] = mine.get(name, 0) + amount
                 raise
 
-    async def run(self, store: Store, interval: float = FLUSH_INTERVAL_S) -> None:
-        """Flush every ``interval`` seconds until cancelled."""
+    async def run(self, store: Store, interval: float | None = None) -> None:
+        """Flush every ``interval`` seconds (:data:`FLUSH_INTERVAL_S` as it is when the
+        server starts, unless given) until cancelled."""
         from aaaf.store.availability import database_unavailable
 
+        every = FLUSH_INTERVAL_S if interval is None else interval
         while True:
-            await asyncio.sleep(interval)
+            await asyncio.sleep(every)
             try:
                 await asyncio.to_thread(self.flush, store)
             except Exception as error:  # a failed flush is retried with the next one

@@ -40,6 +40,9 @@ class ValidEvent:
     # the client's text of ``timestamp`` when PostgreSQL reads the same instant from it
     # (aaaf.evidence.timestamps.same_instant_in_postgres), or None: the COPY writes it as it came
     timestamp_text: str | None = field(default=None, compare=False, repr=False)
+    # validation proved the event has nothing to warn of (aaaf.evidence.warnings.quiet, asked with the
+    # organization's taxonomy and checklist): collect looks for no warnings in it; not part of its identity
+    quiet: bool = field(default=False, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical event JSON of SCORING.md §1 (timestamp in UTC with a 'Z')."""
@@ -60,7 +63,17 @@ class ValidEvent:
 _NEW = object.__new__
 _SET_FIELDS = tuple(
     ValidEvent.__dict__[name].__set__
-    for name in ("agent", "type", "timestamp", "data", "task_id", "key", "data_json", "timestamp_text")
+    for name in (
+        "agent",
+        "type",
+        "timestamp",
+        "data",
+        "task_id",
+        "key",
+        "data_json",
+        "timestamp_text",
+        "quiet",
+    )
 )
 
 
@@ -73,11 +86,14 @@ def valid_event(
     key: str | None,
     data_json: bytes | None,
     timestamp_text: str | None = None,
+    quiet: bool = False,
 ) -> ValidEvent:
-    """``ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json, timestamp_text)``, built at
-    half the cost (the validator's hot path)."""
+    """``ValidEvent(agent, event_type, timestamp, data, task_id, key, data_json, timestamp_text, quiet)``,
+    built at half the cost (the validator's hot path)."""
     event = _NEW(ValidEvent)
-    set_agent, set_type, set_timestamp, set_data, set_task_id, set_key, set_json, set_text = _SET_FIELDS
+    set_agent, set_type, set_timestamp, set_data, set_task_id, set_key, set_json, set_text, set_quiet = (
+        _SET_FIELDS
+    )
     set_agent(event, agent)
     set_type(event, event_type)
     set_timestamp(event, timestamp)
@@ -86,6 +102,7 @@ def valid_event(
     set_key(event, key)
     set_json(event, data_json)
     set_text(event, timestamp_text)
+    set_quiet(event, quiet)
     return event
 
 

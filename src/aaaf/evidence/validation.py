@@ -31,6 +31,7 @@ from aaaf.evidence.models import EventError, EventValidationError, ValidEvent, v
 from aaaf.evidence.payloads import PAYLOAD_ADAPTERS, RULE_ERROR, field_phrase, one_of_phrase, show_value
 from aaaf.evidence.timestamps import parse_rfc3339, same_instant_in_postgres, timestamp_problem
 from aaaf.evidence.vocabulary import EVIDENCE_EVENT_TYPES
+from aaaf.evidence.warnings import quiet
 from aaaf.scoring.results import iso
 
 DEFAULT_FUTURE_TOLERANCE_SECONDS = 300.0  # SCORING.md §1: 5 minutes (config)
@@ -198,6 +199,7 @@ def _validate(
     tolerance_seconds: float,
     default_agent: str | None,
     limits: EventLimits = DEFAULT_LIMITS,
+    words: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> ValidEvent:
     if not isinstance(raw, dict):
         raise _invalid(None, f"event must be a JSON object, got {show_value(raw)}")
@@ -249,8 +251,13 @@ def _validate(
     # the commonest payloads, well formed, proven so by a plain check (aaaf.evidence.fast_payloads)
     stamp = raw["timestamp"]  # parsed by _timestamp_of when it is text
     data_json = fast_document(event_type, data, limits, stamp if type(stamp) is str else None)
-    if data_json is None:
-        data_json = _checked_payload(event_type, validator, data, limits)
+    if data_json is not None:
+        # no unknown field in the payload (the plain check counted them): the warnings' second pass over
+        # the event is needed only when this says it has something to warn of (validating and looking for
+        # warnings in bench_api's 1 000 events: 48.5 -> 46.0 M instructions, callgrind; ~2.3 % of the request)
+        silent = words is not None and quiet(raw, data, words[0], words[1])  # no *words: a plain call
+    else:
+        data_json, silent = _checked_payload(event_type, validator, data, limits), False
 
     if event_type == "workflow_run":
         miner = data.get("miner")
@@ -262,7 +269,7 @@ def _validate(
 
     task_id = data.get("task_id")
     spelt = stamp if type(stamp) is str and same_instant_in_postgres(stamp) else None
-    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json, spelt)
+    return valid_event(agent, event_type, timestamp, data, task_id, key, data_json, spelt, silent)
 
 
 def _latest_allowed(now: datetime, future_tolerance_seconds: float) -> datetime:
@@ -304,13 +311,16 @@ def event_validator(
     default_agent: str | None = None,
     future_tolerance_seconds: float = DEFAULT_FUTURE_TOLERANCE_SECONDS,
     limits: EventLimits = DEFAULT_LIMITS,
+    words: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> Callable[[Any], ValidEvent]:
     """:func:`validate_event` with its settings bound once (the ingest hot path: the
-    future bound is computed once per batch, not once per event)."""
+    future bound is computed once per batch, not once per event).  With ``words``, the
+    organization's taxonomy and checklist, an event is marked ``quiet`` when it has nothing
+    to warn of (:func:`aaaf.evidence.warnings.quiet`)."""
     latest_allowed = _latest_allowed(now, future_tolerance_seconds)
 
     def validate(raw: Any) -> ValidEvent:
-        return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits)
+        return _validate(raw, latest_allowed, now, future_tolerance_seconds, default_agent, limits, words)
 
     return validate
 

@@ -32,25 +32,40 @@ _NO_FIELDS: frozenset[str] = frozenset()
 def payload_warnings(
     raw: Mapping[str, Any], event_type: str, taxonomy: frozenset[str], checklist: frozenset[str]
 ) -> list[tuple[str, str]]:
-    """``(field, message)`` for each finding in a valid event ``raw`` of ``event_type``."""
+    """``(field, message)`` for each finding in a valid event ``raw`` of ``event_type`` (none
+    to look for when validation found it :func:`quiet`: ``ValidEvent.quiet``)."""
     data = raw.get("data")
-    if type(raw) is dict and type(data) is dict:
-        # the common shape: nothing unknown, no free text out of place — no generator, no sorting
-        # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU);
-        # exact types first, no isinstance(…, Mapping) (an ABC check per call): anything else is
-        # left to _findings (callgrind: 13 700 -> 4 200 instructions an event, bench_api's events)
-        known = _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
-        if raw.keys() <= ENVELOPE_KEYS and data.keys() <= known:
-            domain = data.get("domain")
-            review = data.get("review_checklist")
-            items = data.get("checklist")
-            if (
-                (domain is None or not taxonomy or (type(domain) is str and domain in taxonomy))
-                and (review is None or not checklist or (type(review) is dict and review.keys() <= checklist))
-                and (items is None or not checklist or (type(items) is dict and items.keys() <= checklist))
-            ):
-                return []
+    # the common shape: nothing unknown, no free text out of place — no generator, no sorting
+    # (measured: 30 -> 15 µs an event with a checklist and taxonomy set, ~10 % of collect's CPU);
+    # exact types first, no isinstance(…, Mapping) (an ABC check per call): anything else is
+    # left to _findings (callgrind: 13 700 -> 4 200 instructions an event, bench_api's events)
+    if (
+        type(raw) is dict
+        and type(data) is dict
+        and data.keys() <= _KNOWN_FIELDS.get(event_type, _NO_FIELDS)
+        and quiet(raw, data, taxonomy, checklist)
+    ):
+        return []
     return list(_findings(raw, event_type, taxonomy, checklist))
+
+
+def quiet(
+    raw: dict[str, Any], data: dict[str, Any], taxonomy: frozenset[str], checklist: frozenset[str]
+) -> bool:
+    """Whether the event ``raw``, whose payload ``data`` has no unknown field, has nothing to warn of:
+    no unknown envelope key, its domain in ``taxonomy`` and its checklist items in ``checklist``
+    (either empty: nothing to check).  Validation asks it for a payload it proved well formed
+    (``aaaf.evidence.fast_payloads``), so the event needs no second pass here."""
+    if not raw.keys() <= ENVELOPE_KEYS:
+        return False
+    domain = data.get("domain")
+    review = data.get("review_checklist")
+    items = data.get("checklist")
+    return (
+        (domain is None or not taxonomy or (type(domain) is str and domain in taxonomy))
+        and (review is None or not checklist or (type(review) is dict and review.keys() <= checklist))
+        and (items is None or not checklist or (type(items) is dict and items.keys() <= checklist))
+    )
 
 
 def _findings(

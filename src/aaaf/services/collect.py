@@ -453,13 +453,13 @@ def collect(
     tolerance = (
         future_tolerance_seconds if future_tolerance_seconds is not None else config.future_tolerance_seconds
     )
+    words = taxonomy, checklist = frozenset(config.taxonomy), frozenset(config.checklist)
     validate = event_validator(
-        now=now, default_agent=default_agent, future_tolerance_seconds=tolerance, limits=limits
+        now=now, default_agent=default_agent, future_tolerance_seconds=tolerance, limits=limits, words=words
     )
     chunk: list[_Pending] = []
     seen = 0
     writer = _ChunkWriter(org)
-    taxonomy, checklist = frozenset(config.taxonomy), frozenset(config.checklist)
 
     def flush() -> None:
         resolver.enrol_pending()
@@ -514,8 +514,9 @@ def collect(
                     else:
                         report.reject(rejected)
                     continue
-                for name, message in payload_warnings(fields, event.type, taxonomy, checklist):
-                    report.warn(index, line, name, message)
+                if not event.quiet:  # validation found nothing to warn of in most events
+                    for name, message in payload_warnings(fields, event.type, taxonomy, checklist):
+                        report.warn(index, line, name, message)
                 chunk.append(_Pending(agent, event, index, line))
                 if len(chunk) >= CHUNK_SIZE:
                     flush()
