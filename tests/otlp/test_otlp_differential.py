@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as ProtoSpan
 from opentelemetry.proto.trace.v1.trace_pb2 import Status
 
@@ -24,30 +24,13 @@ from aaaf.api import otlp_codec as codec
 from aaaf.evidence import otlp as mapping
 from aaaf.evidence.otlp import KeptSpan, Plan, Span, StoredEvent
 from tests.otlp import reference_mapping as reference
+from tests.otlp.proto_values import any_value
 
 SEQUENCES = 300
 T0 = 1_790_000_000_123_456_789
 KNOWN_AGENT = str(uuid.UUID(int=0xA))
 ODD_STRINGS = ["", " ", "x", "é—✓", "tab\tand\nnewline", "nul\x00inside", "a" * 300, "-", "Invoke_Agent"]
 DIMENSIONS = ["Accuracy", "scope honesty", "SCOPE_HONESTY", "safety", "bond", "nothing known", "tool-use"]
-
-
-def _any(value: Any) -> AnyValue:
-    if value is None:
-        return AnyValue()  # no value set
-    if isinstance(value, bool):
-        return AnyValue(bool_value=value)
-    if isinstance(value, int):
-        return AnyValue(int_value=value)
-    if isinstance(value, float):
-        return AnyValue(double_value=value)
-    if isinstance(value, bytes):
-        return AnyValue(bytes_value=value)
-    if isinstance(value, list):
-        return AnyValue(array_value={"values": [_any(item) for item in value]})
-    if isinstance(value, dict):
-        return AnyValue(kvlist_value={"values": [KeyValue(key=k, value=_any(v)) for k, v in value.items()]})
-    return AnyValue(string_value=value)
 
 
 def _random_value(rng: random.Random, depth: int = 0) -> Any:
@@ -129,7 +112,7 @@ def _events(rng: random.Random) -> list[ProtoSpan.Event]:
             ProtoSpan.Event(
                 name=name,
                 time_unix_nano=T0 + rng.randrange(10**10),
-                attributes=[KeyValue(key=k, value=_any(v)) for k, v in attributes.items()],
+                attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attributes.items()],
             )
         )
     return out
@@ -172,7 +155,7 @@ def _trace(rng: random.Random, trace_number: int) -> list[ProtoSpan]:
                 start_time_unix_nano=start,
                 end_time_unix_nano=start + rng.randrange(10**9),
                 status=status,
-                attributes=[KeyValue(key=k, value=_any(v)) for k, v in attributes.items()],
+                attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attributes.items()],
                 events=_events(rng),
             )
         )

@@ -15,34 +15,19 @@ from typing import Any
 
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as ProtoSpan
 from opentelemetry.proto.trace.v1.trace_pb2 import Status
 
 from aaaf.api import otlp_codec as codec
 from aaaf.services.otlp import ingest_spans
+from tests.otlp.proto_values import any_value
 
 EXPECTED = Path(__file__).parent / "data" / "same_events.json"
 T0 = 1_790_000_000_123_456_789  # ns, 2026-09-21, sub-microsecond digits
 S = 1_000_000_000
 NOW = datetime.fromtimestamp(T0 // S, UTC) + timedelta(hours=1)
 TRACES = [f"{n:032x}" for n in range(0xA1, 0xA6)]
-
-
-def _value(value: Any) -> AnyValue:
-    if isinstance(value, bool):
-        return AnyValue(bool_value=value)
-    if isinstance(value, int):
-        return AnyValue(int_value=value)
-    if isinstance(value, float):
-        return AnyValue(double_value=value)
-    if isinstance(value, bytes):
-        return AnyValue(bytes_value=value)
-    if isinstance(value, list):
-        return AnyValue(array_value={"values": [_value(item) for item in value]})
-    if isinstance(value, dict):
-        return AnyValue(kvlist_value={"values": [KeyValue(key=k, value=_value(v)) for k, v in value.items()]})
-    return AnyValue(string_value=value)
 
 
 def _span(
@@ -66,12 +51,12 @@ def _span(
         start_time_unix_nano=T0 + int(start * S),
         end_time_unix_nano=T0 + int(end * S),
         status=status,
-        attributes=[KeyValue(key=key, value=_value(value)) for key, value in attributes.items()],
+        attributes=[KeyValue(key=key, value=any_value(value)) for key, value in attributes.items()],
         events=[
             ProtoSpan.Event(
                 name=event,
                 time_unix_nano=T0 + int(at * S),
-                attributes=[KeyValue(key=k, value=_value(v)) for k, v in attrs.items()],
+                attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attrs.items()],
             )
             for event, at, attrs in events
         ],
