@@ -294,6 +294,19 @@ def tool_name(span: Span) -> str:
     return parts[1] if len(parts) == 2 and parts[1] else span.name
 
 
+def _tool_event(
+    span: Span, task: TaskRef, name: str, recovered: bool, provenance: dict[str, Any] | None
+) -> dict[str, Any]:
+    data = {
+        "task_id": task.task_id,
+        "tool": name,
+        "success": not span.error,
+        "unnecessary": span.attributes.get("aaaf.tool.unnecessary", False),
+        "error_recovered": recovered,
+    }
+    return _envelope(span, task, "tool_invoked", moment(span.start_ns), data, "tool", provenance)
+
+
 def dimension_of(evaluation: Mapping[str, Any]) -> str | None:
     """The trust dimension an evaluation names (``aaaf.trust.dimension``, else
     ``gen_ai.evaluation.name``; case, ``_``, ``-`` and spaces ignored), or None."""
@@ -452,24 +465,20 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
     stored); a pending one is mapped once its chain of parents is complete; one found unused
     before is looked at again.
 
-    A tool call's event is made in place (no calls of ``_tool_event``, :func:`moment`,
-    :func:`_envelope` per span: -4 %), a span whose parent is resolved takes its parent's result,
-    and the recovering calls are noted as the spans resolve (one pass fewer): join 22.5 ->
-    19.4 M instructions an export of bench_otlp's 512 spans (callgrind,
-    ``count_otlp_work.py --mapping``).
+    A span whose parent is resolved takes its parent's result, and the recovering calls are
+    noted as the spans resolve (one pass fewer).
     """
     plan = Plan()
     spans: dict[tuple[str, str], Span] = {}
     state: dict[tuple[str, str], KeptSpan] = {}
     for item in kept:
-        key = (item.span.trace_id, item.span.span_id)
-        spans[key] = item.span
-        state[key] = item
+        spans[item.span.key] = item.span
+        state[item.span.key] = item
     fresh: dict[tuple[str, str], None] = {}  # ordered, and a set (a list's `in` was quadratic)
     for span in received:
-        key = (span.trace_id, span.span_id)  # Span.key's, without its call
+        key = span.key
         # a re-sent span found unused before is looked at again (its agent may exist now)
-        known = state.get(key) if state else None
+        known = state.get(key)
         if known is None or known.state != "joined":
             spans[key] = span
             fresh[key] = None
@@ -480,10 +489,7 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
         operation = operations[key] = operation_of(span)
         if operation == EXECUTE_TOOL:
             tools[key] = tool_name(span)
-    if state:  # else (most exports) no kept state looked up per span, nor pending added: join -2 %
-        to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
-    else:
-        to_map = list(fresh)
+    to_map = list(dict.fromkeys([*fresh, *(k for k, v in state.items() if v.state == "pending")]))
 
     resolved: dict[tuple[str, str], tuple[str, TaskRef | None, str | None]] = {}
 
@@ -553,41 +559,23 @@ def join(received: Iterable[Span], kept: Iterable[KeptSpan], is_agent_id: Callab
         outcomes.append(SpanOutcome(span, new_state, task, reason))
         if new_state != "joined" or task is None:
             continue
-        attributes = span.attributes
-        # _provenance's test first, a call only for the few spans that have it: join -2.2 %
-        provenance = (
-            _provenance(span)
-            if "aaaf.evidence_source" in attributes or "aaaf.stress_run_id" in attributes
-            else None
-        )
-        if operation == EXECUTE_TOOL:  # most spans: one event, made here
+        provenance = _provenance(span)
+        if operation == EXECUTE_TOOL:  # most spans: one event, appended as it is made
             name = tools[key]
-            error = span.error
-            data = {
-                "task_id": task.task_id,
-                "tool": name,
-                "success": not error,
-                "unnecessary": attributes.get("aaaf.tool.unnecessary", False),
-                "error_recovered": error
-                and latest_success.get((task.task_id, name), _NEVER) > (span.start_ns, span.span_id),
-            }
-            if provenance is not None:
-                data.update(provenance)
-            events.append(
-                {
-                    "id": f"otel-{key[0]}-{key[1]}-tool",
-                    "agent": task.agent,
-                    "type": "tool_invoked",
-                    "timestamp": _EPOCH + timedelta(0, 0, span.start_ns // 1000),  # moment's
-                    "data": data,
-                }
+            recovered = span.error and latest_success.get((task.task_id, name), _NEVER) > (
+                span.start_ns,
+                span.span_id,
             )
+            events.append(_tool_event(span, task, name, recovered, provenance))
             event_spans.append(key)
         elif operation == INVOKE_AGENT and task.task_id == task_id_of(span):
             made = _task_events(span, task, provenance)
             events += made
             event_spans += [key] * len(made)
-            if "aaaf.task.domain" not in attributes or "aaaf.task.complexity_level" not in attributes:
+            if (
+                "aaaf.task.domain" not in span.attributes
+                or "aaaf.task.complexity_level" not in span.attributes
+            ):
                 plan.warnings.append(
                     "invoke_agent spans without aaaf.task.domain and aaaf.task.complexity_level make "
                     "tasks without a task_assigned (left out of speed and consistency)"
