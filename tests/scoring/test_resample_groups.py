@@ -6,6 +6,8 @@ two or three, equal values, values 1e-12 apart, values far from 0."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -118,3 +120,27 @@ def test_one_distinct_copy_or_a_hair_of_spread_is_exact(values: list[float]) -> 
     rows = [np.bincount(np.array(pick), minlength=n) for pick in np.ndindex(*(n,) * n)]
     rows += [np.eye(n, dtype=np.int64)[0] * 7 + np.eye(n, dtype=np.int64)[-1]]
     check(arrays, np.stack(rows).astype(np.float64), 2)
+
+
+def test_a_metric_constant_within_a_group_has_no_sums_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its CV is 0 in every resample (copies of equal values): each metric's one-pass sums are
+    taken only for the groups where that metric varies in the window, not for every group
+    where either does.  Group 0: accuracy varies, credit not; 1: neither; 2: both."""
+    from aaaf.scoring import resample_groups
+
+    accuracy = [0.2, 0.9, 0.5, 0.5, 0.1, 0.7, 0.4]
+    credit = [1.0, 1.0, 0.5, 0.5, 0.5, 1.0, 0.0]
+    group = [0, 0, 1, 1, 2, 2, 2]
+    arrays = arrays_of(accuracy, credit, group)
+    seen: list[tuple[list[int], list[int]]] = []
+    original = resample_groups._group_cvs
+
+    def spy(size: np.ndarray, sums: Any, vary: Any, *rest: Any) -> Any:
+        seen.append(([int(s.shape[1]) for s in sums], [v.tolist() for v in vary]))
+        return original(size, sums, vary, *rest)
+
+    monkeypatch.setattr(resample_groups, "_group_cvs", spy)
+    indices = np.random.default_rng(7).integers(0, arrays.n, size=(60, arrays.n))
+    counts = np.stack([np.bincount(row, minlength=arrays.n) for row in indices]).astype(np.float64)
+    check(arrays, counts, 2)  # and the answers are still the engine's
+    assert seen == [([2, 1], [[0, 2], [2]])]
