@@ -6,6 +6,7 @@ shortcut (the slow reference of test_uncertainty.py checks the answers themselve
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -156,3 +157,49 @@ def test_a_levels_sums_are_taken_only_when_it_is_tried(
     assert np.mean(ceiling == 1.0) > 0.9
     # the tasks of every level would be all 60
     assert taken and sum(taken) < 0.5 * sum(c is not None for c in rows.arrays.complexity)
+
+
+class _Products(np.ndarray):
+    """The counts, counting how many times they are multiplied (``counts @ columns``)."""
+
+    taken = 0
+
+    def __matmul__(self, other: Any) -> Any:
+        _Products.taken += 1
+        return np.asarray(self) @ other
+
+
+def test_the_counted_columns_are_one_product_and_loose_orchestration_none() -> None:
+    """Completed copies, tool and delegation counts are sums of integers (or of quarters),
+    exact in any order: one product of the counts with all of them serves every formula that
+    reads them.  With no task's own orchestration results every resample holds the window's,
+    and nothing is multiplied for them."""
+    ev = Events()
+    events: list[EventRecord] = []
+    for i in range(30):
+        task = f"t{i:03d}"
+        events += ev.task(task, "accepted", domain=DOMAINS[i % 3], autonomy=i % 4, days_ago=float(i % 10))
+        events.append(ev.tool(task, ("search", "shell")[i % 2], success=i % 5 != 0))
+        events.append(ev.decision(task, "delegate", "delegate", delegate_to="a", optimal_delegate="a"))
+        events.append(ev.outcome(task, ("success", "partial")[i % 2], revision_needed=i % 3 == 0))
+    events.append(ev.orchestration(None, synthesis=0.8, workflow=0.6))
+    window = engine.window_evidence(fold_evidence(events), CONFIG, WINDOW_END)
+    arrays = unc.task_arrays(window)
+    assert not arrays.orchestration_per_task.any() and arrays.tool_names
+    counts = unc.draw_counts(unc.draw_indices(arrays.n, 200, 0), arrays.n)
+    whole = unc.group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, CONFIG.consistency_min_group)
+    formulas = CAPABILITY_ROWS.complete()
+    names = ("tool_proficiency", "delegation_capability", "orchestration_skills")
+    plain = [formulas[name](unc.CapabilityRows(counts, arrays, CONFIG, whole)) for name in names]
+    _Products.taken = 0
+    rows = unc.CapabilityRows(counts.view(_Products), arrays, CONFIG, whole)
+    counted = [np.asarray(formulas[name](rows)) for name in names]
+    assert _Products.taken == 1
+    for before, after in zip(plain, counted, strict=True):
+        assert before.tobytes() == after.tobytes()
+    # each column as its own product, bit for bit
+    sums = counts @ arrays.tool_per_task
+    assert (rows.tallies[:, 2 : 2 + sums.shape[1]] == sums).all()
+    assert (rows.tallies[:, -6:] == counts @ arrays.delegation_per_task).all()
+    # the window's one loose result in every resample: workflow, handling (nothing injected), synthesis
+    assert (counted[2] == math.fsum((0.6, 1.0, 0.8)) / 3).all()

@@ -36,21 +36,41 @@ class CapabilityRows:
     (``counts``, B × n), the window's task columns, the config and the window's group
     statistics (``whole``); what several formulas need is computed once, when first asked."""
 
-    __slots__ = ("_any_completed", "arrays", "config", "counts", "whole")
+    __slots__ = ("_tallies", "arrays", "config", "counts", "whole")
 
     def __init__(self, counts: FloatArray, arrays: TaskArrays, config: AAAFConfig, whole: GroupStats) -> None:
         self.counts = counts
         self.arrays = arrays
         self.config = config
         self.whole = whole
-        self._any_completed: BoolArray | None = None
+        self._tallies: FloatArray | None = None
+
+    @property
+    def tallies(self) -> FloatArray:
+        """Every resample's completed copies, completed copies with an autonomy level, tool
+        counts (:attr:`TaskArrays.tool_per_task`) and delegation counts
+        (:attr:`TaskArrays.delegation_per_task`), in that column order: one product of the
+        counts with these columns together.  Each is a sum of integers or of quarters (a
+        management score), exact in any order, so it is the same float as its own product
+        (with the orchestration shortcut: bootstrap 95.53 -> 94.12 M instructions per 1 000-event
+        agent, callgrind)."""
+        if self._tallies is None:
+            arrays = self.arrays
+            columns = np.column_stack(
+                (
+                    arrays.completed,
+                    arrays.completed_with_autonomy,
+                    arrays.tool_per_task,
+                    arrays.delegation_per_task,
+                )
+            )
+            self._tallies = self.counts @ columns
+        return self._tallies
 
     @property
     def any_completed(self) -> BoolArray:
         """Whether each resample holds a completed copy."""
-        if self._any_completed is None:
-            self._any_completed = (self.counts @ self.arrays.completed) > 0.0
-        return self._any_completed
+        return self.tallies[:, 0] > 0.0
 
 
 @CAPABILITY_ROWS.register("domain_breadth")
@@ -88,7 +108,7 @@ def _tool_proficiency(rows: CapabilityRows) -> FloatArray:
     n_tools = len(arrays.tool_names)
     if n_tools == 0:
         return np.full(n_rows, np.nan)
-    sums = (arrays.tool_base[None, :] + counts @ arrays.tool_per_task).reshape(n_rows, n_tools, 5)
+    sums = (arrays.tool_base[None, :] + rows.tallies[:, 2 : 2 + 5 * n_tools]).reshape(n_rows, n_tools, 5)
     invocations, successes, failures, recovered, unnecessary = (sums[:, :, k] for k in range(5))
     qualifies = invocations >= MIN_TOOL_INVOCATIONS
     safe = np.where(invocations > 0.0, invocations, 1.0)
@@ -111,7 +131,7 @@ def _autonomy_level(rows: CapabilityRows) -> FloatArray:
         dtype=np.int64,
     ).reshape(-1)
     autonomy = highest_level(counts, arrays, config, arrays.autonomy, AUTONOMY_LEVELS, 3, None, by_autonomy)
-    with_autonomy = (counts @ arrays.completed_with_autonomy) > 0.0
+    with_autonomy = rows.tallies[:, 1] > 0.0
     return np.where(with_autonomy, autonomy, np.nan)
 
 
@@ -141,7 +161,7 @@ def _learning_rate(rows: CapabilityRows) -> FloatArray:
 @CAPABILITY_ROWS.register("delegation_capability")
 def _delegation_capability(rows: CapabilityRows) -> FloatArray:
     arrays = rows.arrays
-    sums = arrays.delegation_base[None, :] + rows.counts @ arrays.delegation_per_task
+    sums = arrays.delegation_base[None, :] + rows.tallies[:, -6:]
     judgment = divide(sums[:, 1], sums[:, 0])
     selection = divide(sums[:, 3], sums[:, 2])
     management = divide(sums[:, 5], sums[:, 4])
@@ -151,7 +171,11 @@ def _delegation_capability(rows: CapabilityRows) -> FloatArray:
 
 @CAPABILITY_ROWS.register("orchestration_skills")
 def _orchestration_skills(rows: CapabilityRows) -> FloatArray:
-    sums = rows.arrays.orchestration_base[None, :] + rows.counts @ rows.arrays.orchestration_per_task
+    arrays = rows.arrays
+    if arrays.orchestration_per_task.any():
+        sums = arrays.orchestration_base[None, :] + rows.counts @ arrays.orchestration_per_task
+    else:  # no task has results of its own: every resample has the window's (base + 0, the same floats)
+        sums = np.broadcast_to(arrays.orchestration_base, (rows.counts.shape[0], 2))
     return divide(sums[:, 1], sums[:, 0])
 
 
