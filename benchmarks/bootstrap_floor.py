@@ -19,8 +19,9 @@ a value, sparse where each task sits in one subset):
 Nothing else is B × n: what is left (a few B-vectors per dimension and subset, the composites,
 the interval) is per resample, not per copy.  The actual bootstrap is split the same way:
 ``task_arrays`` (per task, no B), ``draw``, ``counts``, ``group_stats`` (the window's), ``itself``,
-``performance`` and each Capability dimension (each given the same counts and group statistics
-as ``resampled_scores`` gives it), ``rest`` (the whole ``assessment_uncertainty`` minus the steps).
+``performance``, ``tallies`` (the counted columns' one product, :class:`CapabilityRows`) and each
+Capability dimension (each given the same counts, group statistics and tallies as
+``resampled_scores`` gives it), ``rest`` (the whole ``assessment_uncertainty`` minus the steps).
 
 Without callgrind it prints each step's CPU ms per agent (median of ``--repeats`` runs per
 agent, summed over agents ÷ agents).  Counted::
@@ -137,8 +138,8 @@ def actual_steps(window: Any, config: Any, assessed: Any) -> list[tuple[str, Cal
     columns = np.arange(n, dtype=np.int64)
     whole = group_stats(counts, columns, arrays, config.consistency_min_group)
 
-    def dimension(formula: Callable[[Any], Any]) -> Any:
-        return formula(CapabilityRows(counts, arrays, config, whole))
+    shared = CapabilityRows(counts, arrays, config, whole)
+    shared.tallies  # noqa: B018  (computed once, as one run computes it: its own step below)
 
     return [
         ("whole", partial(assessment_uncertainty, window, config, assessed)),
@@ -148,7 +149,8 @@ def actual_steps(window: Any, config: Any, assessed: Any) -> list[tuple[str, Cal
         ("group_stats", partial(group_stats, counts, columns, arrays, config.consistency_min_group)),
         ("itself", partial(window_rows, counts, arrays)),
         ("performance", partial(performance_scores, counts, columns, arrays, config, whole)),
-        *((name, partial(dimension, formula)) for name, formula in CAPABILITY_ROWS.complete().items()),
+        ("tallies", lambda: CapabilityRows(counts, arrays, config, whole).tallies),
+        *((name, partial(formula, shared)) for name, formula in CAPABILITY_ROWS.complete().items()),
     ]
 
 
