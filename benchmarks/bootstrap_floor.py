@@ -24,7 +24,10 @@ Capability dimension (each given the same counts, group statistics and tallies a
 ``resampled_scores`` gives it), ``rest`` (the whole ``assessment_uncertainty`` minus the steps).
 
 Without callgrind it prints each step's CPU ms per agent (median of ``--repeats`` runs per
-agent, summed over agents ÷ agents).  Counted::
+agent, summed over agents ÷ agents).  Each step so is run warm, its inputs in the caches as the
+step before it left them; ``--in-situ`` times the same steps inside whole runs instead (each
+call timed where ``assessment_uncertainty`` makes it, ``--repeats`` whole runs per agent):
+the difference is what the run's cache traffic costs each step.  Counted::
 
     COUNT_FLOOR_CALLGRIND=1 PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \\
         --callgrind-out-file=/tmp/floor.out python benchmarks/bootstrap_floor.py --repeats 1
@@ -154,11 +157,63 @@ def actual_steps(window: Any, config: Any, assessed: Any) -> list[tuple[str, Cal
     ]
 
 
+def in_situ(windows: list[tuple[Any, Any]], config: Any, repeats: int) -> tuple[float, dict[str, float]]:
+    """CPU ms per agent of whole ``assessment_uncertainty`` runs, and of each step within them:
+    the functions ``resampled_scores`` calls (their names in :mod:`aaaf.scoring.uncertainty`),
+    the counted columns' product and each Capability formula, timed where the run calls them."""
+    from unittest import mock
+
+    from aaaf.scoring import uncertainty
+    from aaaf.scoring.capability_rows import CapabilityRows
+    from aaaf.scoring.dimensions import CAPABILITY_ROWS
+
+    spent: dict[str, float] = {}
+    inner: list[float] = []  # per timed call under way, the time of the timed calls inside it
+
+    def timed(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            inner.append(0.0)
+            try:
+                return call(*args, **kwargs)
+            finally:
+                elapsed = time.process_time() - start
+                spent[name] = spent.get(name, 0.0) + elapsed - inner.pop()  # its own time only
+                if inner:
+                    inner[-1] += elapsed
+
+        return run
+
+    steps = ("task_arrays", "draw_indices", "draw_counts", "group_stats", "window_rows", "performance_scores")
+    formulas = CAPABILITY_ROWS.complete()
+    tallies = CapabilityRows.tallies.fget
+    assert tallies is not None
+    with (
+        mock.patch.multiple(uncertainty, **{name: timed(name, getattr(uncertainty, name)) for name in steps}),
+        mock.patch.multiple(
+            uncertainty,
+            composite_rows=timed("composites", uncertainty.composite_rows),
+            interval_report=timed("interval_report", uncertainty.interval_report),
+        ),
+        # the registry's own mapping (complete() returns the one it keeps), each formula timed
+        mock.patch.dict(formulas, {name: timed(name, f) for name, f in formulas.items()}),  # type: ignore[arg-type]
+        mock.patch.object(CapabilityRows, "tallies", property(timed("tallies", tallies))),
+    ):
+        start = time.process_time()
+        for _ in range(repeats):
+            for window, assessed in windows:
+                uncertainty.assessment_uncertainty(window, config, assessed)
+        whole = time.process_time() - start
+    runs = repeats * len(windows)
+    return whole * 1000 / runs, {name: value * 1000 / runs for name, value in spent.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=7, help="runs of each step per agent (CPU mode)")
     parser.add_argument("--out", type=Path, help="callgrind's --callgrind-out-file: print each dump's totals")
+    parser.add_argument("--in-situ", action="store_true", help="time the steps inside whole runs too")
     args = parser.parse_args()
 
     from threadpoolctl import threadpool_limits
@@ -206,6 +261,12 @@ def main() -> None:
             print(f"  {name:24} {cpu[kind, name]:7.3f} ms" + _instructions(counted, names, kind, name))
         if kind == "actual":
             print(f"  {'rest':24} {cpu[kind, 'whole'] - parts:7.3f} ms (whole minus its steps)")
+    if args.in_situ:
+        whole, spent = in_situ(windows, config, args.repeats)
+        print(f"in situ: {whole:.2f} ms CPU per agent, whole runs; each step within them")
+        for name, value in spent.items():
+            print(f"  {name:24} {value:7.3f} ms")
+        print(f"  {'rest':24} {whole - sum(spent.values()):7.3f} ms (whole minus its steps)")
 
 
 def _dumped(out: Path | None, dumps: int, runs: int) -> list[float] | None:
