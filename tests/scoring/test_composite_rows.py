@@ -166,6 +166,29 @@ def test_hundredths_rows_are_the_scalar_composite() -> None:
         assert value == composite(dict(zip(names, row, strict=True)), table).score
 
 
+def test_rows_of_one_or_many_coverage_patterns_are_the_scalar_composite() -> None:
+    """One to seven dimensions in hundredths, in every way rows can be covered: every row
+    everything, every row all but the first (one pattern, one null), and nulls at random
+    (many patterns, rows with none): each row bit for bit the engine's."""
+    rng = np.random.default_rng(11)
+    for k in range(1, 8):
+        weights = _table(list(range(1, k + 1)), True)
+        names = [f"d{j}" for j in range(k)]
+        table = dict(zip(names, weights, strict=True))
+        full = rng.integers(0, 101, size=(600, k)) / 100.0
+        one_null = full.copy()
+        one_null[:, 0] = np.nan
+        some_null = full.copy()
+        some_null[rng.uniform(size=(600, k)) < 0.3] = np.nan
+        for matrix in (full, one_null, some_null):
+            got = composite_rows(matrix, weights).tolist()
+            for row, value in zip(matrix.tolist(), got, strict=True):
+                want = composite(
+                    {n: None if math.isnan(v) else v for n, v in zip(names, row, strict=True)}, table
+                )
+                assert (math.isnan(value) and want.score is None) or value == want.score, (k, row)
+
+
 # --------------------------------------------------------------------------- whole assessments
 
 _ISSUE_WEIGHTS = {

@@ -42,6 +42,8 @@ def composite_rows(scores: Sequence[FloatArray] | FloatArray, weights: Sequence[
     order of ``weights``; NaN is a null (uncovered) dimension.
     """
     products, has_value = _weighted_products(scores, weights)
+    if has_value.all():  # no row to leave null: no copy of the rows that have a value
+        return _correctly_rounded_sums(products)
     out = np.full(products.shape[0], np.nan)
     out[has_value] = _correctly_rounded_sums(products[has_value])
     return out
@@ -113,7 +115,9 @@ def _weighted_products(
         return np.zeros((rows, k)), np.zeros(rows, dtype=np.bool_)
     covered = ~np.isnan(stacked)
     # each row's coverage pattern as one integer (bit j: dimension j covered)
-    if k <= _TABLE_BITS:
+    if covered.all():  # one pattern, every dimension: no codes to take
+        patterns, inverse = np.array([(1 << k) - 1]), np.zeros(rows, dtype=np.int64)
+    elif k <= _TABLE_BITS:
         # a float product is exact for these small integers (an int64 one is not BLAS), and the
         # patterns present are found by a count per possible code, not a sort (-33 %, measured)
         codes = (covered.astype(np.float64) @ np.exp2(np.arange(k, dtype=np.float64))).astype(np.int64)
@@ -136,39 +140,59 @@ def _weighted_products(
         if renormalised:
             scored[at] = True
             used[at] = [renormalised.get(key, 0.0) for key in keys]
+    if patterns.shape[0] == 1:  # one coverage pattern (the usual): its weights, broadcast
+        values = stacked if int(patterns[0]) == (1 << k) - 1 else np.where(covered, stacked, 0.0)
+        return values * used[0], np.full(rows, scored[0])
     return used[inverse] * np.where(covered, stacked, 0.0), scored[inverse]
 
 
 def _correctly_rounded_sums(products: FloatArray) -> FloatArray:
     """``math.fsum`` of each row: TwoSum-certified where possible, ``math.fsum`` elsewhere."""
     rows, k = products.shape
-    total = np.zeros(rows)
+    if k == 0:
+        return np.zeros(rows)
+    # 0 + the first product is the running sum exactly, and the first rounding error the errors'
+    # sum exactly: TwoSum runs from the second product, its errors' TwoSum from the third, and
+    # the residuals are kept to be measured once (the same floats as from the first); with the
+    # one-pattern products and the bound taken only where a residual is not 0: bootstrap CPU
+    # -3.0 %, bench_uncertainty's CPU ratio -2.3 % (interleaved and alternating runs, measured)
+    total = 0.0 + products[:, 0]
     errors = np.zeros(rows)
-    residual_size = np.zeros(rows)
-    for j in range(k):
+    residuals = np.zeros((max(k - 2, 1), rows))
+    for j in range(1, k):
         x = products[:, j]
         running = total + x
         virtual = running - total
         error = (total - (running - virtual)) + (x - virtual)  # exact: total + x == running + error
         total = running
+        if j == 1:
+            errors = error
+            continue
         # the errors are summed by TwoSum as well: their exact sum is errors + Σ residual
         summed = errors + error
         virtual = summed - errors
-        residual = (errors - (summed - virtual)) + (error - virtual)
+        residual = residuals[j - 2]
+        np.subtract(summed, virtual, out=residual)
+        np.subtract(errors, residual, out=residual)
+        residual += error - virtual
         errors = summed
-        residual_size = residual_size + np.abs(residual)
+    residual_size = np.abs(residuals).sum(axis=0)  # a running sum, in the residuals' order
     # with every residual 0 the exact sum is total + errors, whose rounding is the correctly
     # rounded sum (ties to even, as math.fsum); a product of short decimals often leaves
     # an error of exactly half an ulp, so this settles most rows a bound cannot (measured)
     result = total + errors
-    virtual = result - total
-    left = (total - (result - virtual)) + (errors - virtual)  # exact: total + errors == result + left
+    # the others (a residual not 0) only: the bound below, then math.fsum where it cannot settle
+    unsure = np.nonzero(residual_size != 0.0)[0]
+    if unsure.size == 0:
+        return result
+    total, errors, near = total[unsure], errors[unsure], result[unsure]
+    virtual = near - total
+    left = (total - (near - virtual)) + (errors - virtual)  # exact: total + errors == near + left
     # |exact sum − result| = |left + Σ residual| ≤ |left| + Σ|residual| (doubled for its own rounding)
-    bound = np.abs(left) + 2.0 * residual_size
-    gap = np.minimum(np.nextafter(result, np.inf) - result, result - np.nextafter(result, -np.inf))
+    bound = np.abs(left) + 2.0 * residual_size[unsure]
+    gap = np.minimum(np.nextafter(near, np.inf) - near, near - np.nextafter(near, -np.inf))
     # nearest float: the exact sum is less than half the (smaller) gap from the result
-    certain = (residual_size == 0.0) | (2.0 * bound < gap)
-    for row in np.nonzero(~certain)[0].tolist():
+    for row in unsure[~(2.0 * bound < gap)].tolist():
         result[row] = math.fsum(products[row].tolist())
     return result
 
