@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aaaf.errors import AAAFError
@@ -211,7 +212,7 @@ async def _run_workers(
             )
         )
 
-    async with app.open_async(), await _present(database_url_of(store), concurrency):
+    async with app.open_async(), _present(database_url_of(store), concurrency):
         life["opened_at"] = asyncio.get_running_loop().time()
         log.info(
             "worker on %s, %d job(s) at a time%s",
@@ -232,9 +233,11 @@ async def _run_workers(
         await _until_stopped(workers, stop)
 
 
-async def _present(database_url: str, slots: int) -> Any:
-    """A connection of its own on which this process holds its ``slots`` presence locks while its
-    workers run (:mod:`aaaf.jobs.presence`); closed, they are released."""
+@contextlib.asynccontextmanager
+async def _present(database_url: str, slots: int) -> AsyncIterator[None]:
+    """This process's ``slots`` presence locks, held on a connection of its own while in the
+    block (:mod:`aaaf.jobs.presence`); closed after it — whatever became of it meanwhile — they
+    are released."""
     import psycopg
 
     from aaaf.jobs.presence import HOLD
@@ -243,10 +246,9 @@ async def _present(database_url: str, slots: int) -> Any:
     connection = await psycopg.AsyncConnection.connect(conninfo(database_url), autocommit=True)
     try:
         await connection.execute(HOLD, {"slots": slots})
-    except BaseException:
+        yield
+    finally:
         await connection.close()
-        raise
-    return connection
 
 
 async def _until_stopped(workers: list[asyncio.Task[None]], stop: asyncio.Event) -> None:
