@@ -120,30 +120,3 @@ def test_the_job_of_an_assessment_gone_ends_with_the_batch(store: Any, store_url
     assert sorted(r.id for r in written) == sorted(r.id for r in records[:2])
     assert _job_states(store, records) == ["doing", "succeeded", "succeeded"]
     assert sorted(queue.badges) == sorted(r.id for r in records[:2])
-
-
-def test_a_batch_runs_with_the_collector_paused_from_claim_to_commit(
-    store: Any, store_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """As assess --all: paused only while the evidence was read and scored, the collector ran
-    30-40 times in a run of the bench fleet, in the claim and the write (fails on that code)."""
-    import gc
-
-    org, records, job = _triggered(store, store_url, 3)
-    collecting: list[tuple[str, bool]] = []
-    claim, finish = claimed_assessments.claim_assessments_on, claimed_assessments.finish_claimed_assessments
-
-    def claiming(*args: Any, **kwargs: Any) -> Any:
-        collecting.append(("claim", gc.isenabled()))
-        return claim(*args, **kwargs)
-
-    def finishing(*args: Any, **kwargs: Any) -> Any:
-        collecting.append(("write", gc.isenabled()))
-        return finish(*args, **kwargs)
-
-    monkeypatch.setattr(claimed_assessments, "claim_assessments_on", claiming)
-    monkeypatch.setattr(claimed_assessments, "finish_claimed_assessments", finishing)
-    assert gc.isenabled()
-    assert len(_run(store, org, records, job)) == 3
-    assert collecting == [("claim", False), ("write", False)]
-    assert gc.isenabled()  # restored

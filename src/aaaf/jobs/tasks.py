@@ -16,7 +16,6 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from aaaf.memory import gc_paused
 from aaaf.services import assessment_jobs, compare_reports, stress_jobs
 from aaaf.services.job_port import JobQueue
 from aaaf.settings import Settings
@@ -87,26 +86,8 @@ def assessment_jobs_at_once(
     statement, no connection of its own).  The jobs are taken in the transaction that claims
     their assessments (:func:`~aaaf.services.assessment_jobs.claim_triggered`; the bench
     fleet: 3 commits and pool checkouts fewer in 3 runs).  Any error puts the jobs taken and
-    not finished back in the queue, then is raised (:func:`claiming`).  The cyclic collector
-    is paused for the whole run, as ``assess --all`` pauses it (:func:`aaaf.memory.gc_paused`):
-    paused only while the evidence was read and scored, it collected 30-40 times in a run of
-    the bench fleet's 40 (its gen-2 collections of a heap holding the batch, too)."""
+    not finished back in the queue, then is raised (:func:`claiming`)."""
     records: list[Any] = []
-    with gc_paused():
-        _assessment_jobs(store, queue, (organization_id, assessment_id), now, taken, at_once, records)
-    return records
-
-
-def _assessment_jobs(
-    store: Any,
-    queue: BadgesAtOnce,
-    first: tuple[uuid.UUID, uuid.UUID],
-    now: datetime,
-    taken: TakesJobs,
-    at_once: int,
-    records: list[Any],
-) -> None:
-    """:func:`assessment_jobs_at_once`'s run, the records written appended to ``records``."""
 
     def beside(connection: Connection, handled: list[uuid.UUID], written: list[Any]) -> None:
         taken.finish(connection, handled)
@@ -114,12 +95,13 @@ def _assessment_jobs(
         if badges:
             queue.defer_badges(connection, badges)
 
-    with claiming(store, taken, first, at_once) as claimed:
+    with claiming(store, taken, (organization_id, assessment_id), at_once) as claimed:
         for organization, (ids, found) in claimed.items():
             records += assessment_jobs.run_claimed_assessments(
                 store, organization, ids, found, now=now, after_claim=_test_delay, also=beside
             )
             taken.finished(ids)
+    return records
 
 
 @contextmanager
