@@ -47,3 +47,18 @@ class RecordingQueue:
 
     def defer_compare_report(self, connection: Any, organization_id: Any, report_id: Any) -> None:
         self.compare_reports.append(report_id)
+
+
+def fetch_job(store: Any) -> int:
+    """The next job fetched as a new worker fetches it (``doing`` under that worker)."""
+    from sqlalchemy import text
+
+    with store.engine.begin() as connection:
+        worker = connection.execute(
+            text("SELECT worker_id FROM procrastinate_register_worker_v1()")
+        ).scalar_one()
+        return int(
+            connection.execute(
+                text("SELECT id FROM procrastinate_fetch_job_v2(ARRAY['aaaf'], :worker)"), {"worker": worker}
+            ).scalar_one()
+        )

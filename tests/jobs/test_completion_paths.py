@@ -33,7 +33,7 @@ from aaaf.services.issuer import secret_box
 from aaaf.settings import Settings
 from aaaf.store import tables as t
 from tests.cli.events_factory import NOW, agent_log
-from tests.jobs.helpers import RecordingQueue, assessable_agent
+from tests.jobs.helpers import RecordingQueue, assessable_agent, fetch_job
 
 
 def _subscribed(store: Any) -> Any:
@@ -222,35 +222,6 @@ def test_a_worker_takes_due_jobs_and_finishes_them_with_their_assessments(store:
     assert sorted(queue.badges) == sorted(r.id for r in records[:3])
 
 
-def _fetch(store: Any) -> int:
-    """The next job fetched as a new worker fetches it (``doing`` under that worker)."""
-    with store.engine.begin() as connection:
-        worker = connection.execute(
-            text("SELECT worker_id FROM procrastinate_register_worker_v1()")
-        ).scalar_one()
-        return int(
-            connection.execute(
-                text("SELECT id FROM procrastinate_fetch_job_v2(ARRAY['aaaf'], :worker)"), {"worker": worker}
-            ).scalar_one()
-        )
-
-
-@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
-def test_a_worker_takes_its_share_of_the_due_jobs_not_all(store: Any, store_url: str) -> None:
-    queue = ProcrastinateQueue(build_app(store_url, lambda: store))
-    organization = store.default_organization().id
-    with store.engine.begin() as connection:  # a fleet of 40 triggered at once (the jobs alone)
-        queue.defer_assessments(connection, organization, [uuid.uuid4() for _ in range(40)])
-    first = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
-    second = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
-    # each may take 31 more (32 at once), but takes half of those due: 38 wait after two fetches
-    assert len(first.take(31)) == 19
-    assert len(second.take(31)) == 10  # half of the 19 left, rounded up
-    third = TakenJobs(store.engine, _fetch(store), ASSESS_TASK)
-    assert len(third.take(31)) == 8  # the 8 left: at least SHARE_FLOOR of those waiting
-    assert list(_job_states(store).values()) == ["doing"] * 40  # 3 fetched, 19 + 10 + 8 taken
-
-
 def _badge_jobs(store: Any) -> list[tuple[str, str, int]]:
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -292,7 +263,7 @@ def test_a_badge_job_takes_due_badge_jobs_and_finishes_them(store: Any, store_ur
     queue = ProcrastinateQueue(build_app(store_url, lambda: store))
     with store.engine.begin() as connection:
         queue.defer_badges(connection, [(org.organization_id, r.id) for r in records])
-    job = _fetch(store)
+    job = fetch_job(store)
     with store.engine.connect() as connection:
         first = connection.execute(
             text("SELECT args ->> 'assessment_id' FROM procrastinate_jobs WHERE id = :id"), {"id": job}

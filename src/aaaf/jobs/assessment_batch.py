@@ -3,10 +3,12 @@
 A worker that runs an ``aaaf.assess`` job takes further due ``aaaf.assess`` jobs of its queue
 with it — up to ``AAAF_JOBS_ASSESSMENTS_AT_ONCE`` in all (default 32) — the way procrastinate takes one
 (``procrastinate_fetch_job_v2``'s rule: ``todo``, due, its lock not held by a running job,
-``FOR UPDATE SKIP LOCKED``), marking them ``doing`` under the same worker.  It takes at most
-half of those due (and at least :data:`SHARE_FLOOR`): of a fleet triggered at once, another
-worker finds its share waiting instead of one worker taking 32 of 40 while the other idles,
-and whichever finishes first takes the next share (guided self-scheduling).  Their
+``FOR UPDATE SKIP LOCKED``), marking them ``doing`` under the same worker.  It takes its
+share of those due: them divided by the job slots of the live ``aaaf worker`` processes
+(:mod:`aaaf.jobs.presence`; at least :data:`SHARE_FLOOR`).  Of a fleet triggered at once, a
+second worker finds its share waiting instead of one worker taking 32 of 40 while the other
+idles, and whichever finishes first takes the next share (guided self-scheduling); a worker
+alone takes them all (up to the limit) in one run, not half and half again.  Their
 assessments are scored in one pass and stored in one transaction, and that transaction
 marks their jobs ``succeeded``: a job is done if and only if its assessment is stored.
 An ``aaaf.issue_badge`` run takes further badge jobs the same way
@@ -25,6 +27,8 @@ import uuid
 
 from sqlalchemy import Connection, Engine, text
 
+from aaaf.jobs.presence import LIVE_SLOTS
+
 log = logging.getLogger(__name__)
 
 SHARE_FLOOR = 8
@@ -33,7 +37,7 @@ statements: the claim, the configuration, the stress runs, the previous composit
 evidence, the write) spread over at least 9 assessments."""
 
 _TAKE = text(
-    """
+    f"""
     WITH me AS (
         SELECT worker_id, queue_name FROM procrastinate_jobs WHERE id = :job_id AND status = 'doing'
     ),
@@ -61,7 +65,8 @@ _TAKE = text(
                                 OR (other_jobs.priority = jobs.priority AND other_jobs.id < jobs.id))))
            )
          ORDER BY jobs.priority DESC, jobs.id ASC
-         LIMIT (SELECT least(:limit, greatest(:floor, ceil(due.jobs / 2.0)::bigint)) FROM due)
+         LIMIT (SELECT least(:limit, greatest(:floor, ceil(due.jobs::numeric / slots.live)::bigint))
+                  FROM due, (SELECT greatest(1, ({LIVE_SLOTS})) AS live) AS slots)
          FOR UPDATE OF jobs SKIP LOCKED
     )
     UPDATE procrastinate_jobs
@@ -97,8 +102,8 @@ class TakenJobs:
         """Assessment id → job id of the jobs taken and not finished yet."""
 
     def take(self, limit: int, connection: Connection | None = None) -> list[tuple[uuid.UUID, uuid.UUID]]:
-        """Take up to ``limit`` due jobs, at most half of those due (at least
-        :data:`SHARE_FLOOR`), in ``connection``'s transaction (the one that claims their
+        """Take up to ``limit`` due jobs, this run's share of those due (at least
+        :data:`SHARE_FLOOR`; module docstring), in ``connection``'s transaction (the one that claims their
         assessments) or in one of its own; their (organization id, assessment id)."""
         if limit <= 0:
             return []

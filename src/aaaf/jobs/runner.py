@@ -6,7 +6,9 @@
   a time, its heartbeat every ``AAAF_JOBS_HEARTBEAT_SECONDS``, until SIGINT/SIGTERM; beside it
   (unless ``stress_runs`` is off) a second worker on the stress queue taking one stress run at
   a time — a queue of its own so that a long run never holds the assessments, one at a time
-  because inspect_ai runs one evaluation per process; and a third on the sweep's queue.  When
+  because inspect_ai runs one evaluation per process; and a third on the sweep's queue; while
+  they run, the process holds its presence (:mod:`aaaf.jobs.presence`: one lock per job slot
+  on a connection of its own, for a job run to take its share of a fleet).  When
   the database goes away the workers start again on fresh connections (backoff up to 10 s);
   out of reach for ``AAAF_JOBS_DATABASE_OUTAGE_SECONDS`` (or at start) the process exits with
   status 75 (:data:`EXIT_DATABASE_UNAVAILABLE`) for its supervisor to restart it.
@@ -19,6 +21,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aaaf.errors import AAAFError
@@ -209,7 +212,7 @@ async def _run_workers(
             )
         )
 
-    async with app.open_async():
+    async with app.open_async(), _present(database_url_of(store), concurrency):
         life["opened_at"] = asyncio.get_running_loop().time()
         log.info(
             "worker on %s, %d job(s) at a time%s",
@@ -228,6 +231,24 @@ async def _run_workers(
         if stress_runs:  # polls instead of holding a LISTEN connection of its own
             workers.append(worker(STRESS_QUEUE, f"{name}-stress", 1, poll=STRESS_POLL_SECONDS))
         await _until_stopped(workers, stop)
+
+
+@contextlib.asynccontextmanager
+async def _present(database_url: str, slots: int) -> AsyncIterator[None]:
+    """This process's ``slots`` presence locks, held on a connection of its own while in the
+    block (:mod:`aaaf.jobs.presence`); closed after it — whatever became of it meanwhile — they
+    are released."""
+    import psycopg
+
+    from aaaf.jobs.presence import HOLD
+    from aaaf.jobs.queue import conninfo
+
+    connection = await psycopg.AsyncConnection.connect(conninfo(database_url), autocommit=True)
+    try:
+        await connection.execute(HOLD, {"slots": slots})
+        yield
+    finally:
+        await connection.close()
 
 
 async def _until_stopped(workers: list[asyncio.Task[None]], stop: asyncio.Event) -> None:

@@ -197,12 +197,14 @@ def start_assessments(
     dimension: str | None = None,
     window_end: datetime | None = None,
     status: str = "in_progress",
+    checked: frozenset[uuid.UUID] = frozenset(),
 ) -> list[Assessment]:
     """Check each ``(agent, events)`` of ``fleet`` can be assessed, then record every one
     ``in_progress`` (or ``pending``) in one unit of work — all of them or none (SCORING.md §7
     "Assessments"): ``INVALID_REQUEST`` for a bad type or dimension, ``INSUFFICIENT_EVIDENCE``
     below the minimums, ``ASSESSMENT_IN_PROGRESS`` when an agent has one pending or running;
-    the first refusal is raised and no record is made."""
+    the first refusal is raised and no record is made.  The agents of ``checked`` are known
+    to meet the evidence rules already (a trigger's count: their events are not read)."""
     _check_type(assessment_type, dimension)
     if len(fleet) == 1:
         agent = fleet[0][0]
@@ -212,6 +214,8 @@ def start_assessments(
     config = org.config()
     end = window_end or now
     for agent, events in fleet:
+        if agent.id in checked:
+            continue
         harness = (runs.get(agent.id) or AgentRuns()).harness
         require_stress_evidence(events, assessment_type, agent.name, harness_runs=harness)
         aaaf_scheme.check_minimums(
