@@ -8,6 +8,7 @@ fast paths gives the same report, its warnings included."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -104,6 +105,9 @@ def _far_from(now: datetime, sent: list[Any]) -> bool:
     return True
 
 
+ODD_KEYS = ("", 1, "k\x00", "x" * 257, "k\n", "k\\")
+
+
 def _storable(raw: Any) -> bool:
     """Whether ``raw`` holds nothing the body rule refuses (which refuses the whole batch)."""
     text = json.dumps(raw, default=repr)
@@ -113,13 +117,26 @@ def _storable(raw: Any) -> bool:
 @st.composite
 def batches(draw: st.DrawFn) -> str:
     """A batch body of up to 30 events; in three of four, none the body rule refuses."""
-    sent = draw(st.lists(raw_events(), min_size=1, max_size=30))
+    # no id that is a lone surrogate: the answer echoes it and cannot be written (test below)
+    sent = draw(st.lists(raw_events(odd_keys=ODD_KEYS), min_size=4, max_size=30))
     if draw(st.integers(0, 3)):
         sent = [raw for raw in sent if _storable(raw)] or sent[:1]
-    return draw(json_texts({"events": sent}))
+    sizes = [len(json.dumps(raw, default=repr)) for raw in sent]
+    kept = [raw for raw, size in zip(sent, sizes, strict=True) if size < 100_000]  # under 1 MiB
+    kept = kept[:1] if sum(sizes) > 500_000 else kept
+    if draw(st.integers(0, 4)):  # else the object too may repeat its key: events may be anything
+        return '{"events": ' + draw(json_texts(kept)) + "}"
+    return draw(json_texts({"events": kept}))
 
 
-@bounded(20)
+def _answer(body: dict[str, Any]) -> dict[str, Any]:
+    """A batch's answer, each "Timestamp in future" error's clock (the server's, or this one's) taken out."""
+    for error in body.get("errors", []):
+        error["error"] = re.sub(r"after [-0-9T:.]+Z\)$", "after now)", error["error"])
+    return body
+
+
+@bounded(25)
 @given(text=batches())
 def test_a_batch_gets_the_answer_and_rows_of_the_general_path(
     live: LiveServer, reference: tuple[Store, Engine], text: str
@@ -127,8 +144,8 @@ def test_a_batch_gets_the_answer_and_rows_of_the_general_path(
     store, served_engine = reference
     body = text.encode("utf-8", "surrogatepass")
     now = datetime.now(UTC)
-    sent = json.loads(body).get("events") if isinstance(json.loads(body), dict) else None
-    assume(len(body) < MAX_BODY_BYTES and isinstance(sent, list) and _far_from(now, sent))
+    sent = json.loads(body).get("events")  # a repeated key may have made it anything
+    assume(len(body) < MAX_BODY_BYTES and _far_from(now, sent if isinstance(sent, list) else []))
     org = live.organization()
     for name in AGENTS:
         assert org.client.post("/api/v1/agents", json={"name": name}).status_code == 201
@@ -147,12 +164,30 @@ def test_a_batch_gets_the_answer_and_rows_of_the_general_path(
             assert answer.status_code == 400, answer.text
             assert answer.json()["error"]["code"] == "INVALID_REQUEST"
             continue
+        if not isinstance(sent, list):  # the route's own check of its body
+            event("not a list")
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["error"]["details"]["field"] == "body.events"
+            continue
         assert answer.status_code == 201, answer.text
         general = _collected(mine, sent, now, fast=False)
-        assert answer.json() == batch_answer(general, sent).model_dump(mode="json")
+        assert _answer(answer.json()) == _answer(batch_answer(general, sent).model_dump(mode="json"))
         event(f"accepted {min(general.accepted, 3)}+, duplicates {min(general.duplicates, 3)}+")
         fast = _collected(plain, sent, now, fast=True)
         assert fast.to_dict() == general.to_dict()  # warnings included
     served = _rows(served_engine, uuid.UUID(org.id))
     assert served == _rows(store.engine, mine.organization_id)
     assert _rows(store.engine, plain.organization_id) == served
+
+
+@pytest.mark.xfail(
+    strict=True, reason="found by the fuzzer: the batch answer echoes the id and cannot write it"
+)
+def test_an_event_whose_id_is_a_lone_surrogate_is_rejected_not_a_500(live: LiveServer) -> None:
+    org = live.organization()
+    body = b'{"events": [{"id": "\\ud800", "agent": "a", "type": "task_revised", "timestamp": "2026-01-01T00:00:00Z", "data": {}}]}'
+    answer = org.client.post(
+        "/api/v1/events/batch", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["errors"][0]["field"] == "id"

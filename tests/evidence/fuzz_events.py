@@ -229,7 +229,10 @@ AGENTS = ("fuzz-a", "fuzz-b")
 
 @st.composite
 def raw_events(
-    draw: st.DrawFn, agents: tuple[str, ...] = AGENTS, keys: tuple[str, ...] = ("k1", "k2", "k3")
+    draw: st.DrawFn,
+    agents: tuple[str, ...] = AGENTS,
+    keys: tuple[str, ...] = ("k1", "k2", "k3"),
+    odd_keys: tuple[Any, ...] = ("", 1, "k\x00", "\ud800", "x" * 257, "k\n", "k\\"),
 ) -> dict[str, Any]:
     """An event of a plainly checked type (now and then another), its envelope also near its edges:
     ``agent`` or ``agent_id`` (or both, or neither), an ``id`` from a few (so repeated) or odd, a
@@ -241,7 +244,6 @@ def raw_events(
     agent = draw(st.sampled_from(agents if odd[1] else ("", 7, "fuzz-unknown")))
     for name in draw(st.sampled_from([["agent_id"], ["agent"], ["agent", "agent_id"]])):
         raw[name] = agent
-    odd_keys = ("", 1, "k\x00", "\ud800", "x" * 257, "k\n", "k\\")
     key = draw(st.one_of(st.none(), st.sampled_from(keys if odd[2] else odd_keys)))
     if key is not None:
         raw["id"] = key
