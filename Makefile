@@ -71,12 +71,14 @@ bench-api: $(STAMP)
 
 # 60 s of sustained batch ingest at 20 000 events/s per database; fails unless the database
 # holds exactly the events acknowledged (issue 13 §8-9: too long for `make test`).  Then the
+# ingest fast paths' fuzzers at 50 times their examples (tests/evidence/fuzz_events.py).  Then the
 # multi-host test at soak size (docs/scaling.md "Across hosts"; root, as in CI): 60 assessments
 # a round, a worker host cut off up to 4 times within 600 s; SIGINT at 25 min lets its fixtures
 # remove the namespaces.  Then the SDK's server-killed test at its full 100 000 events (`make
 # test` runs it at 20 000).
 soak: $(STAMP)
 	$(PY) benchmarks/bench_api.py --soak 60 --soak-rate 20000
+	AAAF_FUZZ_SCALE=50 $(VENV)/bin/pytest -q -p no:cacheprovider -n auto tests/evidence/test_fuzz_fast_paths.py tests/api/test_fuzz_ingest.py
 	AAAF_SDK_KILL_EVENTS=100000 $(VENV)/bin/pytest -q -p no:cacheprovider sdk/python/tests/test_sdk_server_killed.py
 	AAAF_MULTIHOST_SCALE=soak AAAF_MULTIHOST_SOAK_SECONDS=600 timeout -s INT -k 60 1500 \
 		$(VENV)/bin/pytest -q -p no:cacheprovider -s tests/multihost

@@ -23,8 +23,9 @@ def parse_rfc3339(text: str) -> datetime:
     """Parse an RFC 3339 timestamp with offset into an aware datetime in UTC.
 
     Raises ``ValueError`` whose message is the short reason (``no UTC offset``, ``not
-    RFC 3339``, ``no such date or time``) for anything else: no offset, a date only, ISO
-    8601 basic format, an impossible date.  ``timestamp_problem`` words it for a user.  Fractional seconds beyond microseconds
+    RFC 3339``, ``no such date or time``, ``out of range``) for anything else: no offset, a date only, ISO
+    8601 basic format, an impossible date, an instant before year 1 or after year 9999 in UTC.
+    ``timestamp_problem`` words it for a user.  Fractional seconds beyond microseconds
     are truncated (``datetime.fromisoformat`` does so), as a datetime cannot hold them.
     """
     if _RFC3339.fullmatch(text) is None:
@@ -35,7 +36,12 @@ def parse_rfc3339(text: str) -> datetime:
         parsed = datetime.fromisoformat(text.upper())  # RFC 3339 allows 't' and 'z'
     except ValueError:
         raise ValueError("no such date or time") from None
-    return parsed if parsed.tzinfo is UTC else parsed.astimezone(UTC)
+    if parsed.tzinfo is UTC:
+        return parsed
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+05:00 is in year 0 in UTC, out of a datetime's range
+        raise ValueError("out of range") from None
 
 
 def same_instant_in_postgres(text: str) -> bool:
@@ -44,10 +50,18 @@ def same_instant_in_postgres(text: str) -> bool:
     be written (the event writer's ``COPY``): a ``T`` or a space between date and time, ``Z`` or
     an offset after it (both read them alike), and at most six digits of fraction — PostgreSQL
     rounds further digits where the datetime truncates them; a lower-case ``t`` or ``z`` is
-    not taken either (the datetime reads them upper-cased)."""
+    not taken either (the datetime reads them upper-cased), nor an offset of 16 hours or 60
+    minutes or more (PostgreSQL refuses one, "time zone displacement out of range", where the
+    datetime takes up to 23:59, and minutes up to 99 as hours and minutes)."""
     # at most six digits of fraction: at most 20 + 7 characters with Z, 25 + 7 with an offset
     last = text[-1]
-    return len(text) <= (27 if last == "Z" else 32) and last != "z" and text[10] != "t"
+    return (
+        len(text) <= (27 if last == "Z" else 32)
+        and last != "z"
+        and text[10] != "t"
+        # an offset's hours below 16, its minutes below 60, by characters (no slice to allocate)
+        and (last == "Z" or ((text[-5] == "0" or (text[-5] == "1" and text[-4] < "6")) and text[-2] < "6"))
+    )
 
 
 def timestamp_problem(shown: str, reason: str) -> str:
