@@ -180,10 +180,9 @@ def test_a_batch_gets_the_answer_and_rows_of_the_general_path(
     assert _rows(store.engine, plain.organization_id) == served
 
 
-@pytest.mark.xfail(
-    strict=True, reason="found by the fuzzer: the batch answer echoes the id and cannot write it"
-)
 def test_an_event_whose_id_is_a_lone_surrogate_is_rejected_not_a_500(live: LiveServer) -> None:
+    """Found by the fuzzer: the answer echoed the id and could not be written (500); the error
+    now names the field and leaves the id out (the index finds the event)."""
     org = live.organization()
     body = b'{"events": [{"id": "\\ud800", "agent": "a", "type": "task_revised", "timestamp": "2026-01-01T00:00:00Z", "data": {}}]}'
     answer = org.client.post(
@@ -191,3 +190,12 @@ def test_an_event_whose_id_is_a_lone_surrogate_is_rejected_not_a_500(live: LiveS
     )
     assert answer.status_code == 201, answer.text
     assert answer.json()["errors"][0]["field"] == "id"
+    assert answer.json()["errors"][0]["id"] is None
+    assert answer.json()["errors"][0]["index"] == 0
+    single = org.client.post(
+        "/api/v1/events",
+        content=body[len(b'{"events": [') : -len(b"]}")],
+        headers={"Content-Type": "application/json"},
+    )
+    assert single.status_code == 400, single.text
+    assert single.json()["error"]["details"] == {"field": "id", "id": None}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from unittest import mock
 
@@ -189,6 +189,16 @@ def test_an_instant_out_of_a_datetimes_range_is_refused_naming_the_field(text: s
             validate(raw)
         assert caught.value.field == field
         assert "(out of range)" in str(caught.value)
+
+
+def test_a_datetime_out_of_range_in_utc_is_refused_naming_the_field() -> None:
+    """The library's callers pass datetimes: year 1 at +05:00 is in year 0 in UTC."""
+    east = timezone(timedelta(hours=5))
+    raw = {"agent_id": "a", "type": "task_revised", "timestamp": datetime(1, 1, 1, tzinfo=east), "data": {}}
+    with pytest.raises(EventValidationError) as caught:
+        event_validator(now=NOW)(raw)
+    assert caught.value.field == "timestamp"
+    assert "(out of range)" in str(caught.value)
 
 
 # the API's JSON bodies: parsed to json.loads's value or error, refused as a walk of the value says

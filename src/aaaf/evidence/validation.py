@@ -160,7 +160,10 @@ def _timestamp_of(raw: dict[str, Any]) -> datetime:
     if isinstance(value, datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             raise _invalid("timestamp", "must be timezone-aware, got a naive datetime")
-        return value.astimezone(UTC)
+        try:
+            return value.astimezone(UTC)
+        except OverflowError:  # year 1 at +05:00 is in year 0 in UTC: parse_rfc3339's "out of range"
+            raise _invalid("timestamp", timestamp_problem(show_value(value), "out of range")) from None
     if type(value) is not str:
         raise _invalid("timestamp", timestamp_problem(show_value(value), "not a string"))
     try:

@@ -45,8 +45,16 @@ router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=FastJso
 
 
 def _client_id(raw: Any) -> str | None:
+    """The event's ``id`` (its idempotency key) as the answer echoes it: ``None`` when it sent
+    none, or one JSON cannot carry (a lone surrogate: such an event is refused, found by its
+    index)."""
     if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-        return str(raw["id"])
+        key = str(raw["id"])
+        try:
+            key.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return key
     return None
 
 
