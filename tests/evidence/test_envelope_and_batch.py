@@ -134,6 +134,9 @@ def test_aware_datetime_objects_are_accepted_naive_ones_rejected() -> None:
         "2026-04-16T14:30:00",  # no offset
         "2026-04-16",  # a date only
         "2026-04-16T14:30:00+0100",  # ISO 8601 basic offset, not RFC 3339
+        "2026-04-16T14:30:00+00:60",  # an offset's minutes are 00-59 (the datetime reads 1 h)
+        "2026-04-16T14:30:00-15:99",  # (the datetime reads 16 h 39 min)
+        "2026-04-16T14:30:00+24:00",  # an offset's hours are 00-23
         "20260416T143000Z",  # ISO 8601 basic format
         "2026-02-30T00:00:00Z",  # no such date
         "yesterday",

@@ -133,7 +133,9 @@ def _written_instant(timestamp: datetime, spelt: str | None) -> str:
 @given(text=any_timestamp)
 @example(text="2026-11-28T10:00:00+16:00")  # found: PostgreSQL refuses an offset of 16 hours or more
 @example(text="2026-11-28T10:00:00-23:59")
-@example(text="0001-01-01T00:00:00-00:60")  # found: nor 60 minutes or more (the datetime takes up to 99)
+@example(
+    text="0001-01-01T00:00:00-00:60"
+)  # found: 60 minutes or more, not RFC 3339 (the datetime takes up to 99)
 @example(text="2026-11-28T10:00:00+15:99")
 @example(text="0001-01-01T00:00:00+05:00")  # found: before year 1 in UTC, an OverflowError
 @example(text="9999-12-31T23:59:59-00:01")
@@ -161,11 +163,10 @@ def test_postgres_reads_the_written_timestamp_as_the_instant_validation_parsed(
 
 @pytest.mark.parametrize(
     "text",
-    ["2026-11-28T10:00:00+16:00", "2026-11-28T10:00:00-23:59", "2026-11-28T10:00:00+15:59",
-     "2026-11-28T10:00:00-00:60", "2026-11-28T10:00:00+15:99"],
+    ["2026-11-28T10:00:00+16:00", "2026-11-28T10:00:00-23:59", "2026-11-28T10:00:00+15:59"],
 )  # fmt: skip
 def test_an_offset_postgres_refuses_is_stored_from_the_datetime(store: Store, text: str) -> None:
-    """Found by the fuzzer: a spelt offset of 16 hours or 60 minutes or more failed the whole COPY."""
+    """Found by the fuzzer: a spelt offset of 16 hours or more failed the whole COPY."""
     org = org_of(store)
     agent = org.enroll_agent("a")
     data = {"task_id": "t", "complexity_level": 1, "domain": "code", "assigned_at": text}

@@ -12,7 +12,9 @@ import re
 from datetime import UTC, datetime
 
 _RFC3339 = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})",
+    # an offset's hours 00-23 and minutes 00-59 (RFC 3339's time-numoffset): the datetime would
+    # also read "+00:99" (as 1 h 39 min)
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)",
     re.ASCII,
 )
 
@@ -50,17 +52,17 @@ def same_instant_in_postgres(text: str) -> bool:
     be written (the event writer's ``COPY``): a ``T`` or a space between date and time, ``Z`` or
     an offset after it (both read them alike), and at most six digits of fraction — PostgreSQL
     rounds further digits where the datetime truncates them; a lower-case ``t`` or ``z`` is
-    not taken either (the datetime reads them upper-cased), nor an offset of 16 hours or 60
-    minutes or more (PostgreSQL refuses one, "time zone displacement out of range", where the
-    datetime takes up to 23:59, and minutes up to 99 as hours and minutes)."""
+    not taken either (the datetime reads them upper-cased), nor an offset of 16 hours or more
+    (PostgreSQL refuses one, "time zone displacement out of range", where RFC 3339 and the
+    datetime take up to 23:59)."""
     # at most six digits of fraction: at most 20 + 7 characters with Z, 25 + 7 with an offset
     last = text[-1]
     return (
         len(text) <= (27 if last == "Z" else 32)
         and last != "z"
         and text[10] != "t"
-        # an offset's hours below 16, its minutes below 60, by characters (no slice to allocate)
-        and (last == "Z" or ((text[-5] == "0" or (text[-5] == "1" and text[-4] < "6")) and text[-2] < "6"))
+        # an offset's hours below 16, by characters (no slice to allocate)
+        and (last == "Z" or text[-5] == "0" or (text[-5] == "1" and text[-4] < "6"))
     )
 
 
