@@ -98,3 +98,26 @@ def test_the_task_columns_hold_the_weighted_terms_for_the_products_and_the_count
     assert arrays.terms.shape == (arrays.n, weighted) and arrays.terms.flags.c_contiguous
     every = np.array([s.terms for s in window.scored])
     assert (np.hstack((arrays.terms, arrays.tallies)) == every).all()
+
+
+def test_distinct_rows_stand_for_every_row_even_where_keys_share_a_bucket() -> None:
+    """The rows _distinct_rows keeps to score hold every row (each row's place is a row equal
+    to it), every distinct row at least once and most repeats not at all, also where
+    distinct keys fall in one bucket of its table."""
+    rng = np.random.default_rng(7)
+    rows = rng.integers(0, 6, size=(4000, 3))
+    key = (rows[:, 0] * 6 + rows[:, 1]) * 6 + rows[:, 2]
+    scored, place = resample_partitions._distinct_rows(rows, key)
+    assert np.array_equal(scored[place], rows)
+    assert np.unique(key).size <= scored.shape[0] < 2 * np.unique(key).size
+    # four keys, two of them in one of the table's 32 buckets (a collision)
+    spread = np.uint64(0x9E3779B97F4A7C15)
+    candidates = rng.integers(0, 2**40, size=200)
+    buckets = ((candidates.view(np.uint64) * spread) >> np.uint64(59)).tolist()
+    first: dict[int, int] = {}
+    pair = next((first[b], i) for i, b in enumerate(buckets) if first.setdefault(b, i) != i)
+    key = candidates[[pair[0], pair[1], pair[0], pair[1]]]
+    rows = key[:, None] * np.array([1, 2])
+    scored, place = resample_partitions._distinct_rows(rows, key)
+    assert np.array_equal(scored[place], rows)
+    assert 2 <= scored.shape[0] <= 3

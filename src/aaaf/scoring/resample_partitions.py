@@ -245,19 +245,31 @@ def listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) 
     return performance if inverse is None else performance[inverse.reshape(-1)]
 
 
+# Fibonacci hashing's multiplier (2^64 / golden ratio, odd): the high bits of key × it spread
+# consecutive keys over the table (Knuth, TAOCP 6.4)
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)
+
+
 def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
-    """The distinct rows of ``rows`` (``key``: each row's, equal exactly for equal rows) in
-    ``key`` order, and each row's place among them (the learning-rate blocks of SCORING.md §2.5
-    listed alike: their scores are equal bit for bit).  One unstable sort: any of equal rows
-    stands for them (np.unique's first occurrences need a stable sort, measured slower)."""
-    by_key = np.argsort(key)
-    ordered = key[by_key]
-    new = np.empty(ordered.shape[0], dtype=np.bool_)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    place = np.empty(ordered.shape[0], dtype=np.int64)
-    place[by_key] = np.cumsum(new) - 1
-    return rows[by_key[new]], place
+    """The rows of ``rows`` to score (``key``: each row's, equal exactly for equal rows), and
+    each row's place among them (the learning-rate blocks of SCORING.md §2.5 listed alike:
+    their scores are equal bit for bit).
+
+    Each key is hashed into a table of 4 to 8 buckets per row, each bucket keeping one of
+    its rows: a row whose key is its bucket's row's takes that row's place, any other (its
+    key collided with another) is scored itself — a few repeats scored twice, the same floats.
+    No sort (learning_rate 20.18 → 18.77 M instructions per 1 000-event agent, callgrind;
+    this step 0.55 → 0.15 ms CPU, alternating runs)."""
+    count = key.shape[0]
+    bits = max(4, (4 * count).bit_length())
+    bucket = ((key.view(np.uint64) * _SPREAD) >> np.uint64(64 - bits)).astype(np.intp)
+    table = np.empty(1 << bits, dtype=np.intp)
+    table[bucket] = np.arange(count)  # of several rows of a bucket, one is kept (whichever)
+    kept = np.take(table, bucket)
+    alike = np.take(key, kept) == key  # a row and its bucket's row have one key (itself included)
+    scored = ~alike | (kept == np.arange(count))
+    place = np.cumsum(scored) - 1
+    return np.compress(scored, rows, axis=0), np.where(alike, np.take(place, kept), place)
 
 
 __all__ = [
