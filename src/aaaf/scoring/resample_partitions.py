@@ -229,8 +229,8 @@ def listed_performance(tasks: IntArray, arrays: TaskArrays, config: AAAFConfig) 
     inverse = None
     if rows and float(arrays.n) ** k < 2.0**62:
         # the same copies listed in the same order have the same perf, bit for bit: each
-        # listing is scored once (about half are repeats: learning_rate 46.3 → 37.3 M
-        # instructions per 1 000-event agent, callgrind)
+        # listing is scored once, a few twice (about half are repeats: learning_rate 46.3 →
+        # 37.3 M instructions per 1 000-event agent, callgrind)
         key = tasks[:, 0].copy()
         for j in range(1, k):
             key = key * arrays.n + tasks[:, j]
@@ -252,8 +252,8 @@ _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 
 def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
     """The rows of ``rows`` to score (``key``: each row's, equal exactly for equal rows), and
-    each row's place among them (the learning-rate blocks of SCORING.md §2.5 listed alike:
-    their scores are equal bit for bit).
+    each row's place among them (the learning-rate blocks listed alike: their scores are
+    equal bit for bit).
 
     Each key is hashed into a table of 4 to 8 buckets per row, each bucket keeping one of
     its rows: a row whose key is its bucket's row's takes that row's place, any other (its
@@ -262,7 +262,7 @@ def _distinct_rows(rows: IntArray, key: IntArray) -> tuple[IntArray, IntArray]:
     this step 0.55 → 0.15 ms CPU, alternating runs)."""
     count = key.shape[0]
     bits = max(4, (4 * count).bit_length())
-    bucket = ((key.view(np.uint64) * _SPREAD) >> np.uint64(64 - bits)).astype(np.intp)
+    bucket = ((key.astype(np.uint64) * _SPREAD) >> np.uint64(64 - bits)).astype(np.intp)
     table = np.empty(1 << bits, dtype=np.intp)
     table[bucket] = np.arange(count)  # of several rows of a bucket, one is kept (whichever)
     kept = np.take(table, bucket)
