@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from aaaf.scoring import aaaf as engine
 from aaaf.scoring import resample_arrays, resample_partitions
@@ -203,3 +205,33 @@ def test_the_counted_columns_are_one_product_and_loose_orchestration_none() -> N
     assert (rows.tallies[:, -6:] == counts @ arrays.delegation_per_task).all()
     # the window's one loose result in every resample: workflow, handling (nothing injected), synthesis
     assert (counted[2] == math.fsum((0.6, 1.0, 0.8)) / 3).all()
+
+
+_REPORTED = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.1 + 0.2, 0.3, 0.75, 1.0]),
+    st.floats(-1.0, 2.0, allow_nan=False),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_REPORTED, min_size=1, max_size=80), st.sampled_from(sorted(unc.TIERS_OF_AXIS)))
+@example([-0.0, -0.0, 0.0, -0.0, 0.0, 0.0, 0.0, -0.0], "performance")  # a sort's zeros are not numpy's
+def test_the_interval_report_is_numpys_percentile_and_each_values_tier(
+    values: list[float | None], axis: str
+) -> None:
+    """The report reads both bounds and every tier's share off one sort of the values: the
+    same floats as numpy.percentile's linear interpolation (signed zeros included) and the
+    same shares as each value's own tier."""
+    array = np.array([np.nan if v is None else v for v in values])
+    tiers = sorted(unc.TIERS_OF_AXIS[axis], key=lambda t: t.lower)
+    report = unc.interval_report(array, tiers)
+    sufficient = array[~np.isnan(array)]
+    if sufficient.size == 0:
+        assert report["ci"] is None
+        return
+    expected = np.percentile(sufficient, [2.5, 97.5], method="linear")
+    assert np.array(report["ci"]).tobytes() == expected.tobytes()
+    found = np.bincount(unc.tier_indices(sufficient, tiers), minlength=len(tiers))
+    for tier, count in zip(tiers, found.tolist(), strict=True):
+        assert report["tier_probabilities"][tier.name] == count / array.size

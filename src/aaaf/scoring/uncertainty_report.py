@@ -8,6 +8,7 @@ start that they do not need.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,27 +39,57 @@ def interval_report(
 
     ``tiers_of``: each resample's tier index (ascending tiers) when a rule other than the
     value decides it (the trust score's gate and coverage rule); else the value's tier.
+    The interval is ``numpy.percentile(…, [2.5, 97.5], method="linear")`` of the sufficient
+    values, bit for bit.
     """
     import numpy as np
 
     resamples = int(values.shape[0])
-    present = ~np.isnan(values)
-    sufficient = values[present]
-    insufficient = resamples - int(sufficient.shape[0])
+    # the sufficient values sorted once: both bounds and every tier's share are read off them
+    # (not numpy.percentile's partition and a search per value: interval reports 0.33 -> 0.12 ms
+    # per 1 000-event agent, bootstrap_floor.py --in-situ CPU, three alternating pairs)
+    ordered_values = np.sort(values[~np.isnan(values)])
+    sufficient = int(ordered_values.shape[0])
+    insufficient = resamples - sufficient
     ordered = sorted(tiers, key=lambda t: t.lower)
     shares: dict[str, float] = dict.fromkeys((t.name for t in ordered), 0.0)
-    if sufficient.size:
-        indices = tier_indices(sufficient, ordered) if tiers_of is None else tiers_of[present]
-        found = np.bincount(indices, minlength=len(ordered))
+    if sufficient:
+        if tiers_of is None:
+            # a value's tier is the highest lower bound it reaches (the lowest tier: any value)
+            reached = np.searchsorted(ordered_values, [t.lower for t in ordered[1:]], side="left")
+            found = np.diff(np.concatenate(([0], reached, [sufficient]))).tolist()
+        else:
+            found = np.bincount(tiers_of[~np.isnan(values)], minlength=len(ordered)).tolist()
         for tier, count in zip(ordered, found, strict=True):
             shares[tier.name] = int(count) / resamples
-        lo, hi = np.percentile(sufficient, [2.5, 97.5], method="linear")
-        ci: list[float] | None = [float(lo), float(hi)]
+        bounds = [_linear_percentile(ordered_values, q) for q in (2.5, 97.5)]
+        if 0.0 in bounds:  # ±0 compare equal: which zero a sort and numpy's partition put there may differ
+            bounds = [
+                float(v) for v in np.percentile(values[~np.isnan(values)], [2.5, 97.5], method="linear")
+            ]
+        ci: list[float] | None = bounds
     else:
         ci = None
     if insufficient > 0:
         shares[INSUFFICIENT] = insufficient / resamples
     return {"ci": ci, "tier_probabilities": shares, "resamples": resamples, "insufficient": insufficient}
+
+
+def _linear_percentile(ordered: FloatArray, q: float) -> float:
+    """``numpy.percentile(values, q, method="linear")`` of the sorted values ``ordered`` (not
+    empty, no NaN), float for float: numpy's virtual index, neighbours and interpolation
+    (from the upper neighbour when the fraction is ≥ 0.5), in the same float operations."""
+    size = int(ordered.shape[0])
+    virtual = (size - 1) * (q / 100)
+    below = math.floor(virtual)
+    if virtual >= size - 1:  # at or past the last value: numpy takes the last one, twice
+        below = above = -1
+    else:
+        above = below + 1
+    fraction = virtual - below
+    low, high = float(ordered[below]), float(ordered[above])
+    step = high - low
+    return high - step * (1 - fraction) if fraction >= 0.5 else low + step * fraction
 
 
 def awarded_probability(uncertainty: Mapping[str, Any] | None, tier: str | None) -> float | None:
