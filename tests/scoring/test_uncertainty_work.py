@@ -235,3 +235,27 @@ def test_the_interval_report_is_numpys_percentile_and_each_values_tier(
     found = np.bincount(unc.tier_indices(sufficient, tiers), minlength=len(tiers))
     for tier, count in zip(tiers, found.tolist(), strict=True):
         assert report["tier_probabilities"][tier.name] == count / array.size
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.integers(1, 40), st.integers(0, 2**31 - 1))
+def test_quarter_sums_are_the_float64_product(tasks: int, columns: int, seed: int) -> None:
+    """Multiplicities times quarters: the float32 product's floats are the float64 product's,
+    and an entry that is no quarter or a sum past 2^22 takes the float64 product itself."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 4, size=(50, tasks)).astype(np.float64)
+    table = rng.integers(-40, 400, size=(tasks, columns)) / 4.0
+    for entries in (table, table * 2.0**15, table + 0.1):
+        expected = counts @ entries
+        assert resample_arrays.quarter_sums(counts, entries).tobytes() == expected.tobytes()
+
+
+def test_quarter_sums_fall_back_past_float32s_exact_range() -> None:
+    """Sums float32 would round (2^24 + 1 is no float32) are taken in float64: a task's own
+    entries past the range, or a resample's many copies of small ones."""
+    counts = np.array([[1.0, 1.0], [2.0, 0.0]])
+    entries = np.array([[2.0**24], [1.0]])
+    assert resample_arrays.quarter_sums(counts, entries)[:, 0].tolist() == [2.0**24 + 1.0, 2.0**25]
+    many = np.array([[2.0**24 + 1.0, 0.0], [1.0, 2.0]])
+    small = np.array([[1.0], [0.25]])
+    assert resample_arrays.quarter_sums(many, small)[:, 0].tolist() == [2.0**24 + 1.0, 1.5]
