@@ -259,3 +259,24 @@ def test_quarter_sums_fall_back_past_float32s_exact_range() -> None:
     many = np.array([[2.0**24 + 1.0, 0.0], [1.0, 2.0]])
     small = np.array([[1.0], [0.25]])
     assert resample_arrays.quarter_sums(many, small)[:, 0].tolist() == [2.0**24 + 1.0, 1.5]
+
+
+def test_the_tool_columns_sum_each_tasks_usages() -> None:
+    """Every tool's five counts summed per task (usages taken apart at once, as the plain loop)."""
+    from aaaf.scoring.fold_records import ToolUsage
+
+    usage = [
+        ToolUsage("shell", 3, 2, 1, 1, 0, ("e1",)),
+        ToolUsage("search", 1, 1, 0, 0, 1, ("e2",)),
+        ToolUsage("shell", 2, 0, 2, 1, 1, ("e3",)),
+    ]
+    rows = [usage[:2], [], usage[2:], usage]
+    index = {"search": 0, "shell": 1}
+    got = resample_arrays._tool_columns(rows, index, 10)
+    expected = np.zeros((4, 10))
+    for row, usages in enumerate(rows):
+        for u in usages:
+            at = 5 * index[u.tool]
+            expected[row, at : at + 5] += (u.invocations, u.successes, u.failures, u.recovered, u.unnecessary)
+    assert got.tobytes() == expected.tobytes()
+    assert resample_arrays._tool_columns([[], []], index, 10).tobytes() == np.zeros((2, 10)).tobytes()

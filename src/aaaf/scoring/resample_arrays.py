@@ -124,22 +124,20 @@ class TaskArrays:
 def _tool_columns(rows: Sequence[Sequence[Any]], index: Mapping[str, int], width: int) -> FloatArray:
     """One row per entry of ``rows`` (each a sequence of tool usages): every tool's five
     counts (invocations, successes, failures, recovered, unnecessary) summed, tool after tool
-    (``index``: each tool's position).  One ``bincount`` per count over all the usages
-    (a slice update per usage cost 5 % of the bootstrap, measured)."""
-    cells: list[int] = []
-    values: list[tuple[int, int, int, int, int]] = []
-    for row, usages in enumerate(rows):
-        for u in usages:
-            cells.append(row * width + index[u.tool] * 5)
-            values.append((u.invocations, u.successes, u.failures, u.recovered, u.unnecessary))
+    (``index``: each tool's position).  The usages' fields are taken apart at once (zip) and
+    each count summed by one ``bincount`` (a slice update per usage cost 5 % of the bootstrap;
+    a loop over the usages: 0.22 -> 0.18 ms per 1 000-event agent, alternating CPU runs)."""
+    usages = list(chain.from_iterable(rows))
     size = len(rows) * width
-    if not cells:
+    if not usages:
         return np.zeros((len(rows), width))
-    at = np.array(cells, dtype=np.int64)
-    counts = np.fromiter(chain.from_iterable(values), np.float64, 5 * len(values)).reshape(-1, 5)
-    out = np.bincount(at, counts[:, 0], size).astype(np.float64, copy=False)  # weighted: already float64
+    tool, *fields = list(zip(*usages, strict=True))[:6]  # ToolUsage: tool, then the five counts
+    row_of = np.repeat(np.arange(len(rows), dtype=np.int64) * width, [len(r) for r in rows])
+    at = row_of + 5 * np.fromiter(map(index.__getitem__, tool), np.int64, len(usages))
+    counts = np.array(fields, dtype=np.float64)
+    out = np.bincount(at, counts[0], size).astype(np.float64, copy=False)  # weighted: already float64
     for k in range(1, 5):
-        out += np.bincount(at + k, counts[:, k], size)
+        out += np.bincount(at + k, counts[k], size)
     return out.reshape(len(rows), width)
 
 
