@@ -280,3 +280,20 @@ def test_the_tool_columns_sum_each_tasks_usages() -> None:
             expected[row, at : at + 5] += (u.invocations, u.successes, u.failures, u.recovered, u.unnecessary)
     assert got.tobytes() == expected.tobytes()
     assert resample_arrays._tool_columns([[], []], index, 10).tobytes() == np.zeros((2, 10)).tobytes()
+
+
+@pytest.mark.parametrize("tasks", [1, 3, 8, 9, 40])
+def test_the_rows_drawing_every_task_once_are_every_row_compared_whole(tasks: int) -> None:
+    """Only the rows drawing the first tasks once are compared whole: the same rows as comparing
+    every row (ones, ones up to a late task, a permutation's counts, draws)."""
+    rng = np.random.default_rng(tasks)
+    late = np.ones(tasks)
+    late[-1] = 2.0
+    if tasks > 1:
+        late[-2] = 0.0
+    draws = unc.draw_counts(unc.draw_indices(tasks, 500, 1), tasks)
+    counts = np.vstack([np.ones(tasks), late, np.ones(tasks)[rng.permutation(tasks)], draws])
+    for table in (counts, np.asfortranarray(counts)):
+        expected = (table == 1.0).all(axis=1)
+        assert resample_arrays._drawn_once(table).tolist() == expected.tolist()
+    assert resample_arrays._drawn_once(counts)[:3].tolist() == [True, False, True]
