@@ -297,3 +297,29 @@ def test_the_rows_drawing_every_task_once_are_every_row_compared_whole(tasks: in
         expected = (table == 1.0).all(axis=1)
         assert resample_arrays._drawn_once(table).tolist() == expected.tolist()
     assert resample_arrays._drawn_once(counts)[:3].tolist() == [True, False, True]
+
+
+def test_a_dimension_null_in_the_assessment_is_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same construct: a Capability dimension null in the assessment is null in every resample,
+    so its formula is not run; the others are the scores of every formula run."""
+    window = engine.window_evidence(fold_evidence(steady_agent()), CONFIG, WINDOW_END)
+    arrays = unc.task_arrays(window)
+    counts = unc.draw_counts(unc.draw_indices(arrays.n, 300, 0), arrays.n)
+    whole = unc.group_stats(counts, np.arange(arrays.n, dtype=np.int64), arrays, CONFIG.consistency_min_group)
+    every = unc.capability_scores(counts, arrays, CONFIG, whole)
+    assessed = {name: 0.5 for name in every}
+    assessed["learning_rate"] = assessed["orchestration_skills"] = None  # type: ignore[assignment]
+    formulas = CAPABILITY_ROWS.complete()
+    run: list[str] = []
+    for name, formula in list(formulas.items()):
+
+        def spy(rows: Any, name: str = name, formula: Any = formula) -> Any:
+            run.append(name)
+            return formula(rows)
+
+        monkeypatch.setitem(formulas, name, spy)  # type: ignore[arg-type]
+    (_, kept) = unc.resampled_scores(window, CONFIG, {"capability": assessed}, counts)["capability"]
+    assert sorted(run) == sorted(name for name, score in assessed.items() if score is not None)
+    for name, values in kept.items():
+        expected = every[name] if assessed[name] is not None else np.full(counts.shape[0], np.nan)
+        assert values.tobytes() == expected.tobytes()
