@@ -125,19 +125,18 @@ def _tool_columns(rows: Sequence[Sequence[Any]], index: Mapping[str, int], width
     """One row per entry of ``rows`` (each a sequence of tool usages): every tool's five
     counts (invocations, successes, failures, recovered, unnecessary) summed, tool after tool
     (``index``: each tool's position).  The usages' fields are taken apart at once (zip) and
-    each count summed by one ``bincount`` (a slice update per usage cost 5 % of the bootstrap;
-    a loop over the usages: 0.22 -> 0.18 ms per 1 000-event agent, alternating CPU runs)."""
+    summed by one ``bincount`` over every (usage, count) cell, each cell's in usage order (a
+    slice update per usage cost 5 % of the bootstrap; a ``bincount`` per count and the counts
+    as floats by np.array: 2.02 -> 1.47 M instructions per 1 000-event agent, callgrind)."""
     usages = list(chain.from_iterable(rows))
-    size = len(rows) * width
     if not usages:
         return np.zeros((len(rows), width))
     tool, *fields = list(zip(*usages, strict=True))[:6]  # ToolUsage: tool, then the five counts
     row_of = np.repeat(np.arange(len(rows), dtype=np.int64) * width, [len(r) for r in rows])
     at = row_of + 5 * np.fromiter(map(index.__getitem__, tool), np.int64, len(usages))
-    counts = np.array(fields, dtype=np.float64)
-    out = np.bincount(at, counts[0], size).astype(np.float64, copy=False)  # weighted: already float64
-    for k in range(1, 5):
-        out += np.bincount(at + k, counts[k], size)
+    cells = at[None, :] + np.arange(5, dtype=np.int64)[:, None]  # count after count
+    counts = np.fromiter(chain.from_iterable(fields), np.int64, 5 * len(usages)).astype(np.float64)
+    out = np.bincount(cells.ravel(), counts, len(rows) * width).astype(np.float64, copy=False)  # (typed)
     return out.reshape(len(rows), width)
 
 
