@@ -144,3 +144,26 @@ def test_a_metric_constant_within_a_group_has_no_sums_there(monkeypatch: pytest.
     counts = np.stack([np.bincount(row, minlength=arrays.n) for row in indices]).astype(np.float64)
     check(arrays, counts, 2)  # and the answers are still the engine's
     assert seen == [([2, 1], [[0, 2], [2]])]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.1, 0.1, 0.7, 0.1 + 0.2],  # copies of one value among others: found among the unsettled pairs
+        [1e-160, 3e-160, 1e-160],  # a spread whose square is subnormal: never settled by the sums
+        [3e-160, 1e-160, 2e-160],
+    ],
+)
+def test_drawn_copies_of_one_value_have_cv_exactly_0(values: list[float]) -> None:
+    """The group varies in the window, but a resample that draws one of its values only has
+    CV exactly 0 (no rank sums: its variance is 0 up to rounding, so the sums never settle
+    it); the other resamples keep the engine's CV."""
+    n = len(values)
+    arrays = arrays_of(values, values[::-1], [0] * n)
+    rows = [np.eye(n, dtype=np.int64)[k] * copies for k in range(n) for copies in (5, 6, 9)]
+    rows += [np.bincount(np.array(pick), minlength=n) for pick in np.ndindex(*(n,) * n)]
+    counts = np.stack(rows).astype(np.float64)
+    check(arrays, counts, 2)
+    stats = group_stats(counts, np.arange(n, dtype=np.int64), arrays, 2)
+    alone = 3 * n  # the first rows draw one task only
+    assert not stats.cv_accuracy[:alone].any() and not stats.cv_credit[:alone].any()

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import sparse
 
 from aaaf.scoring.aaaf_tasks import CONSISTENCY_ACCURACY_WEIGHT, CONSISTENCY_COMPLETION_WEIGHT
-from aaaf.scoring.resample_arrays import FloatArray, IntArray, TaskArrays, divide
+from aaaf.scoring.resample_arrays import BoolArray, FloatArray, IntArray, TaskArrays, divide
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,10 @@ def group_stats(
     grouping: IntArray | None = None,
 ) -> GroupStats:
     """The groups of the set ``columns`` at once.  Every group's sums over its copies —
-    copies, and per metric Σc·y, Σc·y² (y: the value shifted by one of the group's values)
-    and Σc·r, Σc·r² (r: the value's rank within the group) — are one sparse product: a
-    (9 × groups) × tasks table holding each task's features in its group's rows, times the
-    counts.  The CVs are taken only for the (resample, group) pairs with ≥ ``min_group``
-    copies (:func:`_group_cvs`; drawn copies all equal: exactly 0).
+    copies, and per metric Σc·y, Σc·y² (y: the value shifted by one of the group's values) —
+    are one sparse product: a (5 × groups) × tasks table holding each task's features in its
+    group's rows, times the counts.  The CVs are taken only for the (resample, group) pairs
+    with ≥ ``min_group`` copies (:func:`_group_cvs`; drawn copies all equal: exactly 0).
     ``grouping``: each window task's group id (-1: none), by default ``arrays.group``."""
     groups = (arrays.group if grouping is None else grouping)[columns]
     grouped_at = np.nonzero(groups >= 0)[0]
@@ -102,21 +101,21 @@ def group_stats(
     for values, shift, varying in zip(metrics, shifts, varies, strict=True):
         inside = varying[local]
         y = (values - shift[local])[inside]
-        rank = _ranks_within(values, local)[inside]
-        features += [y, y * y, rank, rank * rank]
-        entries += [order[inside]] * 4
-        row_lengths.append(np.tile(lengths[varying], 4))
+        features += [y, y * y]
+        entries += [order[inside]] * 2
+        row_lengths.append(np.tile(lengths[varying], 2))
     # rows: each group's copies, then per metric feature f of its varying group v at
     # offset + f·V + v (columns: the tasks' places in ``counts``).  Group statistics of a
     # 1 000-event agent: 34.9 M instructions listing entries, 35.9 M with a dense product per
-    # group, 18.6 M so (callgrind)
+    # group, 18.6 M so (callgrind); no rank sums (equal copies are found among the unsettled
+    # pairs, :func:`_group_cvs`): 14.5 -> 13.1 M, callgrind)
     table = sparse.csr_array(
         (
             np.concatenate([np.ones(order.size), *features]),
             np.concatenate(entries),
             np.concatenate(([0], np.cumsum(np.concatenate(row_lengths)))),
         ),
-        shape=(n_groups + 4 * (vary[0].size + vary[1].size), counts.shape[1]),
+        shape=(n_groups + 2 * (vary[0].size + vary[1].size), counts.shape[1]),
     )
     sums = np.asarray(table @ counts.T)
     size = sums[:n_groups]
@@ -124,8 +123,8 @@ def group_stats(
     cvs = _group_cvs(
         size,
         (
-            per_metric[: 4 * vary[0].size].reshape(4, vary[0].size, rows),
-            per_metric[4 * vary[0].size :].reshape(4, vary[1].size, rows),
+            per_metric[: 2 * vary[0].size].reshape(2, vary[0].size, rows),
+            per_metric[2 * vary[0].size :].reshape(2, vary[1].size, rows),
         ),
         vary,
         shifts,
@@ -148,7 +147,8 @@ def _central_members(values: FloatArray, local: IntArray, starts: IntArray, leng
 # consistency, a composite, with weights ≤ 1: far inside the 1e-9 §2.5 allows)
 _CV_TOLERANCE = 1e-12
 _UNIT = float(np.finfo(np.float64).eps) / 2.0
-_EXACT_PRODUCTS = 2.0**53  # integers below it are exact floats
+# below it a spread's rounding bound may underflow: such a pair is never settled by the sums
+_SMALLEST_SPREAD = float(np.finfo(np.float64).tiny) / _UNIT
 
 
 def _group_cvs(
@@ -161,17 +161,17 @@ def _group_cvs(
     listed: tuple[FloatArray, IntArray, tuple[FloatArray, FloatArray], IntArray],
 ) -> tuple[FloatArray, FloatArray]:
     """Each group's CV of each metric over its drawn copies, groups × rows, where it can carry
-    weight (``size``: copies, groups × rows; per metric, ``sums``: Σc·y, Σc·y², Σc·r, Σc·r² of
-    its groups ``vary``, each of them × rows; in its other groups its values are all equal).
+    weight (``size``: copies, groups × rows; per metric, ``sums``: Σc·y, Σc·y² of its groups
+    ``vary``, each of them × rows; in its other groups its values are all equal).
 
+    variance = Σc·y²/N − (Σc·y/N)² with y shifted by a member value: a sum of L terms is
+    within (L + 1)·u of its Σ|terms| (u the unit roundoff), so the variance is within
+    E = (4L + 24)·u·Σc·y²/N of the exact one and the mean within (L + 4)·u·(|shift| +
+    √(Σc·y²/N)).  A pair those bounds cannot place within 1e-12 (a variance near 0 beside the
+    shifted spread: cancellation) is taken exactly, in two passes (:func:`_listed_cvs`).
     Drawn copies of equal values have CV exactly 0, as the engine's coefficient_of_variation
-    says: they are equal when their ranks have no spread, N·Σc·r² = (Σc·r)² (integers, compared
-    exactly).  Otherwise variance = Σc·y²/N − (Σc·y/N)² with y shifted by a member value: a
-    sum of L terms is within (L + 1)·u of its Σ|terms| (u the unit roundoff), so the variance
-    is within E = (4L + 24)·u·Σc·y²/N of the exact one and the mean within
-    (L + 4)·u·(|shift| + √(Σc·y²/N)).  A pair those bounds cannot place within 1e-12 (a
-    variance near 0 beside the shifted spread: cancellation) is taken exactly, in two passes
-    (:func:`_listed_cvs`)."""
+    says; their variance is 0, so the sums never settle them (variance ≤ E < 2E): they are
+    found among the unsettled pairs, by their drawn values (:func:`_drawn_alike`)."""
     n_groups, rows = size.shape
     out = (np.zeros(n_groups * rows), np.zeros(n_groups * rows))
     for at, shift in enumerate(shifts):
@@ -184,14 +184,9 @@ def _group_cvs(
         # np.take of flat places, not 2-D fancy indexing (and no np.where guarding the divisions
         # below: an unsettled pair's value is replaced): bootstrap 108.74 -> 106.22 M
         # instructions per 1 000-event agent, group statistics 22.78 -> 20.21 M of it (callgrind)
-        first, second, rank_sum, rank_squares = np.take(sums[at].reshape(4, -1), at_pair, axis=1)
+        first, second = np.take(sums[at].reshape(2, -1), at_pair, axis=1)
         copies = np.take(varying_size.reshape(-1), at_pair)
         length = lengths[pair_group].astype(np.float64)
-        if float(copies.max()) * float(rank_squares.max()) < _EXACT_PRODUCTS:
-            equal = copies * rank_squares == rank_sum * rank_sum
-        else:
-            wide = rank_sum.astype(np.int64)
-            equal = copies.astype(np.int64) * rank_squares.astype(np.int64) == wide * wide
         mean_y = first / copies
         spread = second / copies
         variance = spread - mean_y * mean_y
@@ -200,15 +195,20 @@ def _group_cvs(
         bound = (4.0 * length + 24.0) * _UNIT * spread
         mean_bound = (length + 4.0) * _UNIT * (np.abs(pair_shift) + np.sqrt(spread))
         margin = np.abs(mean) - mean_bound
-        settled = (variance > 2.0 * bound) & (margin > mean_bound)
+        settled = (variance > 2.0 * bound) & (margin > mean_bound) & (spread >= _SMALLEST_SPREAD)
         with np.errstate(divide="ignore", invalid="ignore"):  # only a settled pair's value is kept
             cv = np.sqrt(np.maximum(variance, 0.0)) / mean
             error = np.abs(cv) * (bound / (2.0 * (variance - bound)) + mean_bound / margin)
         settled &= error <= _CV_TOLERANCE
-        cv[equal] = 0.0
-        unsettled = np.nonzero(~equal & ~settled)[0]
+        unsettled = np.nonzero(~settled)[0]
         if unsettled.size:
             counts, order, metrics, starts = listed
+            alike = _drawn_alike(
+                counts, order, metrics[at], starts, pair_group[unsettled], pair_row[unsettled]
+            )
+            cv[unsettled[alike]] = 0.0
+            unsettled = unsettled[~alike]
+        if unsettled.size:
             cv[unsettled] = _listed_cvs(
                 counts,
                 order,
@@ -249,17 +249,28 @@ def _listed_cvs(
     return cv
 
 
-def _ranks_within(values: FloatArray, group: IntArray) -> FloatArray:
-    """Each value's dense rank among the distinct values of its group (0, 1, …), as floats."""
-    order = np.lexsort((values, group))
-    ordered_group, ordered_values = group[order], values[order]
-    new = np.concatenate(([True], (np.diff(ordered_group) != 0) | (np.diff(ordered_values) != 0)))
-    run = np.cumsum(new) - 1
-    group_first = np.concatenate(([True], np.diff(ordered_group) != 0))
-    base = np.maximum.accumulate(np.where(group_first, run, 0))
-    ranks = np.empty(values.shape[0])
-    ranks[order] = run - base
-    return ranks
+def _drawn_alike(
+    counts: FloatArray,
+    order: IntArray,
+    values: FloatArray,
+    starts: IntArray,
+    pair_group: IntArray,
+    pair_row: IntArray,
+) -> BoolArray:
+    """Whether the drawn copies of each (group, row) pair given are all of one value: its
+    entries listed one by one (as :func:`_listed_cvs` lists them), the least and the greatest
+    value drawn at least once compared (each pair has a drawn copy)."""
+    lengths = np.take(np.diff(np.append(starts, order.size)), pair_group)
+    first = np.cumsum(lengths) - lengths  # each pair's first entry
+    column = np.repeat(np.take(starts, pair_group) - first, lengths) + np.arange(int(first[-1] + lengths[-1]))
+    # the entries' places in the task-by-task table (counts.T, flat)
+    place = np.take(order, column) * counts.shape[0] + np.repeat(pair_row, lengths)
+    drawn = np.take(counts.T.reshape(-1), place) > 0.0
+    entry_values = np.take(values, column)
+    low = np.minimum.reduceat(np.where(drawn, entry_values, np.inf), first)
+    high = np.maximum.reduceat(np.where(drawn, entry_values, -np.inf), first)
+    alike: BoolArray = low == high
+    return alike
 
 
 __all__ = ["GroupStats", "group_stats"]
