@@ -204,7 +204,7 @@ def _group_cvs(
         if unsettled.size:
             counts, order, metrics, starts = listed
             alike = _drawn_alike(
-                counts, order, metrics[at], starts, pair_group[unsettled], pair_row[unsettled]
+                counts, order, metrics[at], starts, lengths, pair_group[unsettled], pair_row[unsettled]
             )
             cv[unsettled[alike]] = 0.0
             unsettled = unsettled[~alike]
@@ -254,17 +254,21 @@ def _drawn_alike(
     order: IntArray,
     values: FloatArray,
     starts: IntArray,
+    lengths: IntArray,
     pair_group: IntArray,
     pair_row: IntArray,
 ) -> BoolArray:
     """Whether the drawn copies of each (group, row) pair given are all of one value: its
-    entries listed one by one (as :func:`_listed_cvs` lists them), the least and the greatest
-    value drawn at least once compared (each pair has a drawn copy)."""
-    lengths = np.take(np.diff(np.append(starts, order.size)), pair_group)
-    first = np.cumsum(lengths) - lengths  # each pair's first entry
-    column = np.repeat(np.take(starts, pair_group) - first, lengths) + np.arange(int(first[-1] + lengths[-1]))
+    entries listed one by one (``order``: each entry's column of ``counts``, group after group;
+    ``lengths``: each group's entries), the least and the greatest value drawn at least once
+    compared (each pair has a drawn copy)."""
+    pair_lengths = np.take(lengths, pair_group)
+    first = np.cumsum(pair_lengths) - pair_lengths  # each pair's first entry
+    column = np.repeat(np.take(starts, pair_group) - first, pair_lengths) + np.arange(
+        int(first[-1] + pair_lengths[-1])
+    )
     # the entries' places in the task-by-task table (counts.T, flat)
-    place = np.take(order, column) * counts.shape[0] + np.repeat(pair_row, lengths)
+    place = np.take(order, column) * counts.shape[0] + np.repeat(pair_row, pair_lengths)
     drawn = np.take(counts.T.reshape(-1), place) > 0.0
     entry_values = np.take(values, column)
     low = np.minimum.reduceat(np.where(drawn, entry_values, np.inf), first)
