@@ -158,14 +158,17 @@ def _subset_consistency(
     ``whole``'s CVs over its groups — one product with the group → subset membership."""
     groups = arrays.group if grouping is None else grouping
     inside = (groups >= 0) & (labels >= 0)
-    membership = np.zeros((whole.ids.shape[0], n_subsets))
-    membership[np.searchsorted(whole.ids, groups[inside]), labels[inside]] = 1.0
-    grouped = whole.kept @ membership
-    mean_acc = divide(whole.weighted_accuracy @ membership, grouped)
-    mean_comp = divide(whole.weighted_credit @ membership, grouped)
-    return 1.0 - np.minimum(
-        1.0, CONSISTENCY_ACCURACY_WEIGHT * mean_acc + CONSISTENCY_COMPLETION_WEIGHT * mean_comp
-    )
+    membership = np.zeros((n_subsets, whole.ids.shape[0]))
+    membership[labels[inside], np.searchsorted(whole.ids, groups[inside])] = 1.0
+    # subsets × rows, each subset's rows together, as its sums lie (:class:`Partition`):
+    # domain_breadth 10.49 -> 10.37 M, complexity_ceiling 4.59 -> 4.26 M instructions (callgrind)
+    grouped = membership @ whole.kept.T
+    mean_acc = divide(membership @ whole.weighted_accuracy.T, grouped)
+    mean_comp = divide(membership @ whole.weighted_credit.T, grouped)
+    return (
+        1.0
+        - np.minimum(1.0, CONSISTENCY_ACCURACY_WEIGHT * mean_acc + CONSISTENCY_COMPLETION_WEIGHT * mean_comp)
+    ).T
 
 
 def highest_level(
