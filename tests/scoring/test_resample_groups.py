@@ -125,25 +125,26 @@ def test_one_distinct_copy_or_a_hair_of_spread_is_exact(values: list[float]) -> 
 def test_a_metric_constant_within_a_group_has_no_sums_there(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its CV is 0 in every resample (copies of equal values): each metric's one-pass sums are
     taken only for the groups where that metric varies in the window, not for every group
-    where either does.  Group 0: accuracy varies, credit not; 1: neither; 2: both."""
+    where either does.  Group 0: accuracy varies, credit not; 1: neither; 2: both (metric m's
+    group g is m·3 + g: accuracy's 0 and 2, credit's 2)."""
     from aaaf.scoring import resample_groups
 
     accuracy = [0.2, 0.9, 0.5, 0.5, 0.1, 0.7, 0.4]
     credit = [1.0, 1.0, 0.5, 0.5, 0.5, 1.0, 0.0]
     group = [0, 0, 1, 1, 2, 2, 2]
     arrays = arrays_of(accuracy, credit, group)
-    seen: list[tuple[list[int], list[int]]] = []
+    seen: list[tuple[tuple[int, ...], list[int]]] = []
     original = resample_groups._group_cvs
 
-    def spy(size: np.ndarray, sums: Any, vary: Any, *rest: Any) -> Any:
-        seen.append(([int(s.shape[1]) for s in sums], [v.tolist() for v in vary]))
+    def spy(size: np.ndarray, sums: np.ndarray, vary: np.ndarray, *rest: Any) -> Any:
+        seen.append((sums.shape, vary.tolist()))
         return original(size, sums, vary, *rest)
 
     monkeypatch.setattr(resample_groups, "_group_cvs", spy)
     indices = np.random.default_rng(7).integers(0, arrays.n, size=(60, arrays.n))
     counts = np.stack([np.bincount(row, minlength=arrays.n) for row in indices]).astype(np.float64)
     check(arrays, counts, 2)  # and the answers are still the engine's
-    assert seen == [([2, 1], [[0, 2], [2]])]
+    assert seen == [((2, 3, 60), [0, 2, 5])]  # Σc·y and Σc·y² of three (metric, group)s
 
 
 @pytest.mark.parametrize(
