@@ -186,8 +186,10 @@ def _group_cvs(
     varying_size = size[vary % n_groups]
     at_pair = np.flatnonzero(varying_size >= min_group)  # pair = varying (metric, group) · rows + row
     if at_pair.size:
-        pair_group = vary[at_pair // rows]  # m·groups + g
-        pair_row = at_pair % rows
+        pair_vary = at_pair // rows
+        pair_group = vary[pair_vary]  # m·groups + g
+        # no second integer division (%): group_stats 12.48 -> 12.19 M instructions (callgrind)
+        pair_row = at_pair - pair_vary * rows
         # np.take of flat places, not 2-D fancy indexing (and no np.where guarding the divisions
         # below: an unsettled pair's value is replaced): bootstrap 108.74 -> 106.22 M
         # instructions per 1 000-event agent, group statistics 22.78 -> 20.21 M of it (callgrind)
