@@ -187,7 +187,9 @@ def _group_cvs(
     at_pair = np.flatnonzero(varying_size >= min_group)  # pair = varying (metric, group) · rows + row
     if at_pair.size:
         pair_vary = at_pair // rows
-        pair_group = vary[pair_vary]  # m·groups + g
+        # the pairs' groups, lengths and shifts by np.take, a varying group's length cast once
+        # (group_stats 12.19 -> 12.00 M instructions, callgrind)
+        pair_group = np.take(vary, pair_vary)  # m·groups + g
         # no second integer division (%): group_stats 12.48 -> 12.19 M instructions (callgrind)
         pair_row = at_pair - pair_vary * rows
         # np.take of flat places, not 2-D fancy indexing (and no np.where guarding the divisions
@@ -195,11 +197,11 @@ def _group_cvs(
         # instructions per 1 000-event agent, group statistics 22.78 -> 20.21 M of it (callgrind)
         first, second = np.take(sums.reshape(2, -1), at_pair, axis=1)
         copies = np.take(varying_size.reshape(-1), at_pair)
-        length = listed.lengths[pair_group].astype(np.float64)
+        length = np.take(listed.lengths[vary].astype(np.float64), pair_vary)
         mean_y = first / copies
         spread = second / copies
         variance = spread - mean_y * mean_y
-        pair_shift = shift[pair_group]
+        pair_shift = np.take(shift, pair_group)
         mean = pair_shift + mean_y
         bound = (4.0 * length + 24.0) * _UNIT * spread
         mean_bound = (length + 4.0) * _UNIT * (np.abs(pair_shift) + np.sqrt(spread))
