@@ -125,22 +125,46 @@ def test_one_distinct_copy_or_a_hair_of_spread_is_exact(values: list[float]) -> 
 def test_a_metric_constant_within_a_group_has_no_sums_there(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its CV is 0 in every resample (copies of equal values): each metric's one-pass sums are
     taken only for the groups where that metric varies in the window, not for every group
-    where either does.  Group 0: accuracy varies, credit not; 1: neither; 2: both."""
+    where either does.  Group 0: accuracy varies, credit not; 1: neither; 2: both (metric m's
+    group g is m·3 + g: accuracy's 0 and 2, credit's 2)."""
     from aaaf.scoring import resample_groups
 
     accuracy = [0.2, 0.9, 0.5, 0.5, 0.1, 0.7, 0.4]
     credit = [1.0, 1.0, 0.5, 0.5, 0.5, 1.0, 0.0]
     group = [0, 0, 1, 1, 2, 2, 2]
     arrays = arrays_of(accuracy, credit, group)
-    seen: list[tuple[list[int], list[int]]] = []
+    seen: list[tuple[tuple[int, ...], list[int]]] = []
     original = resample_groups._group_cvs
 
-    def spy(size: np.ndarray, sums: Any, vary: Any, *rest: Any) -> Any:
-        seen.append(([int(s.shape[1]) for s in sums], [v.tolist() for v in vary]))
+    def spy(size: np.ndarray, sums: np.ndarray, vary: np.ndarray, *rest: Any) -> Any:
+        seen.append((sums.shape, vary.tolist()))
         return original(size, sums, vary, *rest)
 
     monkeypatch.setattr(resample_groups, "_group_cvs", spy)
     indices = np.random.default_rng(7).integers(0, arrays.n, size=(60, arrays.n))
     counts = np.stack([np.bincount(row, minlength=arrays.n) for row in indices]).astype(np.float64)
     check(arrays, counts, 2)  # and the answers are still the engine's
-    assert seen == [([2, 1], [[0, 2], [2]])]
+    assert seen == [((2, 3, 60), [0, 2, 5])]  # Σc·y and Σc·y² of three (metric, group)s
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.1, 0.1, 0.7, 0.1 + 0.2],  # copies of one value among others: found among the unsettled pairs
+        [1e-160, 3e-160, 1e-160],  # a spread whose square is subnormal: never settled by the sums
+        [3e-160, 1e-160, 2e-160],
+    ],
+)
+def test_drawn_copies_of_one_value_have_cv_exactly_0(values: list[float]) -> None:
+    """The group varies in the window, but a resample that draws one of its values only has
+    CV exactly 0 (no rank sums: its variance is 0 up to rounding, so the sums never settle
+    it); the other resamples keep the engine's CV."""
+    n = len(values)
+    arrays = arrays_of(values, values[::-1], [0] * n)
+    rows = [np.eye(n, dtype=np.int64)[k] * copies for k in range(n) for copies in (5, 6, 9)]
+    rows += [np.bincount(np.array(pick), minlength=n) for pick in np.ndindex(*(n,) * n)]
+    counts = np.stack(rows).astype(np.float64)
+    check(arrays, counts, 2)
+    stats = group_stats(counts, np.arange(n, dtype=np.int64), arrays, 2)
+    alone = 3 * n  # the first rows draw one task only
+    assert not stats.cv_accuracy[:alone].any() and not stats.cv_credit[:alone].any()
