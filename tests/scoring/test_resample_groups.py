@@ -168,3 +168,41 @@ def test_drawn_copies_of_one_value_have_cv_exactly_0(values: list[float]) -> Non
     stats = group_stats(counts, np.arange(n, dtype=np.int64), arrays, 2)
     alone = 3 * n  # the first rows draw one task only
     assert not stats.cv_accuracy[:alone].any() and not stats.cv_credit[:alone].any()
+
+
+@pytest.mark.parametrize(
+    ("values", "listed"),
+    [
+        # of the 18 pairs of one task drawn alone (9 rows × 2 metrics), the 6 drawing 0.5 (the
+        # shift) are settled by Σc·y² = 0; the other 12 are listed
+        ([0.2, 0.5, 0.9], 12),
+        # a y² underflows to 0: every unsettled pair is listed (the 18, and the last row's
+        # two, whose spread is below what the sums can settle)
+        ([1e-170, 3e-170, 2e-170], 20),
+    ],
+)
+def test_copies_of_the_shift_member_only_are_found_by_their_sums(
+    monkeypatch: pytest.MonkeyPatch, values: list[float], listed: int
+) -> None:
+    """A resample drawing only its group's central member (the shift, y = 0) has Σc·y² exactly
+    0, its CV exactly 0 without listing its entries (:func:`_drawn_alike`), unless some y ≠ 0
+    has y² = 0 (then Σc·y² = 0 does not mean y = 0); the answers stay the engine's."""
+    from aaaf.scoring import resample_groups
+
+    n = len(values)
+    arrays = arrays_of(values, values, [0] * n)
+    seen: list[int] = []
+    original = resample_groups._drawn_alike
+
+    def spy(counts: np.ndarray, listed_entries: Any, pair_group: np.ndarray, pair_row: np.ndarray) -> Any:
+        seen.append(pair_row.size)
+        return original(counts, listed_entries, pair_group, pair_row)
+
+    monkeypatch.setattr(resample_groups, "_drawn_alike", spy)
+    # each task alone (5, 6 or 7 copies), then one of each
+    rows = [np.eye(n, dtype=np.int64)[k] * copies for k in range(n) for copies in (5, 6, 7)]
+    counts = np.stack([*rows, np.ones(n, dtype=np.int64) * 2]).astype(np.float64)
+    check(arrays, counts, 2)
+    stats = group_stats(counts, np.arange(n, dtype=np.int64), arrays, 2)
+    assert not stats.cv_accuracy[: 3 * n].any() and not stats.cv_credit[: 3 * n].any()
+    assert seen == [listed, listed]  # per group_stats call (check's and this one), both metrics
