@@ -227,8 +227,8 @@ def _group_cvs(
         unsettled = np.nonzero(~settled)[0]
         if unsettled.size and exact_zero:
             # most unsettled pairs drew only their shift member (92 % in bench_uncertainty's
-            # agents): not listed entry by entry (group_stats 11.41 -> 9.84 M instructions per 1 000-event agent,
-            # callgrind; 1.24 -> 1.08 ms warm CPU, alternating runs)
+            # agents): not listed entry by entry (group_stats 11.41 -> 9.84 M instructions per
+            # 1 000-event agent, callgrind; 1.24 -> 1.08 ms warm CPU, alternating runs)
             shifted = np.take(second, unsettled) == 0.0
             cv[unsettled[shifted]] = 0.0
             unsettled = unsettled[~shifted]
