@@ -358,3 +358,18 @@ def test_weighted_products_are_each_rows_renormalised_products() -> None:
             want = [used.get(n, 0.0) * (0.0 if math.isnan(v) else v) for n, v in zip(names, row, strict=True)]
             assert np.array(got).tobytes() == np.array(want).tobytes(), row
             assert value == bool(used)
+
+
+def test_a_row_without_a_composite_is_never_at_least_any_threshold() -> None:
+    """Its covered weights are all 0 (or none is covered): no composite, so not ≥ even a threshold
+    below every score, whether the other rows' columns have nulls or not."""
+    weights = [0.0, 0.5, 0.5]
+    matrix = np.array([[0.7, np.nan, np.nan], [np.nan, np.nan, np.nan], [0.2, 0.4, np.nan], [0.1, 0.3, 0.5]])
+    for threshold in (-1.0, 0.0, 0.35):
+        assert composite_at_least(matrix, weights, threshold).tolist() == [
+            False,
+            False,
+            threshold <= 0.4,
+            threshold <= 0.4,
+        ]
+    assert composite_at_least(matrix[3:], [0.0, 0.0, 0.0], -1.0).tolist() == [False]

@@ -75,6 +75,8 @@ class PerformanceRows(NamedTuple):
         column = self.sums[:, _TERM_AT[term]]
         # the few rows without a positive sum set apart, not an np.where over every row (14 -> 10 µs
         # per 12 000 rows; scores_of 0.51–0.67 -> 0.40–0.42 ms CPU per agent in situ, alternating runs)
+        if column.size and column.min() > 0.0:  # every row's positive (one pass, no mask)
+            return column
         empty = np.flatnonzero(~(column > 0.0))
         if empty.size == 0:
             return column

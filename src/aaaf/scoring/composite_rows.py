@@ -33,6 +33,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 _EPS = float(np.finfo(np.float64).eps)
 _UNDERFLOW = 2.0**-1000  # far above the error of products below the normal range
+_LEAST = 5e-324  # the least positive float (subnormal)
 _TABLE_BITS = 12  # up to 12 dimensions, coverage patterns are looked up in a table of 2^k
 
 
@@ -81,16 +82,17 @@ def composite_at_least(
     present = 0.0
     for w, column in zip(weight, columns, strict=True):
         least = float(column.min())  # NaN: the column has a null
+        part = column * w
         if math.isnan(least):
-            null = np.isnan(column)
-            filled = np.where(null, 0.0, column)
-            mine = np.where(null, 0.0, w)
+            # masked in place, no np.where (with the maximum below: the Performance rows' at-least
+            # 3.87 -> 3.26 M instructions per bench agent, callgrind on their captured rows)
+            valid = column == column
+            np.putmask(part, ~valid, 0.0)
+            mine = np.multiply(valid, w)
             covered = mine if covered is None else np.add(covered, mine, out=covered)
-            least = float(filled.min())
+            least = float(np.fmin.reduce(column))
         else:
-            filled = column
             present += w
-        part = filled * w
         if size is None and least < 0.0:  # the |score| of the columns so far: none negative
             size = np.zeros(rows) if weighted is None else weighted.copy()
         if size is not None:
@@ -99,7 +101,9 @@ def composite_at_least(
     assert weighted is not None
     total = present if covered is None else np.add(covered, present, out=covered)
     has_value = np.asarray(total > 0.0)
-    safe = np.where(has_value, total, 1.0)
+    # a total not > 0 is 0 (weights ≥ 0), its row's weighted sum 0 too: divided by the least
+    # float, not by 1.0 through an np.where (every other total is ≥ it, divided by itself)
+    safe = np.maximum(total, _LEAST)
     estimate = weighted / safe
     # (+ a hair for products that underflow).  domain_breadth, complexity_ceiling and
     # autonomy_level together: 51.3 -> 45.0 M instructions per 1 000-event agent, callgrind
