@@ -348,7 +348,12 @@ def test_weighted_products_are_each_rows_renormalised_products() -> None:
     matrix[0] = [0.5, np.nan, np.nan, np.nan]  # covered only with weight 0: no composite
     names = [f"d{j}" for j in range(4)]
     table = dict(zip(names, weights, strict=True))
-    for scores in (matrix, list(matrix.T.copy()), matrix[~np.isnan(matrix).any(axis=1)]):
+    complete = matrix[~np.isnan(matrix).any(axis=1)]
+    one_null = complete.copy()
+    one_null[:, 2] = np.nan  # one pattern, not every dimension's
+    mostly = complete.copy()
+    mostly[1:, 3] = np.nan  # one row of the other pattern
+    for scores in (matrix, list(matrix.T.copy()), complete, one_null, mostly):
         stacked = np.stack(list(scores), axis=1) if isinstance(scores, list) else scores
         products, has_value = _weighted_products(scores, weights)
         for row, got, value in zip(stacked.tolist(), products.tolist(), has_value.tolist(), strict=True):

@@ -159,7 +159,7 @@ def _weighted_products(
     null = {j: np.isnan(columns[j]) for j in partial}
     # each row's coverage pattern as one integer (bit j: dimension j covered)
     if not partial:  # one pattern, every dimension: no codes to take
-        patterns, inverse = [(1 << k) - 1], None
+        patterns, inverse, common = [(1 << k) - 1], None, 0
     else:
         missing = np.zeros(rows, dtype=np.int64)
         for j in partial:
@@ -167,26 +167,36 @@ def _weighted_products(
         codes = ((1 << k) - 1) ^ missing
         if k <= _TABLE_BITS:
             # the patterns present are found by a count per possible code, not a sort (-33 %, measured)
-            present = np.nonzero(np.bincount(codes, minlength=1 << k))[0]
+            sizes = np.bincount(codes, minlength=1 << k)
+            present = np.nonzero(sizes)[0]
             lookup = np.zeros(1 << k, dtype=np.int64)
             lookup[present] = np.arange(present.shape[0])
             inverse = lookup.take(codes)
+            sizes = sizes[present]
         else:
-            present, inverse = np.unique(codes, return_inverse=True)
+            present, inverse, sizes = np.unique(codes, return_inverse=True, return_counts=True)
             inverse = inverse.reshape(-1)
-        patterns = present.tolist()
+        patterns, common = present.tolist(), int(np.argmax(sizes))
     table = tuple(float(w) for w in weights)
     found = [_pattern_weights(table, code) for code in patterns]
     used = np.array([renormalised for renormalised, _ in found]).T  # k × patterns
     scored = np.array([has_value for _, has_value in found])
+    # every row by its most common pattern's weight (a broadcast), the rows of the others
+    # then by theirs: the learning-rate blocks are mostly of one (no consistency), most
+    # resamples' rows of one (the blocks' composites 1.78 -> 1.62 M instructions per bench agent, callgrind)
+    others = np.zeros(0, dtype=np.int64) if inverse is None else np.flatnonzero(inverse != common)
+    other_weights = used.take(inverse.take(others), axis=1) if inverse is not None else used[:, :0]
     products = np.empty((k, rows))
     for j, column in enumerate(columns):
-        # one pattern (the usual): its weight, broadcast; else each row's pattern's
-        weight = used[j, 0] if inverse is None else used[j].take(inverse)
-        np.multiply(column, weight, out=products[j])
+        np.multiply(column, used[j, common], out=products[j])
+        if others.size:
+            products[j][others] = column.take(others) * other_weights[j]
         if j in null:
             products[j][null[j]] = 0.0
-    return products.T, (np.full(rows, scored[0]) if inverse is None else scored.take(inverse))
+    if scored.all() or not scored.any():
+        return products.T, np.full(rows, bool(scored[0]))
+    assert inverse is not None
+    return products.T, scored.take(inverse)
 
 
 @functools.lru_cache(maxsize=256)
