@@ -74,7 +74,7 @@ def composite_at_least(
     if rows == 0 or k == 0 or min(weight) < 0.0:
         return _at_least(_stacked(columns, rows), weights, threshold)
     # column by column (each score's rows contiguous), no rows × k table: a column without a
-    # null adds its weight once, not per row, and np.where only on a column with a null
+    # null adds its weight once, not per row
     # (composite_at_least 0.58–1.27 -> 0.41–0.49 ms CPU per agent in situ, alternating runs)
     covered: FloatArray | None = None  # each row's weight of the columns with a null
     weighted: FloatArray | None = None
@@ -192,7 +192,7 @@ def _weighted_products(
         if others.size:
             products[j][others] = column.take(others) * other_weights[j]
         if j in null:
-            products[j][null[j]] = 0.0
+            np.putmask(products[j], null[j], 0.0)
     if scored.all() or not scored.any():
         return products.T, np.full(rows, bool(scored[0]))
     assert inverse is not None
