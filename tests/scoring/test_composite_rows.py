@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from aaaf.scoring import aaaf as engine
 from aaaf.scoring import uncertainty as unc
 from aaaf.scoring.composite_rows import composite_at_least, composite_rows
-from aaaf.scoring.core import check_weights, composite
+from aaaf.scoring.core import check_weights, composite, renormalised_weights
 from aaaf.scoring.defaults import AXES, AAAFConfig
 from aaaf.scoring.fold import fold_evidence
 from aaaf.scoring.records import EventRecord
@@ -309,3 +309,72 @@ def test_a_resample_is_the_window_only_when_it_draws_each_kind_as_often() -> Non
     window = engine.window_evidence(fold_evidence(events), AAAFConfig(), WINDOW_END)
     counts = np.array([[1, 1, 1], [2, 0, 1], [0, 2, 1], [1, 2, 0], [3, 0, 0]], dtype=np.float64)
     assert unc.window_rows(counts, unc.task_arrays(window)).tolist() == [True, True, True, False, False]
+
+
+def _scalar_composites(matrix: np.ndarray, weights: list[float]) -> list[float | None]:
+    names = [f"d{j}" for j in range(len(weights))]
+    table = dict(zip(names, weights, strict=True))
+    return [
+        composite({n: None if math.isnan(v) else v for n, v in zip(names, row, strict=True)}, table).score
+        for row in matrix.tolist()
+    ]
+
+
+def test_at_least_with_negative_scores_is_the_scalar_composites_decision() -> None:
+    """A negative score is weighed by its size in the estimate's bound (the columns before it
+    too): every decision is still the scalar composite's, on and next to the threshold."""
+    rng = np.random.default_rng(11)
+    weights = [0.25, 0.25, 0.15, 0.20, 0.15]
+    matrix = rng.uniform(-1.0, 1.0, size=(400, 5))
+    matrix[:, :2] = np.abs(matrix[:, :2])  # the first columns none negative: the switch mid-way
+    matrix[rng.uniform(size=(400, 5)) < 0.3] = np.nan
+    wanted = _scalar_composites(matrix, weights)
+    values = [v for v in wanted if v is not None]
+    for threshold in [-0.2, 0.0, 0.3, *values[:20], *(math.nextafter(v, 2.0) for v in values[:20])]:
+        for scores in (matrix, list(matrix.T.copy())):  # a matrix, or a sequence of columns
+            got = composite_at_least(scores, weights, threshold).tolist()
+            assert got == [v is not None and v >= threshold for v in wanted], threshold
+
+
+def test_weighted_products_are_each_rows_renormalised_products() -> None:
+    """Column by column, the products are each row's renormalised weight × score (0 for a null),
+    bit for bit, and a row has a composite where its covered weights are not all 0."""
+    from aaaf.scoring.composite_rows import _weighted_products
+
+    rng = np.random.default_rng(5)
+    weights = [0.0, 0.3, 0.25, 0.45]
+    matrix = rng.uniform(-1.0, 1.0, size=(300, 4))
+    matrix[rng.uniform(size=(300, 4)) < 0.4] = np.nan
+    matrix[0] = [0.5, np.nan, np.nan, np.nan]  # covered only with weight 0: no composite
+    names = [f"d{j}" for j in range(4)]
+    table = dict(zip(names, weights, strict=True))
+    complete = matrix[~np.isnan(matrix).any(axis=1)]
+    one_null = complete.copy()
+    one_null[:, 2] = np.nan  # one pattern, not every dimension's
+    mostly = complete.copy()
+    mostly[1:, 3] = np.nan  # one row of the other pattern
+    for scores in (matrix, list(matrix.T.copy()), complete, one_null, mostly):
+        stacked = np.stack(list(scores), axis=1) if isinstance(scores, list) else scores
+        products, has_value = _weighted_products(scores, weights)
+        for row, got, value in zip(stacked.tolist(), products.tolist(), has_value.tolist(), strict=True):
+            used = renormalised_weights(
+                {n: None if math.isnan(v) else v for n, v in zip(names, row, strict=True)}, table
+            )
+            want = [used.get(n, 0.0) * (0.0 if math.isnan(v) else v) for n, v in zip(names, row, strict=True)]
+            assert np.array(got).tobytes() == np.array(want).tobytes(), row
+            assert value == bool(used)
+
+
+def test_a_row_without_a_composite_is_never_at_least_any_threshold() -> None:
+    """Its covered weights are all 0 (or none is covered): no composite, so not ≥ even a threshold
+    below every score, whether the other rows' columns have nulls or not."""
+    weights = [0.0, 0.5, 0.5]
+    matrix = np.array([[0.7, np.nan, np.nan], [np.nan, np.nan, np.nan], [0.2, 0.4, np.nan], [0.1, 0.3, 0.5]])
+    for threshold in (-1.0, 0.0, 0.35):
+        assert composite_at_least(matrix, weights, threshold).tolist() == [
+            False,
+            False,
+            threshold <= 0.4,
+            threshold <= 0.4,
+        ]
+    assert composite_at_least(matrix[3:], [0.0, 0.0, 0.0], -1.0).tolist() == [False]

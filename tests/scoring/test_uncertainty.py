@@ -476,3 +476,44 @@ def test_constants_are_the_engines() -> None:
     these two are still copies."""
     assert dict(engine.OUTCOME_VALUES) == resample_arrays._OUTCOME_VALUES
     assert engine.TOOL_WEIGHTS == (0.5, 0.3, 0.2)
+
+
+@pytest.mark.parametrize("baseline", [0.0, 0.5])
+def test_performance_rows_are_the_weighted_means_bit_for_bit(baseline: float) -> None:
+    """Each ratio is the sums' quotient where the denominator is > 0 and np.nan's own NaN where
+    it is 0, accuracy too (its null carried through, not set again): the floats of
+    :func:`aaaf.scoring.resample_arrays.divide`."""
+    import dataclasses
+
+    from aaaf.scoring.aaaf_performance import PerformanceRows
+    from aaaf.scoring.aaaf_tasks import ACCURACY_ERROR_WEIGHT, ACCURACY_REVISION_WEIGHT, TERMS
+    from aaaf.scoring.resample_partitions import scores_of
+
+    rng = np.random.default_rng(3)
+    sums = np.asfortranarray(rng.uniform(0.0, 4.0, size=(200, len(TERMS))))
+    sums[rng.uniform(size=sums.shape) < 0.2] = 0.0  # empty denominators, some rows
+    consistency = rng.uniform(size=200)
+    config = dataclasses.replace(CONFIG, baseline_errors_per_task=baseline)
+    got = scores_of(sums, consistency, config)
+    at = {name: j for j, name in enumerate(TERMS)}
+
+    def ratio(numerator: str, denominator: str) -> np.ndarray:
+        return resample_arrays.divide(sums[:, at[numerator]], sums[:, at[denominator]])
+
+    revised, errors = (
+        ratio("revised_weight", "completed_weight"),
+        ratio("weighted_errors", "completed_weight"),
+    )
+    load = np.where(errors > 0.0, 1.0, 0.0) if baseline <= 0.0 else np.minimum(1.0, errors / baseline)
+    accuracy = ACCURACY_REVISION_WEIGHT * (1.0 - revised) + ACCURACY_ERROR_WEIGHT * (1.0 - load)
+    want = {
+        "task_completion_rate": ratio("weighted_credit", "weight"),
+        "accuracy": np.where(np.isnan(revised), np.nan, accuracy),
+        "speed": ratio("weighted_speed", "speed_weight"),
+        "consistency": consistency,
+        "review_compliance": ratio("weighted_review", "review_weight"),
+    }
+    assert np.isnan(want["accuracy"]).any() and not np.isnan(want["accuracy"]).all()
+    assert {name: got[name].tobytes() for name in want} == {name: want[name].tobytes() for name in want}
+    rows = PerformanceRows(sums, consistency, config)
+    assert rows.positive("weight").tobytes() == np.where(sums[:, 0] > 0.0, sums[:, 0], np.nan).tobytes()

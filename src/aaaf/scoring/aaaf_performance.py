@@ -65,9 +65,24 @@ class PerformanceRows(NamedTuple):
     def ratio(self, numerator: str, denominator: str) -> FloatArray:
         """Every row's sum of the term ``numerator`` over its sum of ``denominator`` (terms named
         as in ``TERMS``), NaN (null) where that is 0: most §2.2 weighted means are one."""
-        from aaaf.scoring.resample_arrays import divide
+        return self.sums[:, _TERM_AT[numerator]] / self.positive(denominator)
 
-        return divide(self.sums[:, _TERM_AT[numerator]], self.sums[:, _TERM_AT[denominator]])
+    def positive(self, term: str) -> FloatArray:
+        """Every row's sum of ``term``, NaN where it is not > 0 (a ratio over it is then null):
+        :func:`aaaf.scoring.resample_arrays.divide`'s denominator, the same floats."""
+        import numpy as np
+
+        column = self.sums[:, _TERM_AT[term]]
+        # the few rows without a positive sum set apart, not an np.where over every row (14 -> 10 µs
+        # per 12 000 rows; scores_of 0.51–0.67 -> 0.40–0.42 ms CPU per agent in situ, alternating runs)
+        if column.size and column.min() > 0.0:  # every row's positive (one pass, no mask)
+            return column
+        empty = np.flatnonzero(~(column > 0.0))
+        if empty.size == 0:
+            return column
+        column = column.copy()
+        column[empty] = np.nan
+        return column
 
 
 # --------------------------------------------------------------------------- §2.2 dimensions
@@ -133,15 +148,18 @@ def _accuracy(ctx: AssessmentContext) -> DimensionResult:
 def _accuracy_rows(rows: PerformanceRows) -> FloatArray:
     import numpy as np
 
-    revised_share = rows.ratio("revised_weight", "completed_weight")
-    errors_per_task = rows.ratio("weighted_errors", "completed_weight")
+    completed_weight = rows.positive("completed_weight")  # one denominator for both shares
+    revised_share = rows.sums[:, _TERM_AT["revised_weight"]] / completed_weight
+    errors_per_task = rows.sums[:, _TERM_AT["weighted_errors"]] / completed_weight
     baseline = rows.config.baseline_errors_per_task
     if baseline <= 0.0:
         load = np.where(errors_per_task > 0.0, 1.0, 0.0)
     else:
         load = np.minimum(1.0, errors_per_task / baseline)
     accuracy = ACCURACY_REVISION_WEIGHT * (1.0 - revised_share) + ACCURACY_ERROR_WEIGHT * (1.0 - load)
-    return np.where(np.isnan(revised_share), np.nan, accuracy)
+    if baseline <= 0.0:
+        return np.where(np.isnan(revised_share), np.nan, accuracy)
+    return accuracy  # null where revised_share is: its NaN (np.nan's) carried through, bit for bit
 
 
 @ENGINE.register("speed")
