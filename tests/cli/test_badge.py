@@ -81,6 +81,20 @@ def test_badge_writes_each_format_and_verify_says_valid(db: Path, tmp_path: Path
     assert "| Score | 0.80 | 0.50 |" in markdown
 
 
+def test_badge_verify_is_verify(db: Path, tmp_path: Path) -> None:
+    """`aaaf badge verify FILE` verifies the file, as `aaaf verify FILE` does (it used to be read
+    as issuing a badge to an agent named "verify")."""
+    assessment_id = assessment(db)
+    run("badge", assessment_id, "--format", "jwt", "--output", tmp_path, "--db", db)
+    path = tmp_path / "security-auditor.jwt"
+    grouped = run("badge", "verify", path, "--db", db, "--json")
+    plain = run("verify", path, "--db", db, "--json")
+    assert grouped.exit_code == 0, grouped.output
+    assert json.loads(grouped.stdout)["valid"] is True
+    assert json.loads(grouped.stdout) == json.loads(plain.stdout)
+    assert "verify" not in run("badge", "--help").output.split("Commands")[-1]
+
+
 def test_hand_edited_credential_is_invalid_with_the_check_named(db: Path, tmp_path: Path) -> None:
     assessment_id = assessment(db)
     run("badge", assessment_id, "--format", "json", "--output", tmp_path, "--db", db)

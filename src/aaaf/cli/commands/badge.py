@@ -80,6 +80,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(badge_app, name="badge")
     app.add_typer(issuer_app, name="issuer")
     app.command("verify")(verify_command)
+    # `aaaf badge verify FILE` is what many type first: without this it read as issuing a badge
+    # to an agent named "verify" ("unexpected extra argument"); it is `aaaf verify FILE`
+    badge_app.command("verify", hidden=True)(verify_command)
 
 
 _BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
